@@ -1,0 +1,67 @@
+# latmon — top-level commands. `make help` lists them.
+#
+# Every target that needs tools depends on `setup` (idempotent; a few seconds when done).
+# Part-specific rules live beside the part: hw/hw.mk (RTL, registers, synthesis) and sw/sw.mk (C).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+VENV ?= $(CURDIR)/.venv
+PY := $(VENV)/bin/python
+BUILD := $(CURDIR)/build
+OUT := $(CURDIR)/out
+# Parallel pytest workers (xdist). CI machines have 2 cores.
+JOBS ?= 2
+export PATH := $(VENV)/bin:$(PATH)
+
+include sw/sw.mk
+include hw/hw.mk
+
+.PHONY: help setup test demo bench lint format lock clean
+
+help:
+	@echo "make setup   install system packages (apt) and the Python venv ($(VENV)); idempotent"
+	@echo "make demo    simulate the reference design, measure this machine idle and under load,"
+	@echo "             write out/demo/report.html"
+	@echo "make test    the whole test suite (C, Python, cocotb simulations, CLI) — what CI runs"
+	@echo "make bench   the benchmarks; results in build/bench/"
+	@echo "make synth   Yosys synthesis; build/synth/resources.json and resources.md"
+	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
+	@echo "make lint    ruff, mypy and clang-format checks"
+
+setup:
+	@scripts/setup.sh
+
+# C first (build with -Werror, unit tests), then lint, then one pytest run that holds the Python,
+# cocotb and CLI tests, so that pytest's summary line is the last thing printed.
+test: setup
+	@$(MAKE) --no-print-directory regs-check sw-all sw-test lint
+	$(PY) -m pytest -n $(JOBS) -p no:cacheprovider
+
+lint: setup
+	$(VENV)/bin/ruff check src tests hw/tb bench scripts
+	$(VENV)/bin/ruff format --check src tests hw/tb bench scripts
+	$(VENV)/bin/mypy
+
+format: setup
+	$(VENV)/bin/ruff format src tests hw/tb bench scripts
+	$(VENV)/bin/ruff check --fix src tests hw/tb bench scripts
+
+demo: setup sw-all
+	$(PY) scripts/demo.py --out $(OUT)/demo
+
+bench: setup sw-all
+	$(PY) bench/run.py --out $(BUILD)/bench
+
+# Regenerate requirements.lock from pyproject.toml in a scratch venv.
+lock:
+	rm -rf $(BUILD)/lockenv && python3 -m venv $(BUILD)/lockenv
+	$(BUILD)/lockenv/bin/pip install -q -e ".[dev]"
+	{ echo "# Full pinned dependency tree for the virtual environment (pip install -c requirements.lock -e .[dev])."; \
+	  echo "# Regenerate after changing pyproject.toml: make lock"; \
+	  $(BUILD)/lockenv/bin/pip freeze --exclude-editable | grep -v '^-e'; } > requirements.lock
+
+clean:
+	rm -rf $(BUILD) $(OUT) hw/tb/sim_build

@@ -1,0 +1,29 @@
+# Hardware parts: register map generation (hw/regs), synthesis (hw/syn).
+# Included by the top-level Makefile. The cocotb testbenches (hw/tb) run under pytest.
+
+RDL := hw/regs/latmon.rdl
+# Generated from $(RDL); checked in so that a board user needs no Python. `make test` fails when
+# they are stale.
+REGS_HEADER := sw/include/latmon/latmon_regs.h
+REGS_DOC := docs/hw/latmon_regs.md
+REGS_IPXACT := hw/regs/generated/latmon.xml
+REGS_CHECK := $(BUILD)/regs-check
+
+.PHONY: regs regs-check synth
+
+## regs: regenerate the C header, register docs and IP-XACT from the SystemRDL source
+regs: setup
+	$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_HEADER) --doc $(REGS_DOC) --ipxact $(REGS_IPXACT)
+
+## regs-check: fail when a checked-in generated file differs from what the RDL produces now
+regs-check: setup
+	@rm -rf $(REGS_CHECK) && mkdir -p $(REGS_CHECK)
+	@$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_CHECK)/h --doc $(REGS_CHECK)/md --ipxact $(REGS_CHECK)/xml
+	@for p in "$(REGS_HEADER):h" "$(REGS_DOC):md" "$(REGS_IPXACT):xml"; do \
+	  f=$${p%%:*}; g=$(REGS_CHECK)/$${p##*:}; \
+	  diff -u "$$f" "$$g" >/dev/null 2>&1 || { echo "regs-check: $$f is stale or missing; run 'make regs' and commit the result" >&2; exit 1; }; \
+	done; echo "regs-check: generated register files are up to date"
+
+## synth: Yosys synthesis of the cores; writes build/synth/resources.json and resources.md
+synth: setup
+	@echo "synth: not yet implemented" >&2; exit 1

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# make setup: install every system package and Python dependency latmon needs on Debian 12.
+#
+# Idempotent and quick when done: apt runs only when a package is missing, pip only when
+# pyproject.toml or requirements.lock changed since the last successful install.
+# Python packages go into a virtual environment (default .venv in the repository; override with
+# VENV=path). Nothing is installed into the system interpreter.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+venv=${VENV:-$here/.venv}
+stamp=$venv/.latmon-setup-stamp
+
+die() { echo "setup: error: $*" >&2; exit 1; }
+
+# System packages, one per line with why it is needed.
+apt_packages=(
+  build-essential          # gcc, make: liblatmon, latctl, latprobe, C unit tests
+  iverilog                 # cocotb simulations (Icarus)
+  yosys                    # synthesis resource figures (make synth)
+  rt-tests                 # cyclictest, hackbench: side-by-side measurements
+  stress-ng                # load generator for the scenarios
+  python3                  # host analysis
+  python3-venv             # the virtual environment below
+  python3-dev              # headers for cocotb's VPI/VHPI libraries
+  gcc-aarch64-linux-gnu    # bare-metal example, Cortex-A53 build
+  gcc-arm-none-eabi        # bare-metal example, Cortex-R5 build
+  libnewlib-arm-none-eabi  # C library for the arm-none-eabi build
+  clang-format             # C style check
+  git                      # generated-file staleness check, version strings
+)
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  command -v apt-get >/dev/null 2>&1 || die "apt-get not found; latmon's setup supports Debian 12 (bookworm). Install these packages by hand: ${missing[*]}"
+  [ "$(id -u)" -eq 0 ] || die "these system packages are missing: ${missing[*]}. Run 'make setup' as root (or: sudo make setup)."
+  echo "setup: installing system packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq || die "apt-get update failed; check the network and /etc/apt/sources.list"
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+    || die "apt-get install failed for: ${missing[*]}"
+fi
+
+# Python: any python3 >= 3.11 on PATH (Debian 12 ships 3.11).
+py=${PYTHON:-python3}
+command -v "$py" >/dev/null 2>&1 || die "$py not found"
+"$py" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
+  || die "latmon needs Python >= 3.11; $py is $("$py" -V 2>&1). Set PYTHON=/path/to/python3.11"
+
+if [ ! -x "$venv/bin/python" ]; then
+  echo "setup: creating virtual environment $venv"
+  "$py" -m venv "$venv" || die "could not create $venv (is python3-venv installed?)"
+fi
+
+want=$(cat "$here/pyproject.toml" "$here/requirements.lock" | sha256sum | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "setup: installing Python dependencies into $venv (pinned by requirements.lock)"
+  "$venv/bin/python" -m pip install -q -c "$here/requirements.lock" -e "$here[dev]" \
+    || die "pip install failed; see the messages above"
+  echo "$want" > "$stamp"
+fi
+echo "setup: ok ($("$venv/bin/python" -V), venv $venv)"
