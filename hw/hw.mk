@@ -18,10 +18,11 @@ regs: setup
 ## regs-check: fail when a checked-in generated file differs from what the RDL produces now
 regs-check: setup
 	@rm -rf $(REGS_CHECK) && mkdir -p $(REGS_CHECK)
-	@$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_CHECK)/h --doc $(REGS_CHECK)/md --ipxact $(REGS_CHECK)/xml
-	@for p in "$(REGS_HEADER):h" "$(REGS_DOC):md" "$(REGS_IPXACT):xml"; do \
-	  f=$${p%%:*}; g=$(REGS_CHECK)/$${p##*:}; \
-	  diff -u "$$f" "$$g" >/dev/null 2>&1 || { echo "regs-check: $$f is stale or missing; run 'make regs' and commit the result" >&2; exit 1; }; \
+	@$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_CHECK)/$(REGS_HEADER) \
+	  --doc $(REGS_CHECK)/$(REGS_DOC) --ipxact $(REGS_CHECK)/$(REGS_IPXACT)
+	@for f in $(REGS_HEADER) $(REGS_DOC) $(REGS_IPXACT); do \
+	  diff -u "$$f" "$(REGS_CHECK)/$$f" >/dev/null 2>&1 \
+	    || { echo "regs-check: $$f is stale or missing; run 'make regs' and commit the result" >&2; exit 1; }; \
 	done; echo "regs-check: generated register files are up to date"
 
 ## synth: Yosys synthesis of the cores; writes build/synth/resources.json and resources.md

@@ -1,0 +1,93 @@
+"""Run every benchmark (bench/bench_*.py) and collect the results.
+
+Each benchmark is a script that measures something together with its baseline in the same run and
+writes one JSON object to the path given by --out:
+
+    {"name": "...", "results": [{"metric": "...", "value": N, "unit": "...",
+                                 "baseline": N, "ratio": N, "note": "..."}, ...]}
+
+This runner runs them one after another (so they do not disturb each other), writes
+build/bench/<name>.json for each and build/bench/summary.md for all, prints the summary, and
+exits non-zero if any benchmark failed (the others still run and keep their results).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def format_value(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return "" if value is None else str(value)
+
+
+def summary_table(reports: list[dict]) -> str:
+    lines = [
+        "| benchmark | metric | value | unit | baseline | ratio | note |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for report in reports:
+        for r in report.get("results", []):
+            cells = [
+                report["name"],
+                r.get("metric", ""),
+                format_value(r.get("value")),
+                r.get("unit", ""),
+                format_value(r.get("baseline")),
+                format_value(r.get("ratio")),
+                r.get("note", ""),
+            ]
+            lines.append("| " + " | ".join(str(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("build/bench"))
+    parser.add_argument("only", nargs="*", help="run only these benchmarks (names without bench_)")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    scripts = sorted(HERE.glob("bench_*.py"))
+    if args.only:
+        scripts = [s for s in scripts if s.stem.removeprefix("bench_") in args.only]
+        if not scripts:
+            print(f"bench: no benchmark named {' '.join(args.only)}", file=sys.stderr)
+            return 2
+    reports: list[dict] = []
+    failed: list[str] = []
+    for script in scripts:
+        name = script.stem.removeprefix("bench_")
+        out = args.out / f"{name}.json"
+        out.unlink(missing_ok=True)
+        print(f"== bench {name}", flush=True)
+        t0 = time.monotonic()
+        proc = subprocess.run([sys.executable, str(script), "--out", str(out)], check=False)
+        elapsed = time.monotonic() - t0
+        if proc.returncode != 0 or not out.exists():
+            failed.append(name)
+            print(f"bench: {name} failed (exit {proc.returncode})", file=sys.stderr)
+            continue
+        report = json.loads(out.read_text())
+        report["elapsed_s"] = round(elapsed, 2)
+        out.write_text(json.dumps(report, indent=2) + "\n")
+        reports.append(report)
+    table = summary_table(reports)
+    (args.out / "summary.md").write_text(table)
+    print(table)
+    if failed:
+        print(f"bench: failed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
