@@ -52,4 +52,6 @@ $(SW_BUILD)/tests/%: $(SW_BUILD)/obj/sw/tests/%.o $(SW_LIB)
 sw-clean:
 	rm -rf $(SW_BUILD)
 
+.SECONDARY:
+
 -include $(shell find $(SW_BUILD)/obj -name '*.d' 2>/dev/null)
