@@ -127,7 +127,7 @@ def test_foreign_lines_and_crlf_are_tolerated() -> None:
 
 
 def test_several_logs_in_one_file() -> None:
-    (first, second) = read_lines(make_log(3) + ["noise\n"] + make_log(4), "two.txt")
+    (first, second) = read_lines([*make_log(3), "noise\n", *make_log(4)], "two.txt")
     assert len(first.series[0].latency) == 3
     assert len(second.series[0].latency) == 4
     assert second.first_line == len(make_log(3)) + 2

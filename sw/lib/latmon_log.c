@@ -135,7 +135,8 @@ static bool valid_key(const char *key)
 	if (!key || !(*key >= 'a' && *key <= 'z'))
 		return false;
 	for (const char *p = key + 1; *p; p++) {
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '.'))
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		      *p == '.'))
 			return false;
 	}
 	return true;
@@ -201,8 +202,7 @@ static int header_record(struct latmon_log_writer *w, const char *key, const cha
 	return finish_line(w);
 }
 
-int latmon_log_begin(struct latmon_log_writer *w, const struct latmon_log_kv *header,
-		     size_t count)
+int latmon_log_begin(struct latmon_log_writer *w, const struct latmon_log_kv *header, size_t count)
 {
 	const char *unit = NULL;
 	bool source = false, clock = false;
@@ -270,7 +270,7 @@ static int parse_fields(const char *fields, uint16_t *count)
 				latency = true;
 			}
 			/* duplicates: compare with every earlier field */
-			for (const char *q = fields; q < p - n; ) {
+			for (const char *q = fields; q < p - n;) {
 				size_t m = strcspn(q, ",");
 				if (m == n && !strncmp(q, name, n))
 					return EINVAL;
@@ -333,8 +333,7 @@ int latmon_log_series(struct latmon_log_writer *w, unsigned id, const char *name
 	return err;
 }
 
-int latmon_log_sample(struct latmon_log_writer *w, unsigned id, const int64_t *values,
-		      size_t count)
+int latmon_log_sample(struct latmon_log_writer *w, unsigned id, const int64_t *values, size_t count)
 {
 	int err = w ? check_body(w, id) : EINVAL;
 	int result;
@@ -358,8 +357,8 @@ int latmon_log_sample(struct latmon_log_writer *w, unsigned id, const int64_t *v
 	return result;
 }
 
-int latmon_log_bin(struct latmon_log_writer *w, unsigned id, const int64_t *lo,
-		   const int64_t *hi, uint64_t count)
+int latmon_log_bin(struct latmon_log_writer *w, unsigned id, const int64_t *lo, const int64_t *hi,
+		   uint64_t count)
 {
 	int err = w ? check_body(w, id) : EINVAL;
 	int result;

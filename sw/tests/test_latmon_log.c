@@ -44,22 +44,22 @@ static int stdout_sink(void *ctx, const char *data, size_t len)
 
 static int failures;
 
-#define CHECK(cond)                                                                        \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
+#define CHECK(cond)                                                                              \
+	do {                                                                                     \
+		if (!(cond)) {                                                                   \
 			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                        \
-		}                                                                          \
+			failures++;                                                              \
+		}                                                                                \
 	} while (0)
 
-#define CHECK_EQ_INT(a, b)                                                                  \
-	do {                                                                                \
-		long long a_ = (a), b_ = (b);                                               \
-		if (a_ != b_) {                                                             \
+#define CHECK_EQ_INT(a, b)                                                                        \
+	do {                                                                                      \
+		long long a_ = (a), b_ = (b);                                                     \
+		if (a_ != b_) {                                                                   \
 			fprintf(stderr, "%s:%d: %s == %lld, expected %lld\n", __FILE__, __LINE__, \
-				#a, a_, b_);                                                \
-			failures++;                                                         \
-		}                                                                           \
+				#a, a_, b_);                                                      \
+			failures++;                                                               \
+		}                                                                                 \
 	} while (0)
 
 /* Writer memory: aligned static-size storage, as a bare-metal user would provide it. */
@@ -92,15 +92,17 @@ static void test_crc32(void)
 static int write_vector(struct latmon_log_writer *w)
 {
 	static const struct latmon_log_kv header[] = {
-		{ "source", "vector" },	     { "unit", "cycles" },
-		{ "clock_hz", "100000000" }, { "host", "lab bench\\1" },
-		{ "scenario", "basic" },
+		{ "source", "vector" },	    { "unit", "cycles" },    { "clock_hz", "100000000" },
+		{ "host", "lab bench\\1" }, { "scenario", "basic" },
 	};
 	static const struct latmon_log_kv t1_meta[] = { { "channel", "0" } };
 	static const struct latmon_log_kv cpu_meta[] = { { "cpu", "1" } };
 	const int64_t t1_samples[] = { 120, 0, 4294967295 };
 	const int64_t cpu_samples[][2] = {
-		{ 1000, 5123 }, { 2000, -7 }, { 3000, INT64_MAX }, { INT64_MIN, 1 },
+		{ 1000, 5123 },
+		{ 2000, -7 },
+		{ 3000, INT64_MAX },
+		{ INT64_MIN, 1 },
 	};
 	const int64_t edges[] = { 100, 200 };
 	const struct latmon_log_counter counters[] = { { "overruns", 1 }, { "timeouts", 0 } };
@@ -136,7 +138,8 @@ static void test_vector(void)
 		path = "tests/data/latmon-log/vector-basic.log";
 	f = fopen(path, "rb");
 	if (!f) {
-		fprintf(stderr, "cannot open the shared vector %s: %s (run from the repository root)\n",
+		fprintf(stderr,
+			"cannot open the shared vector %s: %s (run from the repository root)\n",
 			path, strerror(errno));
 		failures++;
 		return;
@@ -182,7 +185,7 @@ static void test_errors(void)
 	CHECK_EQ_INT(latmon_log_begin(w, ok, 2), EALREADY);
 
 	/* series and samples */
-	CHECK_EQ_INT(latmon_log_sample(w, 0, &v, 1), EINVAL);           /* undeclared */
+	CHECK_EQ_INT(latmon_log_sample(w, 0, &v, 1), EINVAL);		   /* undeclared */
 	CHECK_EQ_INT(latmon_log_series(w, 2, "a", NULL, NULL, 0), EINVAL); /* id >= max */
 	CHECK_EQ_INT(latmon_log_series(w, 0, "a", "t,t,latency", NULL, 0), EINVAL);
 	CHECK_EQ_INT(latmon_log_series(w, 0, "a", "t", NULL, 0), EINVAL); /* no latency */

@@ -68,8 +68,7 @@ int latmon_log_writer_init(struct latmon_log_writer **out, void *mem, size_t mem
  * @return 0, EINVAL for missing or invalid keys or values, EALREADY when already begun, or the
  *         sink's error.
  */
-int latmon_log_begin(struct latmon_log_writer *w, const struct latmon_log_kv *header,
-		     size_t count);
+int latmon_log_begin(struct latmon_log_writer *w, const struct latmon_log_kv *header, size_t count);
 
 /**
  * Write one more H record (free-form metadata) after latmon_log_begin().
@@ -102,8 +101,8 @@ int latmon_log_sample(struct latmon_log_writer *w, unsigned id, const int64_t *v
  * @p hi the overflow bin.
  * @return 0, EINVAL (undeclared id, hi <= lo), EPROTO, or the sink's error.
  */
-int latmon_log_bin(struct latmon_log_writer *w, unsigned id, const int64_t *lo,
-		   const int64_t *hi, uint64_t count);
+int latmon_log_bin(struct latmon_log_writer *w, unsigned id, const int64_t *lo, const int64_t *hi,
+		   uint64_t count);
 
 /**
  * Write an X record of counters for series @p id.
