@@ -1,11 +1,71 @@
-"""The `latmon` command line."""
+"""The `latmon` command line: a thin dispatcher, one module per subcommand in latmon.commands.
+
+User errors (:class:`latmon.errors.LatmonError`) become one line on stderr and exit status 2,
+never a traceback. Exit statuses are documented in docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
 
 import click
 
 from latmon import __version__
+from latmon.errors import LatmonError
+
+# Subcommand name -> module in latmon.commands that defines `command` (a click.Command).
+COMMANDS: dict[str, str] = {}
+
+EXIT_USAGE = 2
 
 
-@click.group()
-@click.version_option(__version__)
-def main() -> None:
+class LatmonGroup(click.Group):
+    """Loads subcommands lazily so `latmon --help` stays fast."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMANDS.get(cmd_name)
+        if module is None:
+            return None
+        command = importlib.import_module(f"latmon.commands.{module}").command
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LatmonGroup)
+@click.version_option(__version__, prog_name="latmon")
+def cli() -> None:
     """latmon: measure, monitor and report interrupt and I/O latency."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        cli.main(args=argv, prog_name="latmon", standalone_mode=False)
+    except LatmonError as error:
+        click.echo(f"latmon: error: {error}", err=True)
+        return EXIT_USAGE
+    except click.exceptions.Abort:
+        click.echo("latmon: aborted", err=True)
+        return 130
+    except click.ClickException as error:
+        error.show()
+        return EXIT_USAGE
+    except click.exceptions.Exit as done:
+        return int(done.exit_code)
+    except BrokenPipeError:
+        # `latmon stats ... | head`: the reader went away; that is not an error of ours.
+        sys.stderr.close()
+        return 0
+    return 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,1 @@
+"""One module per `latmon` subcommand; each defines `command`, registered in latmon.cli."""
