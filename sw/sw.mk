@@ -11,9 +11,13 @@ SW_LIB_SRCS := $(wildcard sw/lib/*.c)
 SW_LIB_OBJS := $(SW_LIB_SRCS:%.c=$(SW_BUILD)/obj/%.o)
 SW_LIB := $(SW_BUILD)/liblatmon.a
 
-SW_PROBE_SRCS := $(wildcard sw/probe/*.c)
+# latprobe: main() in latprobe.c; everything else also goes into liblatprobe.a so that the C
+# unit tests can link the pure parts (option parsing, histogram, statistics).
+SW_PROBE_MAIN := sw/probe/latprobe.c
+SW_PROBE_SRCS := $(filter-out $(SW_PROBE_MAIN),$(wildcard sw/probe/*.c))
 SW_PROBE_OBJS := $(SW_PROBE_SRCS:%.c=$(SW_BUILD)/obj/%.o)
-SW_PROBE := $(if $(SW_PROBE_SRCS),$(SW_BUILD)/latprobe)
+SW_PROBE_LIB := $(SW_BUILD)/liblatprobe.a
+SW_PROBE := $(if $(wildcard $(SW_PROBE_MAIN)),$(SW_BUILD)/latprobe)
 
 SW_LATCTL_SRCS := $(wildcard sw/tools/latctl/*.c)
 SW_LATCTL_OBJS := $(SW_LATCTL_SRCS:%.c=$(SW_BUILD)/obj/%.o)
@@ -25,7 +29,7 @@ SW_TESTS := $(SW_TEST_SRCS:sw/tests/%.c=$(SW_BUILD)/tests/%)
 .PHONY: sw-all sw-test sw-clean
 
 ## sw-all: build liblatmon, latprobe, latctl and the C unit tests (warnings are errors)
-sw-all: $(SW_LIB) $(SW_PROBE) $(SW_LATCTL) $(SW_TESTS)
+sw-all: $(SW_LIB) $(SW_PROBE_LIB) $(SW_PROBE) $(SW_LATCTL) $(SW_TESTS)
 
 ## sw-test: run every C unit test; stops at the first failing one
 sw-test: $(SW_TESTS)
@@ -39,15 +43,19 @@ $(SW_LIB): $(SW_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(SW_BUILD)/latprobe: $(SW_PROBE_OBJS) $(SW_LIB)
-	$(CC) $(SW_CFLAGS) -o $@ $(SW_PROBE_OBJS) $(SW_LIB) $(SW_LDLIBS)
+$(SW_PROBE_LIB): $(SW_PROBE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SW_BUILD)/latprobe: $(SW_BUILD)/obj/$(SW_PROBE_MAIN:.c=.o) $(SW_PROBE_LIB) $(SW_LIB)
+	$(CC) $(SW_CFLAGS) -o $@ $^ $(SW_LDLIBS) -lm
 
 $(SW_BUILD)/latctl: $(SW_LATCTL_OBJS) $(SW_LIB)
 	$(CC) $(SW_CFLAGS) -o $@ $(SW_LATCTL_OBJS) $(SW_LIB) $(SW_LDLIBS)
 
-$(SW_BUILD)/tests/%: $(SW_BUILD)/obj/sw/tests/%.o $(SW_LIB)
+$(SW_BUILD)/tests/%: $(SW_BUILD)/obj/sw/tests/%.o $(SW_PROBE_LIB) $(SW_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(SW_CFLAGS) -o $@ $< $(SW_LIB) $(SW_LDLIBS)
+	$(CC) $(SW_CFLAGS) -o $@ $^ $(SW_LDLIBS) -lm
 
 sw-clean:
 	rm -rf $(SW_BUILD)

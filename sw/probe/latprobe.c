@@ -1,0 +1,369 @@
+/*
+ * latprobe: measures the timer wake-up latency of the Linux machine it runs on.
+ *
+ * main() only sequences the run: parse, set up (CPUs, memory locking, output files,
+ * cpu_dma_latency), start one measurement thread per CPU, wait for the end or a signal, write
+ * the results, undo what was set up. The parts live in latprobe_*.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "latprobe_measure.h"
+#include "latprobe_output.h"
+#include "latprobe_params.h"
+
+/* Time from starting the threads to their first period's start: room to get scheduled. */
+#define START_DELAY_NS 20000000ull
+
+struct run {
+	struct latprobe_params params;
+	struct latprobe_thread *threads;
+	unsigned nthreads;
+	FILE *log;
+	FILE *json;
+	int dma_fd;
+	atomic_bool stop;
+	atomic_uint running;
+	char cmdline[4096];
+	char start_utc[32];
+	char host[256];
+	char kernel[512];
+};
+
+static void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void error_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("latprobe: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void join_cmdline(char *buf, size_t len, int argc, char **argv)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < argc && used + 1 < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
+
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+}
+
+/* CPUs to measure: the ones asked for, each checked against the CPUs this process may use. */
+static int resolve_cpus(struct latprobe_params *params, cpu_set_t *allowed)
+{
+	if (sched_getaffinity(0, sizeof(*allowed), allowed)) {
+		error_msg("sched_getaffinity: %s", strerror(errno));
+		return LATPROBE_EXIT_SETUP;
+	}
+	if (params->ncpus == 0) {
+		for (unsigned c = 0; c < CPU_SETSIZE && c < LATPROBE_MAX_CPUS; c++) {
+			if (CPU_ISSET(c, allowed))
+				params->cpus[params->ncpus++] = c;
+		}
+		return LATPROBE_EXIT_OK;
+	}
+	for (unsigned i = 0; i < params->ncpus; i++) {
+		if (params->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(params->cpus[i], allowed)) {
+			error_msg("CPU %u is not online or not available to this process (see "
+				  "/sys/devices/system/cpu/online and taskset -p %d); choose others "
+				  "with --cpus",
+				  params->cpus[i], (int)getpid());
+			return LATPROBE_EXIT_SETUP;
+		}
+	}
+	return LATPROBE_EXIT_OK;
+}
+
+/* Keep the main thread off the measured CPUs when another CPU is available. */
+static void pin_main_thread(const struct latprobe_params *params, const cpu_set_t *allowed)
+{
+	cpu_set_t rest = *allowed;
+
+	for (unsigned i = 0; i < params->ncpus; i++)
+		CPU_CLR(params->cpus[i], &rest);
+	if (CPU_COUNT(&rest) == 0)
+		return; /* every CPU is measured: the main thread only sleeps until the end */
+	if (sched_setaffinity(0, sizeof(rest), &rest))
+		fprintf(stderr, "latprobe: warning: cannot move the main thread off the measured "
+				"CPUs: %s\n",
+			strerror(errno));
+}
+
+static FILE *open_output(const char *path, const char *what)
+{
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdout;
+	f = fopen(path, "w");
+	if (!f)
+		error_msg("cannot write the %s to %s: %s", what, path, strerror(errno));
+	return f;
+}
+
+static int hold_dma_latency(struct run *run)
+{
+	int32_t value = run->params.dma_latency_us;
+
+	run->dma_fd = -1;
+	if (value < 0)
+		return LATPROBE_EXIT_OK;
+	run->dma_fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+	if (run->dma_fd < 0) {
+		error_msg("cannot open /dev/cpu_dma_latency for --dma-latency: %s (it needs root)",
+			  strerror(errno));
+		return LATPROBE_EXIT_SETUP;
+	}
+	if (write(run->dma_fd, &value, sizeof(value)) != (ssize_t)sizeof(value)) {
+		error_msg("cannot write /dev/cpu_dma_latency: %s", strerror(errno));
+		close(run->dma_fd);
+		run->dma_fd = -1;
+		return LATPROBE_EXIT_SETUP;
+	}
+	/* The request holds while the file stays open; closing it releases the request. */
+	return LATPROBE_EXIT_OK;
+}
+
+static void explain_start_error(const struct latprobe_params *p, unsigned cpu, int rc)
+{
+	if (rc == EPERM) {
+		error_msg("no permission to run at SCHED_%s priority %d: run as root, give the "
+			  "binary CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep latprobe), raise "
+			  "the limit (ulimit -r %d), or measure without real-time priority with "
+			  "--policy other",
+			  p->policy == LATPROBE_POLICY_RR ? "RR" : "FIFO", p->priority, p->priority);
+	} else {
+		error_msg("cannot start the measurement thread on CPU %u: %s", cpu, strerror(rc));
+	}
+}
+
+/* Wait until every thread has finished or a signal asks to stop. */
+static int wait_for_end(struct run *run)
+{
+	sigset_t set;
+	int interrupted = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGUSR1);
+	while (atomic_load(&run->running) > 0) {
+		int sig = sigwaitinfo(&set, NULL);
+
+		if (sig < 0) {
+			if (errno == EINTR)
+				continue;
+			error_msg("sigwaitinfo: %s", strerror(errno));
+			atomic_store(&run->stop, true);
+			break;
+		}
+		if (sig == SIGINT || sig == SIGTERM) {
+			interrupted = 1;
+			atomic_store(&run->stop, true);
+		}
+	}
+	return interrupted;
+}
+
+static void utc_now(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) || !gmtime_r(&ts.tv_sec, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "unknown");
+}
+
+int main(int argc, char **argv)
+{
+	static struct run run; /* large (CPU list, strings): not on the stack */
+	struct latprobe_params *params = &run.params;
+	struct latprobe_run_info info = { 0 };
+	char err[512];
+	cpu_set_t allowed;
+	sigset_t block;
+	struct utsname uts;
+	uint64_t start_ns, end_ns;
+	bool help;
+	int rc = LATPROBE_EXIT_OK, failed = 0;
+
+	latprobe_params_defaults(params);
+	if (latprobe_params_parse(params, argc, argv, err, sizeof(err), &help)) {
+		error_msg("%s", err);
+		return LATPROBE_EXIT_USAGE;
+	}
+	if (help) {
+		fputs(latprobe_usage(), stdout);
+		return LATPROBE_EXIT_OK;
+	}
+	run.dma_fd = -1;
+	join_cmdline(run.cmdline, sizeof(run.cmdline), argc, argv);
+	if (uname(&uts) == 0) {
+		snprintf(run.host, sizeof(run.host), "%s", uts.nodename);
+		snprintf(run.kernel, sizeof(run.kernel), "%s %s", uts.release, uts.version);
+	} else {
+		snprintf(run.host, sizeof(run.host), "unknown");
+		snprintf(run.kernel, sizeof(run.kernel), "unknown");
+	}
+
+	rc = resolve_cpus(params, &allowed);
+	if (rc)
+		return rc;
+
+	/* Outputs first: a bad path must fail before minutes of measuring, not after. */
+	run.log = open_output(params->output, "latmon-log");
+	if (!run.log)
+		return LATPROBE_EXIT_SETUP;
+	if (params->json) {
+		run.json = open_output(params->json, "JSON summary");
+		if (!run.json) {
+			rc = LATPROBE_EXIT_SETUP;
+			goto cleanup;
+		}
+	}
+
+	run.threads = calloc(params->ncpus, sizeof(*run.threads));
+	if (!run.threads) {
+		error_msg("out of memory");
+		rc = LATPROBE_EXIT_SETUP;
+		goto cleanup;
+	}
+	for (unsigned i = 0; i < params->ncpus; i++) {
+		struct latprobe_thread *th = &run.threads[i];
+
+		th->params = params;
+		th->cpu = params->cpus[i];
+		th->stop = &run.stop;
+		th->running = &run.running;
+		th->main_pid = getpid();
+		if (latprobe_thread_alloc(th)) {
+			error_msg("cannot allocate memory for %" PRIu64 " samples per CPU; lower "
+				  "--max-samples or --hist-bins",
+				  params->max_samples);
+			rc = LATPROBE_EXIT_SETUP;
+			goto cleanup;
+		}
+	}
+	if (params->mlock && mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		error_msg("mlockall: %s: run as root, raise the limit (ulimit -l unlimited), or "
+			  "measure without locking memory with --no-mlock",
+			  strerror(errno));
+		rc = LATPROBE_EXIT_SETUP;
+		goto cleanup;
+	}
+	rc = hold_dma_latency(&run);
+	if (rc)
+		goto cleanup;
+
+	/* Signals go to the main thread's sigwaitinfo(), never to a measurement thread. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGUSR1);
+	if (pthread_sigmask(SIG_BLOCK, &block, NULL)) {
+		error_msg("cannot block signals");
+		rc = LATPROBE_EXIT_SETUP;
+		goto cleanup;
+	}
+
+	utc_now(run.start_utc, sizeof(run.start_utc));
+	start_ns = latprobe_now_ns() + START_DELAY_NS;
+	atomic_store(&run.running, params->ncpus);
+	for (unsigned i = 0; i < params->ncpus; i++) {
+		int trc;
+
+		run.threads[i].start_ns = start_ns;
+		trc = latprobe_thread_start(&run.threads[i]);
+		if (trc) {
+			explain_start_error(params, run.threads[i].cpu, trc);
+			/* the threads not started will never count down */
+			atomic_fetch_sub(&run.running, params->ncpus - i);
+			atomic_store(&run.stop, true);
+			rc = LATPROBE_EXIT_SETUP;
+			break;
+		}
+		run.nthreads = i + 1;
+	}
+	if (!rc) {
+		pin_main_thread(params, &allowed);
+		info.interrupted = wait_for_end(&run);
+	}
+	for (unsigned i = 0; i < params->ncpus; i++)
+		latprobe_thread_join(&run.threads[i]);
+	end_ns = latprobe_now_ns();
+	if (run.dma_fd >= 0) {
+		close(run.dma_fd);
+		run.dma_fd = -1;
+	}
+	if (rc)
+		goto cleanup;
+
+	for (unsigned i = 0; i < run.nthreads; i++) {
+		if (run.threads[i].error) {
+			error_msg("CPU %u: %s failed: %s; the results up to then are kept",
+				  run.threads[i].cpu, run.threads[i].error_what,
+				  strerror(run.threads[i].error));
+			failed = 1;
+		}
+	}
+	info.cmdline = run.cmdline;
+	info.start_utc = run.start_utc;
+	info.host = run.host;
+	info.kernel = run.kernel;
+	info.elapsed_ns = end_ns > start_ns ? end_ns - start_ns : 0;
+	if (latprobe_write_log(run.log, params, &info, run.threads, run.nthreads)) {
+		error_msg("writing the latmon-log to %s failed: %s", params->output,
+			  strerror(errno ? errno : EIO));
+		rc = LATPROBE_EXIT_FAILURE;
+	}
+	if (run.json && latprobe_write_json(run.json, params, &info, run.threads, run.nthreads)) {
+		error_msg("writing the JSON summary to %s failed", params->json);
+		rc = LATPROBE_EXIT_FAILURE;
+	}
+	if (!params->quiet)
+		latprobe_write_summary(stderr, run.threads, run.nthreads);
+	if (failed && !rc)
+		rc = LATPROBE_EXIT_FAILURE;
+
+cleanup:
+	if (run.dma_fd >= 0)
+		close(run.dma_fd);
+	if (run.threads) {
+		for (unsigned i = 0; i < params->ncpus; i++)
+			latprobe_thread_free(&run.threads[i]);
+		free(run.threads);
+	}
+	if (run.json && run.json != stdout && fclose(run.json) && !rc) {
+		error_msg("closing %s: %s", params->json, strerror(errno));
+		rc = LATPROBE_EXIT_FAILURE;
+	}
+	if (run.log && run.log != stdout && fclose(run.log) && !rc) {
+		error_msg("closing %s: %s", params->output, strerror(errno));
+		rc = LATPROBE_EXIT_FAILURE;
+	}
+	return rc;
+}

@@ -1,0 +1,70 @@
+/*
+ * One measurement thread per CPU: absolute wake-ups on CLOCK_MONOTONIC, the lateness of each
+ * wake-up in nanoseconds, missed periods counted.
+ *
+ * Missed periods: when a wake-up comes so late that one or more later wake-up times have
+ * already passed, those periods are skipped (the thread sleeps until the next wake-up time
+ * still in the future, keeping the grid) and counted in `missed`. cyclictest skips them
+ * silently; here events + missed = periods elapsed, always.
+ */
+#ifndef LATPROBE_MEASURE_H
+#define LATPROBE_MEASURE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "latprobe_hist.h"
+#include "latprobe_params.h"
+
+struct latprobe_stage_recorder;
+
+struct latprobe_thread {
+	/* set by the caller before latprobe_thread_start() */
+	const struct latprobe_params *params;
+	unsigned cpu;
+	uint64_t start_ns;  /**< CLOCK_MONOTONIC time of the run's start (shared by all threads) */
+	atomic_bool *stop;  /**< set by main to stop every thread at its next wake-up */
+	atomic_uint *running; /**< threads still measuring; the last one to finish signals main */
+	pid_t main_pid;
+	/* results */
+	struct latprobe_hist hist;
+	int64_t *t;         /**< wake-up time since start_ns, per kept sample */
+	int64_t *latency;   /**< lateness of the wake-up, per kept sample */
+	uint64_t nsamples;  /**< samples kept (<= params->max_samples) */
+	uint64_t events;    /**< wake-ups measured */
+	uint64_t missed;    /**< periods skipped because a wake-up came too late */
+	pid_t tid;          /**< the thread's kernel id (for tracing) */
+	int error;          /**< errno of a failed call, 0 if none */
+	const char *error_what; /**< which call failed */
+	/* private */
+	pthread_t handle;
+	bool started;
+	void *memory;
+};
+
+/**
+ * Allocate (and, with mlock, pre-fault) the thread's sample and histogram memory.
+ * @return 0, ENOMEM.
+ */
+int latprobe_thread_alloc(struct latprobe_thread *thread);
+
+/** Free what latprobe_thread_alloc() allocated. */
+void latprobe_thread_free(struct latprobe_thread *thread);
+
+/**
+ * Create the thread on its CPU with the scheduling policy and priority of the params.
+ * @return 0, or the pthread error (EPERM: no permission for the real-time policy, EINVAL: the
+ *         CPU is not usable).
+ */
+int latprobe_thread_start(struct latprobe_thread *thread);
+
+/** Wait for the thread to finish. @return 0, or pthread_join's error. */
+int latprobe_thread_join(struct latprobe_thread *thread);
+
+/** CLOCK_MONOTONIC now, in nanoseconds. */
+uint64_t latprobe_now_ns(void);
+
+#endif /* LATPROBE_MEASURE_H */

@@ -1,0 +1,224 @@
+/* latprobe output; see latprobe_output.h. */
+#include "latprobe_output.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdalign.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latmon/latmon_log.h"
+
+#ifndef LATMON_VERSION
+#define LATMON_VERSION "0.1.0"
+#endif
+
+static int file_sink(void *ctx, const char *data, size_t len)
+{
+	return fwrite(data, 1, len, (FILE *)ctx) == len ? 0 : EIO;
+}
+
+static void u64_text(char *buf, size_t len, uint64_t v)
+{
+	snprintf(buf, len, "%" PRIu64, v);
+}
+
+static const struct {
+	double q;
+	const char *key;
+} quantiles[] = {
+	{ 0.5, "p50" }, { 0.9, "p90" }, { 0.99, "p99" }, { 0.999, "p99_9" },
+};
+
+#define NQUANTILES (sizeof(quantiles) / sizeof(quantiles[0]))
+
+int latprobe_write_log(FILE *out, const struct latprobe_params *params,
+		       const struct latprobe_run_info *info, struct latprobe_thread *threads,
+		       unsigned nthreads)
+{
+	char interval[24], elapsed[24], priority[24], bin[24], max_samples[24], dma[24];
+	struct latmon_log_kv header[16];
+	size_t nheader = 0;
+	struct latmon_log_writer *w = NULL;
+	void *mem;
+	int err;
+
+	mem = aligned_alloc(alignof(max_align_t),
+			    (latmon_log_writer_size(nthreads) + alignof(max_align_t) - 1) /
+				    alignof(max_align_t) * alignof(max_align_t));
+	if (!mem)
+		return ENOMEM;
+	err = latmon_log_writer_init(&w, mem, latmon_log_writer_size(nthreads), nthreads, file_sink,
+				     out);
+	if (err)
+		goto cleanup;
+
+	u64_text(interval, sizeof(interval), params->interval_ns);
+	u64_text(elapsed, sizeof(elapsed), info->elapsed_ns);
+	u64_text(priority, sizeof(priority), (uint64_t)params->priority);
+	u64_text(bin, sizeof(bin), params->hist_bin_ns);
+	u64_text(max_samples, sizeof(max_samples), params->max_samples);
+	header[nheader++] = (struct latmon_log_kv){ "source", "latprobe" };
+	header[nheader++] = (struct latmon_log_kv){ "tool_version", LATMON_VERSION };
+	header[nheader++] = (struct latmon_log_kv){ "unit", "ns" };
+	header[nheader++] = (struct latmon_log_kv){ "resolution", "1" };
+	header[nheader++] = (struct latmon_log_kv){ "host", info->host };
+	header[nheader++] = (struct latmon_log_kv){ "start", info->start_utc };
+	header[nheader++] = (struct latmon_log_kv){ "kernel", info->kernel };
+	if (params->scenario)
+		header[nheader++] = (struct latmon_log_kv){ "scenario", params->scenario };
+	header[nheader++] = (struct latmon_log_kv){ "cmdline", info->cmdline };
+	header[nheader++] = (struct latmon_log_kv){ "interval_ns", interval };
+	header[nheader++] =
+		(struct latmon_log_kv){ "policy", latprobe_policy_name(params->policy) };
+	header[nheader++] = (struct latmon_log_kv){ "priority", priority };
+	header[nheader++] = (struct latmon_log_kv){ "mlock", params->mlock ? "1" : "0" };
+	if (params->dma_latency_us >= 0) {
+		u64_text(dma, sizeof(dma), (uint64_t)params->dma_latency_us);
+		header[nheader++] = (struct latmon_log_kv){ "dma_latency_us", dma };
+	}
+	header[nheader++] = (struct latmon_log_kv){ "elapsed_ns", elapsed };
+	header[nheader++] = (struct latmon_log_kv){ "interrupted", info->interrupted ? "1" : "0" };
+	err = latmon_log_begin(w, header, nheader);
+
+	for (unsigned i = 0; !err && i < nthreads; i++) {
+		char name[32], cpu[16];
+		struct latmon_log_kv meta[3];
+
+		snprintf(name, sizeof(name), "cpu%u", threads[i].cpu);
+		snprintf(cpu, sizeof(cpu), "%u", threads[i].cpu);
+		meta[0] = (struct latmon_log_kv){ "cpu", cpu };
+		meta[1] = (struct latmon_log_kv){ "hist_bin_ns", bin };
+		meta[2] = (struct latmon_log_kv){ "max_samples", max_samples };
+		err = latmon_log_series(w, i, name, "t,latency", meta, 3);
+	}
+	for (unsigned i = 0; !err && i < nthreads; i++) {
+		const struct latprobe_thread *th = &threads[i];
+
+		for (uint64_t k = 0; !err && k < th->nsamples; k++) {
+			int64_t values[2] = { th->t[k], th->latency[k] };
+
+			err = latmon_log_sample(w, i, values, 2);
+		}
+	}
+	for (unsigned i = 0; !err && i < nthreads; i++) {
+		const struct latprobe_hist *h = &threads[i].hist;
+
+		for (uint64_t k = 0; !err && k < h->nbins; k++) {
+			int64_t lo = (int64_t)(k * h->bin_ns), hi = (int64_t)((k + 1) * h->bin_ns);
+
+			if (h->counts[k])
+				err = latmon_log_bin(w, i, &lo, &hi, h->counts[k]);
+		}
+		if (!err && h->overflow) {
+			int64_t lo = (int64_t)(h->nbins * h->bin_ns);
+
+			err = latmon_log_bin(w, i, &lo, NULL, h->overflow);
+		}
+	}
+	for (unsigned i = 0; !err && i < nthreads; i++) {
+		const struct latprobe_thread *th = &threads[i];
+		struct latmon_log_counter counters[6];
+		size_t n = 0;
+
+		counters[n++] = (struct latmon_log_counter){ "events", th->events };
+		counters[n++] = (struct latmon_log_counter){ "missed", th->missed };
+		if (th->hist.count) {
+			counters[n++] = (struct latmon_log_counter){ "min", th->hist.min };
+			counters[n++] = (struct latmon_log_counter){ "max", th->hist.max };
+			if (!th->hist.sum_saturated)
+				counters[n++] = (struct latmon_log_counter){ "sum", th->hist.sum };
+		}
+		err = latmon_log_counters(w, i, counters, n);
+	}
+	if (!err)
+		err = latmon_log_end(w);
+	if (!err && fflush(out))
+		err = errno ? errno : EIO;
+cleanup:
+	free(mem);
+	return err;
+}
+
+/* Percentiles of one thread: exact from the samples when every event was kept. */
+static bool thread_quantiles(struct latprobe_thread *th, uint64_t *values)
+{
+	bool exact = th->nsamples == th->events && th->nsamples > 0;
+
+	if (exact)
+		latprobe_sort(th->latency, th->nsamples);
+	for (size_t q = 0; q < NQUANTILES; q++) {
+		if (exact) {
+			int64_t v = 0;
+
+			latprobe_quantile_sorted(th->latency, th->nsamples, quantiles[q].q, &v);
+			values[q] = (uint64_t)v;
+		} else if (latprobe_hist_quantile(&th->hist, quantiles[q].q, &values[q])) {
+			values[q] = 0;
+		}
+	}
+	return exact;
+}
+
+int latprobe_write_json(FILE *out, const struct latprobe_params *params,
+			const struct latprobe_run_info *info, struct latprobe_thread *threads,
+			unsigned nthreads)
+{
+	fprintf(out,
+		"{\"source\": \"latprobe\", \"tool_version\": \"%s\", \"unit\": \"ns\", "
+		"\"interval_ns\": %" PRIu64 ", \"policy\": \"%s\", \"priority\": %d, "
+		"\"elapsed_ns\": %" PRIu64 ", \"interrupted\": %s, \"cpus\": [",
+		LATMON_VERSION, params->interval_ns, latprobe_policy_name(params->policy),
+		params->priority, info->elapsed_ns, info->interrupted ? "true" : "false");
+	for (unsigned i = 0; i < nthreads; i++) {
+		struct latprobe_thread *th = &threads[i];
+		uint64_t values[NQUANTILES];
+		bool exact;
+
+		fprintf(out,
+			"%s{\"cpu\": %u, \"events\": %" PRIu64 ", \"missed\": %" PRIu64
+			", \"samples_kept\": %" PRIu64,
+			i ? ", " : "", th->cpu, th->events, th->missed, th->nsamples);
+		if (th->hist.count) {
+			exact = thread_quantiles(th, values);
+			fprintf(out,
+				", \"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": %.3f",
+				th->hist.min, th->hist.max,
+				(double)th->hist.sum / (double)th->hist.count);
+			for (size_t q = 0; q < NQUANTILES; q++)
+				fprintf(out, ", \"%s\": %" PRIu64, quantiles[q].key, values[q]);
+			fprintf(out, ", \"percentiles_from\": \"%s\"",
+				exact ? "samples" : "histogram");
+			if (!exact)
+				fprintf(out, ", \"histogram_bin_ns\": %" PRIu64, th->hist.bin_ns);
+		}
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
+	if (fflush(out) || ferror(out))
+		return EIO;
+	return 0;
+}
+
+void latprobe_write_summary(FILE *out, struct latprobe_thread *threads, unsigned nthreads)
+{
+	fprintf(out, "latprobe: %-6s %10s %8s %10s %10s %10s %10s (ns)\n", "cpu", "events",
+		"missed", "min", "mean", "p99", "max");
+	for (unsigned i = 0; i < nthreads; i++) {
+		struct latprobe_thread *th = &threads[i];
+		uint64_t p99 = 0;
+
+		if (th->hist.count == 0) {
+			fprintf(out, "latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 "  (no wake-ups)\n",
+				th->cpu, th->events, th->missed);
+			continue;
+		}
+		latprobe_hist_quantile(&th->hist, 0.99, &p99);
+		fprintf(out,
+			"latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 " %10" PRIu64 " %10.0f %10" PRIu64
+			" %10" PRIu64 "\n",
+			th->cpu, th->events, th->missed, th->hist.min,
+			(double)th->hist.sum / (double)th->hist.count, p99, th->hist.max);
+	}
+}

@@ -1,0 +1,41 @@
+/*
+ * latprobe output: the latmon-log (docs/latmon-log.md) and the JSON summary.
+ */
+#ifndef LATPROBE_OUTPUT_H
+#define LATPROBE_OUTPUT_H
+
+#include <stdio.h>
+
+#include "latprobe_measure.h"
+#include "latprobe_params.h"
+
+/** What the run as a whole needs to describe itself. */
+struct latprobe_run_info {
+	const char *cmdline;    /**< the command line, joined with spaces */
+	const char *start_utc;  /**< ISO 8601 UTC start time */
+	const char *host;       /**< nodename */
+	const char *kernel;     /**< uname release and version */
+	int interrupted;        /**< stopped by SIGINT/SIGTERM */
+	uint64_t elapsed_ns;    /**< from start to the end of the measurement */
+};
+
+/**
+ * Write the latmon-log of the run to @p out.
+ * @return 0, or an errno value (EIO when writing failed).
+ */
+int latprobe_write_log(FILE *out, const struct latprobe_params *params,
+		       const struct latprobe_run_info *info, struct latprobe_thread *threads,
+		       unsigned nthreads);
+
+/**
+ * Write the JSON summary to @p out (sorts each thread's kept samples).
+ * @return 0, or an errno value.
+ */
+int latprobe_write_json(FILE *out, const struct latprobe_params *params,
+			const struct latprobe_run_info *info, struct latprobe_thread *threads,
+			unsigned nthreads);
+
+/** A short human summary per CPU on @p out. */
+void latprobe_write_summary(FILE *out, struct latprobe_thread *threads, unsigned nthreads);
+
+#endif /* LATPROBE_OUTPUT_H */

@@ -1,0 +1,392 @@
+/* latprobe command line parsing; see latprobe_params.h. */
+#define _GNU_SOURCE
+#include "latprobe_params.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: latprobe [options]\n"
+	"\n"
+	"Measure the timer wake-up latency of this Linux machine: one thread per CPU sleeps until\n"
+	"absolute times on CLOCK_MONOTONIC and measures how late it wakes up, in nanoseconds.\n"
+	"\n"
+	"what to measure:\n"
+	"  -i, --interval TIME     wake-up period (default 1000us; suffixes ns us ms s)\n"
+	"  -D, --duration TIME     stop after TIME (suffixes s m h; default: until -l or Ctrl-C)\n"
+	"  -l, --loops N           stop after N wake-ups per CPU\n"
+	"  -a, --cpus LIST         CPUs to measure, e.g. 0 or 0-3 or 1,3 (default: all online)\n"
+	"how:\n"
+	"  -p, --priority N        real-time priority 1..99 (default 95 for fifo/rr)\n"
+	"      --policy P          fifo (default), rr or other\n"
+	"      --no-mlock          do not lock memory (mlockall is the default)\n"
+	"      --dma-latency US    hold /dev/cpu_dma_latency at US while measuring (default: "
+	"untouched)\n"
+	"      --stages            split each latency into the stages of the interrupt path through\n"
+	"                          tracefs (root)\n"
+	"      --trace-buffer KB   per-CPU trace buffer for --stages (default 8192)\n"
+	"what to keep:\n"
+	"      --hist-bin TIME     histogram bin width (default 1us)\n"
+	"      --hist-bins N       histogram bins before the overflow bin (default 20000)\n"
+	"      --max-samples N     raw samples kept per CPU (default 1000000; 0: histogram only)\n"
+	"output:\n"
+	"  -o, --output FILE       latmon-log file (default: - for standard output)\n"
+	"      --json FILE         JSON summary (- for standard output)\n"
+	"      --scenario NAME     scenario name written into the log header\n"
+	"  -q, --quiet             no summary on standard error\n"
+	"  -h, --help              this text\n"
+	"\n"
+	"exit status: 0 ok, 1 measurement failed, 2 bad arguments, 3 setup failed (permissions,\n"
+	"CPUs, tracefs, output). Ctrl-C or SIGTERM stop the measurement and write complete output.\n";
+
+const char *latprobe_usage(void)
+{
+	return usage_text;
+}
+
+const char *latprobe_policy_name(enum latprobe_policy policy)
+{
+	switch (policy) {
+	case LATPROBE_POLICY_FIFO:
+		return "fifo";
+	case LATPROBE_POLICY_RR:
+		return "rr";
+	case LATPROBE_POLICY_OTHER:
+		return "other";
+	}
+	return "?";
+}
+
+void latprobe_params_defaults(struct latprobe_params *params)
+{
+	memset(params, 0, sizeof(*params));
+	params->interval_ns = 1000000;
+	params->policy = LATPROBE_POLICY_FIFO;
+	params->priority = -1; /* resolved after parsing: 95 for fifo/rr, 0 for other */
+	params->mlock = true;
+	params->dma_latency_us = -1;
+	params->trace_buffer_kb = 8192;
+	params->hist_bin_ns = 1000;
+	params->hist_bins = 20000;
+	params->max_samples = 1000000;
+	params->output = "-";
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return EINVAL;
+}
+
+int latprobe_parse_duration(const char *text, uint64_t default_unit, uint64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		uint64_t ns;
+	} units[] = {
+		{ "ns", 1 },
+		{ "us", 1000 },
+		{ "ms", 1000000 },
+		{ "s", 1000000000 },
+		{ "m", 60000000000ull },
+		{ "h", 3600000000000ull },
+	};
+	uint64_t whole = 0, frac = 0, frac_scale = 1, unit = default_unit;
+	const char *p = text;
+	bool digits = false;
+
+	if (!text)
+		return EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (whole > (UINT64_MAX - 9) / 10)
+			return ERANGE;
+		whole = whole * 10 + (uint64_t)(*p - '0');
+		digits = true;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (frac_scale <= UINT64_MAX / 10 / 10) {
+				frac = frac * 10 + (uint64_t)(*p - '0');
+				frac_scale *= 10;
+			}
+			digits = true;
+		}
+	}
+	if (!digits)
+		return EINVAL;
+	if (*p) {
+		size_t i;
+
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			if (!strcmp(p, units[i].suffix))
+				break;
+		}
+		if (i == sizeof(units) / sizeof(units[0]))
+			return EINVAL;
+		unit = units[i].ns;
+	}
+	if (whole > UINT64_MAX / unit)
+		return ERANGE;
+	/* fractions below one nanosecond are dropped */
+	*out = whole * unit + (frac * unit) / frac_scale;
+	return 0;
+}
+
+static int parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!text || !*text || *text == '-' || *text == '+')
+		return EINVAL;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno || *end)
+		return EINVAL;
+	if (v < min || v > max)
+		return ERANGE;
+	*out = v;
+	return 0;
+}
+
+int latprobe_parse_cpus(const char *text, unsigned *cpus, unsigned *ncpus)
+{
+	unsigned char seen[LATPROBE_MAX_CPUS];
+	const char *p = text;
+	unsigned n = 0;
+
+	if (!text || !*text)
+		return EINVAL;
+	memset(seen, 0, sizeof(seen));
+	for (;;) {
+		char *end;
+		unsigned long lo, hi;
+
+		if (*p < '0' || *p > '9')
+			return EINVAL;
+		lo = strtoul(p, &end, 10);
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				return EINVAL;
+			hi = strtoul(p, &end, 10);
+			p = end;
+		}
+		if (lo > hi || hi >= LATPROBE_MAX_CPUS)
+			return EINVAL;
+		for (unsigned long c = lo; c <= hi; c++) {
+			if (seen[c])
+				return EINVAL;
+			seen[c] = 1;
+			cpus[n++] = (unsigned)c;
+		}
+		if (*p == '\0')
+			break;
+		if (*p != ',')
+			return EINVAL;
+		p++;
+	}
+	*ncpus = n;
+	return 0;
+}
+
+enum long_only {
+	OPT_POLICY = 256,
+	OPT_NO_MLOCK,
+	OPT_DMA_LATENCY,
+	OPT_STAGES,
+	OPT_TRACE_BUFFER,
+	OPT_HIST_BIN,
+	OPT_HIST_BINS,
+	OPT_MAX_SAMPLES,
+	OPT_JSON,
+	OPT_SCENARIO,
+};
+
+int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv, char *err,
+			  size_t errlen, bool *help)
+{
+	static const struct option options[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'D' },
+		{ "loops", required_argument, NULL, 'l' },
+		{ "cpus", required_argument, NULL, 'a' },
+		{ "priority", required_argument, NULL, 'p' },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
+		{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
+		{ "stages", no_argument, NULL, OPT_STAGES },
+		{ "trace-buffer", required_argument, NULL, OPT_TRACE_BUFFER },
+		{ "hist-bin", required_argument, NULL, OPT_HIST_BIN },
+		{ "hist-bins", required_argument, NULL, OPT_HIST_BINS },
+		{ "max-samples", required_argument, NULL, OPT_MAX_SAMPLES },
+		{ "output", required_argument, NULL, 'o' },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "scenario", required_argument, NULL, OPT_SCENARIO },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t v;
+	int c, rc;
+
+	*help = false;
+	err[0] = '\0';
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:D:l:a:p:o:qh", options, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			rc = latprobe_parse_duration(optarg, 1000, &v);
+			if (rc || v < 10000 || v > 3600000000000ull)
+				return fail(err, errlen,
+					    "--interval %s: give a period from 10us to 1h, e.g. 1000us or "
+					    "1ms (a number alone is microseconds)",
+					    optarg);
+			params->interval_ns = v;
+			break;
+		case 'D':
+			rc = latprobe_parse_duration(optarg, 1000000000, &v);
+			if (rc || v == 0)
+				return fail(err, errlen,
+					    "--duration %s: give a positive time, e.g. 10s, 5m or 1h "
+					    "(a number alone is seconds)",
+					    optarg);
+			params->duration_ns = v;
+			break;
+		case 'l':
+			if (parse_u64(optarg, 1, UINT64_MAX / 2, &v))
+				return fail(err, errlen, "--loops %s: give a positive whole number",
+					    optarg);
+			params->count = v;
+			break;
+		case 'a':
+			if (latprobe_parse_cpus(optarg, params->cpus, &params->ncpus))
+				return fail(err, errlen,
+					    "--cpus %s: give CPU numbers like 0, 0-3 or 1,3,5-7, each "
+					    "once, below %d",
+					    optarg, LATPROBE_MAX_CPUS);
+			break;
+		case 'p':
+			if (parse_u64(optarg, 0, 99, &v))
+				return fail(err, errlen,
+					    "--priority %s: give a real-time priority from 1 to 99", optarg);
+			params->priority = (int)v;
+			break;
+		case OPT_POLICY:
+			if (!strcmp(optarg, "fifo"))
+				params->policy = LATPROBE_POLICY_FIFO;
+			else if (!strcmp(optarg, "rr"))
+				params->policy = LATPROBE_POLICY_RR;
+			else if (!strcmp(optarg, "other"))
+				params->policy = LATPROBE_POLICY_OTHER;
+			else
+				return fail(err, errlen, "--policy %s: give fifo, rr or other", optarg);
+			break;
+		case OPT_NO_MLOCK:
+			params->mlock = false;
+			break;
+		case OPT_DMA_LATENCY:
+			if (parse_u64(optarg, 0, INT32_MAX, &v))
+				return fail(err, errlen,
+					    "--dma-latency %s: give microseconds, 0 or more (0 keeps CPUs "
+					    "out of deep idle states)",
+					    optarg);
+			params->dma_latency_us = (int)v;
+			break;
+		case OPT_STAGES:
+			params->stages = true;
+			break;
+		case OPT_TRACE_BUFFER:
+			if (parse_u64(optarg, 64, 4194304, &v))
+				return fail(err, errlen,
+					    "--trace-buffer %s: give kilobytes per CPU, 64 to 4194304",
+					    optarg);
+			params->trace_buffer_kb = v;
+			break;
+		case OPT_HIST_BIN:
+			rc = latprobe_parse_duration(optarg, 1, &v);
+			if (rc || v == 0 || v > 1000000000)
+				return fail(err, errlen,
+					    "--hist-bin %s: give a bin width from 1ns to 1s, e.g. 100ns "
+					    "or 1us (a number alone is nanoseconds)",
+					    optarg);
+			params->hist_bin_ns = v;
+			break;
+		case OPT_HIST_BINS:
+			if (parse_u64(optarg, 1, 100000000, &v))
+				return fail(err, errlen,
+					    "--hist-bins %s: give a number of bins from 1 to 100000000",
+					    optarg);
+			params->hist_bins = v;
+			break;
+		case OPT_MAX_SAMPLES:
+			if (parse_u64(optarg, 0, 1000000000, &v))
+				return fail(err, errlen,
+					    "--max-samples %s: give a number from 0 (histogram only) to "
+					    "1000000000",
+					    optarg);
+			params->max_samples = v;
+			break;
+		case 'o':
+			params->output = optarg;
+			break;
+		case OPT_JSON:
+			params->json = optarg;
+			break;
+		case OPT_SCENARIO:
+			if (!*optarg)
+				return fail(err, errlen, "--scenario: give a non-empty name");
+			params->scenario = optarg;
+			break;
+		case 'q':
+			params->quiet = true;
+			break;
+		case 'h':
+			*help = true;
+			return 0;
+		case ':':
+			return fail(err, errlen, "option %s needs a value; see latprobe --help",
+				    argv[optind - 1]);
+		default:
+			return fail(err, errlen, "unknown option %s; see latprobe --help",
+				    argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return fail(err, errlen, "unexpected argument '%s'; see latprobe --help",
+			    argv[optind]);
+	if (params->policy == LATPROBE_POLICY_OTHER) {
+		if (params->priority > 0)
+			return fail(err, errlen,
+				    "--priority %d needs --policy fifo or rr (policy other has no "
+				    "real-time priority)",
+				    params->priority);
+		params->priority = 0;
+	} else if (params->priority < 0) {
+		params->priority = 95;
+	} else if (params->priority == 0) {
+		return fail(err, errlen,
+			    "--priority 0 is not a real-time priority; give 1..99 or --policy other");
+	}
+	if (!strcmp(params->output, "-") && params->json && !strcmp(params->json, "-"))
+		return fail(err, errlen,
+			    "the latmon-log and the JSON summary cannot both go to standard output; "
+			    "give -o FILE or --json FILE");
+	if (params->duration_ns && params->duration_ns < params->interval_ns)
+		return fail(err, errlen,
+			    "--duration is shorter than one --interval: nothing would be measured");
+	return 0;
+}

@@ -1,0 +1,90 @@
+/*
+ * latprobe settings: the params struct every part reads, and the parser that fills it from the
+ * command line. Parsing is pure (no system calls) so that it is unit-tested.
+ */
+#ifndef LATPROBE_PARAMS_H
+#define LATPROBE_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/** Most CPUs latprobe measures at once. */
+#define LATPROBE_MAX_CPUS 1024
+
+enum latprobe_policy {
+	LATPROBE_POLICY_FIFO,
+	LATPROBE_POLICY_RR,
+	LATPROBE_POLICY_OTHER,
+};
+
+struct latprobe_params {
+	/* what to measure */
+	uint64_t interval_ns;  /**< period of the wake-ups */
+	uint64_t duration_ns;  /**< stop after this long; 0: no limit */
+	uint64_t count;        /**< stop after this many wake-ups per CPU; 0: no limit */
+	unsigned cpus[LATPROBE_MAX_CPUS];
+	unsigned ncpus;        /**< 0: every online CPU (filled in by main) */
+	/* how */
+	enum latprobe_policy policy;
+	int priority;          /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER */
+	bool mlock;            /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
+	int dma_latency_us;    /**< hold /dev/cpu_dma_latency at this value; -1: do not touch */
+	bool stages;           /**< record the interrupt-path stages through tracefs (root) */
+	uint64_t trace_buffer_kb; /**< per-CPU trace buffer size for --stages */
+	/* what to keep */
+	uint64_t hist_bin_ns;  /**< histogram bin width */
+	uint64_t hist_bins;    /**< bins before the overflow bin */
+	uint64_t max_samples;  /**< raw samples kept per CPU; 0: none (histogram only) */
+	/* where to */
+	const char *output;    /**< latmon-log path, "-" for stdout */
+	const char *json;      /**< JSON summary path, "-" for stdout, NULL: none */
+	const char *scenario;  /**< free text for the log header, NULL: none */
+	bool quiet;            /**< no summary on stderr */
+};
+
+/** Exit codes of latprobe (documented in docs/latprobe.md). */
+enum latprobe_exit {
+	LATPROBE_EXIT_OK = 0,
+	LATPROBE_EXIT_FAILURE = 1, /**< the measurement failed (a system call failed mid-run) */
+	LATPROBE_EXIT_USAGE = 2,   /**< bad arguments */
+	LATPROBE_EXIT_SETUP = 3,   /**< cannot set up: permissions, CPUs, tracefs, output file */
+};
+
+/**
+ * Fill @p params with the defaults.
+ */
+void latprobe_params_defaults(struct latprobe_params *params);
+
+/**
+ * Parse the command line into @p params (which latprobe_params_defaults() has filled).
+ * @param err     receives a one-line message on error (what was wrong and what to do).
+ * @param errlen  size of @p err.
+ * @param help    set to true when --help was given (nothing else is checked then).
+ * @return 0, or EINVAL for bad arguments (with @p err filled).
+ */
+int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv, char *err,
+			  size_t errlen, bool *help);
+
+/**
+ * Parse a duration such as "1000", "250us", "1.5ms", "10s", "2m", "1h".
+ * @param text         the text.
+ * @param default_unit nanoseconds per unit for a number without suffix (1000 for µs).
+ * @param out          receives nanoseconds.
+ * @return 0, EINVAL (not a duration), ERANGE (does not fit 64 bits).
+ */
+int latprobe_parse_duration(const char *text, uint64_t default_unit, uint64_t *out);
+
+/**
+ * Parse a CPU list such as "0", "0-3", "1,3,5-7" (each CPU once, at most LATPROBE_MAX_CPUS).
+ * @return 0, EINVAL (syntax, CPU out of range, repeated CPU).
+ */
+int latprobe_parse_cpus(const char *text, unsigned *cpus, unsigned *ncpus);
+
+/** The usage text. */
+const char *latprobe_usage(void);
+
+/** Name of a policy ("fifo", "rr", "other"). */
+const char *latprobe_policy_name(enum latprobe_policy policy);
+
+#endif /* LATPROBE_PARAMS_H */

@@ -1,0 +1,308 @@
+"""latprobe, the real binary: arguments, counts, missed-period accounting, signals, output.
+
+These tests assert behaviour, never an absolute latency: this machine is a VM whose tails are
+milliseconds long.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import struct
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from latmon.logformat import read_file
+
+IS_ROOT = os.geteuid() == 0
+# Quick, unprivileged settings unless a test is about something else.
+PLAIN = ["--policy", "other", "--no-mlock", "--max-samples", "100000", "-q"]
+
+
+@pytest.fixture(scope="module")
+def latprobe(c_binary) -> Path:
+    return c_binary("latprobe")
+
+
+def run(latprobe: Path, *args: str, **kw) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(latprobe), *args], capture_output=True, text=True, timeout=30, check=False, **kw
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-i", "5us"], "--interval 5us: give a period from 10us to 1h"),
+        (["-i", "abc"], "--interval abc"),
+        (["-p", "100"], "--priority 100: give a real-time priority from 1 to 99"),
+        (["--policy", "other", "-p", "10"], "needs --policy fifo or rr"),
+        (["--policy", "deadline"], "--policy deadline: give fifo, rr or other"),
+        (["-D", "0"], "--duration 0: give a positive time"),
+        (["-D", "1ms", "-i", "10ms"], "shorter than one --interval"),
+        (["-l", "-3"], "--loops -3"),
+        (["-a", "0-"], "--cpus 0-"),
+        (["--json", "-"], "cannot both go to standard output"),
+        (["--frobnicate"], "unknown option --frobnicate"),
+        (["-o"], "option -o needs a value"),
+        (["stray"], "unexpected argument 'stray'"),
+        (["--max-samples", "x"], "--max-samples x"),
+    ],
+)
+def test_bad_arguments(latprobe: Path, args: list[str], message: str) -> None:
+    proc = run(latprobe, *args)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr
+    assert proc.stderr.startswith("latprobe: error: ")
+    assert proc.stdout == ""
+
+
+def test_help(latprobe: Path) -> None:
+    proc = run(latprobe, "--help")
+    assert proc.returncode == 0
+    assert "usage: latprobe" in proc.stdout and "--interval" in proc.stdout
+
+
+def test_unwritable_output_fails_before_measuring(latprobe: Path, tmp_path: Path) -> None:
+    t0 = time.monotonic()
+    proc = run(latprobe, *PLAIN, "-D", "10s", "-o", str(tmp_path / "no" / "such" / "dir.log"))
+    assert proc.returncode == 3
+    assert "cannot write the latmon-log" in proc.stderr
+    assert time.monotonic() - t0 < 5
+
+
+def test_cpu_not_available(latprobe: Path) -> None:
+    proc = run(latprobe, *PLAIN, "-l", "5", "-a", "1023")
+    assert proc.returncode == 3
+    assert "CPU 1023 is not online or not available" in proc.stderr
+
+
+def test_count_limited_run(latprobe: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run.log"
+    proc = run(latprobe, *PLAIN, "-l", "300", "-i", "1ms", "-o", str(out), "--scenario", "t")
+    assert proc.returncode == 0, proc.stderr
+    (log,) = read_file(out)
+    assert not log.damaged
+    assert log.meta["source"] == "latprobe"
+    assert log.meta["unit"] == "ns"
+    assert log.meta["interval_ns"] == "1000000"
+    assert log.meta["scenario"] == "t"
+    assert log.meta["interrupted"] == "0"
+    online = len(os.sched_getaffinity(0))
+    assert [s.name for s in log.series] == [f"cpu{c}" for c in sorted(os.sched_getaffinity(0))]
+    assert len(log.series) == online
+    for series in log.series:
+        t = series.field("t")
+        latency = series.latency
+        assert series.counters["events"] == 300 == len(latency)
+        # wake-ups sit on the period grid, the first one period after the start
+        assert t[0] % 1_000_000 == 0 and np.all(t % 1_000_000 == 0)
+        # the missed periods are exactly the holes in that grid
+        holes = int(np.sum(np.diff(t) // 1_000_000 - 1))
+        assert series.counters["missed"] == holes
+        # each wake-up time was still in the future when the previous wake-up happened
+        assert np.all(t[1:] > t[:-1] + latency[:-1])
+        assert latency.min() >= 0
+        assert series.counters["min"] == latency.min()
+        assert series.counters["max"] == latency.max()
+        assert series.counters["sum"] == int(latency.sum())
+        # the histogram counts every event once
+        assert sum(count for _, _, count in series.bins) == 300
+
+
+def test_missed_periods_are_counted_exactly(latprobe: Path, tmp_path: Path) -> None:
+    """Stop the process for 300 ms in a 1 s run: those periods are missed, and counted."""
+    out = tmp_path / "stopped.log"
+    proc = subprocess.Popen(
+        [str(latprobe), *PLAIN, "-D", "1s", "-i", "1ms", "-a", "0", "-o", str(out)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGSTOP)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGCONT)
+    _, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 0, stderr
+    ((series,),) = [log.series for log in read_file(out)]
+    events, missed = series.counters["events"], series.counters["missed"]
+    # every period of the run was either measured or missed: 1 s / 1 ms
+    assert events + missed == 1000
+    assert missed >= 290, f"the 300 ms stop must show as missed periods, got {missed}"
+    t = series.field("t")
+    holes = int(np.sum(np.diff(t) // 1_000_000 - 1))
+    tail = (1_000_000_000 - int(t[-1])) // 1_000_000  # periods after the last wake-up
+    assert missed == holes + tail
+    # after the stop, the probe skipped to a wake-up time in the future instead of "catching
+    # up" with one already past (which would report a late wake-up that never was one)
+    assert np.all(t[1:] > t[:-1] + series.latency[:-1])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_stops_cleanly_with_complete_output(latprobe: Path, tmp_path: Path, sig) -> None:
+    out = tmp_path / "interrupted.log"
+    js = tmp_path / "summary.json"
+    proc = subprocess.Popen(
+        [str(latprobe), *PLAIN, "-i", "1ms", "-o", str(out), "--json", str(js)],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(0.5)
+    proc.send_signal(sig)
+    _, stderr = proc.communicate(timeout=10)
+    assert proc.returncode == 0, stderr
+    (log,) = read_file(out)  # strict: the trailer and every count must be there
+    assert log.meta["interrupted"] == "1"
+    summary = json.loads(js.read_text())
+    assert summary["interrupted"] is True
+    for series, cpu in zip(log.series, summary["cpus"], strict=True):
+        assert series.counters["events"] == cpu["events"] == len(series.latency) > 100
+
+
+def test_json_summary_agrees_with_the_log(latprobe: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run.log"
+    proc = run(latprobe, *PLAIN, "-l", "200", "-i", "500us", "-o", str(out), "--json", "-")
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["unit"] == "ns" and summary["interval_ns"] == 500_000
+    (log,) = read_file(out)
+    for series, cpu in zip(log.series, summary["cpus"], strict=True):
+        latency = series.latency
+        assert cpu["percentiles_from"] == "samples"
+        assert cpu["min"] == latency.min() and cpu["max"] == latency.max()
+        for key, q in (("p50", 50), ("p90", 90), ("p99", 99), ("p99_9", 99.9)):
+            assert cpu[key] == np.percentile(latency, q, method="inverted_cdf")
+        assert cpu["mean"] == pytest.approx(latency.mean(), abs=0.001)
+
+
+def test_histogram_only_percentiles_bound_the_exact_ones(latprobe: Path, tmp_path: Path) -> None:
+    """With --max-samples 0 the summary comes from the histogram, within one bin above."""
+    proc = run(
+        latprobe,
+        *PLAIN,
+        "-l",
+        "300",
+        "-i",
+        "500us",
+        "--max-samples",
+        "0",
+        "-a",
+        "0",
+        "--hist-bin",
+        "2us",
+        "-o",
+        str(tmp_path / "h.log"),
+        "--json",
+        "-",
+    )
+    assert proc.returncode == 0, proc.stderr
+    (cpu,) = json.loads(proc.stdout)["cpus"]
+    assert cpu["percentiles_from"] == "histogram" and cpu["histogram_bin_ns"] == 2000
+    ((series,),) = [log.series for log in read_file(tmp_path / "h.log")]
+    assert len(series.latency) == 0 and series.counters["events"] == 300
+    # rebuild the per-bin counts and check p99 lies in its bin
+    counts = {lo: c for lo, _, c in series.bins}
+    rank = int(np.ceil(0.99 * 300))
+    seen = 0
+    for lo in sorted(k for k in counts if k is not None):
+        seen += counts[lo]
+        if seen >= rank:
+            assert lo <= cpu["p99"] < lo + 2000
+            break
+
+
+def test_main_thread_is_pinned_off_the_measured_cpu(latprobe: Path, tmp_path: Path) -> None:
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        pytest.skip("needs two CPUs")
+    proc = subprocess.Popen(
+        [str(latprobe), *PLAIN, "-D", "2s", "-a", str(cpus[0]), "-o", str(tmp_path / "p.log")],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(0.5)
+        tasks = {}
+        for task in Path(f"/proc/{proc.pid}/task").iterdir():
+            status = (task / "status").read_text()
+            allowed = next(x for x in status.splitlines() if x.startswith("Cpus_allowed_list"))
+            tasks[int(task.name)] = allowed.split(":")[1].strip()
+        assert str(cpus[0]) not in tasks[proc.pid].split(",")
+        measuring = [tid for tid in tasks if tid != proc.pid]
+        assert len(measuring) == 1 and tasks[measuring[0]] == str(cpus[0])
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=10)
+    assert proc.returncode == 0
+
+
+@pytest.mark.root
+@pytest.mark.skipif(not IS_ROOT, reason="needs root: SCHED_FIFO and /dev/cpu_dma_latency")
+def test_realtime_and_dma_latency_hold(latprobe: Path, tmp_path: Path) -> None:
+    def qos() -> int:
+        with open("/dev/cpu_dma_latency", "rb") as f:
+            return struct.unpack("i", f.read(4))[0]
+
+    before = qos()
+    proc = subprocess.Popen(
+        [
+            str(latprobe),
+            "-D",
+            "1s",
+            "-p",
+            "90",
+            "--dma-latency",
+            "0",
+            "-q",
+            "-o",
+            str(tmp_path / "rt.log"),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(0.5)
+    during = qos()
+    policies = set()
+    for task in Path(f"/proc/{proc.pid}/task").iterdir():
+        if int(task.name) != proc.pid:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            policies.add((int(fields[37]), int(fields[38])))  # rt_priority, policy
+    _, stderr = proc.communicate(timeout=10)
+    assert proc.returncode == 0, stderr
+    assert during == 0, "the cpu_dma_latency request must hold while measuring"
+    assert qos() == before, "the request must be released at the end"
+    assert policies == {(90, 1)}  # SCHED_FIFO = 1
+
+
+@pytest.mark.root
+@pytest.mark.skipif(not IS_ROOT, reason="needs root to drop to an unprivileged user")
+def test_realtime_without_permission_says_how_to_fix_it(latprobe: Path, tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [
+            "setpriv",
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "--inh-caps=-all",
+            str(latprobe),
+            "--no-mlock",
+            "--max-samples",
+            "10",
+            "-l",
+            "5",
+            "-o",
+            "/dev/null",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 3, proc.stderr
+    assert "no permission to run at SCHED_FIFO priority 95" in proc.stderr
+    assert "CAP_SYS_NICE" in proc.stderr and "--policy other" in proc.stderr
