@@ -87,10 +87,11 @@ static int resolve_cpus(struct latprobe_params *params, cpu_set_t *allowed)
 	}
 	for (unsigned i = 0; i < params->ncpus; i++) {
 		if (params->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(params->cpus[i], allowed)) {
-			error_msg("CPU %u is not online or not available to this process (see "
-				  "/sys/devices/system/cpu/online and taskset -p %d); choose others "
-				  "with --cpus",
-				  params->cpus[i], (int)getpid());
+			error_msg(
+			    "CPU %u is not online or not available to this process (see "
+			    "/sys/devices/system/cpu/online and taskset -p %d); choose others "
+			    "with --cpus",
+			    params->cpus[i], (int)getpid());
 			return LATPROBE_EXIT_SETUP;
 		}
 	}
@@ -107,8 +108,9 @@ static void pin_main_thread(const struct latprobe_params *params, const cpu_set_
 	if (CPU_COUNT(&rest) == 0)
 		return; /* every CPU is measured: the main thread only sleeps until the end */
 	if (sched_setaffinity(0, sizeof(rest), &rest))
-		fprintf(stderr, "latprobe: warning: cannot move the main thread off the measured "
-				"CPUs: %s\n",
+		fprintf(stderr,
+			"latprobe: warning: cannot move the main thread off the measured "
+			"CPUs: %s\n",
 			strerror(errno));
 }
 
@@ -150,11 +152,12 @@ static int hold_dma_latency(struct run *run)
 static void explain_start_error(const struct latprobe_params *p, unsigned cpu, int rc)
 {
 	if (rc == EPERM) {
-		error_msg("no permission to run at SCHED_%s priority %d: run as root, give the "
-			  "binary CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep latprobe), raise "
-			  "the limit (ulimit -r %d), or measure without real-time priority with "
-			  "--policy other",
-			  p->policy == LATPROBE_POLICY_RR ? "RR" : "FIFO", p->priority, p->priority);
+		error_msg(
+		    "no permission to run at SCHED_%s priority %d: run as root, give the "
+		    "binary CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep latprobe), raise "
+		    "the limit (ulimit -r %d), or measure without real-time priority with "
+		    "--policy other",
+		    p->policy == LATPROBE_POLICY_RR ? "RR" : "FIFO", p->priority, p->priority);
 	} else {
 		error_msg("cannot start the measurement thread on CPU %u: %s", cpu, strerror(rc));
 	}

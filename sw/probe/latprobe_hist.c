@@ -13,8 +13,7 @@ size_t latprobe_hist_size(uint64_t nbins)
 	return (size_t)nbins * sizeof(uint64_t);
 }
 
-int latprobe_hist_init(struct latprobe_hist *hist, uint64_t bin_ns, uint64_t nbins,
-		       uint64_t *mem)
+int latprobe_hist_init(struct latprobe_hist *hist, uint64_t bin_ns, uint64_t nbins, uint64_t *mem)
 {
 	if (!hist || !mem || bin_ns == 0 || nbins == 0 || latprobe_hist_size(nbins) == 0)
 		return EINVAL;

@@ -10,13 +10,13 @@
 
 struct latprobe_hist {
 	uint64_t bin_ns;   /**< width of every bin */
-	uint64_t nbins;    /**< bins [k*bin_ns, (k+1)*bin_ns) for k < nbins */
+	uint64_t nbins;	   /**< bins [k*bin_ns, (k+1)*bin_ns) for k < nbins */
 	uint64_t *counts;  /**< nbins counters */
 	uint64_t overflow; /**< values >= nbins*bin_ns */
 	uint64_t count;
 	uint64_t min;
 	uint64_t max;
-	uint64_t sum;      /**< saturates at UINT64_MAX (sum_saturated set) */
+	uint64_t sum; /**< saturates at UINT64_MAX (sum_saturated set) */
 	int sum_saturated;
 };
 
@@ -30,8 +30,7 @@ size_t latprobe_hist_size(uint64_t nbins);
  * Prepare a histogram over caller memory of latprobe_hist_size(nbins) bytes.
  * @return 0, or EINVAL (bin_ns or nbins 0, mem NULL).
  */
-int latprobe_hist_init(struct latprobe_hist *hist, uint64_t bin_ns, uint64_t nbins,
-		       uint64_t *mem);
+int latprobe_hist_init(struct latprobe_hist *hist, uint64_t bin_ns, uint64_t nbins, uint64_t *mem);
 
 /** Count one value (nanoseconds). */
 void latprobe_hist_add(struct latprobe_hist *hist, uint64_t value);

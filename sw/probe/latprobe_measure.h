@@ -25,19 +25,19 @@ struct latprobe_thread {
 	/* set by the caller before latprobe_thread_start() */
 	const struct latprobe_params *params;
 	unsigned cpu;
-	uint64_t start_ns;  /**< CLOCK_MONOTONIC time of the run's start (shared by all threads) */
-	atomic_bool *stop;  /**< set by main to stop every thread at its next wake-up */
+	uint64_t start_ns; /**< CLOCK_MONOTONIC time of the run's start (shared by all threads) */
+	atomic_bool *stop; /**< set by main to stop every thread at its next wake-up */
 	atomic_uint *running; /**< threads still measuring; the last one to finish signals main */
 	pid_t main_pid;
 	/* results */
 	struct latprobe_hist hist;
-	int64_t *t;         /**< wake-up time since start_ns, per kept sample */
-	int64_t *latency;   /**< lateness of the wake-up, per kept sample */
-	uint64_t nsamples;  /**< samples kept (<= params->max_samples) */
-	uint64_t events;    /**< wake-ups measured */
-	uint64_t missed;    /**< periods skipped because a wake-up came too late */
-	pid_t tid;          /**< the thread's kernel id (for tracing) */
-	int error;          /**< errno of a failed call, 0 if none */
+	int64_t *t;		/**< wake-up time since start_ns, per kept sample */
+	int64_t *latency;	/**< lateness of the wake-up, per kept sample */
+	uint64_t nsamples;	/**< samples kept (<= params->max_samples) */
+	uint64_t events;	/**< wake-ups measured */
+	uint64_t missed;	/**< periods skipped because a wake-up came too late */
+	pid_t tid;		/**< the thread's kernel id (for tracing) */
+	int error;		/**< errno of a failed call, 0 if none */
 	const char *error_what; /**< which call failed */
 	/* private */
 	pthread_t handle;

@@ -28,7 +28,10 @@ static const struct {
 	double q;
 	const char *key;
 } quantiles[] = {
-	{ 0.5, "p50" }, { 0.9, "p90" }, { 0.99, "p99" }, { 0.999, "p99_9" },
+	{ 0.5, "p50" },
+	{ 0.9, "p90" },
+	{ 0.99, "p99" },
+	{ 0.999, "p99_9" },
 };
 
 #define NQUANTILES (sizeof(quantiles) / sizeof(quantiles[0]))
@@ -46,7 +49,7 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 
 	mem = aligned_alloc(alignof(max_align_t),
 			    (latmon_log_writer_size(nthreads) + alignof(max_align_t) - 1) /
-				    alignof(max_align_t) * alignof(max_align_t));
+				alignof(max_align_t) * alignof(max_align_t));
 	if (!mem)
 		return ENOMEM;
 	err = latmon_log_writer_init(&w, mem, latmon_log_writer_size(nthreads), nthreads, file_sink,
@@ -71,7 +74,7 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 	header[nheader++] = (struct latmon_log_kv){ "cmdline", info->cmdline };
 	header[nheader++] = (struct latmon_log_kv){ "interval_ns", interval };
 	header[nheader++] =
-		(struct latmon_log_kv){ "policy", latprobe_policy_name(params->policy) };
+	    (struct latmon_log_kv){ "policy", latprobe_policy_name(params->policy) };
 	header[nheader++] = (struct latmon_log_kv){ "priority", priority };
 	header[nheader++] = (struct latmon_log_kv){ "mlock", params->mlock ? "1" : "0" };
 	if (params->dma_latency_us >= 0) {
@@ -182,8 +185,7 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 			i ? ", " : "", th->cpu, th->events, th->missed, th->nsamples);
 		if (th->hist.count) {
 			exact = thread_quantiles(th, values);
-			fprintf(out,
-				", \"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": %.3f",
+			fprintf(out, ", \"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": %.3f",
 				th->hist.min, th->hist.max,
 				(double)th->hist.sum / (double)th->hist.count);
 			for (size_t q = 0; q < NQUANTILES; q++)
@@ -210,14 +212,15 @@ void latprobe_write_summary(FILE *out, struct latprobe_thread *threads, unsigned
 		uint64_t p99 = 0;
 
 		if (th->hist.count == 0) {
-			fprintf(out, "latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 "  (no wake-ups)\n",
+			fprintf(out,
+				"latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 "  (no wake-ups)\n",
 				th->cpu, th->events, th->missed);
 			continue;
 		}
 		latprobe_hist_quantile(&th->hist, 0.99, &p99);
 		fprintf(out,
-			"latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 " %10" PRIu64 " %10.0f %10" PRIu64
-			" %10" PRIu64 "\n",
+			"latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 " %10" PRIu64
+			" %10.0f %10" PRIu64 " %10" PRIu64 "\n",
 			th->cpu, th->events, th->missed, th->hist.min,
 			(double)th->hist.sum / (double)th->hist.count, p99, th->hist.max);
 	}

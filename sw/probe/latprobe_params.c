@@ -12,38 +12,38 @@
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: latprobe [options]\n"
-	"\n"
-	"Measure the timer wake-up latency of this Linux machine: one thread per CPU sleeps until\n"
-	"absolute times on CLOCK_MONOTONIC and measures how late it wakes up, in nanoseconds.\n"
-	"\n"
-	"what to measure:\n"
-	"  -i, --interval TIME     wake-up period (default 1000us; suffixes ns us ms s)\n"
-	"  -D, --duration TIME     stop after TIME (suffixes s m h; default: until -l or Ctrl-C)\n"
-	"  -l, --loops N           stop after N wake-ups per CPU\n"
-	"  -a, --cpus LIST         CPUs to measure, e.g. 0 or 0-3 or 1,3 (default: all online)\n"
-	"how:\n"
-	"  -p, --priority N        real-time priority 1..99 (default 95 for fifo/rr)\n"
-	"      --policy P          fifo (default), rr or other\n"
-	"      --no-mlock          do not lock memory (mlockall is the default)\n"
-	"      --dma-latency US    hold /dev/cpu_dma_latency at US while measuring (default: "
-	"untouched)\n"
-	"      --stages            split each latency into the stages of the interrupt path through\n"
-	"                          tracefs (root)\n"
-	"      --trace-buffer KB   per-CPU trace buffer for --stages (default 8192)\n"
-	"what to keep:\n"
-	"      --hist-bin TIME     histogram bin width (default 1us)\n"
-	"      --hist-bins N       histogram bins before the overflow bin (default 20000)\n"
-	"      --max-samples N     raw samples kept per CPU (default 1000000; 0: histogram only)\n"
-	"output:\n"
-	"  -o, --output FILE       latmon-log file (default: - for standard output)\n"
-	"      --json FILE         JSON summary (- for standard output)\n"
-	"      --scenario NAME     scenario name written into the log header\n"
-	"  -q, --quiet             no summary on standard error\n"
-	"  -h, --help              this text\n"
-	"\n"
-	"exit status: 0 ok, 1 measurement failed, 2 bad arguments, 3 setup failed (permissions,\n"
-	"CPUs, tracefs, output). Ctrl-C or SIGTERM stop the measurement and write complete output.\n";
+    "usage: latprobe [options]\n"
+    "\n"
+    "Measure the timer wake-up latency of this Linux machine: one thread per CPU sleeps until\n"
+    "absolute times on CLOCK_MONOTONIC and measures how late it wakes up, in nanoseconds.\n"
+    "\n"
+    "what to measure:\n"
+    "  -i, --interval TIME     wake-up period (default 1000us; suffixes ns us ms s)\n"
+    "  -D, --duration TIME     stop after TIME (suffixes s m h; default: until -l or Ctrl-C)\n"
+    "  -l, --loops N           stop after N wake-ups per CPU\n"
+    "  -a, --cpus LIST         CPUs to measure, e.g. 0 or 0-3 or 1,3 (default: all online)\n"
+    "how:\n"
+    "  -p, --priority N        real-time priority 1..99 (default 95 for fifo/rr)\n"
+    "      --policy P          fifo (default), rr or other\n"
+    "      --no-mlock          do not lock memory (mlockall is the default)\n"
+    "      --dma-latency US    hold /dev/cpu_dma_latency at US while measuring (default: "
+    "untouched)\n"
+    "      --stages            split each latency into the stages of the interrupt path through\n"
+    "                          tracefs (root)\n"
+    "      --trace-buffer KB   per-CPU trace buffer for --stages (default 8192)\n"
+    "what to keep:\n"
+    "      --hist-bin TIME     histogram bin width (default 1us)\n"
+    "      --hist-bins N       histogram bins before the overflow bin (default 20000)\n"
+    "      --max-samples N     raw samples kept per CPU (default 1000000; 0: histogram only)\n"
+    "output:\n"
+    "  -o, --output FILE       latmon-log file (default: - for standard output)\n"
+    "      --json FILE         JSON summary (- for standard output)\n"
+    "      --scenario NAME     scenario name written into the log header\n"
+    "  -q, --quiet             no summary on standard error\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "exit status: 0 ok, 1 measurement failed, 2 bad arguments, 3 setup failed (permissions,\n"
+    "CPUs, tracefs, output). Ctrl-C or SIGTERM stop the measurement and write complete output.\n";
 
 const char *latprobe_usage(void)
 {
@@ -94,12 +94,8 @@ int latprobe_parse_duration(const char *text, uint64_t default_unit, uint64_t *o
 		const char *suffix;
 		uint64_t ns;
 	} units[] = {
-		{ "ns", 1 },
-		{ "us", 1000 },
-		{ "ms", 1000000 },
-		{ "s", 1000000000 },
-		{ "m", 60000000000ull },
-		{ "h", 3600000000000ull },
+		{ "ns", 1 },	     { "us", 1000 },	      { "ms", 1000000 },
+		{ "s", 1000000000 }, { "m", 60000000000ull }, { "h", 3600000000000ull },
 	};
 	uint64_t whole = 0, frac = 0, frac_scale = 1, unit = default_unit;
 	const char *p = text;
@@ -251,19 +247,21 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		case 'i':
 			rc = latprobe_parse_duration(optarg, 1000, &v);
 			if (rc || v < 10000 || v > 3600000000000ull)
-				return fail(err, errlen,
-					    "--interval %s: give a period from 10us to 1h, e.g. 1000us or "
-					    "1ms (a number alone is microseconds)",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--interval %s: give a period from 10us to 1h, e.g. 1000us or "
+				    "1ms (a number alone is microseconds)",
+				    optarg);
 			params->interval_ns = v;
 			break;
 		case 'D':
 			rc = latprobe_parse_duration(optarg, 1000000000, &v);
 			if (rc || v == 0)
-				return fail(err, errlen,
-					    "--duration %s: give a positive time, e.g. 10s, 5m or 1h "
-					    "(a number alone is seconds)",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--duration %s: give a positive time, e.g. 10s, 5m or 1h "
+				    "(a number alone is seconds)",
+				    optarg);
 			params->duration_ns = v;
 			break;
 		case 'l':
@@ -274,15 +272,17 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			break;
 		case 'a':
 			if (latprobe_parse_cpus(optarg, params->cpus, &params->ncpus))
-				return fail(err, errlen,
-					    "--cpus %s: give CPU numbers like 0, 0-3 or 1,3,5-7, each "
-					    "once, below %d",
-					    optarg, LATPROBE_MAX_CPUS);
+				return fail(
+				    err, errlen,
+				    "--cpus %s: give CPU numbers like 0, 0-3 or 1,3,5-7, each "
+				    "once, below %d",
+				    optarg, LATPROBE_MAX_CPUS);
 			break;
 		case 'p':
 			if (parse_u64(optarg, 0, 99, &v))
 				return fail(err, errlen,
-					    "--priority %s: give a real-time priority from 1 to 99", optarg);
+					    "--priority %s: give a real-time priority from 1 to 99",
+					    optarg);
 			params->priority = (int)v;
 			break;
 		case OPT_POLICY:
@@ -293,17 +293,19 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			else if (!strcmp(optarg, "other"))
 				params->policy = LATPROBE_POLICY_OTHER;
 			else
-				return fail(err, errlen, "--policy %s: give fifo, rr or other", optarg);
+				return fail(err, errlen, "--policy %s: give fifo, rr or other",
+					    optarg);
 			break;
 		case OPT_NO_MLOCK:
 			params->mlock = false;
 			break;
 		case OPT_DMA_LATENCY:
 			if (parse_u64(optarg, 0, INT32_MAX, &v))
-				return fail(err, errlen,
-					    "--dma-latency %s: give microseconds, 0 or more (0 keeps CPUs "
-					    "out of deep idle states)",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--dma-latency %s: give microseconds, 0 or more (0 keeps CPUs "
+				    "out of deep idle states)",
+				    optarg);
 			params->dma_latency_us = (int)v;
 			break;
 		case OPT_STAGES:
@@ -311,33 +313,37 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			break;
 		case OPT_TRACE_BUFFER:
 			if (parse_u64(optarg, 64, 4194304, &v))
-				return fail(err, errlen,
-					    "--trace-buffer %s: give kilobytes per CPU, 64 to 4194304",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--trace-buffer %s: give kilobytes per CPU, 64 to 4194304",
+				    optarg);
 			params->trace_buffer_kb = v;
 			break;
 		case OPT_HIST_BIN:
 			rc = latprobe_parse_duration(optarg, 1, &v);
 			if (rc || v == 0 || v > 1000000000)
-				return fail(err, errlen,
-					    "--hist-bin %s: give a bin width from 1ns to 1s, e.g. 100ns "
-					    "or 1us (a number alone is nanoseconds)",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--hist-bin %s: give a bin width from 1ns to 1s, e.g. 100ns "
+				    "or 1us (a number alone is nanoseconds)",
+				    optarg);
 			params->hist_bin_ns = v;
 			break;
 		case OPT_HIST_BINS:
 			if (parse_u64(optarg, 1, 100000000, &v))
-				return fail(err, errlen,
-					    "--hist-bins %s: give a number of bins from 1 to 100000000",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--hist-bins %s: give a number of bins from 1 to 100000000",
+				    optarg);
 			params->hist_bins = v;
 			break;
 		case OPT_MAX_SAMPLES:
 			if (parse_u64(optarg, 0, 1000000000, &v))
-				return fail(err, errlen,
-					    "--max-samples %s: give a number from 0 (histogram only) to "
-					    "1000000000",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--max-samples %s: give a number from 0 (histogram only) to "
+				    "1000000000",
+				    optarg);
 			params->max_samples = v;
 			break;
 		case 'o':
@@ -378,13 +384,15 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 	} else if (params->priority < 0) {
 		params->priority = 95;
 	} else if (params->priority == 0) {
-		return fail(err, errlen,
-			    "--priority 0 is not a real-time priority; give 1..99 or --policy other");
+		return fail(
+		    err, errlen,
+		    "--priority 0 is not a real-time priority; give 1..99 or --policy other");
 	}
 	if (!strcmp(params->output, "-") && params->json && !strcmp(params->json, "-"))
-		return fail(err, errlen,
-			    "the latmon-log and the JSON summary cannot both go to standard output; "
-			    "give -o FILE or --json FILE");
+		return fail(
+		    err, errlen,
+		    "the latmon-log and the JSON summary cannot both go to standard output; "
+		    "give -o FILE or --json FILE");
 	if (params->duration_ns && params->duration_ns < params->interval_ns)
 		return fail(err, errlen,
 			    "--duration is shorter than one --interval: nothing would be measured");

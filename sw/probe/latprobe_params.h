@@ -20,27 +20,27 @@ enum latprobe_policy {
 
 struct latprobe_params {
 	/* what to measure */
-	uint64_t interval_ns;  /**< period of the wake-ups */
-	uint64_t duration_ns;  /**< stop after this long; 0: no limit */
-	uint64_t count;        /**< stop after this many wake-ups per CPU; 0: no limit */
+	uint64_t interval_ns; /**< period of the wake-ups */
+	uint64_t duration_ns; /**< stop after this long; 0: no limit */
+	uint64_t count;	      /**< stop after this many wake-ups per CPU; 0: no limit */
 	unsigned cpus[LATPROBE_MAX_CPUS];
-	unsigned ncpus;        /**< 0: every online CPU (filled in by main) */
+	unsigned ncpus; /**< 0: every online CPU (filled in by main) */
 	/* how */
 	enum latprobe_policy policy;
-	int priority;          /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER */
-	bool mlock;            /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
-	int dma_latency_us;    /**< hold /dev/cpu_dma_latency at this value; -1: do not touch */
-	bool stages;           /**< record the interrupt-path stages through tracefs (root) */
+	int priority;		  /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER */
+	bool mlock;		  /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
+	int dma_latency_us;	  /**< hold /dev/cpu_dma_latency at this value; -1: do not touch */
+	bool stages;		  /**< record the interrupt-path stages through tracefs (root) */
 	uint64_t trace_buffer_kb; /**< per-CPU trace buffer size for --stages */
 	/* what to keep */
-	uint64_t hist_bin_ns;  /**< histogram bin width */
-	uint64_t hist_bins;    /**< bins before the overflow bin */
-	uint64_t max_samples;  /**< raw samples kept per CPU; 0: none (histogram only) */
+	uint64_t hist_bin_ns; /**< histogram bin width */
+	uint64_t hist_bins;   /**< bins before the overflow bin */
+	uint64_t max_samples; /**< raw samples kept per CPU; 0: none (histogram only) */
 	/* where to */
-	const char *output;    /**< latmon-log path, "-" for stdout */
-	const char *json;      /**< JSON summary path, "-" for stdout, NULL: none */
-	const char *scenario;  /**< free text for the log header, NULL: none */
-	bool quiet;            /**< no summary on stderr */
+	const char *output;   /**< latmon-log path, "-" for stdout */
+	const char *json;     /**< JSON summary path, "-" for stdout, NULL: none */
+	const char *scenario; /**< free text for the log header, NULL: none */
+	bool quiet;	      /**< no summary on stderr */
 };
 
 /** Exit codes of latprobe (documented in docs/latprobe.md). */
