@@ -7,6 +7,7 @@ never a traceback. Exit statuses are documented in docs/cli.md.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
@@ -15,9 +16,14 @@ from latmon import __version__
 from latmon.errors import LatmonError
 
 # Subcommand name -> module in latmon.commands that defines `command` (a click.Command).
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "ingest": "ingest",
+    "report": "report",
+    "stats": "stats",
+}
 
 EXIT_USAGE = 2
+EXIT_INTERNAL = 70
 
 
 class LatmonGroup(click.Group):
@@ -59,6 +65,18 @@ def main(argv: list[str] | None = None) -> int:
         # `latmon stats ... | head`: the reader went away; that is not an error of ours.
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:
+        click.echo("latmon: interrupted", err=True)
+        return 130
+    except Exception as error:  # a bug of ours, not the user's
+        if os.environ.get("LATMON_DEBUG"):
+            raise
+        click.echo(
+            f"latmon: internal error: {type(error).__name__}: {error}. This is a bug in latmon; "
+            "please report it with the command line (LATMON_DEBUG=1 shows the traceback).",
+            err=True,
+        )
+        return EXIT_INTERNAL
     return 0
 
 

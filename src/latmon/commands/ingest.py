@@ -1,0 +1,60 @@
+"""latmon ingest: latmon-log (and other inputs) to run files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
+from latmon.errors import LatmonError
+from latmon.ingest import load
+from latmon.model import Run
+from latmon.runfile import write_run
+
+
+@click.command()
+@input_options
+@click.option(
+    "-o",
+    "--output",
+    "outdir",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder for the run files (created if missing).",
+)
+@click.option("--force", is_flag=True, help="Overwrite run files that exist.")
+def command(files: tuple[str, ...], fmt: str, keep_going: bool, outdir: str, force: bool) -> None:
+    """Convert FILES into run files: one Parquet file per run, metadata inside.
+
+    A file holding several logs gives one run file each (NAME-1.parquet, NAME-2.parquet, ...).
+    """
+    out = Path(outdir)
+    plan: list[tuple[Path, Run]] = []
+    all_runs: list[Run] = []
+    for name in files:
+        runs = load(name, fmt, keep_going)
+        all_runs.extend(runs)
+        stem = Path(name).stem
+        for k, run in enumerate(runs, start=1):
+            target = out / (f"{stem}.parquet" if len(runs) == 1 else f"{stem}-{k}.parquet")
+            plan.append((target, run))
+    targets = [t for t, _ in plan]
+    clashes = {t for t in targets if targets.count(t) > 1}
+    if clashes:
+        raise LatmonError(
+            f"two inputs would both be written to {sorted(clashes)[0]}; give them different names"
+        )
+    existing = [t for t in targets if t.exists()]
+    if existing and not force:
+        raise LatmonError(f"{existing[0]} exists; give --force to overwrite it")
+    damaged = report_problems(all_runs)
+    for target, run in plan:
+        write_run(run, target)
+        n_series = len(run.series)
+        n_samples = sum(len(s.latency) for s in run.series)
+        mark = " [DAMAGED: valid records only]" if run.damaged else ""
+        click.echo(f"wrote {target} ({n_series} series, {n_samples} samples){mark}")
+    if damaged:
+        sys.exit(EXIT_DAMAGED)

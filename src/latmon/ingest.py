@@ -1,0 +1,137 @@
+"""Load any supported input into runs: run files, and latmon-log (other formats join here).
+
+The format is detected from the content, never from the file name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from latmon.errors import InputError, LatmonError
+from latmon.logformat import LogRun, LogSeries, looks_like_latmon_log, read_file
+from latmon.model import Histogram, Run, Series
+from latmon.runfile import is_run_file, read_run
+
+FORMATS = ("auto", "run", "latmon-log")
+SNIFF_BYTES = 64 * 1024
+_SERIES_KEYS = ("unit", "clock_hz", "resolution")
+
+
+def detect_format(path: Path) -> str:
+    """Name the format of a file from its content."""
+    if is_run_file(path):
+        return "run"
+    try:
+        with path.open("rb") as f:
+            head = f.read(SNIFF_BYTES).decode("latin-1")
+    except OSError as error:
+        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+    if looks_like_latmon_log(head):
+        return "latmon-log"
+    raise InputError(
+        str(path),
+        None,
+        "unrecognised format: not a latmon run file nor a latmon-log (give --format to say "
+        "which it is)",
+    )
+
+
+def load(path: str | Path, fmt: str = "auto", keep_going: bool = False) -> list[Run]:
+    """Read a file into one or more runs."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError(str(path), None, "no such file")
+    if path.is_dir():
+        raise InputError(str(path), None, "is a directory; give the files in it")
+    if fmt == "auto":
+        fmt = detect_format(path)
+    if fmt == "run":
+        return [read_run(path)]
+    if fmt == "latmon-log":
+        return [run_from_log(log) for log in read_file(path, keep_going=keep_going)]
+    raise LatmonError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def _int_key(where: str, key: str, text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(where, None, f"{key}={text!r} is not an integer") from None
+    if value <= 0:
+        raise InputError(where, None, f"{key}={text} must be positive")
+    return value
+
+
+def histogram_from_bins(bins: list[tuple[int | None, int | None, int]]) -> Histogram:
+    """The model's histogram from latmon-log B records (lo None: underflow, hi None: overflow)."""
+    lo, hi, count = [], [], []
+    h = Histogram(np.empty(0), np.empty(0), np.empty(0))
+    for b_lo, b_hi, b_count in bins:
+        if b_lo is None:
+            h.underflow += b_count
+            h.underflow_hi = b_hi
+        elif b_hi is None:
+            h.overflow += b_count
+            h.overflow_lo = b_lo
+        else:
+            lo.append(b_lo)
+            hi.append(b_hi)
+            count.append(b_count)
+    return Histogram(
+        np.asarray(lo, dtype=np.int64),
+        np.asarray(hi, dtype=np.int64),
+        np.asarray(count, dtype=np.int64),
+        h.underflow,
+        h.underflow_hi,
+        h.overflow,
+        h.overflow_lo,
+    )
+
+
+def _series_from_log(log: LogRun, s: LogSeries) -> Series:
+    where = f"{log.path}:{log.first_line}"
+    merged = {k: log.meta[k] for k in _SERIES_KEYS if k in log.meta}
+    merged.update({k: s.meta[k] for k in _SERIES_KEYS if k in s.meta})
+    unit = merged.get("unit")
+    if unit not in ("ns", "cycles"):
+        raise InputError(where, None, f"series {s.name!r}: unit must be ns or cycles, not {unit!r}")
+    clock_hz = _int_key(where, "clock_hz", merged["clock_hz"]) if "clock_hz" in merged else None
+    if unit == "cycles" and clock_hz is None:
+        raise InputError(where, None, f"series {s.name!r}: unit=cycles needs clock_hz=")
+    resolution = _int_key(where, "resolution", merged.get("resolution", "1"))
+    columns = {name: np.ascontiguousarray(s.values[:, i]) for i, name in enumerate(s.fields)}
+    if not len(s.values) and s.bins:
+        columns = {}
+    return Series(
+        name=s.name,
+        unit=unit,
+        clock_hz=clock_hz,
+        resolution=resolution,
+        columns=columns,
+        histogram=histogram_from_bins(s.bins) if s.bins else None,
+        counters=dict(s.counters),
+        meta={k: v for k, v in s.meta.items() if k not in _SERIES_KEYS},
+    )
+
+
+def run_from_log(log: LogRun) -> Run:
+    """Convert one latmon-log into the run model."""
+    if "source" not in log.meta:
+        raise InputError(f"{log.path}:{log.first_line}", None, "the log header has no source=")
+    return Run(
+        meta={k: v for k, v in log.meta.items() if k not in _SERIES_KEYS},
+        series=[_series_from_log(log, s) for s in log.series],
+        path=log.path,
+        problems=[str(p) for p in log.problems],
+    )
+
+
+def load_all(paths: list[str], fmt: str = "auto", keep_going: bool = False) -> list[Run]:
+    """Read every file; raises on the first unreadable file (strict or not: a file that is not
+    an input at all is a user error). With keep_going, damaged logs yield their valid part."""
+    runs: list[Run] = []
+    for path in paths:
+        runs.extend(load(path, fmt, keep_going))
+    return runs

@@ -1,0 +1,173 @@
+"""The run file: one Parquet file per run, the run's metadata inside it (docs/run-file.md).
+
+Samples are plain int64 columns (``latency`` and any further per-event fields such as ``t`` or
+``stage_*``), one row per sample, the rows of each series contiguous and tagged by a dictionary
+column ``series``. Everything else — run metadata, per-series unit, clock, resolution, counters,
+metadata and histograms — is JSON under the schema metadata key ``latmon.run``, so any Arrow,
+DuckDB or pandas user can open the samples and a latmon reader gets the run back exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from latmon.errors import InputError
+from latmon.model import Histogram, Run, Series
+
+FORMAT = "latmon-run"
+VERSION = 1
+META_KEY = b"latmon.run"
+PARQUET_MAGIC = b"PAR1"
+
+
+def is_run_file(path: Path) -> bool:
+    """True when the file starts with the Parquet magic."""
+    try:
+        with path.open("rb") as f:
+            return f.read(4) == PARQUET_MAGIC
+    except OSError:
+        return False
+
+
+def _histogram_to_json(h: Histogram) -> dict[str, Any]:
+    return {
+        "lo": h.lo.tolist(),
+        "hi": h.hi.tolist(),
+        "count": h.count.tolist(),
+        "underflow": h.underflow,
+        "underflow_hi": h.underflow_hi,
+        "overflow": h.overflow,
+        "overflow_lo": h.overflow_lo,
+    }
+
+
+def _histogram_from_json(d: dict[str, Any]) -> Histogram:
+    return Histogram(
+        lo=np.asarray(d["lo"], dtype=np.int64),
+        hi=np.asarray(d["hi"], dtype=np.int64),
+        count=np.asarray(d["count"], dtype=np.int64),
+        underflow=int(d["underflow"]),
+        underflow_hi=d["underflow_hi"],
+        overflow=int(d["overflow"]),
+        overflow_lo=d["overflow_lo"],
+    )
+
+
+def write_run(run: Run, path: Path) -> None:
+    """Write ``run`` to ``path`` (Parquet, zstd)."""
+    fields: list[str] = []
+    for s in run.series:
+        for name in s.columns:
+            if name not in fields:
+                fields.append(name)
+    if "latency" in fields:
+        fields.remove("latency")
+        fields.insert(0, "latency")
+    rows = [len(s.latency) if s.columns else 0 for s in run.series]
+    total = sum(rows)
+    names = [s.name for s in run.series]
+    indices = np.repeat(np.arange(len(names), dtype=np.int32), rows)
+    arrays: dict[str, pa.Array] = {
+        "series": pa.DictionaryArray.from_arrays(pa.array(indices, pa.int32()), pa.array(names))
+    }
+    for name in fields:
+        parts = []
+        for s, n in zip(run.series, rows, strict=True):
+            column = s.columns.get(name)
+            parts.append(
+                pa.array(column, pa.int64()) if column is not None else pa.nulls(n, pa.int64())
+            )
+        arrays[name] = pa.concat_arrays(parts) if parts else pa.array([], pa.int64())
+        assert len(arrays[name]) == total
+    meta = {
+        "format": FORMAT,
+        "version": VERSION,
+        "meta": run.meta,
+        "problems": run.problems,
+        "series": [
+            {
+                "name": s.name,
+                "rows": n,
+                "fields": list(s.columns),
+                "unit": s.unit,
+                "clock_hz": s.clock_hz,
+                "resolution": s.resolution,
+                "counters": s.counters,
+                "meta": s.meta,
+                "histogram": _histogram_to_json(s.histogram) if s.histogram else None,
+            }
+            for s, n in zip(run.series, rows, strict=True)
+        ],
+    }
+    table = pa.table(arrays)
+    table = table.replace_schema_metadata({META_KEY: json.dumps(meta).encode()})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    tmp.replace(path)  # never leave a half-written run file under the real name
+
+
+def read_run(path: Path) -> Run:
+    """Read a run file written by :func:`write_run`."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, pa.ArrowInvalid) as error:
+        raise InputError(str(path), None, f"not a readable run file: {error}") from None
+    raw = (table.schema.metadata or {}).get(META_KEY)
+    if raw is None:
+        raise InputError(
+            str(path), None, "a Parquet file without latmon metadata: not a latmon run file"
+        )
+    try:
+        meta = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise InputError(str(path), None, f"damaged latmon metadata: {error}") from None
+    if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+        raise InputError(
+            str(path),
+            None,
+            f"run file format {meta.get('format')!r} version {meta.get('version')!r} is not "
+            f"supported (this latmon reads {FORMAT} version {VERSION})",
+        )
+    columns = {}
+    for name in table.column_names:
+        if name == "series":
+            continue
+        column = table.column(name)
+        # Rows of series without this field are null; they are never read, but a column with
+        # nulls would convert to float, so fill them first (only where there are any).
+        if column.null_count:
+            column = column.fill_null(0)
+        columns[name] = column.to_numpy()
+    series: list[Series] = []
+    start = 0
+    for s in meta["series"]:
+        n = int(s["rows"])
+        cols = {
+            f: np.ascontiguousarray(columns[f][start : start + n], dtype=np.int64)
+            for f in s["fields"]
+        }
+        start += n
+        series.append(
+            Series(
+                name=s["name"],
+                unit=s["unit"],
+                clock_hz=s["clock_hz"],
+                resolution=int(s["resolution"]),
+                columns=cols,
+                histogram=_histogram_from_json(s["histogram"]) if s["histogram"] else None,
+                counters={k: int(v) for k, v in s["counters"].items()},
+                meta=dict(s["meta"]),
+            )
+        )
+    if start != table.num_rows:
+        raise InputError(str(path), None, "damaged run file: row counts do not match metadata")
+    return Run(
+        meta=dict(meta["meta"]), series=series, path=str(path), problems=list(meta["problems"])
+    )

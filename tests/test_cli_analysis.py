@@ -1,0 +1,181 @@
+"""`latmon ingest | stats | report`, the installed command, table-driven."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from latmon.logformat import LogWriter
+
+REQUIRED_KEYS = [
+    "source",
+    "series",
+    "unit",
+    "count",
+    "min",
+    "max",
+    "mean",
+    "median",
+    "stdev",
+    "jitter",
+    "rsd_pct",
+    "p50",
+    "p90",
+    "p99",
+    "p99_9",
+]
+
+
+def make_log(path: Path, n: int = 500, seed: int = 1, **meta: str) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    lat = rng.integers(2000, 80000, n)
+    f = io.StringIO()
+    w = LogWriter(f, source="latprobe", unit="ns", **meta)
+    sid = w.series("cpu0", fields=("t", "latency"), cpu=0)
+    for k, v in enumerate(lat):
+        w.sample(sid, k * 1000, int(v))
+    w.counters(sid, events=n, missed=0)
+    w.close()
+    path.write_text(f.getvalue())
+    return lat
+
+
+def damage(path: Path, line: int) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].replace(" 1", " 7", 1)
+    path.write_text("".join(lines))
+
+
+def run(cli: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(cli), *args], capture_output=True, text=True, cwd=cwd, check=False, timeout=120
+    )
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Path:
+    make_log(tmp_path / "good.log", scenario="idle")
+    make_log(tmp_path / "bad.log")
+    damage(tmp_path / "bad.log", 20)
+    (tmp_path / "notes.txt").write_text("hello\n")
+    (tmp_path / "hostile.log").write_text("")
+    make_log(tmp_path / "hostile.log", scenario="<script>alert(1)</script>", host='x" onload="y')
+    return tmp_path
+
+
+CASES = [
+    # name, args, exit code, stdout pattern, stderr pattern
+    ("stats table", ["stats", "good.log"], 0, r"idle\s+cpu0\s+ns\s+500", r"^$"),
+    ("stats json", ["stats", "--json", "good.log"], 0, r'"p99_9"', r"^$"),
+    ("stats damaged", ["stats", "bad.log"], 2, r"^$", r"bad\.log:20: CRC mismatch"),
+    (
+        "stats keep-going",
+        ["stats", "--keep-going", "bad.log"],
+        3,
+        r"cpu0 \[DAMAGED\]\s+ns\s+499",
+        r"bad\.log: line 20: CRC mismatch.*cover only its valid records",
+    ),
+    ("stats missing", ["stats", "nope.log"], 2, r"^$", r"nope\.log: no such file"),
+    ("stats not a log", ["stats", "notes.txt"], 2, r"^$", r"notes\.txt: unrecognised format"),
+    ("stats no args", ["stats"], 2, r"^$", r"Missing argument 'FILES"),
+    ("stats bad format", ["stats", "--format", "csv", "good.log"], 2, r"^$", r"Invalid value"),
+    (
+        "ingest",
+        ["ingest", "good.log", "-o", "runs"],
+        0,
+        r"wrote runs/good\.parquet \(1 series, 500",
+        r"^$",
+    ),
+    ("ingest needs -o", ["ingest", "good.log"], 2, r"^$", r"Missing option '-o'"),
+    ("report", ["report", "good.log", "-o", "r.html"], 0, r"r\.html", r"^$"),
+    ("report damaged", ["report", "bad.log", "-o", "r.html"], 2, r"^$", r"bad\.log:20"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "code", "out", "err"), CASES, ids=[c[0] for c in CASES])
+def test_cli(latmon_cli: Path, work: Path, name: str, args, code, out, err) -> None:
+    proc = run(latmon_cli, *args, cwd=work)
+    assert proc.returncode == code, proc.stderr
+    assert re.search(out, proc.stdout, re.S), proc.stdout
+    assert re.search(err, proc.stderr, re.S | re.M), proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_stats_json_matches_numpy(latmon_cli: Path, tmp_path: Path) -> None:
+    lat = make_log(tmp_path / "a.log", n=2000, seed=4)
+    proc = run(latmon_cli, "stats", "--json", "a.log", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)
+    assert list(row)[: len(REQUIRED_KEYS)] == REQUIRED_KEYS
+    assert (row["source"], row["series"], row["unit"]) == ("latprobe", "cpu0", "ns")
+    f = lat.astype(float)
+    assert row["count"] == 2000 and row["min"] == lat.min() and row["max"] == lat.max()
+    assert row["mean"] == pytest.approx(f.mean(), rel=1e-12)
+    assert row["median"] == np.median(f)
+    assert row["stdev"] == pytest.approx(f.std(ddof=1), rel=1e-12)
+    assert row["jitter"] == pytest.approx(max(f.max() - f.mean(), f.mean() - f.min()), rel=1e-12)
+    assert row["rsd_pct"] == pytest.approx(100 * f.std(ddof=1) / f.mean(), rel=1e-12)
+    for key, q in (("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p99_9", 0.999)):
+        assert row[key] == np.quantile(lat, q, method="inverted_cdf")
+
+
+def test_keep_going_json_marks_damage(latmon_cli: Path, work: Path) -> None:
+    proc = run(latmon_cli, "stats", "--json", "--keep-going", "bad.log", cwd=work)
+    assert proc.returncode == 3
+    (row,) = json.loads(proc.stdout)
+    assert row["damaged"] is True and row["count"] == 499
+    assert any("CRC mismatch" in p for p in row["problems"])
+
+
+def test_ingest_then_stats_agree(latmon_cli: Path, work: Path) -> None:
+    assert run(latmon_cli, "ingest", "good.log", "-o", "runs", cwd=work).returncode == 0
+    again = run(latmon_cli, "ingest", "good.log", "-o", "runs", cwd=work)
+    assert again.returncode == 2 and "exists; give --force" in again.stderr
+    assert run(latmon_cli, "ingest", "--force", "good.log", "-o", "runs", cwd=work).returncode == 0
+    a = json.loads(run(latmon_cli, "stats", "--json", "good.log", cwd=work).stdout)
+    b = json.loads(run(latmon_cli, "stats", "--json", "runs/good.parquet", cwd=work).stdout)
+    for x, y in zip(a, b, strict=True):
+        assert {k: x[k] for k in REQUIRED_KEYS} == {k: y[k] for k in REQUIRED_KEYS}
+
+
+class _Scan(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.external: list[str] = []
+        self.scripts = 0
+        self.images = 0
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag == "script":
+            self.scripts += 1
+        for key, value in attrs:
+            if key in ("src", "href") and value and not value.startswith("data:"):
+                self.external.append(value)
+            if key.startswith("on"):
+                self.external.append(f"{key}=")
+        if tag == "img":
+            self.images += 1
+
+    def handle_data(self, data) -> None:
+        self.text.append(data)
+
+
+def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> None:
+    proc = run(latmon_cli, "report", "good.log", "hostile.log", "-o", "out/r.html", cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    html = (work / "out" / "r.html").read_text()
+    scan = _Scan()
+    scan.feed(html)
+    assert scan.external == [] and scan.scripts == 0
+    assert scan.images == 2  # one histogram per series
+    text = "".join(scan.text)
+    assert "<script>alert(1)</script>" in text  # shown as text, not markup
+    assert "&lt;script&gt;" in html
