@@ -98,7 +98,7 @@ def test_mean_is_exact_where_float_accumulation_is_not() -> None:
     # 2^53 + 1 cannot be a float64; a float sum loses the 1s, the integer sum does not.
     v = np.array([2**53 + 1] * 1000 + [2**53 + 3] * 1000, dtype=np.int64)
     s = summarize(v)
-    assert s.mean == float((2**53 + 2))  # exact sum / n, rounded once
+    assert s.mean == float(2**53 + 2)  # exact sum / n, rounded once
     assert s.median == 2**53 + 2
     assert s.stdev == pytest.approx(math.sqrt(2000 / 1999), rel=1e-12)
 
