@@ -80,7 +80,7 @@ def main() -> int:
             "ratio > 1: latmon faster",
         },
         {
-            "metric": "peak memory traced by tracemalloc (numpy buffers; Arrow's pool not included)",
+            "metric": "peak memory seen by tracemalloc (numpy buffers, not Arrow's pool)",
             "value": round(m_latmon / 2**20, 1),
             "unit": "MiB",
             "baseline": round(m_numpy / 2**20, 1),
