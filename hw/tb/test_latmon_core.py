@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import cocotb
 import pytest
-from cocotb.clock import Clock
 from cocotb.triggers import RisingEdge, Timer, ValueChange
 from model.latmon_core_model import Kind, Output, core_model
 from simulate import build_id, rtl, run_sim, tb_hdl
@@ -101,7 +100,7 @@ class TB:
 
     async def start(self, timeout: int = 0, enable: int = 1) -> None:
         dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, CLOCK_NS, unit="ns").start())
+        # The clock runs inside the testbench HDL (hdl/tb_latmon_core.v): CLOCK_NS period.
         dut.rst.value = 1
         dut.enable.value = 0
         dut.clear.value = 0

@@ -8,9 +8,11 @@
 
 module tb_latmon_core #(
     parameter CNT_WIDTH = 32,
-    parameter SYNC_STAGES = 2
+    parameter SYNC_STAGES = 2,
+    // Half period of the clock generated here, in ns (the simulator toggles it natively, which
+    // is many times faster than a clock driven from Python).
+    parameter HALF_PERIOD_NS = 5
 ) (
-    input  wire                 clk,
     input  wire                 rst,
     input  wire                 enable,
     input  wire                 clear,
@@ -23,6 +25,9 @@ module tb_latmon_core #(
     output reg  [63:0]          cycle = 64'd0,
     output reg  [163:0]         event_reg = 164'd0
 );
+
+    reg clk = 1'b0;
+    always #(HALF_PERIOD_NS) clk = ~clk;
 
     wire sample_valid, sample_saturated, timeout_pulse, overrun_pulse, ignored_pulse;
     wire [CNT_WIDTH-1:0] sample_latency;
