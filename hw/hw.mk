@@ -5,22 +5,27 @@ RDL := hw/regs/latmon.rdl
 # Generated from $(RDL); checked in so that a board user needs no Python. `make test` fails when
 # they are stale.
 REGS_HEADER := sw/include/latmon/latmon_regs.h
+REGS_MAP_HEADER := sw/include/latmon/latmon_map.h
+REGS_VERILOG := hw/rtl/latmon_regs.vh
 REGS_DOC := docs/hw/latmon_regs.md
 REGS_IPXACT := hw/regs/generated/latmon.xml
+REGS_OUTPUTS := $(REGS_HEADER) $(REGS_MAP_HEADER) $(REGS_VERILOG) $(REGS_DOC) $(REGS_IPXACT)
 REGS_CHECK := $(BUILD)/regs-check
 
 .PHONY: regs regs-check synth
 
 ## regs: regenerate the C header, register docs and IP-XACT from the SystemRDL source
 regs: setup
-	$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_HEADER) --doc $(REGS_DOC) --ipxact $(REGS_IPXACT)
+	$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_HEADER) --map-header $(REGS_MAP_HEADER) \
+	  --verilog $(REGS_VERILOG) --doc $(REGS_DOC) --ipxact $(REGS_IPXACT)
 
 ## regs-check: fail when a checked-in generated file differs from what the RDL produces now
 regs-check: setup
 	@rm -rf $(REGS_CHECK) && mkdir -p $(REGS_CHECK)
 	@$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_CHECK)/$(REGS_HEADER) \
+	  --map-header $(REGS_CHECK)/$(REGS_MAP_HEADER) --verilog $(REGS_CHECK)/$(REGS_VERILOG) \
 	  --doc $(REGS_CHECK)/$(REGS_DOC) --ipxact $(REGS_CHECK)/$(REGS_IPXACT)
-	@for f in $(REGS_HEADER) $(REGS_DOC) $(REGS_IPXACT); do \
+	@for f in $(REGS_OUTPUTS); do \
 	  diff -u "$$f" "$(REGS_CHECK)/$$f" >/dev/null 2>&1 \
 	    || { echo "regs-check: $$f is stale or missing; run 'make regs' and commit the result" >&2; exit 1; }; \
 	done; echo "regs-check: generated register files are up to date"

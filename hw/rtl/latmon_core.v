@@ -22,7 +22,8 @@
 //     the irq starts the next one;
 //   - a measurement reaching `timeout` cycles without an ack ends, reported on timeout_pulse
 //     (timeout = 0 disables it); an ack in exactly that cycle still counts as a measurement;
-//   - the counter saturates at 2^CNT_WIDTH-1; sample_saturated marks such a sample;
+//   - the counter saturates at 2^CNT_WIDTH-1; sample_saturated marks a sample whose true
+//     latency exceeded that (a latency of exactly 2^CNT_WIDTH-1 is not flagged);
 //   - enable = 0 stops new measurements from starting (irq events are not counted); a pending
 //     measurement still ends normally; clear or rst abandon it.
 `timescale 1ns / 1ps
@@ -76,43 +77,53 @@ module latmon_core #(
         .clk(clk), .mode(ack_mode), .in(ack_sync), .event_out(ack_event), .level(ack_level)
     );
 
-    reg                 busy_reg = 1'b0, busy_next;
-    reg [CNT_WIDTH-1:0] count_reg = {CNT_WIDTH{1'b0}}, count_next;
+    reg                 busy_reg = 1'b0;
+    reg [CNT_WIDTH-1:0] count_reg = {CNT_WIDTH{1'b0}};
+    // The latency exceeded all ones: count_reg stays there and the sample is flagged saturated.
+    reg                 full_reg = 1'b0;
 
-    wire count_full = &count_reg;
-    wire timed_out = busy_reg && !ack_event && timeout != {CNT_WIDTH{1'b0}} && count_reg == timeout;
+    // TIMEOUT = 0 disables the timeout. Registered, so the comparison below is one level shorter
+    // (a new TIMEOUT value takes effect one cycle after it is written).
+    reg timeout_on_reg = 1'b0;
+    always @(posedge clk)
+        timeout_on_reg <= |timeout;
+
+    wire timed_out = busy_reg && !ack_event && timeout_on_reg && ~|(count_reg ^ timeout);
     // The pending measurement ends in this cycle (by ack or timeout).
     wire ends = busy_reg && (ack_event || timed_out);
     wire starts = enable && irq_event && (!busy_reg || ends);
 
+    // One adder does both jobs: a start loads 0 + 1, a running measurement counts count + 1.
+    // Masking the operand (rather than muxing the result) lets the mask fold into the adder's
+    // LUTs, and the flip-flops' clock enable does the holding.
+    wire                 inc = busy_reg && !full_reg;
+    wire [CNT_WIDTH:0]   count_plus = {1'b0, starts ? {CNT_WIDTH{1'b0}} : count_reg} + 1'b1;
+
     assign busy = busy_reg;
     assign sample_valid = busy_reg && ack_event;
     assign sample_latency = count_reg;
-    assign sample_saturated = count_full;
+    assign sample_saturated = full_reg;
     assign timeout_pulse = timed_out;
     assign overrun_pulse = enable && irq_event && !irq_level && busy_reg && !ends;
     assign ignored_pulse = enable && ack_event && !ack_level && !busy_reg;
-
-    always @* begin
-        busy_next = busy_reg;
-        count_next = count_reg;
-        if (starts) begin
-            busy_next = 1'b1;
-            count_next = {{(CNT_WIDTH-1){1'b0}}, 1'b1};
-        end else if (ends) begin
-            busy_next = 1'b0;
-        end else if (busy_reg && !count_full) begin
-            count_next = count_reg + 1'b1;
-        end
-    end
 
     always @(posedge clk) begin
         if (rst || clear) begin
             busy_reg <= 1'b0;
             count_reg <= {CNT_WIDTH{1'b0}};
+            full_reg <= 1'b0;
         end else begin
-            busy_reg <= busy_next;
-            count_reg <= count_next;
+            if (starts)
+                busy_reg <= 1'b1;
+            else if (ends)
+                busy_reg <= 1'b0;
+            // At all ones the increment carries out: the count stays, the flag goes up.
+            if (starts || (inc && !count_plus[CNT_WIDTH]))
+                count_reg <= count_plus[CNT_WIDTH-1:0];
+            if (starts)
+                full_reg <= 1'b0;
+            else if (inc && count_plus[CNT_WIDTH])
+                full_reg <= 1'b1;
         end
     end
 

@@ -12,8 +12,8 @@ import os
 import random
 
 import cocotb
+from latmon_tb import TB, Stimulus, check, waveform
 from model.latmon_core_model import Kind, core_model
-from test_latmon_core import TB, Stimulus, check, waveform
 
 from latmon.logformat import LogWriter
 

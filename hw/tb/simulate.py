@@ -54,6 +54,9 @@ def run_sim(
     testcase: str | None = None,
     simulator: str = "icarus",
     seed: int | None = None,
+    includes: Sequence[Path] = (),
+    plusargs: Sequence[str] = (),
+    defines: Mapping[str, object] | None = None,
 ) -> Path:
     """Build and run; return the results file. Raises AssertionError when a cocotb test failed."""
     build_dir = SIM_BUILD / build
@@ -61,7 +64,15 @@ def run_sim(
     build_args: list[str] = []
     if simulator == "verilator":
         os.environ.update(verilator_env())
-        build_args = ["-Wno-fatal", "-CFLAGS", "-std=c++20", "-O3", "--x-assign", "fast"]
+        build_args = [
+            "--timing",
+            "-Wno-fatal",
+            "-CFLAGS",
+            "-std=c++20",
+            "-O3",
+            "--x-assign",
+            "fast",
+        ]
     runner = get_runner(simulator)
     runner.build(
         sources=list(sources),
@@ -69,6 +80,8 @@ def run_sim(
         parameters=dict(parameters or {}),
         build_dir=build_dir,
         build_args=build_args,
+        includes=list(includes),
+        defines=dict(defines or {}),
         timescale=("1ns", "1ps"),
         always=False,
     )
@@ -80,6 +93,7 @@ def run_sim(
         test_dir=TB,
         extra_env=extra_env,
         seed=seed,
+        plusargs=list(plusargs),
         results_xml=str(build_dir / "results.xml"),
     )
     tests, failed = get_results(results)

@@ -3,165 +3,19 @@
 pytest runs the functions named test_*; each builds one configuration with cocotb's Python runner
 and runs the cocotb tests (the coroutines decorated with @cocotb.test) inside the simulator.
 
-The testbench wakes per event, not per clock: the stimulus waits with Timer() between input
-changes, and the recorder in hdl/tb_latmon_core.v packs every output event with its cycle into
-one vector that the monitor waits on.
+The testbench (latmon_tb.py, hdl/tb_latmon_core.v) wakes per event, not per clock.
 """
 
 from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass
 
 import cocotb
 import pytest
-from cocotb.triggers import RisingEdge, Timer, ValueChange
+from latmon_tb import TB, Stimulus, check, random_stimulus, waveform
 from model.latmon_core_model import Kind, Output, core_model
 from simulate import build_id, rtl, run_sim, tb_hdl
-
-CLOCK_NS = 10
-# Cycles from an input change (driven in the middle of cycle c) to the cycle stamp of the output
-# event it causes, beyond the synchronizer's stages: the edge logic is combinational from the
-# last synchronizer stage, so none. Pinned by latency_and_pipeline_delay below.
-PIPELINE_EXTRA = 0
-
-
-@dataclass
-class Stimulus:
-    """Rising-edge cycles of irq and ack, each pulse one or more cycles wide."""
-
-    irq: list[int]
-    ack: list[int]
-
-
-def random_stimulus(
-    rng: random.Random, events: int, long_gap: int = 400, start: int = 4
-) -> Stimulus:
-    """irq pulses with random spacing and an ack for most of them after a random latency.
-
-    The mixture covers back-to-back irqs, ack in the same cycle as the next irq, latencies of
-    1..3 cycles, long latencies (timeouts), lost acks (overruns) and extra acks (ignored).
-    """
-    irq: list[int] = []
-    ack: set[int] = set()
-    t = start
-    for _ in range(events):
-        irq.append(t)
-        gap = rng.choice((2, 2, 3, 4)) if rng.random() < 0.2 else rng.randint(2, 60)
-        r = rng.random()
-        if r < 0.08:
-            pass  # no ack: the next irq overruns, or the measurement times out
-        elif r < 0.18:
-            ack.add(t + gap)  # ack in the same cycle as the next irq
-        elif r < 0.30:
-            ack.add(t + rng.randint(1, 3))
-        elif r < 0.32:
-            ack.add(t + gap + rng.randint(40, long_gap))  # late: overruns meanwhile
-        elif r < 0.34:
-            gap = long_gap + rng.randint(1, 50)  # silence: the measurement times out
-        else:
-            ack.add(t + rng.randint(1, 80))
-        if rng.random() < 0.03:
-            ack.add(t + rng.randint(1, 40))  # a second ack: ignored when nothing is pending
-        t += gap
-    # Two rising edges of one signal need a low cycle between them.
-    acks = sorted(ack)
-    kept = [acks[0]] if acks else []
-    for c in acks[1:]:
-        if c - kept[-1] >= 2:
-            kept.append(c)
-    return Stimulus(irq, kept)
-
-
-def waveform(stim: Stimulus) -> list[tuple[int, int | None, int | None]]:
-    """Input changes as (cycle, irq value or None, ack value or None), one-cycle-wide pulses."""
-    changes: dict[int, list[int | None]] = {}
-    for name_index, edges in ((0, stim.irq), (1, stim.ack)):
-        for c in edges:
-            changes.setdefault(c, [None, None])[name_index] = 1
-            changes.setdefault(c + 1, [None, None])
-            if changes[c + 1][name_index] is None:
-                changes[c + 1][name_index] = 0
-    # A pulse that starts where another ends keeps its 1.
-    return [(c, v[0], v[1]) for c, v in sorted(changes.items())]
-
-
-class TB:
-    """Owns the clock, reset, the stimulus driver and the event monitor."""
-
-    def __init__(self, dut) -> None:
-        self.dut = dut
-        self.cnt_width = int(os.environ.get("CNT_WIDTH", "32"))
-        self.sync_stages = int(os.environ.get("SYNC_STAGES", "2"))
-        self.events: list[Output] = []
-        self.bad_events = 0
-        self.cycle0 = 0
-
-    async def start(self, timeout: int = 0, enable: int = 1) -> None:
-        dut = self.dut
-        # The clock runs inside the testbench HDL (hdl/tb_latmon_core.v): CLOCK_NS period.
-        dut.rst.value = 1
-        dut.enable.value = 0
-        dut.clear.value = 0
-        dut.irq_mode.value = 0
-        dut.ack_mode.value = 0
-        dut.timeout.value = timeout
-        dut.irq.value = 0
-        dut.ack.value = 0
-        for _ in range(3):
-            await RisingEdge(dut.clk)
-        dut.rst.value = 0
-        dut.enable.value = enable
-        cocotb.start_soon(self.monitor())
-        # From here on the stimulus runs in the middle of each cycle.
-        await Timer(CLOCK_NS // 2, unit="ns")
-        self.cycle0 = int(dut.cycle.value)
-
-    async def monitor(self) -> None:
-        while True:
-            await ValueChange(self.dut.event_reg)
-            word = int(self.dut.event_reg.value)
-            value = word & ((1 << 64) - 1)
-            cycle = (word >> 64) & ((1 << 64) - 1)
-            saturated = bool((word >> 128) & 1)
-            kind = (word >> 129) & 7
-            if kind not in (1, 2, 3, 4):
-                self.bad_events += 1
-                continue
-            self.events.append(
-                Output(
-                    cycle - self.cycle0 - self.sync_stages - PIPELINE_EXTRA,
-                    Kind(kind),
-                    value if kind == Kind.SAMPLE else 0,
-                    saturated,
-                )
-            )
-
-    async def drive(self, changes: list[tuple[int, int | None, int | None]]) -> int:
-        """Apply the input changes, one Timer per change; return the last cycle driven."""
-        now = 0
-        for cycle, irq, ack in changes:
-            if cycle > now:
-                await Timer((cycle - now) * CLOCK_NS, unit="ns")
-                now = cycle
-            if irq is not None:
-                self.dut.irq.value = irq
-            if ack is not None:
-                self.dut.ack.value = ack
-        return now
-
-    async def settle(self, cycles: int) -> None:
-        await Timer(cycles * CLOCK_NS, unit="ns")
-
-
-def check(tb: TB, expected: list[Output]) -> None:
-    """The scoreboard: every event, in order, to the cycle."""
-    assert tb.bad_events == 0, "the core reported two kinds of event in one cycle"
-    got = tb.events
-    for i, (g, e) in enumerate(zip(got, expected, strict=False)):
-        assert g == e, f"event {i}: RTL {g}, model {e}"
-    assert len(got) == len(expected), f"RTL reported {len(got)} events, model {len(expected)}"
 
 
 @cocotb.test()

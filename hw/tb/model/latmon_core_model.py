@@ -59,9 +59,7 @@ def core_model(
         if start is not None:
             elapsed = cycle - start
             if cycle in acks:
-                out.append(
-                    Output(cycle, Kind.SAMPLE, min(elapsed, max_count), elapsed >= max_count)
-                )
+                out.append(Output(cycle, Kind.SAMPLE, min(elapsed, max_count), elapsed > max_count))
                 ends = True
             elif timeout and elapsed == timeout:
                 out.append(Output(cycle, Kind.TIMEOUT))

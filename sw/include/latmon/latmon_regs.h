@@ -10,66 +10,261 @@ extern "C" {
 #include <stdint.h>
 #include <assert.h>
 
-// reg - latmon::ID
-#define LATMON__ID__MAGIC_bm 0xffffffff
-#define LATMON__ID__MAGIC_bp 0
-#define LATMON__ID__MAGIC_bw 32
-#define LATMON__ID__MAGIC_reset 0x4c544d4e
+// reg - latmon_registers::ID
+#define LATMON_REGISTERS__ID__MAGIC_bm 0xffffffff
+#define LATMON_REGISTERS__ID__MAGIC_bp 0
+#define LATMON_REGISTERS__ID__MAGIC_bw 32
+#define LATMON_REGISTERS__ID__MAGIC_reset 0x4c544d4e
 
-// reg - latmon::VERSION
-#define LATMON__VERSION__MINOR_bm 0xffff
-#define LATMON__VERSION__MINOR_bp 0
-#define LATMON__VERSION__MINOR_bw 16
-#define LATMON__VERSION__MINOR_reset 0x0
-#define LATMON__VERSION__MAJOR_bm 0xffff0000
-#define LATMON__VERSION__MAJOR_bp 16
-#define LATMON__VERSION__MAJOR_bw 16
-#define LATMON__VERSION__MAJOR_reset 0x1
+// reg - latmon_registers::VERSION
+#define LATMON_REGISTERS__VERSION__MINOR_bm 0xffff
+#define LATMON_REGISTERS__VERSION__MINOR_bp 0
+#define LATMON_REGISTERS__VERSION__MINOR_bw 16
+#define LATMON_REGISTERS__VERSION__MINOR_reset 0x0
+#define LATMON_REGISTERS__VERSION__MAJOR_bm 0xffff0000
+#define LATMON_REGISTERS__VERSION__MAJOR_bp 16
+#define LATMON_REGISTERS__VERSION__MAJOR_bw 16
+#define LATMON_REGISTERS__VERSION__MAJOR_reset 0x1
 
-// reg - latmon::CTRL
-#define LATMON__CTRL__ENABLE_bm 0x1
-#define LATMON__CTRL__ENABLE_bp 0
-#define LATMON__CTRL__ENABLE_bw 1
-#define LATMON__CTRL__ENABLE_reset 0x0
-#define LATMON__CTRL__CLEAR_bm 0x2
-#define LATMON__CTRL__CLEAR_bp 1
-#define LATMON__CTRL__CLEAR_bw 1
-#define LATMON__CTRL__CLEAR_reset 0x0
+// reg - latmon_registers::CAPS
+#define LATMON_REGISTERS__CAPS__TRACE_bm 0x1
+#define LATMON_REGISTERS__CAPS__TRACE_bp 0
+#define LATMON_REGISTERS__CAPS__TRACE_bw 1
+#define LATMON_REGISTERS__CAPS__HIST_bm 0x2
+#define LATMON_REGISTERS__CAPS__HIST_bp 1
+#define LATMON_REGISTERS__CAPS__HIST_bw 1
+#define LATMON_REGISTERS__CAPS__STAMP_bm 0x4
+#define LATMON_REGISTERS__CAPS__STAMP_bp 2
+#define LATMON_REGISTERS__CAPS__STAMP_bw 1
+#define LATMON_REGISTERS__CAPS__STIM_bm 0x8
+#define LATMON_REGISTERS__CAPS__STIM_bp 3
+#define LATMON_REGISTERS__CAPS__STIM_bw 1
+#define LATMON_REGISTERS__CAPS__CNT_WIDTH_bm 0x7f00
+#define LATMON_REGISTERS__CAPS__CNT_WIDTH_bp 8
+#define LATMON_REGISTERS__CAPS__CNT_WIDTH_bw 7
+#define LATMON_REGISTERS__CAPS__TRACE_DEPTH_LOG2_bm 0x1f0000
+#define LATMON_REGISTERS__CAPS__TRACE_DEPTH_LOG2_bp 16
+#define LATMON_REGISTERS__CAPS__TRACE_DEPTH_LOG2_bw 5
+#define LATMON_REGISTERS__CAPS__SYNC_STAGES_bm 0xe00000
+#define LATMON_REGISTERS__CAPS__SYNC_STAGES_bp 21
+#define LATMON_REGISTERS__CAPS__SYNC_STAGES_bw 3
+#define LATMON_REGISTERS__CAPS__TRACE_WIDTH_bm 0x3f000000
+#define LATMON_REGISTERS__CAPS__TRACE_WIDTH_bp 24
+#define LATMON_REGISTERS__CAPS__TRACE_WIDTH_bw 6
 
-// reg - latmon::STATUS
-#define LATMON__STATUS__BUSY_bm 0x1
-#define LATMON__STATUS__BUSY_bp 0
-#define LATMON__STATUS__BUSY_bw 1
-#define LATMON__STATUS__BUSY_reset 0x0
-#define LATMON__STATUS__VALID_bm 0x2
-#define LATMON__STATUS__VALID_bp 1
-#define LATMON__STATUS__VALID_bw 1
-#define LATMON__STATUS__VALID_reset 0x0
+// reg - latmon_registers::CTRL
+#define LATMON_REGISTERS__CTRL__ENABLE_bm 0x1
+#define LATMON_REGISTERS__CTRL__ENABLE_bp 0
+#define LATMON_REGISTERS__CTRL__ENABLE_bw 1
+#define LATMON_REGISTERS__CTRL__ENABLE_reset 0x0
+#define LATMON_REGISTERS__CTRL__CLEAR_bm 0x2
+#define LATMON_REGISTERS__CTRL__CLEAR_bp 1
+#define LATMON_REGISTERS__CTRL__CLEAR_bw 1
+#define LATMON_REGISTERS__CTRL__CLEAR_reset 0x0
+#define LATMON_REGISTERS__CTRL__TRACE_RING_bm 0x4
+#define LATMON_REGISTERS__CTRL__TRACE_RING_bp 2
+#define LATMON_REGISTERS__CTRL__TRACE_RING_bw 1
+#define LATMON_REGISTERS__CTRL__TRACE_RING_reset 0x0
+#define LATMON_REGISTERS__CTRL__IRQ_MODE_bm 0x30
+#define LATMON_REGISTERS__CTRL__IRQ_MODE_bp 4
+#define LATMON_REGISTERS__CTRL__IRQ_MODE_bw 2
+#define LATMON_REGISTERS__CTRL__IRQ_MODE_reset 0x0
+#define LATMON_REGISTERS__CTRL__ACK_MODE_bm 0xc0
+#define LATMON_REGISTERS__CTRL__ACK_MODE_bp 6
+#define LATMON_REGISTERS__CTRL__ACK_MODE_bw 2
+#define LATMON_REGISTERS__CTRL__ACK_MODE_reset 0x0
 
-// reg - latmon::LAST
-#define LATMON__LAST__VALUE_bm 0xffffffff
-#define LATMON__LAST__VALUE_bp 0
-#define LATMON__LAST__VALUE_bw 32
-#define LATMON__LAST__VALUE_reset 0x0
+// reg - latmon_registers::STATUS
+#define LATMON_REGISTERS__STATUS__BUSY_bm 0x1
+#define LATMON_REGISTERS__STATUS__BUSY_bp 0
+#define LATMON_REGISTERS__STATUS__BUSY_bw 1
+#define LATMON_REGISTERS__STATUS__ALARM_bm 0x2
+#define LATMON_REGISTERS__STATUS__ALARM_bp 1
+#define LATMON_REGISTERS__STATUS__ALARM_bw 1
+#define LATMON_REGISTERS__STATUS__TRACE_FULL_bm 0x4
+#define LATMON_REGISTERS__STATUS__TRACE_FULL_bp 2
+#define LATMON_REGISTERS__STATUS__TRACE_FULL_bw 1
+#define LATMON_REGISTERS__STATUS__TRACE_WRAPPED_bm 0x8
+#define LATMON_REGISTERS__STATUS__TRACE_WRAPPED_bp 3
+#define LATMON_REGISTERS__STATUS__TRACE_WRAPPED_bw 1
+#define LATMON_REGISTERS__STATUS__SATURATED_bm 0x10
+#define LATMON_REGISTERS__STATUS__SATURATED_bp 4
+#define LATMON_REGISTERS__STATUS__SATURATED_bw 1
 
-// reg - latmon::COUNT
-#define LATMON__COUNT__VALUE_bm 0xffffffff
-#define LATMON__COUNT__VALUE_bp 0
-#define LATMON__COUNT__VALUE_bw 32
-#define LATMON__COUNT__VALUE_reset 0x0
+// reg - latmon_registers::IRQ_ENABLE
+#define LATMON_REGISTERS__IRQ_ENABLE__SAMPLE_bm 0x1
+#define LATMON_REGISTERS__IRQ_ENABLE__SAMPLE_bp 0
+#define LATMON_REGISTERS__IRQ_ENABLE__SAMPLE_bw 1
+#define LATMON_REGISTERS__IRQ_ENABLE__SAMPLE_reset 0x0
+#define LATMON_REGISTERS__IRQ_ENABLE__ALARM_bm 0x2
+#define LATMON_REGISTERS__IRQ_ENABLE__ALARM_bp 1
+#define LATMON_REGISTERS__IRQ_ENABLE__ALARM_bw 1
+#define LATMON_REGISTERS__IRQ_ENABLE__ALARM_reset 0x0
+#define LATMON_REGISTERS__IRQ_ENABLE__TRACE_FULL_bm 0x4
+#define LATMON_REGISTERS__IRQ_ENABLE__TRACE_FULL_bp 2
+#define LATMON_REGISTERS__IRQ_ENABLE__TRACE_FULL_bw 1
+#define LATMON_REGISTERS__IRQ_ENABLE__TRACE_FULL_reset 0x0
+#define LATMON_REGISTERS__IRQ_ENABLE__TIMEOUT_bm 0x8
+#define LATMON_REGISTERS__IRQ_ENABLE__TIMEOUT_bp 3
+#define LATMON_REGISTERS__IRQ_ENABLE__TIMEOUT_bw 1
+#define LATMON_REGISTERS__IRQ_ENABLE__TIMEOUT_reset 0x0
+#define LATMON_REGISTERS__IRQ_ENABLE__OVERRUN_bm 0x10
+#define LATMON_REGISTERS__IRQ_ENABLE__OVERRUN_bp 4
+#define LATMON_REGISTERS__IRQ_ENABLE__OVERRUN_bw 1
+#define LATMON_REGISTERS__IRQ_ENABLE__OVERRUN_reset 0x0
 
-// addrmap - latmon
+// reg - latmon_registers::IRQ_STATUS
+#define LATMON_REGISTERS__IRQ_STATUS__SAMPLE_bm 0x1
+#define LATMON_REGISTERS__IRQ_STATUS__SAMPLE_bp 0
+#define LATMON_REGISTERS__IRQ_STATUS__SAMPLE_bw 1
+#define LATMON_REGISTERS__IRQ_STATUS__SAMPLE_reset 0x0
+#define LATMON_REGISTERS__IRQ_STATUS__ALARM_bm 0x2
+#define LATMON_REGISTERS__IRQ_STATUS__ALARM_bp 1
+#define LATMON_REGISTERS__IRQ_STATUS__ALARM_bw 1
+#define LATMON_REGISTERS__IRQ_STATUS__ALARM_reset 0x0
+#define LATMON_REGISTERS__IRQ_STATUS__TRACE_FULL_bm 0x4
+#define LATMON_REGISTERS__IRQ_STATUS__TRACE_FULL_bp 2
+#define LATMON_REGISTERS__IRQ_STATUS__TRACE_FULL_bw 1
+#define LATMON_REGISTERS__IRQ_STATUS__TRACE_FULL_reset 0x0
+#define LATMON_REGISTERS__IRQ_STATUS__TIMEOUT_bm 0x8
+#define LATMON_REGISTERS__IRQ_STATUS__TIMEOUT_bp 3
+#define LATMON_REGISTERS__IRQ_STATUS__TIMEOUT_bw 1
+#define LATMON_REGISTERS__IRQ_STATUS__TIMEOUT_reset 0x0
+#define LATMON_REGISTERS__IRQ_STATUS__OVERRUN_bm 0x10
+#define LATMON_REGISTERS__IRQ_STATUS__OVERRUN_bp 4
+#define LATMON_REGISTERS__IRQ_STATUS__OVERRUN_bw 1
+#define LATMON_REGISTERS__IRQ_STATUS__OVERRUN_reset 0x0
+
+// reg - latmon_registers::TIMEOUT
+#define LATMON_REGISTERS__TIMEOUT__CYCLES_bm 0xffffffff
+#define LATMON_REGISTERS__TIMEOUT__CYCLES_bp 0
+#define LATMON_REGISTERS__TIMEOUT__CYCLES_bw 32
+#define LATMON_REGISTERS__TIMEOUT__CYCLES_reset 0x0
+
+// reg - latmon_registers::THRESHOLD
+#define LATMON_REGISTERS__THRESHOLD__CYCLES_bm 0xffffffff
+#define LATMON_REGISTERS__THRESHOLD__CYCLES_bp 0
+#define LATMON_REGISTERS__THRESHOLD__CYCLES_bw 32
+#define LATMON_REGISTERS__THRESHOLD__CYCLES_reset 0x0
+
+// reg - latmon_registers::LAST
+#define LATMON_REGISTERS__LAST__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__LAST__VALUE_bp 0
+#define LATMON_REGISTERS__LAST__VALUE_bw 32
+#define LATMON_REGISTERS__LAST__VALUE_reset 0x0
+
+// reg - latmon_registers::MIN
+#define LATMON_REGISTERS__MIN__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__MIN__VALUE_bp 0
+#define LATMON_REGISTERS__MIN__VALUE_bw 32
+#define LATMON_REGISTERS__MIN__VALUE_reset 0xffffffff
+
+// reg - latmon_registers::MAX
+#define LATMON_REGISTERS__MAX__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__MAX__VALUE_bp 0
+#define LATMON_REGISTERS__MAX__VALUE_bw 32
+#define LATMON_REGISTERS__MAX__VALUE_reset 0x0
+
+// reg - latmon_registers::COUNT
+#define LATMON_REGISTERS__COUNT__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__COUNT__VALUE_bp 0
+#define LATMON_REGISTERS__COUNT__VALUE_bw 32
+#define LATMON_REGISTERS__COUNT__VALUE_reset 0x0
+
+// reg - latmon_registers::SUM_LO
+#define LATMON_REGISTERS__SUM_LO__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__SUM_LO__VALUE_bp 0
+#define LATMON_REGISTERS__SUM_LO__VALUE_bw 32
+#define LATMON_REGISTERS__SUM_LO__VALUE_reset 0x0
+
+// reg - latmon_registers::SUM_HI
+#define LATMON_REGISTERS__SUM_HI__VALUE_bm 0xffff
+#define LATMON_REGISTERS__SUM_HI__VALUE_bp 0
+#define LATMON_REGISTERS__SUM_HI__VALUE_bw 16
+#define LATMON_REGISTERS__SUM_HI__VALUE_reset 0x0
+
+// reg - latmon_registers::SUM_COUNT
+#define LATMON_REGISTERS__SUM_COUNT__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__SUM_COUNT__VALUE_bp 0
+#define LATMON_REGISTERS__SUM_COUNT__VALUE_bw 32
+#define LATMON_REGISTERS__SUM_COUNT__VALUE_reset 0x0
+
+// reg - latmon_registers::VIOLATIONS
+#define LATMON_REGISTERS__VIOLATIONS__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__VIOLATIONS__VALUE_bp 0
+#define LATMON_REGISTERS__VIOLATIONS__VALUE_bw 32
+#define LATMON_REGISTERS__VIOLATIONS__VALUE_reset 0x0
+
+// reg - latmon_registers::TIMEOUTS
+#define LATMON_REGISTERS__TIMEOUTS__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__TIMEOUTS__VALUE_bp 0
+#define LATMON_REGISTERS__TIMEOUTS__VALUE_bw 32
+#define LATMON_REGISTERS__TIMEOUTS__VALUE_reset 0x0
+
+// reg - latmon_registers::OVERRUNS
+#define LATMON_REGISTERS__OVERRUNS__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__OVERRUNS__VALUE_bp 0
+#define LATMON_REGISTERS__OVERRUNS__VALUE_bw 32
+#define LATMON_REGISTERS__OVERRUNS__VALUE_reset 0x0
+
+// reg - latmon_registers::IGNORED
+#define LATMON_REGISTERS__IGNORED__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__IGNORED__VALUE_bp 0
+#define LATMON_REGISTERS__IGNORED__VALUE_bw 32
+#define LATMON_REGISTERS__IGNORED__VALUE_reset 0x0
+
+// reg - latmon_registers::TRACE_COUNT
+#define LATMON_REGISTERS__TRACE_COUNT__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__TRACE_COUNT__VALUE_bp 0
+#define LATMON_REGISTERS__TRACE_COUNT__VALUE_bw 32
+#define LATMON_REGISTERS__TRACE_COUNT__VALUE_reset 0x0
+
+// reg - latmon_registers::TRACE_LOST
+#define LATMON_REGISTERS__TRACE_LOST__VALUE_bm 0xffffffff
+#define LATMON_REGISTERS__TRACE_LOST__VALUE_bp 0
+#define LATMON_REGISTERS__TRACE_LOST__VALUE_bw 32
+#define LATMON_REGISTERS__TRACE_LOST__VALUE_reset 0x0
+
+// addrmap - latmon_registers
 typedef struct __attribute__ ((__packed__)) {
     uint32_t ID;
     uint32_t VERSION;
+    uint32_t CAPS;
     uint32_t CTRL;
     uint32_t STATUS;
+    uint32_t IRQ_ENABLE;
+    uint32_t IRQ_STATUS;
+    uint32_t TIMEOUT;
+    uint32_t THRESHOLD;
     uint32_t LAST;
+    uint32_t MIN;
+    uint32_t MAX;
     uint32_t COUNT;
+    uint32_t SUM_LO;
+    uint32_t SUM_HI;
+    uint32_t SUM_COUNT;
+    uint32_t VIOLATIONS;
+    uint32_t TIMEOUTS;
+    uint32_t OVERRUNS;
+    uint32_t IGNORED;
+    uint32_t TRACE_COUNT;
+    uint32_t TRACE_LOST;
+} latmon_registers_t;
+
+// mem - latmon::TRACE
+typedef struct __attribute__ ((__packed__)) {
+    uint32_t mem[4096];
+} latmon__TRACE_t;
+
+// addrmap - latmon
+typedef struct __attribute__ ((__packed__)) {
+    latmon_registers_t REGS;
+    uint8_t RESERVED_58_3fff[0x3fa8];
+    latmon__TRACE_t TRACE;
 } latmon_t;
 
 
-static_assert(sizeof(latmon_t) == 0x18, "Packing error");
+static_assert(sizeof(latmon_t) == 0x8000, "Packing error");
 
 #ifdef __cplusplus
 }

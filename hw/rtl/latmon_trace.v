@@ -1,0 +1,101 @@
+// latmon_trace: the trace RAM — every measured latency, in order, read over the bus.
+//
+// A simple dual-port RAM (DEPTH x WIDTH, inferred as block RAM): the measurement writes, the
+// bus reads (one cycle read latency). Sample number k (k counted from 0 since the last clear)
+// goes to word k mod DEPTH; `count` is k+1 after it, modulo 2^32.
+//   ring = 0 (stop when full): after DEPTH samples the RAM keeps the first DEPTH; later samples
+//            are counted in `lost`.
+//   ring = 1: the RAM keeps the last DEPTH samples.
+// A latency that does not fit WIDTH bits is stored as all ones (saturated).
+`timescale 1ns / 1ps
+`default_nettype none
+
+module latmon_trace #(
+    // Samples the RAM holds (a power of two, 2..65536).
+    parameter DEPTH = 512,
+    // Bits per sample (1..32, so that one bus read returns one whole sample).
+    parameter WIDTH = 32,
+    // Width of the incoming latencies.
+    parameter CNT_WIDTH = 32,
+    // Width of the lost-sample counter.
+    parameter COUNTER_WIDTH = 32
+) (
+    input  wire                     clk,
+    input  wire                     rst,
+    input  wire                     clear,
+    input  wire                     ring,
+
+    input  wire                     sample_valid,
+    input  wire [CNT_WIDTH-1:0]     sample_latency,
+
+    input  wire [$clog2(DEPTH)-1:0] rd_addr,
+    output reg  [WIDTH-1:0]         rd_data = {WIDTH{1'b0}},
+
+    output reg  [31:0]              count = 32'd0,
+    output wire [COUNTER_WIDTH-1:0] lost,
+    output reg                      filled = 1'b0,   // DEPTH samples have been written
+    output reg                      wrapped = 1'b0,  // ring mode: a sample was overwritten
+    output wire                     fill_pulse       // this sample filled the RAM
+);
+
+    localparam AW = $clog2(DEPTH);
+
+    initial begin
+        if (DEPTH < 2 || DEPTH > 65536 || (1 << AW) != DEPTH)
+            $fatal(1, "latmon_trace: DEPTH must be a power of two, 2..65536, not %0d", DEPTH);
+        if (WIDTH < 1 || WIDTH > 32)
+            $fatal(1, "latmon_trace: WIDTH must be 1..32, not %0d", WIDTH);
+    end
+
+    reg [WIDTH-1:0] mem [0:DEPTH-1];
+
+    integer i;
+    initial begin
+        for (i = 0; i < DEPTH; i = i + 1)
+            mem[i] = {WIDTH{1'b0}};
+    end
+
+    // Clip to WIDTH bits: a latency of 2^WIDTH-1 or more is stored as all ones.
+    wire [WIDTH-1:0] value;
+    generate
+        if (CNT_WIDTH > WIDTH) begin : g_clip
+            assign value = |sample_latency[CNT_WIDTH-1:WIDTH] ? {WIDTH{1'b1}}
+                                                              : sample_latency[WIDTH-1:0];
+        end else begin : g_fit
+            assign value = {{(WIDTH-CNT_WIDTH){1'b0}}, sample_latency};
+        end
+    endgenerate
+
+    wire reset = rst || clear;
+    wire write = sample_valid && (ring || !filled);
+    wire last_word = &count[AW-1:0];
+
+    assign fill_pulse = write && last_word && !filled;
+
+    always @(posedge clk) begin
+        if (write)
+            mem[count[AW-1:0]] <= value;
+        rd_data <= mem[rd_addr];
+    end
+
+    always @(posedge clk) begin
+        if (reset) begin
+            count <= 32'd0;
+            filled <= 1'b0;
+            wrapped <= 1'b0;
+        end else if (write) begin
+            count <= count + 32'd1;
+            if (last_word)
+                filled <= 1'b1;
+            if (filled)
+                wrapped <= 1'b1;
+        end
+    end
+
+    latmon_counter #(.WIDTH(COUNTER_WIDTH)) lost_inst (
+        .clk(clk), .clear(reset), .inc(sample_valid && !write), .value(lost), .full()
+    );
+
+endmodule
+
+`default_nettype wire
