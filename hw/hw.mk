@@ -32,4 +32,4 @@ regs-check: setup
 
 ## synth: Yosys synthesis of the cores; writes build/synth/resources.json and resources.md
 synth: setup
-	@echo "synth: not yet implemented" >&2; exit 1
+	$(PY) hw/syn/synth.py --out $(BUILD)/synth

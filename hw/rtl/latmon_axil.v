@@ -93,6 +93,8 @@ module latmon_axil #(
     localparam IRQ_BITS = 5;
 
     initial begin
+        if (LATMON_TRACE_COUNT_OFFSET >= 16'h0400 || LATMON_TRACE_LOST_OFFSET >= 16'h0400)
+            $fatal(1, "latmon_axil: registers must lie in 0x000-0x3FF (the read index)");
         if (ADDR_WIDTH < 16)
             $fatal(1, "latmon_axil: ADDR_WIDTH must be at least 16, not %0d", ADDR_WIDTH);
         if (CNT_WIDTH > 32)
@@ -139,38 +141,71 @@ module latmon_axil #(
     reg [IRQ_BITS-1:0] irq_enable = {IRQ_BITS{1'b0}};
     reg [IRQ_BITS-1:0] irq_status = {IRQ_BITS{1'b0}};
 
-    wire do_write = s_axil_awvalid && s_axil_wvalid && (!s_axil_bvalid || s_axil_bready);
-    assign s_axil_awready = do_write;
-    assign s_axil_wready = do_write;
+    // Registers live at 0x000-0x3FF: an 8-bit word index selects them.
+    localparam REG_INDEX_BITS = 8;
 
-    wire [15:0] waddr = {s_axil_awaddr[15:2], 2'b00};
-    wire [31:0] wdata = s_axil_wdata;
-    wire [3:0]  wstrb = s_axil_wstrb;
-    wire write_irq_status = do_write && waddr == LATMON_IRQ_STATUS_OFFSET;
-    wire [31:0] w1c = write_irq_status ? (wdata & {{8{wstrb[3]}}, {8{wstrb[2]}}, {8{wstrb[1]}},
-                                                   {8{wstrb[0]}}}) : 32'd0;
-
-    // Registers that answer on the bus (everything else is SLVERR).
-    function mapped;
-        input [15:0] a;
+    // Register index of an offset in the register block.
+    function [REG_INDEX_BITS-1:0] index;
+        input [15:0] offset;
         begin
-            mapped = (a >= LATMON_TRACE_OFFSET &&
-                      a < LATMON_TRACE_OFFSET + 4 * LATMON_TRACE_ENTRIES) ||
-                     a == LATMON_ID_OFFSET || a == LATMON_VERSION_OFFSET ||
-                     a == LATMON_CAPS_OFFSET || a == LATMON_CTRL_OFFSET ||
-                     a == LATMON_STATUS_OFFSET || a == LATMON_IRQ_ENABLE_OFFSET ||
-                     a == LATMON_IRQ_STATUS_OFFSET || a == LATMON_TIMEOUT_OFFSET ||
-                     a == LATMON_THRESHOLD_OFFSET || a == LATMON_LAST_OFFSET ||
-                     a == LATMON_MIN_OFFSET || a == LATMON_MAX_OFFSET ||
-                     a == LATMON_COUNT_OFFSET || a == LATMON_SUM_LO_OFFSET ||
-                     a == LATMON_SUM_HI_OFFSET || a == LATMON_SUM_COUNT_OFFSET ||
-                     a == LATMON_VIOLATIONS_OFFSET || a == LATMON_TIMEOUTS_OFFSET ||
-                     a == LATMON_OVERRUNS_OFFSET || a == LATMON_IGNORED_OFFSET ||
-                     a == LATMON_TRACE_COUNT_OFFSET || a == LATMON_TRACE_LOST_OFFSET;
+            index = offset[REG_INDEX_BITS+1:2];
         end
     endfunction
 
-    wire waddr_ok = mapped(waddr) && (s_axil_awaddr >> 16) == 0;
+    // The register indexes that answer on the bus (other addresses in the block: SLVERR).
+    function known;
+        input [REG_INDEX_BITS-1:0] i;
+        begin
+            case (i)
+                index(LATMON_ID_OFFSET), index(LATMON_VERSION_OFFSET),
+                index(LATMON_CAPS_OFFSET), index(LATMON_CTRL_OFFSET),
+                index(LATMON_STATUS_OFFSET), index(LATMON_IRQ_ENABLE_OFFSET),
+                index(LATMON_IRQ_STATUS_OFFSET), index(LATMON_TIMEOUT_OFFSET),
+                index(LATMON_THRESHOLD_OFFSET), index(LATMON_LAST_OFFSET),
+                index(LATMON_MIN_OFFSET), index(LATMON_MAX_OFFSET),
+                index(LATMON_COUNT_OFFSET), index(LATMON_SUM_LO_OFFSET),
+                index(LATMON_SUM_HI_OFFSET), index(LATMON_SUM_COUNT_OFFSET),
+                index(LATMON_VIOLATIONS_OFFSET), index(LATMON_TIMEOUTS_OFFSET),
+                index(LATMON_OVERRUNS_OFFSET), index(LATMON_IGNORED_OFFSET),
+                index(LATMON_TRACE_COUNT_OFFSET), index(LATMON_TRACE_LOST_OFFSET): known = 1'b1;
+                default: known = 1'b0;
+            endcase
+        end
+    endfunction
+
+    // In the register block / in the trace window (and no address bit above 16 set).
+    function in_regs;
+        input [ADDR_WIDTH-1:0] a;
+        begin
+            in_regs = (a >> (REG_INDEX_BITS + 2)) == 0;
+        end
+    endfunction
+
+    function in_trace;
+        input [ADDR_WIDTH-1:0] a;
+        begin
+            in_trace = (a >> 16) == 0 && a[15:0] >= LATMON_TRACE_OFFSET &&
+                       a[15:0] < LATMON_TRACE_OFFSET + 4 * LATMON_TRACE_ENTRIES;
+        end
+    endfunction
+
+    // The write pipeline: the AW/W cycle registers the decoded address and the data; the next
+    // cycle writes and answers on B.
+    reg                      w_pending = 1'b0;
+    reg [REG_INDEX_BITS-1:0] w_index = {REG_INDEX_BITS{1'b0}};
+    reg                      w_is_reg = 1'b0;
+    reg                      w_in_trace = 1'b0;
+    reg [31:0]               wdata = 32'd0;
+    reg [3:0]                wstrb = 4'd0;
+
+    wire accept_write = s_axil_awvalid && s_axil_wvalid && !w_pending && !s_axil_bvalid;
+    assign s_axil_awready = accept_write;
+    assign s_axil_wready = accept_write;
+
+    wire do_write = w_pending && w_is_reg;
+    wire write_irq_status = do_write && w_index == index(LATMON_IRQ_STATUS_OFFSET);
+    wire [31:0] w1c = write_irq_status ? (wdata & {{8{wstrb[3]}}, {8{wstrb[2]}}, {8{wstrb[1]}},
+                                                   {8{wstrb[0]}}}) : 32'd0;
 
     assign alarm_clear = w1c[LATMON_IRQ_STATUS_ALARM_LSB];
 
@@ -193,24 +228,33 @@ module latmon_axil #(
 
     always @(posedge clk) begin
         clear <= 1'b0;
-        if (do_write) begin
+        if (accept_write) begin
+            w_pending <= 1'b1;
+            w_index <= index(s_axil_awaddr[15:0]);
+            w_is_reg <= in_regs(s_axil_awaddr);
+            w_in_trace <= in_trace(s_axil_awaddr);
+            wdata <= s_axil_wdata;
+            wstrb <= s_axil_wstrb;
+        end
+        if (w_pending) begin
+            w_pending <= 1'b0;
             s_axil_bvalid <= 1'b1;
-            s_axil_bresp <= waddr_ok ? 2'b00 : 2'b10;
+            s_axil_bresp <= w_in_trace || (w_is_reg && known(w_index)) ? 2'b00 : 2'b10;
         end else if (s_axil_bready) begin
             s_axil_bvalid <= 1'b0;
         end
         if (do_write) begin
-            case (waddr)
-                LATMON_CTRL_OFFSET: begin
+            case (w_index)
+                index(LATMON_CTRL_OFFSET): begin
                     enable <= ctrl_w[LATMON_CTRL_ENABLE_LSB];
                     clear <= ctrl_w[LATMON_CTRL_CLEAR_LSB];
                     trace_ring <= ctrl_w[LATMON_CTRL_TRACE_RING_LSB];
                     irq_mode <= ctrl_w[LATMON_CTRL_IRQ_MODE_LSB +: 2];
                     ack_mode <= ctrl_w[LATMON_CTRL_ACK_MODE_LSB +: 2];
                 end
-                LATMON_IRQ_ENABLE_OFFSET: irq_enable <= irq_enable_w[IRQ_BITS-1:0];
-                LATMON_TIMEOUT_OFFSET: timeout <= timeout_w[CNT_WIDTH-1:0];
-                LATMON_THRESHOLD_OFFSET: threshold <= threshold_w[CNT_WIDTH-1:0];
+                index(LATMON_IRQ_ENABLE_OFFSET): irq_enable <= irq_enable_w[IRQ_BITS-1:0];
+                index(LATMON_TIMEOUT_OFFSET): timeout <= timeout_w[CNT_WIDTH-1:0];
+                index(LATMON_THRESHOLD_OFFSET): threshold <= threshold_w[CNT_WIDTH-1:0];
                 default: ;
             endcase
         end
@@ -218,6 +262,7 @@ module latmon_axil #(
         irq_status <= (irq_status & ~w1c[IRQ_BITS-1:0]) | irq_events;
         irq_out <= |(irq_status & irq_enable);
         if (rst) begin
+            w_pending <= 1'b0;
             s_axil_bvalid <= 1'b0;
             enable <= LATMON_CTRL_RESET[LATMON_CTRL_ENABLE_LSB];
             clear <= 1'b0;
@@ -236,69 +281,75 @@ module latmon_axil #(
 
     // ---- read channel --------------------------------------------------------------------
 
+    // The read pipeline: the AR cycle registers the decoded address (register index, window),
+    // the next cycle muxes with that registered index and registers the data and response.
+
     reg        rd_pending = 1'b0;   // an AR was accepted; data follows next cycle
-    reg [15:0] rd_addr = 16'd0;
-    reg        rd_high = 1'b0;      // address bits above 16 set: unmapped
+    reg [REG_INDEX_BITS-1:0] rd_index = {REG_INDEX_BITS{1'b0}};
+    reg        rd_is_reg = 1'b0;    // the address is in the register block
+    reg        rd_in_trace = 1'b0;  // the address is in the trace window
+    reg        rd_trace_ok = 1'b0;  // ... below TRACE_DEPTH
+    reg        rd_sum_lo = 1'b0;    // a SUM_LO read: take the snapshot
     reg [15:0] sum_hi_shadow = 16'd0;
     reg [31:0] sum_count_shadow = 32'd0;
+
+    wire [15:0] araddr = {s_axil_araddr[15:2], 2'b00};
 
     assign s_axil_arready = !rd_pending && !s_axil_rvalid;
     assign trace_rd_addr = s_axil_araddr[2 +: TRACE_AW];
 
-    wire in_trace = rd_addr >= LATMON_TRACE_OFFSET &&
-                    rd_addr < LATMON_TRACE_OFFSET + 4 * LATMON_TRACE_ENTRIES;
-    wire [15:0] trace_index = (rd_addr - LATMON_TRACE_OFFSET) >> 2;
-
-    reg [31:0] rd_value;
+    reg [31:0] reg_value;
     always @* begin
-        rd_value = 32'd0;
-        case (rd_addr)
-            LATMON_ID_OFFSET: rd_value = LATMON_ID_RESET;
-            LATMON_VERSION_OFFSET: rd_value = LATMON_VERSION_RESET;
-            LATMON_CAPS_OFFSET: rd_value = caps;
-            LATMON_CTRL_OFFSET: rd_value = ctrl_value;
-            LATMON_STATUS_OFFSET: begin
-                rd_value[LATMON_STATUS_BUSY_LSB] = busy;
-                rd_value[LATMON_STATUS_ALARM_LSB] = alarm;
-                rd_value[LATMON_STATUS_TRACE_FULL_LSB] = trace_filled && !trace_ring;
-                rd_value[LATMON_STATUS_TRACE_WRAPPED_LSB] = trace_wrapped;
-                rd_value[LATMON_STATUS_SATURATED_LSB] = saturated;
+        reg_value = 32'd0;
+        case (rd_index)
+            index(LATMON_ID_OFFSET): reg_value = LATMON_ID_RESET;
+            index(LATMON_VERSION_OFFSET): reg_value = LATMON_VERSION_RESET;
+            index(LATMON_CAPS_OFFSET): reg_value = caps;
+            index(LATMON_CTRL_OFFSET): reg_value = ctrl_value;
+            index(LATMON_STATUS_OFFSET): begin
+                reg_value[LATMON_STATUS_BUSY_LSB] = busy;
+                reg_value[LATMON_STATUS_ALARM_LSB] = alarm;
+                reg_value[LATMON_STATUS_TRACE_FULL_LSB] = trace_filled && !trace_ring;
+                reg_value[LATMON_STATUS_TRACE_WRAPPED_LSB] = trace_wrapped;
+                reg_value[LATMON_STATUS_SATURATED_LSB] = saturated;
             end
-            LATMON_IRQ_ENABLE_OFFSET: rd_value = ext(irq_enable);
-            LATMON_IRQ_STATUS_OFFSET: rd_value = ext(irq_status);
-            LATMON_TIMEOUT_OFFSET: rd_value = ext(timeout);
-            LATMON_THRESHOLD_OFFSET: rd_value = ext(threshold);
-            LATMON_LAST_OFFSET: rd_value = ext(last);
-            LATMON_MIN_OFFSET: rd_value = ext(min);
-            LATMON_MAX_OFFSET: rd_value = ext(max);
-            LATMON_COUNT_OFFSET: rd_value = ext(count);
-            LATMON_SUM_LO_OFFSET: rd_value = ext(sum);
-            LATMON_SUM_HI_OFFSET: rd_value = ext(sum_hi_shadow);
-            LATMON_SUM_COUNT_OFFSET: rd_value = sum_count_shadow;
-            LATMON_VIOLATIONS_OFFSET: rd_value = ext(violations);
-            LATMON_TIMEOUTS_OFFSET: rd_value = ext(timeouts);
-            LATMON_OVERRUNS_OFFSET: rd_value = ext(overruns);
-            LATMON_IGNORED_OFFSET: rd_value = ext(ignored);
-            LATMON_TRACE_COUNT_OFFSET: rd_value = trace_count;
-            LATMON_TRACE_LOST_OFFSET: rd_value = ext(trace_lost);
-            default: rd_value = 32'd0;
+            index(LATMON_IRQ_ENABLE_OFFSET): reg_value = ext(irq_enable);
+            index(LATMON_IRQ_STATUS_OFFSET): reg_value = ext(irq_status);
+            index(LATMON_TIMEOUT_OFFSET): reg_value = ext(timeout);
+            index(LATMON_THRESHOLD_OFFSET): reg_value = ext(threshold);
+            index(LATMON_LAST_OFFSET): reg_value = ext(last);
+            index(LATMON_MIN_OFFSET): reg_value = ext(min);
+            index(LATMON_MAX_OFFSET): reg_value = ext(max);
+            index(LATMON_COUNT_OFFSET): reg_value = ext(count);
+            index(LATMON_SUM_LO_OFFSET): reg_value = ext(sum);
+            index(LATMON_SUM_HI_OFFSET): reg_value = ext(sum_hi_shadow);
+            index(LATMON_SUM_COUNT_OFFSET): reg_value = sum_count_shadow;
+            index(LATMON_VIOLATIONS_OFFSET): reg_value = ext(violations);
+            index(LATMON_TIMEOUTS_OFFSET): reg_value = ext(timeouts);
+            index(LATMON_OVERRUNS_OFFSET): reg_value = ext(overruns);
+            index(LATMON_IGNORED_OFFSET): reg_value = ext(ignored);
+            index(LATMON_TRACE_COUNT_OFFSET): reg_value = trace_count;
+            index(LATMON_TRACE_LOST_OFFSET): reg_value = ext(trace_lost);
+            default: reg_value = 32'd0;
         endcase
-        if (in_trace)
-            rd_value = trace_index < TRACE_DEPTH ? ext(trace_rd_data) : 32'd0;
     end
 
     always @(posedge clk) begin
         if (s_axil_arvalid && s_axil_arready) begin
             rd_pending <= 1'b1;
-            rd_addr <= {s_axil_araddr[15:2], 2'b00};
-            rd_high <= (s_axil_araddr >> 16) != 0;
+            rd_index <= index(araddr);
+            rd_is_reg <= in_regs(s_axil_araddr);
+            rd_in_trace <= in_trace(s_axil_araddr);
+            rd_trace_ok <= ((araddr - LATMON_TRACE_OFFSET) >> 2) < TRACE_DEPTH;
+            rd_sum_lo <= in_regs(s_axil_araddr) && index(araddr) == index(LATMON_SUM_LO_OFFSET);
         end
         if (rd_pending) begin
             rd_pending <= 1'b0;
             s_axil_rvalid <= 1'b1;
-            s_axil_rdata <= rd_value;
-            s_axil_rresp <= mapped(rd_addr) && !rd_high ? 2'b00 : 2'b10;
-            if (rd_addr == LATMON_SUM_LO_OFFSET) begin
+            s_axil_rdata <= rd_in_trace ? (rd_trace_ok ? ext(trace_rd_data) : 32'd0)
+                          : rd_is_reg ? reg_value : 32'd0;
+            s_axil_rresp <= rd_in_trace || (rd_is_reg && known(rd_index)) ? 2'b00 : 2'b10;
+            if (rd_sum_lo) begin
                 // SUM_LO, SUM_HI and SUM_COUNT form one snapshot.
                 sum_hi_shadow <= ext(sum >> 32);
                 sum_count_shadow <= ext(count);

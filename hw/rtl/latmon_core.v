@@ -3,14 +3,14 @@
 // An `irq` event starts a cycle counter; the next `ack` event stops it and emits the latency,
 // the number of clock cycles from the irq event to the ack event, with a one-cycle strobe:
 //
-//   clk      _/~\_/~\_/~\_/~\_/~\_/~\_/~\_
-//   irq      ___/~~~~~~~~~~~~~~~~~\_______      rising edge seen in cycle i
-//   ack      _______________/~~~~~~~\_____      rising edge seen in cycle j
-//   busy     _______/~~~~~~~~~~~\_________
-//   sample_valid ___________________/~~~\_   sample_latency = j - i = 3
+//   cycle         0   1   2   3   4   5   6   7
+//   irq (seen)  __/~~~~~~~~~~~~~~~~~~~\____      rising edge in cycle 1 = i
+//   ack (seen)  ______________/~~~~~~~~\____     rising edge in cycle 4 = j
+//   sample_valid                        _/~\_   in cycle j + 2, sample_latency = j - i = 3
 //
-// (Both inputs pass through the same synchronizer and edge logic, so the latency does not
-// depend on SYNC_STAGES.)
+// ("seen" is after the synchronizer.) Both inputs pass through the same synchronizer and
+// trigger register, and every output is registered once more, so each event is reported
+// SYNC_STAGES + 2 cycles after its input changed and the latency does not depend on either.
 //
 // Corner cases, all one cycle exact:
 //   - an ack event with no measurement pending is ignored and reported on ignored_pulse
@@ -82,13 +82,22 @@ module latmon_core #(
     // The latency exceeded all ones: count_reg stays there and the sample is flagged saturated.
     reg                 full_reg = 1'b0;
 
-    // TIMEOUT = 0 disables the timeout. Registered, so the comparison below is one level shorter
-    // (a new TIMEOUT value takes effect one cycle after it is written).
-    reg timeout_on_reg = 1'b0;
-    always @(posedge clk)
-        timeout_on_reg <= |timeout;
+    // Timeout: count_reg reaches TIMEOUT in this cycle. Computed one cycle ahead and registered
+    // (from count_reg == TIMEOUT - 1, or TIMEOUT == 1 for a measurement starting), so no adder
+    // and comparator sit in series. TIMEOUT = 0 never times out. A new TIMEOUT value applies
+    // two cycles after it is written.
+    reg                 timeout_on_reg = 1'b0;
+    reg                 timeout_one_reg = 1'b0;
+    reg [CNT_WIDTH-1:0] timeout_less_reg = {CNT_WIDTH{1'b0}};
+    reg                 hit_reg = 1'b0;
 
-    wire timed_out = busy_reg && !ack_event && timeout_on_reg && ~|(count_reg ^ timeout);
+    always @(posedge clk) begin
+        timeout_on_reg <= |timeout;
+        timeout_one_reg <= timeout == {{(CNT_WIDTH-1){1'b0}}, 1'b1};
+        timeout_less_reg <= timeout - 1'b1;
+    end
+
+    wire timed_out = busy_reg && !ack_event && hit_reg;
     // The pending measurement ends in this cycle (by ack or timeout).
     wire ends = busy_reg && (ack_event || timed_out);
     wire starts = enable && irq_event && (!busy_reg || ends);
@@ -99,19 +108,35 @@ module latmon_core #(
     wire                 inc = busy_reg && !full_reg;
     wire [CNT_WIDTH:0]   count_plus = {1'b0, starts ? {CNT_WIDTH{1'b0}} : count_reg} + 1'b1;
 
+    // Outputs are registered: every event leaves the core two cycles after the trigger saw it
+    // (the trigger's register and this one), irq and ack alike.
+    reg                 sample_valid_reg = 1'b0;
+    reg [CNT_WIDTH-1:0] sample_latency_reg = {CNT_WIDTH{1'b0}};
+    reg                 sample_saturated_reg = 1'b0;
+    reg                 timeout_pulse_reg = 1'b0;
+    reg                 overrun_pulse_reg = 1'b0;
+    reg                 ignored_pulse_reg = 1'b0;
+
     assign busy = busy_reg;
-    assign sample_valid = busy_reg && ack_event;
-    assign sample_latency = count_reg;
-    assign sample_saturated = full_reg;
-    assign timeout_pulse = timed_out;
-    assign overrun_pulse = enable && irq_event && !irq_level && busy_reg && !ends;
-    assign ignored_pulse = enable && ack_event && !ack_level && !busy_reg;
+    assign sample_valid = sample_valid_reg;
+    assign sample_latency = sample_latency_reg;
+    assign sample_saturated = sample_saturated_reg;
+    assign timeout_pulse = timeout_pulse_reg;
+    assign overrun_pulse = overrun_pulse_reg;
+    assign ignored_pulse = ignored_pulse_reg;
 
     always @(posedge clk) begin
+        sample_latency_reg <= count_reg;
+        sample_saturated_reg <= full_reg;
         if (rst || clear) begin
             busy_reg <= 1'b0;
             count_reg <= {CNT_WIDTH{1'b0}};
             full_reg <= 1'b0;
+            hit_reg <= 1'b0;
+            sample_valid_reg <= 1'b0;
+            timeout_pulse_reg <= 1'b0;
+            overrun_pulse_reg <= 1'b0;
+            ignored_pulse_reg <= 1'b0;
         end else begin
             if (starts)
                 busy_reg <= 1'b1;
@@ -124,6 +149,12 @@ module latmon_core #(
                 full_reg <= 1'b0;
             else if (inc && count_plus[CNT_WIDTH])
                 full_reg <= 1'b1;
+            hit_reg <= timeout_on_reg &&
+                       (starts ? timeout_one_reg : inc && count_reg == timeout_less_reg);
+            sample_valid_reg <= busy_reg && ack_event;
+            timeout_pulse_reg <= timed_out;
+            overrun_pulse_reg <= enable && irq_event && !irq_level && busy_reg && !ends;
+            ignored_pulse_reg <= enable && ack_event && !ack_level && !busy_reg;
         end
     end
 

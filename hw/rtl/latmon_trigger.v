@@ -7,6 +7,9 @@
 //   3  level, active low  (an event in every cycle the input is 0)
 // `level` tells the consumer that events repeat while the level holds, so that repeated events
 // are not counted as overruns or spurious acknowledgements.
+//
+// event_out is registered: one cycle after the input change reaches `in`. irq and ack both pass
+// through this module, so the delay cancels out of every latency.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -14,7 +17,7 @@ module latmon_trigger (
     input  wire       clk,
     input  wire [1:0] mode,
     input  wire       in,
-    output wire       event_out,
+    output reg        event_out = 1'b0,
     output wire       level
 );
 
@@ -22,13 +25,14 @@ module latmon_trigger (
 
     // prev is not reset: it always follows the input, so an input that is already high when
     // reset is released does not look like an edge.
-    always @(posedge clk)
-        prev_reg <= in;
-
     wire rising = in & ~prev_reg;
     wire falling = ~in & prev_reg;
 
-    assign event_out = mode[1] ? (in ^ mode[0]) : (mode[0] ? falling : rising);
+    always @(posedge clk) begin
+        prev_reg <= in;
+        event_out <= mode[1] ? (in ^ mode[0]) : (mode[0] ? falling : rising);
+    end
+
     assign level = mode[1];
 
 endmodule

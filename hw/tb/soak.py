@@ -23,7 +23,7 @@ import random
 from pathlib import Path
 
 from cocotb.triggers import RisingEdge, Timer
-from latmon_tb import CLOCK_NS, Stimulus, random_stimulus
+from latmon_tb import CLOCK_NS, PIPELINE_EXTRA, Stimulus, random_stimulus
 from model.latmon_core_model import Kind, Output, core_model
 from model.latmon_model import expected_registers
 
@@ -153,7 +153,8 @@ def check_soak(folder: Path, stim: Stimulus, p: dict[str, int]) -> dict[str, int
     """The scoreboard; returns counts for the report."""
     sync, depth = p["SYNC_STAGES"], p["TRACE_DEPTH"]
     model = core_model(stim.irq, stim.ack, p["CNT_WIDTH"], TIMEOUT)
-    got = read_events(folder / "events.txt", PLAYER_DELAY + sync)
+    delay = PLAYER_DELAY + sync + PIPELINE_EXTRA  # stimulus cycle -> event stamp
+    got = read_events(folder / "events.txt", delay)
     # 1. every event to the cycle
     for i, (g, e) in enumerate(zip(got, model, strict=False)):
         assert g == e, f"event {i}: RTL {g}, model {e}"
@@ -161,7 +162,7 @@ def check_soak(folder: Path, stim: Stimulus, p: dict[str, int]) -> dict[str, int
 
     reads = json.loads((folder / "reads.json").read_text())
     # 2. concurrent reads, against the model state in their window
-    stamps = {k: [o.cycle + PLAYER_DELAY + sync for o in model if o.kind == k] for k in Kind}
+    stamps = {k: [o.cycle + delay for o in model if o.kind == k] for k in Kind}
     samples = [o.latency for o in model if o.kind == Kind.SAMPLE]
     of = {
         "COUNT": Kind.SAMPLE,

@@ -347,6 +347,8 @@ async def enable_disable_clear_reset(dut) -> None:
     await tb.bring_up()
     # a measurement pending when the core is disabled still completes
     await tb.drive([(5, 1, None), (6, 0, None)])  # irq
+    await tb.settle(10)
+    assert tb.map.get("STATUS", "BUSY", await tb.read("STATUS")) == 1
     await tb.write("CTRL", tb.ctrl(enable=0))
     await tb.drive([(3, 1, None), (4, 0, None)])  # irq while disabled: not counted
     await tb.drive([(3, None, 1), (4, None, 0)])  # ack: ends the pending measurement
