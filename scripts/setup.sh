@@ -27,6 +27,7 @@ apt_packages=(
   gcc-arm-none-eabi        # bare-metal example, Cortex-R5 build
   libnewlib-arm-none-eabi  # C library for the arm-none-eabi build
   clang-format             # C style check
+  ghdl                     # checks the VHDL component declaration of the IP
   git                      # generated-file staleness check, version strings
 )
 

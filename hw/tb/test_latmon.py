@@ -417,16 +417,12 @@ async def interrupts_and_alarm(dut) -> None:
     assert await tb.read("VIOLATIONS") == 1  # counts stay
 
 
-async def run_soak(dut) -> None:
+@cocotb.test(skip=os.environ.get("SOAK") != "1")
+async def soak(dut) -> None:
     """Events replayed by the HDL player; Python only reads over the bus meanwhile."""
     from soak import soak_body
 
     await soak_body(IPTB(dut))
-
-
-@cocotb.test(skip=os.environ.get("SOAK") != "1")
-async def soak(dut) -> None:
-    await run_soak(dut)
 
 
 # ---- pytest: parameter sweep ---------------------------------------------------------------
@@ -467,16 +463,14 @@ def test_latmon(config: str) -> None:
     )
 
 
-@pytest.mark.sim
-@pytest.mark.slow
-def test_latmon_soak() -> None:
-    """A million random events through the IP (Verilator), the scoreboard after the run."""
+def run_soak(events: int, sim: str = "verilator", seed: int = 2026) -> tuple[dict, float]:
+    """Build and run the soak, then the scoreboard; return its summary and the seconds the
+    simulation took (build excluded when the build is up to date)."""
+    import time
+
     from simulate import SIM_BUILD
     from soak import check_soak, soak_stimulus, write_stimulus
 
-    events = int(os.environ.get("LATMON_SOAK_EVENTS", "1000000"))
-    sim = os.environ.get("LATMON_SOAK_SIM", "verilator")
-    seed = int(os.environ.get("LATMON_SOAK_SEED", "2026"))
     # Verilator hangs with cocotb when the clock is generated in HDL (--timing): there cocotb's
     # C++ clock driver runs it; Icarus toggles the HDL clock natively.
     external_clock = sim == "verilator"
@@ -484,6 +478,7 @@ def test_latmon_soak() -> None:
     folder = SIM_BUILD / build / "data"
     stim = soak_stimulus(events, seed)
     params = dict(DEFAULTS)
+    t0 = time.monotonic()
     run_sim(
         toplevel="tb_latmon",
         sources=sources(),
@@ -497,11 +492,22 @@ def test_latmon_soak() -> None:
             "SOAK_SEED": seed,
             "SOAK_DIR": folder,
             "TB_EXTERNAL_CLOCK": "1" if external_clock else "0",
+            "COCOTB_LOG_LEVEL": "WARNING",
         },
         defines={"TB_EXTERNAL_CLOCK": 1} if external_clock else {},
         testcase="soak",
         includes=[rtl("latmon")[0].parent],
         plusargs=write_stimulus(stim, folder),
     )
-    summary = check_soak(folder, stim, params)
-    print(f"soak: {summary}")
+    elapsed = time.monotonic() - t0
+    return check_soak(folder, stim, params), elapsed
+
+
+@pytest.mark.sim
+@pytest.mark.slow
+def test_latmon_soak() -> None:
+    """A million random events through the IP (Verilator), the scoreboard after the run."""
+    events = int(os.environ.get("LATMON_SOAK_EVENTS", "1000000"))
+    summary, seconds = run_soak(events, os.environ.get("LATMON_SOAK_SIM", "verilator"))
+    print(f"soak: {summary} in {seconds:.1f} s")
+    assert summary["irq"] == events

@@ -1,0 +1,58 @@
+-- latmon_pkg: the component declaration of the latmon IP, for VHDL designs.
+--
+-- The IP is written in Verilog (hw/rtl/latmon.v); Vivado, Questa and other mixed-language tools
+-- instantiate it from VHDL through this declaration:
+--
+--   library latmon;
+--   use latmon.latmon_pkg.all;
+--   ...
+--   monitor : latmon
+--     generic map (CNT_WIDTH => 32, TRACE_DEPTH => 512)
+--     port map (clk => clk, rst => rst, irq => pl_ps_irq, ack => isr_read, ...);
+--
+-- Generics and ports match latmon.v one to one (a test checks it).
+library ieee;
+use ieee.std_logic_1164.all;
+
+package latmon_pkg is
+
+  component latmon is
+    generic (
+      CNT_WIDTH     : integer := 32;   -- width of the cycle counter and latencies (2..32)
+      SYNC_STAGES   : integer := 2;    -- synchronizer flip-flops per input (0: bypass, 2..4)
+      TRACE_DEPTH   : integer := 512;  -- samples in the trace RAM (a power of two, 2..4096)
+      TRACE_WIDTH   : integer := 32;   -- bits per trace sample (1..32)
+      COUNTER_WIDTH : integer := 32;   -- width of the event counters
+      SUM_WIDTH     : integer := 48;   -- width of the sum of latencies (CNT_WIDTH..48)
+      ADDR_WIDTH    : integer := 16    -- width of the AXI4-Lite address (>= 16)
+    );
+    port (
+      clk            : in  std_logic;
+      rst            : in  std_logic;
+      irq            : in  std_logic;
+      ack            : in  std_logic;
+      alarm          : out std_logic;
+      irq_out        : out std_logic;
+      s_axil_awaddr  : in  std_logic_vector(ADDR_WIDTH - 1 downto 0);
+      s_axil_awprot  : in  std_logic_vector(2 downto 0);
+      s_axil_awvalid : in  std_logic;
+      s_axil_awready : out std_logic;
+      s_axil_wdata   : in  std_logic_vector(31 downto 0);
+      s_axil_wstrb   : in  std_logic_vector(3 downto 0);
+      s_axil_wvalid  : in  std_logic;
+      s_axil_wready  : out std_logic;
+      s_axil_bresp   : out std_logic_vector(1 downto 0);
+      s_axil_bvalid  : out std_logic;
+      s_axil_bready  : in  std_logic;
+      s_axil_araddr  : in  std_logic_vector(ADDR_WIDTH - 1 downto 0);
+      s_axil_arprot  : in  std_logic_vector(2 downto 0);
+      s_axil_arvalid : in  std_logic;
+      s_axil_arready : out std_logic;
+      s_axil_rdata   : out std_logic_vector(31 downto 0);
+      s_axil_rresp   : out std_logic_vector(1 downto 0);
+      s_axil_rvalid  : out std_logic;
+      s_axil_rready  : in  std_logic
+    );
+  end component;
+
+end package latmon_pkg;
