@@ -241,31 +241,38 @@ def test_main_thread_is_pinned_off_the_measured_cpu(latprobe: Path, tmp_path: Pa
     assert proc.returncode == 0
 
 
+def _dma_latency_fds(pid: int) -> list[str]:
+    out = []
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            if os.readlink(fd) == "/dev/cpu_dma_latency":
+                out.append(fd.name)
+        except OSError:
+            pass
+    return out
+
+
 @pytest.mark.root
 @pytest.mark.skipif(not IS_ROOT, reason="needs root: SCHED_FIFO and /dev/cpu_dma_latency")
-def test_realtime_and_dma_latency_hold(latprobe: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("hold", [True, False])
+def test_realtime_and_dma_latency_only_when_asked(
+    latprobe: Path, tmp_path: Path, hold: bool
+) -> None:
+    """SCHED_FIFO at the priority asked; /dev/cpu_dma_latency held only with --dma-latency.
+
+    (Other processes may hold their own requests, so the test looks at latprobe's open file
+    and at the system value being at most the request, not at the value before and after.)"""
+
     def qos() -> int:
         with open("/dev/cpu_dma_latency", "rb") as f:
             return struct.unpack("i", f.read(4))[0]
 
-    before = qos()
-    proc = subprocess.Popen(
-        [
-            str(latprobe),
-            "-D",
-            "1s",
-            "-p",
-            "90",
-            "--dma-latency",
-            "0",
-            "-q",
-            "-o",
-            str(tmp_path / "rt.log"),
-        ],
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    args = [str(latprobe), "-D", "1s", "-p", "90", "-q", "-o", str(tmp_path / "rt.log")]
+    if hold:
+        args += ["--dma-latency", "7"]
+    proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
     time.sleep(0.5)
+    fds = _dma_latency_fds(proc.pid)
     during = qos()
     policies = set()
     for task in Path(f"/proc/{proc.pid}/task").iterdir():
@@ -274,9 +281,12 @@ def test_realtime_and_dma_latency_hold(latprobe: Path, tmp_path: Path) -> None:
             policies.add((int(fields[37]), int(fields[38])))  # rt_priority, policy
     _, stderr = proc.communicate(timeout=10)
     assert proc.returncode == 0, stderr
-    assert during == 0, "the cpu_dma_latency request must hold while measuring"
-    assert qos() == before, "the request must be released at the end"
     assert policies == {(90, 1)}  # SCHED_FIFO = 1
+    if hold:
+        assert len(fds) == 1, "the cpu_dma_latency request must be held while measuring"
+        assert during <= 7
+    else:
+        assert fds == [], "without --dma-latency the device must not be touched"
 
 
 @pytest.mark.root
