@@ -19,6 +19,7 @@ from latmon.errors import LatmonError
 COMMANDS: dict[str, str] = {
     "ingest": "ingest",
     "report": "report",
+    "run": "run",
     "stats": "stats",
 }
 

@@ -1,0 +1,67 @@
+"""latmon run: measurement campaigns from scenario files."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from latmon.runner import find_latprobe, run_campaign
+from latmon.scenario import load_scenario, parse_duration_ns
+
+EXIT_INTERRUPTED = 130
+
+
+@click.command()
+@click.argument("scenarios", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "-o",
+    "--output",
+    "outdir",
+    required=True,
+    type=click.Path(file_okay=False),
+    help="Folder for the logs, run files and manifest.json.",
+)
+@click.option("--repetitions", type=click.IntRange(1, 1000), help="Override every scenario's.")
+@click.option("--duration", help="Override every scenario's duration, e.g. 5s.")
+@click.option("--warmup", help="Override every scenario's warm-up, e.g. 1s.")
+@click.option(
+    "--latprobe",
+    "latprobe_path",
+    help="The latprobe binary (default: on PATH or build/sw/latprobe of this checkout).",
+)
+def command(
+    scenarios: tuple[str, ...],
+    outdir: str,
+    repetitions: int | None,
+    duration: str | None,
+    warmup: str | None,
+    latprobe_path: str | None,
+) -> None:
+    """Run the SCENARIOS (YAML files, see docs/scenarios.md), repetitions interleaved, and write
+    one run file per repetition into OUTPUT. Ctrl-C stops cleanly: the load is stopped, the
+    repetition in progress is kept with what it measured, and the exit status is 130."""
+    loaded = [load_scenario(p) for p in scenarios]
+    names = [s.name for s in loaded]
+    if len(set(names)) != len(names):
+        raise click.BadParameter(
+            f"two scenarios are named {sorted(set(n for n in names if names.count(n) > 1))[0]!r}"
+        )
+    for s in loaded:
+        try:
+            if duration:
+                s.duration_ns = parse_duration_ns(duration)
+            if warmup:
+                s.warmup_ns = parse_duration_ns(warmup)
+        except ValueError as error:
+            raise click.BadParameter(str(error)) from None
+    latprobe = find_latprobe(latprobe_path)
+    results, interrupted = run_campaign(loaded, Path(outdir), latprobe, repetitions)
+    for r in results:
+        for f in r.run_files:
+            click.echo(str(f))
+    click.echo(f"manifest: {Path(outdir) / 'manifest.json'}", err=True)
+    if interrupted:
+        click.echo("latmon: interrupted; the runs measured so far are kept", err=True)
+        sys.exit(EXIT_INTERRUPTED)
