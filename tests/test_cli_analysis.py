@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from latmon.formatting import fmt
 from latmon.logformat import LogWriter
 
 REQUIRED_KEYS = [
@@ -179,3 +180,45 @@ def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> N
     text = "".join(scan.text)
     assert "<script>alert(1)</script>" in text  # shown as text, not markup
     assert "&lt;script&gt;" in html
+
+
+def test_stage_series_get_their_own_report_section(latmon_cli: Path, tmp_path: Path) -> None:
+    """latprobe --stages writes cpuN.stages beside cpuN: stats leave it out (it is a subset of
+    cpuN), the report draws it as a stage table whose numbers are the columns' own."""
+    stages = np.array([[3000, 1000, 500, 6000, 1500], [-200, 500, 100, 1600, 500]] * 50)
+    f = io.StringIO()
+    w = LogWriter(f, source="latprobe", unit="ns", stages="irq,handler,wakeup,sched,user")
+    cpu = w.series("cpu0", fields=("t", "latency"), cpu=0)
+    names = ("stage_irq", "stage_handler", "stage_wakeup", "stage_sched", "stage_user")
+    st = w.series("cpu0.stages", fields=("t", "latency", *names), kind="stages", of="cpu0")
+    for k, row in enumerate(stages):
+        w.sample(cpu, k * 1000, int(row.sum()))
+    w.sample(cpu, 100 * 1000, 99999)  # a wake-up without stages
+    for k, row in enumerate(stages):
+        w.sample(st, k * 1000, int(row.sum()), *map(int, row))
+    w.counters(cpu, events=101, missed=0)
+    w.counters(st, matched=100, no_start=0, no_expire=0, no_irq=0, no_waking=0, no_switch=1)
+    w.close()
+    (tmp_path / "stages.log").write_text(f.getvalue())
+
+    stats = run(latmon_cli, "stats", "--json", "stages.log", cwd=tmp_path)
+    assert stats.returncode == 0, stats.stderr
+    assert [row["series"] for row in json.loads(stats.stdout)] == ["cpu0"]
+
+    proc = run(latmon_cli, "report", "stages.log", "-o", "r.html", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    html = (tmp_path / "r.html").read_text()
+    assert "Stages of the interrupt path" in html
+    assert "matched 100 of 101 kept wake-ups (not matched: no_switch: 1)" in html
+    section = html[html.index("Stages of the interrupt path") :]
+    # mean row: total, then each stage's mean, as computed here
+    means = [stages.sum(axis=1).mean(), *stages.mean(axis=0)]
+    expected = "".join(f"<td>{fmt(float(m))}</td>" for m in means)
+    assert f"<td class=l>mean</td>{expected}" in section
+    maxima = "".join(
+        f"<td>{fmt(int(m))}</td>" for m in [stages.sum(axis=1).max(), *stages.max(axis=0)]
+    )
+    assert f"<td class=l>max</td>{maxima}" in section
+    scan = _Scan()
+    scan.feed(html)
+    assert scan.images == 2  # the histogram of cpu0 and the stage plot

@@ -95,6 +95,12 @@ class Series:
         return len(self.latency) > 0
 
     @property
+    def is_stages(self) -> bool:
+        """A stage decomposition (latprobe --stages): the matched subset of another series,
+        named by ``meta["of"]``, with one ``stage_*`` column per stage."""
+        return self.meta.get("kind") == "stages"
+
+    @property
     def stage_names(self) -> list[str]:
         """Stage columns (``stage_*``) in path order."""
         return [k for k in self.columns if k.startswith("stage_")]

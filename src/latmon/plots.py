@@ -98,6 +98,56 @@ def histogram_figure(series: Series, title: str) -> Figure | None:
     return fig
 
 
+STAGE_COLORS = ("#3b6ea5", "#7fa7d4", "#e3a33b", "#c0504d", "#6a9f58", "#8064a2")
+
+
+def stage_figure(series: Series, title: str, max_points: int = 2000) -> Figure | None:
+    """Stage plot: left, the mean of each stage stacked into one bar; right, the share of each
+    stage in every matched wake-up, sorted by latency (thinned to max_points), so the stage
+    that makes the tail is the one whose band widens on the right. A negative first stage (an
+    interrupt that began before the expiry) counts as 0 in the shares."""
+    names = series.stage_names
+    if not names or not series.has_samples:
+        return None
+    order = np.argsort(series.latency, kind="stable")
+    if len(order) > max_points:
+        order = order[np.linspace(0, len(order) - 1, max_points).round().astype(np.int64)]
+    scale, unit = display_scale(series, float(series.latency.max()))
+    factor = float(scale)
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=(9.5, 3.4), dpi=100, gridspec_kw={"width_ratios": [1, 4]}
+    )
+    bottom = 0.0
+    x = np.arange(len(order))
+    stack_low = np.zeros(len(order))
+    parts = np.stack([np.maximum(series.columns[n][order], 0) for n in names]).astype(np.float64)
+    totals = parts.sum(axis=0)
+    totals[totals == 0] = 1.0
+    shares = parts / totals * 100.0
+    for i, name in enumerate(names):
+        column = series.columns[name].astype(np.float64) * factor
+        color = STAGE_COLORS[i % len(STAGE_COLORS)]
+        label = name.removeprefix("stage_")
+        mean = float(column.mean())
+        left.bar(0, mean, bottom=bottom, color=color, label=label, width=0.6)
+        bottom += mean
+        values = shares[i]
+        right.fill_between(x, stack_low, stack_low + values, color=color, step="mid", lw=0)
+        stack_low = stack_low + values
+    left.set_xticks([])
+    left.set_ylabel(f"mean ({unit})")
+    left.set_title("mean per stage", fontsize=9)
+    right.set_xlabel("matched wake-ups, sorted by latency")
+    right.set_ylabel("share of the latency (%)")
+    right.set_ylim(0, 100)
+    right.set_xlim(0, max(len(order) - 1, 1))
+    right.set_title(title, fontsize=10)
+    right.grid(True, alpha=0.3)
+    left.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
+    fig.tight_layout()
+    return fig
+
+
 def to_png(fig: Figure) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png")

@@ -1,7 +1,8 @@
 """Reports: one renderer class per output format.
 
 ``HtmlReport`` writes one self-contained HTML file: the summary table, a log-y latency histogram
-per series (PNG, embedded as base64), and each run's metadata and problems. Every text that
+per series (PNG, embedded as base64), the stages of the interrupt path when a run has them, and
+each run's metadata and problems. Every text that
 comes from an input file is HTML-escaped; nothing refers to anything outside the file.
 """
 
@@ -12,11 +13,13 @@ import html
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+import numpy as np
+
 from latmon import __version__
 from latmon.formatting import fmt
 from latmon.model import Run, Series
-from latmon.plots import histogram_figure, to_png
-from latmon.stats import PERCENTILES, Summary, summarize_series
+from latmon.plots import histogram_figure, stage_figure, to_png
+from latmon.stats import PERCENTILES, Summary, nearest_rank, summarize_series
 
 
 @dataclass
@@ -37,9 +40,33 @@ def analyse(runs: list[Run]) -> list[SeriesResult]:
     out = []
     for run in runs:
         for series in run.series:
+            if series.is_stages:
+                continue  # drawn in the stage section
             native = summarize_series(series)
             out.append(SeriesResult(run, series, native, native.scaled(series.ns_per_unit)))
     return out
+
+
+STAGE_COUNTERS = (
+    "matched",
+    "no_start",
+    "no_expire",
+    "no_irq",
+    "no_waking",
+    "no_switch",
+    "disorder",
+    "sum",
+)
+
+
+def _stage_stat(values: np.ndarray, stat: str) -> float | int:
+    """Mean, or a nearest-rank percentile (p50, p99) or the max of one stage column."""
+    if stat == "mean":
+        return float(values.mean())
+    if stat == "max":
+        return int(values.max())
+    ordered = np.sort(values)
+    return int(ordered[nearest_rank(float(stat[1:]) / 100, len(ordered)) - 1])
 
 
 _CSS = """
@@ -72,6 +99,7 @@ class HtmlReport:
             f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} from {len(runs)} run(s).</p>",
             self._summary(results),
             self._histograms(results),
+            self._stages(runs),
             self._metadata(runs),
             "</body></html>",
         ]
@@ -120,6 +148,50 @@ class HtmlReport:
             data = base64.b64encode(to_png(fig)).decode("ascii")
             alt = html.escape(f"latency histogram of {r.label}", quote=True)
             parts.append(f'<img alt="{alt}" src="data:image/png;base64,{data}">')
+        return "\n".join(parts)
+
+    def _stages(self, runs: list[Run]) -> str:
+        """Stage decomposition (latprobe --stages): a table and a stacked plot per series."""
+        found = [(run, s) for run in runs for s in run.series if s.is_stages and s.stage_names]
+        if not found:
+            return ""
+        parts = [
+            "<h2>Stages of the interrupt path</h2>",
+            '<p class="note">Each matched wake-up split into: expiry &rarr; timer interrupt '
+            "entry (irq), &rarr; the probe's hrtimer handler (handler), &rarr; wake-up of the "
+            "thread (wakeup), &rarr; switch to it (sched: scheduling latency), &rarr; its clock "
+            "read in user space (user). The stages of each wake-up add up to its latency. "
+            "Matched: wake-ups whose five trace events were all found.</p>",
+        ]
+        for run, s in found:
+            label = f"{run.label} / {s.meta.get('of', s.name)}"
+            kept = sum(s.counters.get(k, 0) for k in STAGE_COUNTERS)
+            parts.append(f"<h3>{html.escape(label)}</h3>")
+            unmatched = ", ".join(
+                f"{k}: {s.counters[k]}" for k in STAGE_COUNTERS[1:] if s.counters.get(k)
+            )
+            parts.append(
+                f'<p class="note">matched {fmt(len(s.latency))} of {fmt(kept)} kept wake-ups'
+                + (f" (not matched: {html.escape(unmatched)})" if unmatched else "")
+                + "</p>"
+            )
+            if not s.has_samples:
+                continue
+            heads = "".join(
+                f"<th>{html.escape(n.removeprefix('stage_'))}</th>"
+                for n in ["total", *s.stage_names]
+            )
+            rows = []
+            columns = [s.latency] + [s.columns[n] for n in s.stage_names]
+            for stat in ("mean", "p50", "p99", "max"):
+                cells = "".join(f"<td>{fmt(_stage_stat(c, stat))}</td>" for c in columns)
+                rows.append(f"<tr><td class=l>{stat}</td>{cells}</tr>")
+            parts.append(f"<table><tr><th class=l>ns</th>{heads}</tr>" + "".join(rows) + "</table>")
+            fig = stage_figure(s, label)
+            if fig is not None:
+                data = base64.b64encode(to_png(fig)).decode("ascii")
+                alt = html.escape(f"stages of {label}", quote=True)
+                parts.append(f'<img alt="{alt}" src="data:image/png;base64,{data}">')
         return "\n".join(parts)
 
     def _metadata(self, runs: list[Run]) -> str:

@@ -24,10 +24,14 @@
 
 #include "latprobe_measure.h"
 #include "latprobe_output.h"
+#include "latprobe_tracefs.h"
 #include "latprobe_params.h"
 
 /* Time from starting the threads to their first period's start: room to get scheduled. */
 #define START_DELAY_NS 20000000ull
+
+/* events kept for --stages at most: 64 Mi * 32 bytes = 2 GiB */
+#define TRACE_EVENTS_MAX (64ull << 20)
 
 struct run {
 	struct latprobe_params params;
@@ -42,6 +46,9 @@ struct run {
 	char start_utc[32];
 	char host[256];
 	char kernel[512];
+	struct latprobe_trace trace; /* --stages */
+	bool tracing;
+	pid_t *tids;
 };
 
 static void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -163,9 +170,38 @@ static void explain_start_error(const struct latprobe_params *p, unsigned cpu, i
 	}
 }
 
-/* Wait until every thread has finished or a signal asks to stop. */
+/* The kernel ids of the measurement threads, once every one has started (else false). */
+static bool thread_ids(struct run *run)
+{
+	for (unsigned i = 0; i < run->nthreads; i++) {
+		run->tids[i] = atomic_load(&run->threads[i].tid);
+		if (!run->tids[i])
+			return false;
+	}
+	return true;
+}
+
+/* Empty the trace buffers into memory (--stages). */
+static int drain_trace(struct run *run)
+{
+	int rc;
+
+	if (!run->tracing || !thread_ids(run))
+		return 0;
+	rc = latprobe_trace_drain(&run->trace, run->tids, run->nthreads);
+	if (rc) {
+		error_msg("reading the trace buffers failed: %s; stopping", strerror(rc));
+		atomic_store(&run->stop, true);
+		run->tracing = false;
+	}
+	return rc;
+}
+
+/* Wait until every thread has finished or a signal asks to stop; with --stages, drain the trace
+ * buffers every 100 ms meanwhile. */
 static int wait_for_end(struct run *run)
 {
+	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 100000000 };
 	sigset_t set;
 	int interrupted = 0;
 
@@ -174,11 +210,15 @@ static int wait_for_end(struct run *run)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGUSR1);
 	while (atomic_load(&run->running) > 0) {
-		int sig = sigwaitinfo(&set, NULL);
+		int sig = run->tracing ? sigtimedwait(&set, NULL, &tick) : sigwaitinfo(&set, NULL);
 
 		if (sig < 0) {
 			if (errno == EINTR)
 				continue;
+			if (errno == EAGAIN) {
+				drain_trace(run);
+				continue;
+			}
 			error_msg("sigwaitinfo: %s", strerror(errno));
 			atomic_store(&run->stop, true);
 			break;
@@ -189,6 +229,43 @@ static int wait_for_end(struct run *run)
 		}
 	}
 	return interrupted;
+}
+
+/* After the run: the last events, then the stages of every kept sample. */
+static int finish_stages(struct run *run, struct latprobe_run_info *info)
+{
+	char err[512];
+	int rc;
+
+	latprobe_trace_stop(&run->trace);
+	rc = drain_trace(run);
+	if (!rc && run->tracing) {
+		latprobe_trace_sort(run->trace.ev, run->trace.n);
+		for (unsigned i = 0; !rc && i < run->nthreads; i++)
+			rc = latprobe_thread_stages(&run->threads[i], run->trace.ev, run->trace.n);
+		if (rc)
+			error_msg("no memory to match the trace events; the stages are left out");
+	}
+	info->stages = run->tracing && !rc;
+	if (latprobe_trace_close(&run->trace, err, sizeof(err)))
+		error_msg("%s", err);
+	info->trace_events = run->trace.n;
+	info->trace_lost_pages = run->trace.lost_pages;
+	info->trace_overrun = run->trace.overrun;
+	info->trace_over_limit = run->trace.over_limit;
+	info->trace_bad_pages = run->trace.bad_pages;
+	if (info->stages && (run->trace.overrun || run->trace.lost_pages))
+		error_msg("warning: the kernel lost %" PRIu64 " trace events (%" PRIu64
+			  " buffer pages marked); the wake-ups they belonged to have no stages: "
+			  "raise --trace-buffer",
+			  run->trace.overrun, run->trace.lost_pages);
+	if (info->stages && run->trace.over_limit)
+		error_msg("warning: %" PRIu64 " trace events beyond the memory limit were not "
+			  "kept; lower --max-samples or the duration",
+			  run->trace.over_limit);
+	latprobe_trace_free(&run->trace);
+	run->tracing = false;
+	return rc;
 }
 
 static void utc_now(char *buf, size_t len)
@@ -293,6 +370,28 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
+	if (params->stages) {
+		/* events kept: the probe's own five per wake-up plus every timer interrupt and
+		 * timer expiry of the machine, for the samples that are kept */
+		uint64_t limit = params->max_samples * params->ncpus * 16 + 1000000;
+
+		if (limit > TRACE_EVENTS_MAX)
+			limit = TRACE_EVENTS_MAX;
+		run.tids = calloc(params->ncpus, sizeof(*run.tids));
+		if (!run.tids) {
+			error_msg("out of memory");
+			rc = LATPROBE_EXIT_SETUP;
+			goto cleanup;
+		}
+		if (latprobe_trace_open(&run.trace, params->trace_buffer_kb, (size_t)limit, err,
+					sizeof(err))) {
+			error_msg("%s", err);
+			rc = LATPROBE_EXIT_SETUP;
+			goto cleanup;
+		}
+		run.tracing = true;
+	}
+
 	utc_now(run.start_utc, sizeof(run.start_utc));
 	start_ns = latprobe_now_ns() + START_DELAY_NS;
 	atomic_store(&run.running, params->ncpus);
@@ -318,6 +417,8 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < params->ncpus; i++)
 		latprobe_thread_join(&run.threads[i]);
 	end_ns = latprobe_now_ns();
+	if (run.tracing && !rc && finish_stages(&run, &info))
+		failed = 1;
 	if (run.dma_fd >= 0) {
 		close(run.dma_fd);
 		run.dma_fd = -1;
@@ -353,6 +454,13 @@ int main(int argc, char **argv)
 		rc = LATPROBE_EXIT_FAILURE;
 
 cleanup:
+	if (run.trace.created || run.trace.mounted) {
+		/* a failed setup or start: the trace settings are restored all the same */
+		if (latprobe_trace_close(&run.trace, err, sizeof(err)))
+			error_msg("%s", err);
+		latprobe_trace_free(&run.trace);
+	}
+	free(run.tids);
 	if (run.dma_fd >= 0)
 		close(run.dma_fd);
 	if (run.threads) {

@@ -57,6 +57,41 @@ void latprobe_thread_free(struct latprobe_thread *thread)
 	thread->memory = NULL;
 	thread->t = NULL;
 	thread->latency = NULL;
+	free(thread->stages);
+	free(thread->stage_result);
+	thread->stages = NULL;
+	thread->stage_result = NULL;
+}
+
+int latprobe_thread_stages(struct latprobe_thread *thread, const struct latprobe_trace_event *ev,
+			   size_t n)
+{
+	struct latprobe_stage_matcher *m;
+	pid_t tid = atomic_load(&thread->tid);
+
+	memset(thread->stage_counts, 0, sizeof(thread->stage_counts));
+	if (!thread->nsamples)
+		return 0;
+	m = malloc(sizeof(*m));
+	thread->stages = malloc(thread->nsamples * LATPROBE_NSTAGES * sizeof(*thread->stages));
+	thread->stage_result = malloc(thread->nsamples);
+	if (!m || !thread->stages || !thread->stage_result) {
+		free(m);
+		return ENOMEM;
+	}
+	latprobe_stage_matcher_init(m);
+	for (uint64_t k = 0; k < thread->nsamples; k++) {
+		uint64_t expiry = thread->start_ns + (uint64_t)thread->t[k];
+		uint64_t user = expiry + (uint64_t)thread->latency[k];
+		enum latprobe_stage_result r =
+		    latprobe_stages_match(m, ev, n, tid, expiry, user, thread->latency[k],
+					  &thread->stages[k * LATPROBE_NSTAGES]);
+
+		thread->stage_result[k] = (uint8_t)r;
+		thread->stage_counts[r]++;
+	}
+	free(m);
+	return 0;
 }
 
 static void finish(struct latprobe_thread *thread)
@@ -74,7 +109,7 @@ static void *measure(void *arg)
 	uint64_t next = thread->start_ns + interval;
 	uint64_t end = p->duration_ns ? thread->start_ns + p->duration_ns : UINT64_MAX;
 
-	thread->tid = (pid_t)syscall(SYS_gettid);
+	atomic_store(&thread->tid, (pid_t)syscall(SYS_gettid));
 	while (!atomic_load_explicit(thread->stop, memory_order_relaxed) && next <= end) {
 		struct timespec ts = to_timespec(next);
 		uint64_t now, late;

@@ -18,8 +18,7 @@
 
 #include "latprobe_hist.h"
 #include "latprobe_params.h"
-
-struct latprobe_stage_recorder;
+#include "latprobe_stages.h"
 
 struct latprobe_thread {
 	/* set by the caller before latprobe_thread_start() */
@@ -36,7 +35,11 @@ struct latprobe_thread {
 	uint64_t nsamples;	/**< samples kept (<= params->max_samples) */
 	uint64_t events;	/**< wake-ups measured */
 	uint64_t missed;	/**< periods skipped because a wake-up came too late */
-	pid_t tid;		/**< the thread's kernel id (for tracing) */
+	_Atomic pid_t tid;	/**< the thread's kernel id (for tracing), 0 until it runs */
+	/* --stages: per kept sample, filled in after the run */
+	int64_t *stages;		 /**< LATPROBE_NSTAGES values per kept sample */
+	uint8_t *stage_result;		 /**< enum latprobe_stage_result per kept sample */
+	uint64_t stage_counts[LATPROBE_STAGES_NRESULTS]; /**< samples per result */
 	int error;		/**< errno of a failed call, 0 if none */
 	const char *error_what; /**< which call failed */
 	/* private */
@@ -63,6 +66,14 @@ int latprobe_thread_start(struct latprobe_thread *thread);
 
 /** Wait for the thread to finish. @return 0, or pthread_join's error. */
 int latprobe_thread_join(struct latprobe_thread *thread);
+
+/**
+ * Split each kept sample into its stages, from the time-sorted trace events @p ev (see
+ * latprobe_stages.h): fills stages, stage_result and stage_counts.
+ * @return 0, ENOMEM.
+ */
+int latprobe_thread_stages(struct latprobe_thread *thread, const struct latprobe_trace_event *ev,
+			   size_t n);
 
 /** CLOCK_MONOTONIC now, in nanoseconds. */
 uint64_t latprobe_now_ns(void);

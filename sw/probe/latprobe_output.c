@@ -36,23 +36,69 @@ static const struct {
 
 #define NQUANTILES (sizeof(quantiles) / sizeof(quantiles[0]))
 
+/* --stages: one more series per CPU, "cpuN.stages", with the matched samples only. */
+static int write_stages(struct latmon_log_writer *w, const struct latprobe_thread *threads,
+			unsigned nthreads)
+{
+	int err = 0;
+
+	for (unsigned i = 0; !err && i < nthreads; i++) {
+		char name[40], of[32], cpu[16];
+		struct latmon_log_kv meta[3];
+
+		snprintf(of, sizeof(of), "cpu%u", threads[i].cpu);
+		snprintf(name, sizeof(name), "cpu%u.stages", threads[i].cpu);
+		snprintf(cpu, sizeof(cpu), "%u", threads[i].cpu);
+		meta[0] = (struct latmon_log_kv){ "kind", "stages" };
+		meta[1] = (struct latmon_log_kv){ "of", of };
+		meta[2] = (struct latmon_log_kv){ "cpu", cpu };
+		err = latmon_log_series(w, nthreads + i, name,
+					"t,latency,stage_irq,stage_handler,stage_wakeup,stage_sched,stage_user", meta, 3);
+	}
+	for (unsigned i = 0; !err && i < nthreads; i++) {
+		const struct latprobe_thread *th = &threads[i];
+
+		for (uint64_t k = 0; !err && k < th->nsamples; k++) {
+			int64_t values[2 + LATPROBE_NSTAGES] = { th->t[k], th->latency[k] };
+
+			if (!th->stage_result || th->stage_result[k] != LATPROBE_STAGES_OK)
+				continue;
+			memcpy(&values[2], &th->stages[k * LATPROBE_NSTAGES],
+			       sizeof(int64_t) * LATPROBE_NSTAGES);
+			err = latmon_log_sample(w, nthreads + i, values, 2 + LATPROBE_NSTAGES);
+		}
+	}
+	for (unsigned i = 0; !err && i < nthreads; i++) {
+		struct latmon_log_counter c[LATPROBE_STAGES_NRESULTS];
+
+		for (int r = 0; r < LATPROBE_STAGES_NRESULTS; r++)
+			c[r] = (struct latmon_log_counter){ r ? latprobe_stage_result_names[r]
+							      : "matched",
+							    threads[i].stage_counts[r] };
+		err = latmon_log_counters(w, nthreads + i, c, LATPROBE_STAGES_NRESULTS);
+	}
+	return err;
+}
+
 int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		       const struct latprobe_run_info *info, struct latprobe_thread *threads,
 		       unsigned nthreads)
 {
 	char interval[24], elapsed[24], priority[24], bin[24], max_samples[24], dma[24];
-	struct latmon_log_kv header[16];
+	char trace[5][24];
+	struct latmon_log_kv header[24];
+	unsigned nseries = info->stages ? 2 * nthreads : nthreads;
 	size_t nheader = 0;
 	struct latmon_log_writer *w = NULL;
 	void *mem;
 	int err;
 
 	mem = aligned_alloc(alignof(max_align_t),
-			    (latmon_log_writer_size(nthreads) + alignof(max_align_t) - 1) /
+			    (latmon_log_writer_size(nseries) + alignof(max_align_t) - 1) /
 				alignof(max_align_t) * alignof(max_align_t));
 	if (!mem)
 		return ENOMEM;
-	err = latmon_log_writer_init(&w, mem, latmon_log_writer_size(nthreads), nthreads, file_sink,
+	err = latmon_log_writer_init(&w, mem, latmon_log_writer_size(nseries), nseries, file_sink,
 				     out);
 	if (err)
 		goto cleanup;
@@ -83,6 +129,19 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 	}
 	header[nheader++] = (struct latmon_log_kv){ "elapsed_ns", elapsed };
 	header[nheader++] = (struct latmon_log_kv){ "interrupted", info->interrupted ? "1" : "0" };
+	if (info->stages) {
+		u64_text(trace[0], sizeof(trace[0]), info->trace_events);
+		u64_text(trace[1], sizeof(trace[1]), info->trace_overrun);
+		u64_text(trace[2], sizeof(trace[2]), info->trace_lost_pages);
+		u64_text(trace[3], sizeof(trace[3]), info->trace_over_limit);
+		u64_text(trace[4], sizeof(trace[4]), info->trace_bad_pages);
+		header[nheader++] = (struct latmon_log_kv){ "stages", "irq,handler,wakeup,sched,user" };
+		header[nheader++] = (struct latmon_log_kv){ "trace_events", trace[0] };
+		header[nheader++] = (struct latmon_log_kv){ "trace_overrun", trace[1] };
+		header[nheader++] = (struct latmon_log_kv){ "trace_lost_pages", trace[2] };
+		header[nheader++] = (struct latmon_log_kv){ "trace_over_limit", trace[3] };
+		header[nheader++] = (struct latmon_log_kv){ "trace_bad_pages", trace[4] };
+	}
 	err = latmon_log_begin(w, header, nheader);
 
 	for (unsigned i = 0; !err && i < nthreads; i++) {
@@ -96,6 +155,8 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		meta[2] = (struct latmon_log_kv){ "max_samples", max_samples };
 		err = latmon_log_series(w, i, name, "t,latency", meta, 3);
 	}
+	if (info->stages)
+		err = err ? err : write_stages(w, threads, nthreads);
 	for (unsigned i = 0; !err && i < nthreads; i++) {
 		const struct latprobe_thread *th = &threads[i];
 

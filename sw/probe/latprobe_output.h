@@ -4,6 +4,8 @@
 #ifndef LATPROBE_OUTPUT_H
 #define LATPROBE_OUTPUT_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "latprobe_measure.h"
@@ -17,6 +19,12 @@ struct latprobe_run_info {
 	const char *kernel;    /**< uname release and version */
 	int interrupted;       /**< stopped by SIGINT/SIGTERM */
 	uint64_t elapsed_ns;   /**< from start to the end of the measurement */
+	bool stages;	       /**< --stages: the threads' stages are filled in */
+	uint64_t trace_events;	   /**< trace events kept */
+	uint64_t trace_lost_pages; /**< trace pages that said events were lost */
+	uint64_t trace_overrun;	   /**< trace events the kernel overwrote or dropped */
+	uint64_t trace_over_limit; /**< trace events not kept (memory limit) */
+	uint64_t trace_bad_pages;  /**< trace pages that could not be parsed */
 };
 
 /**

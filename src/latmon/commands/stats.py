@@ -34,6 +34,8 @@ def command(files: tuple[str, ...], fmt: str, keep_going: bool, as_json: bool, u
     rows = []
     for run in runs:
         for series in run.series:
+            if series.is_stages:
+                continue  # a subset of another series, split into stages: see latmon report
             summary = summarize_series(series)
             shown_unit = series.unit
             if unit == "ns" and series.unit == "cycles":
