@@ -19,7 +19,7 @@ export PATH := $(VENV)/bin:$(PATH)
 include sw/sw.mk
 include hw/hw.mk
 
-.PHONY: help setup test demo bench lint format lock clean
+.PHONY: help setup test demo bench lint format lock clean fuzz
 
 help:
 	@echo "make setup   install system packages (apt) and the Python venv ($(VENV)); idempotent"
@@ -30,6 +30,7 @@ help:
 	@echo "make synth   Yosys synthesis; build/synth/resources.json and resources.md"
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
 	@echo "make lint    ruff, mypy and clang-format checks"
+	@echo "make fuzz    fuzz every input reader with 135,000 inputs"
 
 setup:
 	@scripts/setup.sh
@@ -60,6 +61,10 @@ demo: setup sw-all
 
 bench: setup sw-all
 	$(PY) bench/run.py --out $(BUILD)/bench
+
+# Every reader fuzzed with 15,000 inputs per test (9 tests: 135,000 inputs); make test runs 150.
+fuzz: setup
+	LATMON_FUZZ_EXAMPLES=15000 $(PY) -m pytest -n $(JOBS) -p no:cacheprovider tests/test_reader_fuzz.py
 
 # Regenerate requirements.lock from pyproject.toml in a scratch venv.
 lock:

@@ -53,9 +53,12 @@ def test_detection_by_content_not_name(tmp_path: Path) -> None:
     path = tmp_path / "data.parquet"  # a latmon-log with a misleading name
     write_log(path, unit="ns")
     assert detect_format(path) == "latmon-log"
-    other = tmp_path / "x.log"
-    other.write_text("1\n2\n3\n")
-    with pytest.raises(InputError, match="unrecognised format"):
+    numbers = tmp_path / "x.log"  # a list of numbers is read as plain, whatever its name
+    numbers.write_text("1\n2\n3\n")
+    assert detect_format(numbers) == "plain"
+    other = tmp_path / "notes.txt"
+    other.write_text("lab notes\nnothing measured here\n")
+    with pytest.raises(InputError, match="unrecognised format: not a latmon run file"):
         load(other)
 
 

@@ -12,9 +12,33 @@ import numpy as np
 from latmon.errors import InputError, LatmonError
 from latmon.logformat import LogRun, LogSeries, looks_like_latmon_log, read_file
 from latmon.model import Histogram, Run, Series
+from latmon.readers import (
+    ReadOptions,
+    cyclictest_hist,
+    cyclictest_json,
+    cyclictest_verbose,
+    ila_csv,
+    jitterdebugger,
+    plain,
+)
 from latmon.runfile import is_run_file, read_run
 
-FORMATS = ("auto", "run", "latmon-log")
+#: text formats in the order they are tried; plain (any list of numbers) comes last
+_TEXT_READERS = (
+    cyclictest_json,
+    jitterdebugger,
+    cyclictest_hist,
+    cyclictest_verbose,
+    ila_csv,
+    plain,
+)
+FORMATS = (
+    "auto",
+    "run",
+    "latmon-log",
+    *(r.NAME for r in _TEXT_READERS),
+    jitterdebugger.RAW_NAME,
+)
 SNIFF_BYTES = 64 * 1024
 _SERIES_KEYS = ("unit", "clock_hz", "resolution")
 
@@ -30,15 +54,27 @@ def detect_format(path: Path) -> str:
         raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
     if looks_like_latmon_log(head):
         return "latmon-log"
+    for reader in _TEXT_READERS:
+        if reader.sniff(head):
+            return str(reader.NAME)
+    with path.open("rb") as f:
+        if jitterdebugger.sniff_raw(f.read(SNIFF_BYTES - SNIFF_BYTES % 28)):
+            return jitterdebugger.RAW_NAME
     raise InputError(
         str(path),
         None,
-        "unrecognised format: not a latmon run file nor a latmon-log (give --format to say "
-        "which it is)",
+        "unrecognised format: not a latmon run file or latmon-log, cyclictest (-h text, -v, "
+        "--json), jitterdebugger (results.json, samples.raw), ILA CSV or a list of numbers; "
+        "give --format to say which it is",
     )
 
 
-def load(path: str | Path, fmt: str = "auto", keep_going: bool = False) -> list[Run]:
+def load(
+    path: str | Path,
+    fmt: str = "auto",
+    keep_going: bool = False,
+    options: ReadOptions | None = None,
+) -> list[Run]:
     """Read a file into one or more runs."""
     path = Path(path)
     if not path.exists():
@@ -51,6 +87,14 @@ def load(path: str | Path, fmt: str = "auto", keep_going: bool = False) -> list[
         return [read_run(path)]
     if fmt == "latmon-log":
         return [run_from_log(log) for log in read_file(path, keep_going=keep_going)]
+    opts = options or ReadOptions()
+    opts.keep_going = keep_going
+    for reader in _TEXT_READERS:
+        if fmt == reader.NAME:
+            runs: list[Run] = reader.read(path, opts)
+            return runs
+    if fmt == jitterdebugger.RAW_NAME:
+        return jitterdebugger.read_raw(path, opts)
     raise LatmonError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 
@@ -128,10 +172,15 @@ def run_from_log(log: LogRun) -> Run:
     )
 
 
-def load_all(paths: list[str], fmt: str = "auto", keep_going: bool = False) -> list[Run]:
+def load_all(
+    paths: list[str],
+    fmt: str = "auto",
+    keep_going: bool = False,
+    options: ReadOptions | None = None,
+) -> list[Run]:
     """Read every file; raises on the first unreadable file (strict or not: a file that is not
     an input at all is a user error). With keep_going, damaged logs yield their valid part."""
     runs: list[Run] = []
     for path in paths:
-        runs.extend(load(path, fmt, keep_going))
+        runs.extend(load(path, fmt, keep_going, options))
     return runs

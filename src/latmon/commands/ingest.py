@@ -11,6 +11,7 @@ from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
 from latmon.errors import LatmonError
 from latmon.ingest import load
 from latmon.model import Run
+from latmon.readers import ReadOptions
 from latmon.runfile import write_run
 
 
@@ -25,7 +26,14 @@ from latmon.runfile import write_run
     help="Folder for the run files (created if missing).",
 )
 @click.option("--force", is_flag=True, help="Overwrite run files that exist.")
-def command(files: tuple[str, ...], fmt: str, keep_going: bool, outdir: str, force: bool) -> None:
+def command(
+    files: tuple[str, ...],
+    fmt: str,
+    keep_going: bool,
+    outdir: str,
+    force: bool,
+    read_options: ReadOptions,
+) -> None:
     """Convert FILES into run files: one Parquet file per run, metadata inside.
 
     A file holding several logs gives one run file each (NAME-1.parquet, NAME-2.parquet, ...).

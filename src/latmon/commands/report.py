@@ -9,6 +9,7 @@ import click
 
 from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
 from latmon.ingest import load_all
+from latmon.readers import ReadOptions
 from latmon.report import HtmlReport
 
 
@@ -18,10 +19,17 @@ from latmon.report import HtmlReport
     "-o", "--output", required=True, type=click.Path(dir_okay=False), help="The HTML file."
 )
 @click.option("--title", default="latmon report", show_default=True)
-def command(files: tuple[str, ...], fmt: str, keep_going: bool, output: str, title: str) -> None:
+def command(
+    files: tuple[str, ...],
+    fmt: str,
+    keep_going: bool,
+    output: str,
+    title: str,
+    read_options: ReadOptions,
+) -> None:
     """Write one self-contained HTML report of FILES: summary table, log-y latency histogram per
     series, each run's metadata."""
-    runs = load_all(list(files), fmt, keep_going)
+    runs = load_all(list(files), fmt, keep_going, read_options)
     damaged = report_problems(runs)
     text = HtmlReport(title).render(runs)
     path = Path(output)

@@ -10,6 +10,7 @@ import click
 from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
 from latmon.formatting import fmt
 from latmon.ingest import load_all
+from latmon.readers import ReadOptions
 from latmon.stats import PERCENTILES, SUMMARY_KEYS, summarize_series
 
 
@@ -23,13 +24,20 @@ from latmon.stats import PERCENTILES, SUMMARY_KEYS, summarize_series
     show_default=True,
     help="native: each series in its own unit (ns or cycles); ns: cycles converted to ns.",
 )
-def command(files: tuple[str, ...], fmt: str, keep_going: bool, as_json: bool, unit: str) -> None:
+def command(
+    files: tuple[str, ...],
+    fmt: str,
+    keep_going: bool,
+    as_json: bool,
+    unit: str,
+    read_options: ReadOptions,
+) -> None:
     """Statistics of every series in FILES (latmon-log or run files).
 
     count, min, max, mean, median, stdev (n-1), jitter = max(max-mean, mean-min), rsd_pct and
     nearest-rank percentiles, exact on integer samples.
     """
-    runs = load_all(list(files), fmt, keep_going)
+    runs = load_all(list(files), fmt, keep_going, read_options)
     damaged = report_problems(runs)
     rows = []
     for run in runs:

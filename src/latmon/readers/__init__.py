@@ -1,0 +1,67 @@
+"""Readers of third-party formats, one module per format, all producing the run model.
+
+Each module has ``NAME``, ``sniff(head) -> bool`` (does this text look like the format?) and
+``read(path, options) -> list[Run]``. Errors name the file, the line and the problem; with
+``options.keep_going`` a reader keeps what is valid and records each problem in the run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+
+from latmon.errors import InputError
+
+#: nanoseconds per unit of the plain inputs
+UNIT_NS = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000}
+
+
+@dataclass
+class ReadOptions:
+    keep_going: bool = False
+    #: unit of inputs that do not say it (plain numbers, cyclictest text: default us)
+    input_unit: str | None = None
+    #: ILA CSV: the irq and ack signal columns and the sample clock
+    irq: str | None = None
+    ack: str | None = None
+    clock_hz: int | None = None
+
+
+class Problems:
+    """Collects the problems of one input: raises at the first unless keep_going."""
+
+    def __init__(self, path: str, keep_going: bool) -> None:
+        self.path = path
+        self.keep_going = keep_going
+        self.items: list[str] = []
+
+    def add(self, line: int | None, problem: str) -> None:
+        if not self.keep_going:
+            raise InputError(self.path, line, problem)
+        where = f"line {line}: " if line is not None else ""
+        self.items.append(where + problem)
+
+
+#: the largest count or latency (in ns) a reader accepts: leaves int64 headroom for sums
+LIMIT = 2**62
+
+
+def in_range(value: int) -> bool:
+    return -LIMIT < value < LIMIT
+
+
+_DECIMAL = re.compile(r"^[+-]?(\d+)(\.\d+)?$")
+
+
+def decimal_to_int(text: str, factor: int) -> int:
+    """'12.345' x factor as an exact integer; ValueError if not a number or not a whole
+    number of the target unit."""
+    if not _DECIMAL.match(text):
+        raise ValueError(f"{text!r} is not a number")
+    value = Fraction(text) * factor
+    if value.denominator != 1:
+        raise ValueError(f"{text} has more digits than the unit's resolution")
+    if not in_range(int(value)):
+        raise ValueError(f"{text} is too large to be a latency")
+    return int(value)
