@@ -17,7 +17,9 @@ from latmon.errors import LatmonError
 
 # Subcommand name -> module in latmon.commands that defines `command` (a click.Command).
 COMMANDS: dict[str, str] = {
+    "compare": "compare",
     "ingest": "ingest",
+    "plan": "plan",
     "report": "report",
     "run": "run",
     "stats": "stats",

@@ -134,4 +134,6 @@ class Run:
     @property
     def label(self) -> str:
         """A short name for tables: the scenario, else the file name."""
-        return self.meta.get("scenario") or self.meta.get("name") or self.path or self.source
+        base = self.meta.get("scenario") or self.meta.get("name") or self.path or self.source
+        tool = self.meta.get("tool")
+        return f"{base} ({tool})" if tool else base

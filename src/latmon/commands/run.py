@@ -27,6 +27,16 @@ EXIT_INTERRUPTED = 130
 @click.option("--duration", help="Override every scenario's duration, e.g. 5s.")
 @click.option("--warmup", help="Override every scenario's warm-up, e.g. 1s.")
 @click.option(
+    "--stages",
+    is_flag=True,
+    help="Split every wake-up into the stages of the interrupt path (latprobe --stages; root).",
+)
+@click.option(
+    "--policy",
+    type=click.Choice(["fifo", "rr", "other"]),
+    help="Override every scenario's scheduling policy (other: no real-time priority, no root).",
+)
+@click.option(
     "--latprobe",
     "latprobe_path",
     help="The latprobe binary (default: on PATH or build/sw/latprobe of this checkout).",
@@ -37,6 +47,8 @@ def command(
     repetitions: int | None,
     duration: str | None,
     warmup: str | None,
+    stages: bool,
+    policy: str | None,
     latprobe_path: str | None,
 ) -> None:
     """Run the SCENARIOS (YAML files, see docs/scenarios.md), repetitions interleaved, and write
@@ -54,6 +66,12 @@ def command(
                 s.duration_ns = parse_duration_ns(duration)
             if warmup:
                 s.warmup_ns = parse_duration_ns(warmup)
+            if stages:
+                s.probe.stages = True
+            if policy:
+                s.probe.policy = policy
+                if policy == "other":
+                    s.probe.mlock = False
         except ValueError as error:
             raise click.BadParameter(str(error)) from None
     latprobe = find_latprobe(latprobe_path)

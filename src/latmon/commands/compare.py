@@ -1,0 +1,166 @@
+"""latmon compare: scenarios side by side, differences to a baseline, deadline verdicts."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import sys
+
+import click
+
+from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
+from latmon.compare import compare, group_runs
+from latmon.formatting import fmt
+from latmon.ingest import load_all
+from latmon.readers import ReadOptions
+from latmon.scenario import parse_duration_ns
+
+COLUMNS = [
+    ("scenario", "scenario"),
+    ("runs", "runs"),
+    ("n", "n"),
+    ("min", "min"),
+    ("mean", "avg"),
+    ("median", "median"),
+    ("p99", "p99"),
+    ("p99_ci", "p99 95% CI"),
+    ("p99_9", "p99.9"),
+    ("max", "max"),
+    ("jitter", "jitter"),
+    ("stdev", "stdev"),
+    ("rsd_pct", "%RSD"),
+]
+DEADLINE = [("above_deadline", "> deadline"), ("margin", "margin"), ("verdict", "verdict")]
+VERSUS = [
+    ("d_p50", "Δp50"),
+    ("d_p50_ci", "Δp50 CI"),
+    ("d_p99", "Δp99"),
+    ("d_p99_ci", "Δp99 CI"),
+    ("a12", "A12"),
+    ("effect", "effect"),
+]
+
+
+def _cell(value: object, key: str) -> str:
+    if isinstance(value, list):
+        return f"[{fmt(value[0])}, {fmt(value[1])}]"
+    if key == "a12" and isinstance(value, float):
+        return f"{value:.3f}"
+    if key == "rsd_pct" and isinstance(value, float):
+        return fmt(value, 2)
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    return fmt(value) if value is not None else ""
+
+
+def _table(rows: list[dict[str, object]], columns: list[tuple[str, str]]) -> list[list[str]]:
+    return [[_cell(r.get(k), k) for k, _ in columns] for r in rows]
+
+
+@click.command()
+@input_options
+@click.option("--deadline", help="Deadline for the verdict, e.g. 3ms or 250us.")
+@click.option("--baseline", help="The scenario the others are compared with (default: the first).")
+@click.option("--confidence", type=click.FloatRange(0.5, 0.9999), default=0.95, show_default=True)
+@click.option(
+    "--output-format",
+    "out_format",
+    type=click.Choice(["table", "markdown", "csv", "latex", "json"]),
+    default="table",
+    show_default=True,
+)
+def command(
+    files: tuple[str, ...],
+    fmt: str,
+    keep_going: bool,
+    deadline: str | None,
+    baseline: str | None,
+    confidence: float,
+    out_format: str,
+    read_options: ReadOptions,
+) -> None:
+    """Compare the scenarios in FILES (runs with the same scenario are pooled: every repetition
+    and CPU). Per scenario: n, min, avg, median, p99 with its confidence interval, p99.9, max,
+    jitter, stdev, %RSD; with --deadline the count above it, the margin and a verdict; against
+    the baseline the differences of p50 and p99 with confidence intervals and the Vargha-Delaney
+    A12 effect size. All values in ns."""
+    try:
+        deadline_ns = parse_duration_ns(deadline, "us") if deadline else None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--deadline") from None
+    runs = load_all(list(files), fmt, keep_going, read_options)
+    damaged = report_problems(runs)
+    groups = group_runs(runs)
+    try:
+        rows = compare(groups, baseline, deadline_ns, confidence)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--baseline") from None
+    columns = COLUMNS + (DEADLINE if deadline_ns is not None else [])
+    if len(rows) > 1:
+        columns += VERSUS
+    if out_format == "json":
+        json.dump(rows, sys.stdout, indent=2, default=lambda v: None)
+        sys.stdout.write("\n")
+    elif out_format == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow([k for k, _ in columns])
+        for r in rows:
+            writer.writerow(
+                [
+                    ";".join(map(str, r[k])) if isinstance(r.get(k), list) else r.get(k, "")
+                    for k, _ in columns
+                ]
+            )
+        sys.stdout.write(out.getvalue())
+    else:
+        heads = [h for _, h in columns]
+        body = _table(rows, columns)
+        if out_format == "markdown":
+            click.echo("| " + " | ".join(heads) + " |")
+            click.echo("|" + "|".join("---" for _ in heads) + "|")
+            for line in body:
+                click.echo("| " + " | ".join(c.replace("|", "\\|") for c in line) + " |")
+        elif out_format == "latex":
+            click.echo("\\begin{tabular}{l" + "r" * (len(heads) - 1) + "}")
+            click.echo(" & ".join(_tex(h) for h in heads) + " \\\\ \\hline")
+            for line in body:
+                click.echo(" & ".join(_tex(c) for c in line) + " \\\\")
+            click.echo("\\end{tabular}")
+        else:
+            widths = [max(len(h), *(len(line[i]) for line in body)) for i, h in enumerate(heads)]
+            click.echo("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)))
+            click.echo("  ".join("-" * w for w in widths))
+            for line in body:
+                click.echo(
+                    "  ".join(
+                        c.rjust(w) if i else c.ljust(w)
+                        for i, (c, w) in enumerate(zip(line, widths, strict=True))
+                    )
+                )
+        notes = []
+        if any(not r.get("exact", True) for r in rows):
+            notes.append("histogram inputs: values known to within their bin width")
+        notes.append(f"CIs at {confidence:.0%}; percentiles nearest-rank; values in ns")
+        if len(rows) > 1:
+            notes.append(
+                f"differences and A12 against {baseline if baseline else rows[0]['scenario']}"
+            )
+        click.echo("(" + "; ".join(notes) + ")", err=True)
+    if damaged:
+        sys.exit(EXIT_DAMAGED)
+
+
+def _tex(text: str) -> str:
+    for a, b in (
+        ("\\", "\\textbackslash{}"),
+        ("&", "\\&"),
+        ("%", "\\%"),
+        ("_", "\\_"),
+        ("#", "\\#"),
+        ("Δ", "$\\Delta$"),
+    ):
+        text = text.replace(a, b)
+    return text

@@ -1,0 +1,138 @@
+"""latmon compare (src/latmon/compare.py, commands/compare.py) against values computed here
+independently: brute-force A12 over all pairs, binomial CI ranks from math.comb sums, pooled
+statistics with numpy."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from latmon.compare import Distribution, a12, compare, distribution_of, group_runs
+from latmon.logformat import LogWriter
+from latmon.model import Histogram, Run, Series
+
+
+def dist(values: list[int] | np.ndarray) -> Distribution:
+    s = Series(name="x", unit="ns", columns={"latency": np.asarray(values, dtype=np.int64)})
+    return distribution_of([s])
+
+
+def brute_a12(x: list[int], y: list[int]) -> float:
+    wins = sum((a > b) + 0.5 * (a == b) for a in x for b in y)
+    return wins / (len(x) * len(y))
+
+
+def binom_cdf(k: int, n: int, p: float) -> float:
+    return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a12_equals_the_pairwise_count(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 30, int(rng.integers(1, 60))).tolist()  # many ties
+    y = rng.integers(5, 35, int(rng.integers(1, 60))).tolist()
+    assert a12(dist(x), dist(y)) == pytest.approx(brute_a12(x, y), abs=1e-12)
+    assert a12(dist(x), dist(x)) == pytest.approx(0.5)
+
+
+def test_quantile_ci_ranks_are_the_binomial_ones() -> None:
+    values = np.arange(1, 201)  # the k-th smallest value is k: values are ranks
+    d = dist(values)
+    for q in (0.5, 0.9, 0.99):
+        lo, hi = d.quantile_ci(q, 0.95)
+        # lo: the largest rank l with P(B <= l - 1) <= 0.025; hi: smallest u with
+        # P(B <= u - 1) >= 0.975, B ~ Binomial(200, q)
+        lo_expected = max(k for k in range(1, 201) if binom_cdf(k - 1, 200, q) <= 0.025)
+        hi_expected = min(
+            [k for k in range(1, 201) if binom_cdf(k - 1, 200, q) >= 0.975] or [200]
+        )  # no rank high enough: the largest value (n too small for that confidence)
+        assert lo in (lo_expected, lo_expected + 1)
+        assert hi in (hi_expected, min(hi_expected + 1, 200))
+        # the interval covers the quantile with at least 95 % (or is as wide as it can be)
+        upper = 1.0 if hi == 200 else binom_cdf(hi - 1, 200, q)
+        assert upper - binom_cdf(lo - 1, 200, q) >= 0.95 or (lo, hi) == (lo, 200)
+
+
+def test_pooled_rows_match_numpy_and_the_deadline_count() -> None:
+    rng = np.random.default_rng(7)
+    a1, a2 = rng.integers(1000, 50_000, 3000), rng.integers(1000, 60_000, 2000)
+    b = rng.integers(2000, 4_000_000, 4000)
+    runs = [
+        Run({"source": "t", "scenario": "idle"}, [Series("cpu0", "ns", columns={"latency": a1})]),
+        Run({"source": "t", "scenario": "idle"}, [Series("cpu1", "ns", columns={"latency": a2})]),
+        Run({"source": "t", "scenario": "load"}, [Series("cpu0", "ns", columns={"latency": b})]),
+    ]
+    rows = compare(group_runs(runs), deadline_ns=3_000_000)
+    idle, load = rows
+    pooled = np.concatenate([a1, a2])
+    assert idle["n"] == 5000 and idle["runs"] == 2
+    assert idle["min"] == pooled.min() and idle["max"] == pooled.max()
+    assert idle["mean"] == pytest.approx(pooled.mean())
+    assert idle["stdev"] == pytest.approx(pooled.std(ddof=1))
+    assert idle["p99"] == np.percentile(pooled, 99, method="inverted_cdf")
+    assert idle["verdict"] == "pass" and idle["above_deadline"] == 0
+    assert load["above_deadline"] == int((b > 3_000_000).sum()) > 0
+    assert load["verdict"] == "FAIL" and load["margin"] == 3_000_000 - b.max()
+    assert load["vs"] == "idle"
+    assert load["d_p50"] == np.percentile(b, 50, method="inverted_cdf") - np.percentile(
+        pooled, 50, method="inverted_cdf"
+    )
+    lo, hi = load["d_p50_ci"]
+    assert lo <= load["d_p50"] <= hi
+    assert load["a12"] > 0.9 and load["effect"] == "large, higher"
+
+
+def test_histogram_inputs_use_bin_upper_values() -> None:
+    h = Histogram(np.array([0, 1000, 2000]), np.array([1000, 2000, 3000]), np.array([5, 3, 2]))
+    s = Series("cpu0", "ns", resolution=1000, histogram=h, counters={"max": 2500})
+    d = distribution_of([s])
+    assert not d.exact and d.bin_error == 1000
+    assert d.values.tolist() == [999, 1999, 2500] and d.counts.tolist() == [5, 3, 2]
+
+
+def write_log(path: Path, scenario: str, values: np.ndarray) -> None:
+    f = io.StringIO()
+    w = LogWriter(f, source="latprobe", unit="ns", scenario=scenario)
+    sid = w.series("cpu0")
+    w.samples(sid, (int(v) for v in values))
+    w.close()
+    path.write_text(f.getvalue())
+
+
+def test_cli_formats_and_errors(latmon_cli: Path, tmp_path: Path) -> None:
+    rng = np.random.default_rng(3)
+    write_log(tmp_path / "a.log", "base_line", rng.integers(1000, 9000, 500))
+    write_log(tmp_path / "b.log", "100%_load", rng.integers(5000, 20000, 500))
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(latmon_cli), "compare", *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+            timeout=60,
+        )
+
+    proc = run("a.log", "b.log", "--deadline", "15us", "--output-format", "json")
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)
+    assert [r["scenario"] for r in rows] == ["base_line", "100%_load"]
+    assert rows[1]["above_deadline"] > 0 and rows[1]["verdict"] == "FAIL"
+    latex = run("a.log", "b.log", "--output-format", "latex")
+    assert "100\\%\\_load" in latex.stdout and "\\begin{tabular}" in latex.stdout
+    md = run("a.log", "b.log", "--output-format", "markdown", "--baseline", "100%_load")
+    assert md.stdout.splitlines()[1].startswith("|---")
+    csv_out = run("a.log", "b.log", "--output-format", "csv").stdout.splitlines()
+    assert csv_out[0].startswith("scenario,runs,n,min") and len(csv_out) == 3
+    bad = run("a.log", "b.log", "--baseline", "nope")
+    assert bad.returncode == 2 and "no scenario named 'nope'" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    bad = run("a.log", "--deadline", "soon")
+    assert bad.returncode == 2 and "--deadline" in bad.stderr
