@@ -108,12 +108,11 @@ def command(
         writer = csv.writer(out)
         writer.writerow([k for k, _ in columns])
         for r in rows:
-            writer.writerow(
-                [
-                    ";".join(map(str, r[k])) if isinstance(r.get(k), list) else r.get(k, "")
-                    for k, _ in columns
-                ]
-            )
+            cells: list[object] = []
+            for k, _ in columns:
+                value = r.get(k, "")
+                cells.append(";".join(str(v) for v in value) if isinstance(value, list) else value)
+            writer.writerow(cells)
         sys.stdout.write(out.getvalue())
     else:
         heads = [h for _, h in columns]

@@ -79,16 +79,17 @@ def command(
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--interval") from None
     n_prop = proportion_sample_size(confidence, error, proportion)
-    rows = [
-        {
-            "tail": t,
-            "percentile": f"p{100 * (1 - t):.10g}",
-            "samples": tail_sample_size(t, confidence),
-        }
-        for t in (tails or (1e-2, 1e-3, 1e-4, 1e-5, 1e-6))
-    ]
-    for r in rows:
-        r["duration_s"] = r["samples"] * interval_ns / 1e9
+    rows: list[dict[str, float | int | str]] = []
+    for t in tails or (1e-2, 1e-3, 1e-4, 1e-5, 1e-6):
+        n = tail_sample_size(t, confidence)
+        rows.append(
+            {
+                "tail": t,
+                "percentile": f"p{100 * (1 - t):.10g}",
+                "samples": n,
+                "duration_s": n * interval_ns / 1e9,
+            }
+        )
     if as_json:
         out = {
             "confidence": confidence,
@@ -106,6 +107,6 @@ def command(
     click.echo(f"to observe the tail at {confidence:g} confidence:")
     for r in rows:
         click.echo(
-            f"  beyond {r['percentile']:<10} (t = {r['tail']:g}): n = {r['samples']:>13,} "
-            f"samples, {_duration(r['samples'] * interval_ns)} at {interval}"
+            f"  beyond {r['percentile']!s:<10} (t = {r['tail']:g}): n = {r['samples']:>13,} "
+            f"samples, {_duration(float(r['duration_s']) * 1e9)} at {interval}"
         )
