@@ -24,8 +24,8 @@
 
 #include "latprobe_measure.h"
 #include "latprobe_output.h"
-#include "latprobe_tracefs.h"
 #include "latprobe_params.h"
+#include "latprobe_tracefs.h"
 
 /* Time from starting the threads to their first period's start: room to get scheduled. */
 #define START_DELAY_NS 20000000ull

@@ -30,18 +30,18 @@ struct latprobe_thread {
 	pid_t main_pid;
 	/* results */
 	struct latprobe_hist hist;
-	int64_t *t;		/**< wake-up time since start_ns, per kept sample */
-	int64_t *latency;	/**< lateness of the wake-up, per kept sample */
-	uint64_t nsamples;	/**< samples kept (<= params->max_samples) */
-	uint64_t events;	/**< wake-ups measured */
-	uint64_t missed;	/**< periods skipped because a wake-up came too late */
-	_Atomic pid_t tid;	/**< the thread's kernel id (for tracing), 0 until it runs */
+	int64_t *t;	   /**< wake-up time since start_ns, per kept sample */
+	int64_t *latency;  /**< lateness of the wake-up, per kept sample */
+	uint64_t nsamples; /**< samples kept (<= params->max_samples) */
+	uint64_t events;   /**< wake-ups measured */
+	uint64_t missed;   /**< periods skipped because a wake-up came too late */
+	_Atomic pid_t tid; /**< the thread's kernel id (for tracing), 0 until it runs */
 	/* --stages: per kept sample, filled in after the run */
-	int64_t *stages;		 /**< LATPROBE_NSTAGES values per kept sample */
-	uint8_t *stage_result;		 /**< enum latprobe_stage_result per kept sample */
+	int64_t *stages;       /**< LATPROBE_NSTAGES values per kept sample */
+	uint8_t *stage_result; /**< enum latprobe_stage_result per kept sample */
 	uint64_t stage_counts[LATPROBE_STAGES_NRESULTS]; /**< samples per result */
-	int error;		/**< errno of a failed call, 0 if none */
-	const char *error_what; /**< which call failed */
+	int error;					 /**< errno of a failed call, 0 if none */
+	const char *error_what;				 /**< which call failed */
 	/* private */
 	pthread_t handle;
 	bool started;

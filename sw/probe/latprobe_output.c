@@ -52,8 +52,10 @@ static int write_stages(struct latmon_log_writer *w, const struct latprobe_threa
 		meta[0] = (struct latmon_log_kv){ "kind", "stages" };
 		meta[1] = (struct latmon_log_kv){ "of", of };
 		meta[2] = (struct latmon_log_kv){ "cpu", cpu };
-		err = latmon_log_series(w, nthreads + i, name,
-					"t,latency,stage_irq,stage_handler,stage_wakeup,stage_sched,stage_user", meta, 3);
+		err = latmon_log_series(
+		    w, nthreads + i, name,
+		    "t,latency,stage_irq,stage_handler,stage_wakeup,stage_sched,stage_user", meta,
+		    3);
 	}
 	for (unsigned i = 0; !err && i < nthreads; i++) {
 		const struct latprobe_thread *th = &threads[i];
@@ -135,7 +137,8 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		u64_text(trace[2], sizeof(trace[2]), info->trace_lost_pages);
 		u64_text(trace[3], sizeof(trace[3]), info->trace_over_limit);
 		u64_text(trace[4], sizeof(trace[4]), info->trace_bad_pages);
-		header[nheader++] = (struct latmon_log_kv){ "stages", "irq,handler,wakeup,sched,user" };
+		header[nheader++] =
+		    (struct latmon_log_kv){ "stages", "irq,handler,wakeup,sched,user" };
 		header[nheader++] = (struct latmon_log_kv){ "trace_events", trace[0] };
 		header[nheader++] = (struct latmon_log_kv){ "trace_overrun", trace[1] };
 		header[nheader++] = (struct latmon_log_kv){ "trace_lost_pages", trace[2] };

@@ -6,11 +6,11 @@
 
 #define RB_MISSED_EVENTS (1ull << 31)
 #define RB_MISSED_STORED (1ull << 30)
-#define TYPE_PADDING 29
+#define TYPE_PADDING	 29
 #define TYPE_TIME_EXTEND 30
-#define TYPE_TIME_STAMP 31
-#define TS_SHIFT 27
-#define ABS_TS_BITS 59
+#define TYPE_TIME_STAMP	 31
+#define TS_SHIFT	 27
+#define ABS_TS_BITS	 59
 
 static uint32_t u32_at(const unsigned char *p)
 {

@@ -48,13 +48,13 @@ extern const char *const latprobe_stage_names[LATPROBE_NSTAGES];
 /** Why a wake-up has no stages (or 0 = it has them). */
 enum latprobe_stage_result {
 	LATPROBE_STAGES_OK,
-	LATPROBE_STAGES_NO_START,   /**< no hrtimer_start of the thread for this expiry */
-	LATPROBE_STAGES_NO_EXPIRE,  /**< the timer's expiry was not traced */
-	LATPROBE_STAGES_NO_IRQ,	    /**< no timer interrupt entry before the handler */
-	LATPROBE_STAGES_NO_WAKING,  /**< the thread was not woken (it had not gone to sleep) */
-	LATPROBE_STAGES_NO_SWITCH,  /**< the thread was not switched in (it never left the CPU) */
-	LATPROBE_STAGES_DISORDER,   /**< events out of order: a stage after the first is negative */
-	LATPROBE_STAGES_SUM,	    /**< the stages do not add up to the measured latency */
+	LATPROBE_STAGES_NO_START,  /**< no hrtimer_start of the thread for this expiry */
+	LATPROBE_STAGES_NO_EXPIRE, /**< the timer's expiry was not traced */
+	LATPROBE_STAGES_NO_IRQ,	   /**< no timer interrupt entry before the handler */
+	LATPROBE_STAGES_NO_WAKING, /**< the thread was not woken (it had not gone to sleep) */
+	LATPROBE_STAGES_NO_SWITCH, /**< the thread was not switched in (it never left the CPU) */
+	LATPROBE_STAGES_DISORDER,  /**< events out of order: a stage after the first is negative */
+	LATPROBE_STAGES_SUM,	   /**< the stages do not add up to the measured latency */
 	LATPROBE_STAGES_NRESULTS
 };
 
@@ -64,7 +64,7 @@ extern const char *const latprobe_stage_result_names[LATPROBE_STAGES_NRESULTS];
 
 /** Scan state of one thread over the time-sorted events: samples must be matched in order. */
 struct latprobe_stage_matcher {
-	size_t pos;				  /**< first event not yet scanned */
+	size_t pos;				    /**< first event not yet scanned */
 	uint64_t last_irq[LATPROBE_TRACE_MAX_CPUS]; /**< latest timer interrupt entry per CPU */
 };
 
@@ -80,8 +80,7 @@ void latprobe_stage_matcher_init(struct latprobe_stage_matcher *m);
 enum latprobe_stage_result latprobe_stages_match(struct latprobe_stage_matcher *m,
 						 const struct latprobe_trace_event *ev, size_t n,
 						 pid_t tid, uint64_t expiry, uint64_t user,
-						 int64_t latency,
-						 int64_t stages[LATPROBE_NSTAGES]);
+						 int64_t latency, int64_t stages[LATPROBE_NSTAGES]);
 
 /** Sort events by time (ties keep their order), for latprobe_stages_match(). */
 void latprobe_trace_sort(struct latprobe_trace_event *ev, size_t n);

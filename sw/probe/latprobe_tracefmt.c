@@ -11,8 +11,8 @@ static int attribute(const char *line, const char *end, const char *key, unsigne
 	size_t klen = strlen(key);
 
 	for (const char *p = line; p + klen < end; p++) {
-		if (!strncmp(p, key, klen) && (p == line || p[-1] == '\t' || p[-1] == ' ' ||
-					       p[-1] == ';')) {
+		if (!strncmp(p, key, klen) &&
+		    (p == line || p[-1] == '\t' || p[-1] == ' ' || p[-1] == ';')) {
 			char *stop;
 
 			errno = 0;

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_MOUNT "/sys/kernel/tracing"
+#define DEFAULT_MOUNT	"/sys/kernel/tracing"
 #define INSTANCE_PREFIX "latprobe."
 
 static const char *const event_paths[LATPROBE_NEVENTS] = {
@@ -118,8 +118,9 @@ static void remove_stale_instances(const struct latprobe_trace *t)
 			continue; /* that latprobe still runs */
 		snprintf(path, sizeof(path), "%s/instances/%s", t->root, e->d_name);
 		if (!rmdir(path))
-			fprintf(stderr, "latprobe: removed the trace instance %s left by a latprobe "
-					"that was killed\n",
+			fprintf(stderr,
+				"latprobe: removed the trace instance %s left by a latprobe "
+				"that was killed\n",
 				path);
 	}
 	closedir(d);
@@ -221,8 +222,8 @@ int latprobe_trace_open(struct latprobe_trace *t, uint64_t buffer_kb, size_t lim
 		t->mounted = true;
 	}
 	if (access(t->root, W_OK) && geteuid() != 0)
-		return fail(err, errlen, EACCES, "--stages needs root to trace (%s is not writable)%s",
-			    t->root, "");
+		return fail(err, errlen, EACCES,
+			    "--stages needs root to trace (%s is not writable)%s", t->root, "");
 	rc = load_formats(t, err, errlen);
 	if (rc)
 		return rc;
@@ -365,7 +366,8 @@ int latprobe_trace_drain(struct latprobe_trace *t, const pid_t *tids, unsigned n
 				return errno;
 			if (r == 0)
 				break;
-			rc = latprobe_page_walk(&t->layout, t->page, (size_t)r, on_record, &w, &lost);
+			rc = latprobe_page_walk(&t->layout, t->page, (size_t)r, on_record, &w,
+						&lost);
 			if (rc == EBADMSG)
 				t->bad_pages++;
 			else if (rc)
@@ -433,8 +435,8 @@ int latprobe_trace_close(struct latprobe_trace *t, char *err, size_t errlen)
 			rc = 0;
 		if (rc)
 			fail(err, errlen, rc,
-			     "cannot remove the trace instance %s: %s; remove it with rmdir", t->dir,
-			     strerror(rc));
+			     "cannot remove the trace instance %s: %s; remove it with rmdir",
+			     t->dir, strerror(rc));
 		else
 			t->created = false;
 	}

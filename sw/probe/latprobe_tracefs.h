@@ -41,10 +41,10 @@ struct latprobe_trace {
 	struct latprobe_trace_event *ev;
 	size_t n, cap, limit; /**< events kept, allocated, at most */
 	/* what was lost */
-	uint64_t lost_pages;   /**< pages that said events were lost before them */
-	uint64_t overrun;      /**< events overwritten or dropped by the kernel (per-CPU stats) */
-	uint64_t over_limit;   /**< events not kept because the limit was reached */
-	uint64_t bad_pages;    /**< pages that could not be parsed */
+	uint64_t lost_pages; /**< pages that said events were lost before them */
+	uint64_t overrun;    /**< events overwritten or dropped by the kernel (per-CPU stats) */
+	uint64_t over_limit; /**< events not kept because the limit was reached */
+	uint64_t bad_pages;  /**< pages that could not be parsed */
 };
 
 /**

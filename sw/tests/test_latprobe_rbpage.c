@@ -98,17 +98,17 @@ static void test_records_and_time(void)
 	bool lost = true;
 
 	begin(&b, 1000000);
-	record(&b, 5, 12, 0xa1, 0);	    /* 1000005 */
-	record(&b, 7, 200, 0xa2, 0);	    /* long form forced by size: 1000012 */
-	record(&b, 3, 8, 0xa3, 1);	    /* long form asked for: 1000015 */
-	word(&b, header(30, 0x10));	    /* time extend: + (2 << 27) + 0x10 */
+	record(&b, 5, 12, 0xa1, 0);  /* 1000005 */
+	record(&b, 7, 200, 0xa2, 0); /* long form forced by size: 1000012 */
+	record(&b, 3, 8, 0xa3, 1);   /* long form asked for: 1000015 */
+	word(&b, header(30, 0x10));  /* time extend: + (2 << 27) + 0x10 */
 	word(&b, 2);
-	record(&b, 1, 4, 0xa4, 0);	    /* 1000015 + 268435456 + 16 + 1 */
-	word(&b, header(29, 1));	    /* a discarded record of 12 bytes of data */
+	record(&b, 1, 4, 0xa4, 0); /* 1000015 + 268435456 + 16 + 1 */
+	word(&b, header(29, 1));   /* a discarded record of 12 bytes of data */
 	word(&b, 12);
 	memset(b.page + b.pos, 0xee, 8);
 	b.pos += 8;
-	word(&b, header(31, 0x123));	    /* absolute: (5 << 27) | 0x123 */
+	word(&b, header(31, 0x123)); /* absolute: (5 << 27) | 0x123 */
 	word(&b, 5);
 	record(&b, 2, 16, 0xa5, 0);
 	commit(&b, 0);

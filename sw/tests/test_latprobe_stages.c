@@ -19,19 +19,21 @@ static int failures;
 		}                                                                                \
 	} while (0)
 
-#define TID 700
+#define TID   700
 #define TIMER 0xffffc90001123ab8ull
-#define D 1000000000ull
+#define D     1000000000ull
 
 static struct latprobe_stage_matcher matcher;
 
 static struct latprobe_trace_event ev(uint64_t ts, enum latprobe_trace_kind kind, int32_t pid,
 				      uint64_t timer, int64_t expires)
 {
-	struct latprobe_trace_event e = {
-		.ts = ts, .timer = timer, .expires = expires, .pid = pid, .cpu = 1,
-		.kind = (uint8_t)kind
-	};
+	struct latprobe_trace_event e = { .ts = ts,
+					  .timer = timer,
+					  .expires = expires,
+					  .pid = pid,
+					  .cpu = 1,
+					  .kind = (uint8_t)kind };
 	return e;
 }
 
@@ -49,8 +51,8 @@ static size_t chain(struct latprobe_trace_event *e, uint64_t d)
 	return n;
 }
 
-static enum latprobe_stage_result match(const struct latprobe_trace_event *e, size_t n,
-					uint64_t d, uint64_t user, int64_t *s)
+static enum latprobe_stage_result match(const struct latprobe_trace_event *e, size_t n, uint64_t d,
+					uint64_t user, int64_t *s)
 {
 	latprobe_stage_matcher_init(&matcher);
 	return latprobe_stages_match(&matcher, e, n, TID, d, user, (int64_t)(user - d), s);
@@ -133,7 +135,7 @@ static void test_missing_events(void)
 	int64_t s[LATPROBE_NSTAGES];
 	size_t n = chain(e, D);
 	static const enum latprobe_stage_result without[5] = {
-		LATPROBE_STAGES_NO_START, LATPROBE_STAGES_NO_IRQ, LATPROBE_STAGES_NO_EXPIRE,
+		LATPROBE_STAGES_NO_START,  LATPROBE_STAGES_NO_IRQ,    LATPROBE_STAGES_NO_EXPIRE,
 		LATPROBE_STAGES_NO_WAKING, LATPROBE_STAGES_NO_SWITCH,
 	};
 

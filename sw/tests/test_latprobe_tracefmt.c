@@ -18,11 +18,11 @@ static int failures;
 		}                                                                                \
 	} while (0)
 
-#define COMMON                                                                                   \
-	"format:\n"                                                                              \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"                    \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"                    \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"            \
+#define COMMON                                                                         \
+	"format:\n"                                                                    \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
 	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 
 static const char sched_switch[] =
@@ -46,11 +46,10 @@ static const char hrtimer_start[] =
     "\tfield:bool was_armed;\toffset:44;\tsize:1;\tsigned:0;\n\n"
     "print fmt: \"hrtimer=%p softexpires=%llu\", REC->hrtimer, REC->softexpires\n";
 
-static const char header_page[] =
-    "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-    "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-    "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-    "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
+static const char header_page[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+				  "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+				  "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+				  "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:0;\n";
 
 static void test_fields(void)
 {
@@ -71,8 +70,8 @@ static void test_fields(void)
 	CHECK(latprobe_format_field(hrtimer_start, "was_armed", &f) == 0 && f.size == 1);
 	CHECK(latprobe_format_field(header_page, "commit", &f) == 0 && f.offset == 8 &&
 	      f.size == 8);
-	CHECK(latprobe_format_field("\tfield:int x;\toffset:abc;\tsize:4;\tsigned:1;\n", "x",
-				    &f) == EINVAL);
+	CHECK(latprobe_format_field("\tfield:int x;\toffset:abc;\tsize:4;\tsigned:1;\n", "x", &f) ==
+	      EINVAL);
 	CHECK(latprobe_format_field("\tfield:int x;\toffset:4;\tsize:3;\tsigned:1;\n", "x", &f) ==
 	      EINVAL);
 	CHECK(latprobe_format_field("", "x", &f) == ENOENT);
