@@ -42,6 +42,18 @@ class Problems:
         where = f"line {line}: " if line is not None else ""
         self.items.append(where + problem)
 
+    def fatal(self, line: int | None, problem: str) -> InputError:
+        """A problem nothing can be kept after, even with keep_going: raise what this returns."""
+        return InputError(self.path, line, problem)
+
+
+def us_or_ns(options: ReadOptions, path: str, what: str) -> int:
+    """ns per unit of a tool that writes µs, or ns when told (-N): the text does not say."""
+    unit = options.input_unit or "us"
+    if unit not in ("us", "ns"):
+        raise InputError(path, None, f"{what} are in us or ns, not {unit}")
+    return UNIT_NS[unit]
+
 
 #: the largest count or latency (in ns) a reader accepts: leaves int64 headroom for sums
 LIMIT = 2**62

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from latmon.model import Histogram, Run, Series
-from latmon.readers import Problems, ReadOptions, in_range
+from latmon.readers import Problems, ReadOptions, in_range, us_or_ns
 
 NAME = "cyclictest-hist"
 
@@ -43,11 +43,7 @@ def sniff(head: str) -> bool:
 def read(path: Path, options: ReadOptions) -> list[Run]:
     text = path.read_text(errors="replace")
     problems = Problems(str(path), options.keep_going)
-    unit_ns = {"us": 1000, "ns": 1}.get(options.input_unit or "us")
-    if unit_ns is None:
-        problems.keep_going = False
-        problems.add(None, f"cyclictest histograms are in us or ns, not {options.input_unit}")
-    assert unit_ns is not None
+    unit_ns = us_or_ns(options, str(path), "cyclictest histograms")
     rows: dict[int, list[int]] = {}
     summary: dict[str, list[str]] = {}
     overflow_cycles: dict[int, str] = {}
@@ -93,9 +89,7 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
             continue
         foreign += 1
     if nthreads is None:
-        problems.keep_going = False
-        problems.add(None, "no histogram rows: is this cyclictest -h output?")
-    assert nthreads is not None
+        raise problems.fatal(None, "no histogram rows: is this cyclictest -h output?")
     buckets = np.array(sorted(rows), dtype=np.int64)
     matrix = np.array([rows[b] for b in sorted(rows)], dtype=np.int64).reshape(-1, nthreads)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from latmon.model import Run, Series
-from latmon.readers import Problems, ReadOptions, in_range
+from latmon.readers import Problems, ReadOptions, in_range, us_or_ns
 
 NAME = "cyclictest-verbose"
 
@@ -33,11 +33,7 @@ def sniff(head: str) -> bool:
 
 def read(path: Path, options: ReadOptions) -> list[Run]:
     problems = Problems(str(path), options.keep_going)
-    unit_ns = {"us": 1000, "ns": 1}.get(options.input_unit or "us")
-    if unit_ns is None:
-        problems.keep_going = False
-        problems.add(None, f"cyclictest samples are in us or ns, not {options.input_unit}")
-    assert unit_ns is not None
+    unit_ns = us_or_ns(options, str(path), "cyclictest samples")
     values: dict[int, list[int]] = {}
     cycles: dict[int, list[int]] = {}
     intervals: dict[int, str] = {}
@@ -68,8 +64,7 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
             seen.append(cycle)
             values.setdefault(thread, []).append(latency)
     if not values:
-        problems.keep_going = False
-        problems.add(None, "no thread:cycle:latency lines: is this cyclictest -v output?")
+        raise problems.fatal(None, "no thread:cycle:latency lines: is this cyclictest -v output?")
     series = []
     for thread in sorted(values):
         lat = np.asarray(values[thread], dtype=np.int64) * unit_ns

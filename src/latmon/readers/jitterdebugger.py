@@ -22,7 +22,7 @@ import numpy as np
 
 from latmon.errors import InputError
 from latmon.model import Histogram, Run, Series
-from latmon.readers import LIMIT, UNIT_NS, Problems, ReadOptions, in_range
+from latmon.readers import LIMIT, Problems, ReadOptions, in_range, us_or_ns
 
 NAME = "jitterdebugger"
 RAW_NAME = "jitterdebugger-raw"
@@ -142,10 +142,7 @@ def read_raw(path: Path, options: ReadOptions) -> list[Run]:
     problems = Problems(str(path), options.keep_going)
     data = path.read_bytes()
     if options.input_unit:
-        unit_ns = UNIT_NS.get(options.input_unit, 0)
-        if unit_ns not in (1, 1000):
-            problems.keep_going = False
-            problems.add(None, f"jitterdebugger samples are in us or ns, not {options.input_unit}")
+        unit_ns = us_or_ns(options, str(path), "jitterdebugger samples")
     elif (path.parent / "results.json").exists():
         unit_ns = _unit_ns(_load_json(path.parent / "results.json"), problems)
     else:
@@ -155,8 +152,7 @@ def read_raw(path: Path, options: ReadOptions) -> list[Run]:
         problems.add(None, f"{rest} bytes after the last whole 28-byte record (cut short?)")
     rec = np.frombuffer(data[: n * RECORD.itemsize], dtype=RECORD)
     if not n:
-        problems.keep_going = False
-        problems.add(None, "no samples")
+        raise problems.fatal(None, "no samples")
     too_large = (
         (rec["sec"] > 1 << 32)
         | (rec["sec"] < 0)
@@ -168,8 +164,7 @@ def read_raw(path: Path, options: ReadOptions) -> list[Run]:
         problems.add(None, f"{int(too_large.sum())} records with impossible values (damaged?)")
         rec = rec[~too_large]
     if not len(rec):
-        problems.keep_going = False
-        problems.add(None, "no valid samples")
+        raise problems.fatal(None, "no valid samples")
     t0 = int(rec["sec"].min()) * 1_000_000_000
     series = []
     for cpu in np.unique(rec["cpu"]):
