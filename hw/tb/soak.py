@@ -25,7 +25,7 @@ from pathlib import Path
 from cocotb.triggers import RisingEdge, Timer
 from latmon_tb import CLOCK_NS, PIPELINE_EXTRA, Stimulus, random_stimulus
 from model.latmon_core_model import Kind, Output, core_model
-from model.latmon_model import expected_registers
+from model.latmon_model import RESULT_REGISTERS, expected_registers
 
 # The player turns stimulus cycle c into a pulse the core's input sees from cycle c + 1.
 PLAYER_DELAY = 1
@@ -197,32 +197,7 @@ def check_soak(folder: Path, stim: Stimulus, p: dict[str, int]) -> dict[str, int
         ring=True,
     )
     f = reads["final"]
-    assert {
-        k: f[k]
-        for k in (
-            "LAST",
-            "MIN",
-            "MAX",
-            "COUNT",
-            "VIOLATIONS",
-            "TIMEOUTS",
-            "OVERRUNS",
-            "IGNORED",
-            "TRACE_COUNT",
-            "TRACE_LOST",
-        )
-    } == {
-        "LAST": e.last,
-        "MIN": e.min,
-        "MAX": e.max,
-        "COUNT": e.count,
-        "VIOLATIONS": e.violations,
-        "TIMEOUTS": e.timeouts,
-        "OVERRUNS": e.overruns,
-        "IGNORED": e.ignored,
-        "TRACE_COUNT": e.trace_count,
-        "TRACE_LOST": e.trace_lost,
-    }
+    assert {k: f[k] for k in RESULT_REGISTERS} == e.result_registers()
     assert (f["SUM_HI"] << 32) | f["SUM_LO"] == e.sum and f["SUM_COUNT"] == e.count
     assert bool(reads["alarm"]) == e.alarm
     assert reads["trace"] == [e.trace.get(i, 0) for i in range(depth)]

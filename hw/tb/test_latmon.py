@@ -16,7 +16,12 @@ from cocotb.clock import Clock
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
 from latmon_tb import CLOCK_NS, TB, Stimulus, check, random_stimulus, waveform
 from model.latmon_core_model import Kind, core_model
-from model.latmon_model import Expected, core_cycle_model, expected_registers
+from model.latmon_model import (
+    RESULT_REGISTERS,
+    Expected,
+    core_cycle_model,
+    expected_registers,
+)
 from regmap import regmap
 from simulate import build_id, rtl, run_sim, tb_hdl
 
@@ -130,33 +135,8 @@ class IPTB(TB):
 
     async def check_registers(self, e: Expected, ring: bool = False) -> None:
         """Every result register and the whole trace window against the register model."""
-        got = {
-            name: await self.read(name)
-            for name in (
-                "LAST",
-                "MIN",
-                "MAX",
-                "COUNT",
-                "VIOLATIONS",
-                "TIMEOUTS",
-                "OVERRUNS",
-                "IGNORED",
-                "TRACE_COUNT",
-                "TRACE_LOST",
-            )
-        }
-        want = {
-            "LAST": e.last,
-            "MIN": e.min,
-            "MAX": e.max,
-            "COUNT": e.count,
-            "VIOLATIONS": e.violations,
-            "TIMEOUTS": e.timeouts,
-            "OVERRUNS": e.overruns,
-            "IGNORED": e.ignored,
-            "TRACE_COUNT": e.trace_count,
-            "TRACE_LOST": e.trace_lost,
-        }
+        got = {name: await self.read(name) for name in RESULT_REGISTERS}
+        want = e.result_registers()
         assert got == want
         # SUM_LO, then SUM_HI and SUM_COUNT: one snapshot
         lo = await self.read("SUM_LO")

@@ -101,6 +101,25 @@ class Expected:
     trace: dict[int, int] = field(default_factory=dict)  # word index -> value
     samples: list[int] = field(default_factory=list)  # every sample, in order
 
+    def result_registers(self) -> dict[str, int]:
+        """The single-word result registers (RESULT_REGISTERS) as the RTL must show them."""
+        return {
+            "LAST": self.last,
+            "MIN": self.min,
+            "MAX": self.max,
+            "COUNT": self.count,
+            "VIOLATIONS": self.violations,
+            "TIMEOUTS": self.timeouts,
+            "OVERRUNS": self.overruns,
+            "IGNORED": self.ignored,
+            "TRACE_COUNT": self.trace_count,
+            "TRACE_LOST": self.trace_lost,
+        }
+
+
+#: result registers that hold one value each (the 48-bit sum is read as SUM_LO/SUM_HI)
+RESULT_REGISTERS = tuple(Expected().result_registers())
+
 
 def expected_registers(
     outputs: Sequence[Output],
