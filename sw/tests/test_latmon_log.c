@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+
 struct buffer {
 	char data[1 << 16];
 	size_t len;
@@ -41,16 +43,6 @@ static int stdout_sink(void *ctx, const char *data, size_t len)
 	(void)ctx;
 	return fwrite(data, 1, len, stdout) == len ? 0 : EIO;
 }
-
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
 
 #define CHECK_EQ_INT(a, b)                                                                        \
 	do {                                                                                      \
@@ -274,10 +266,5 @@ int main(int argc, char **argv)
 	test_vector();
 	test_errors();
 	test_int64_extremes();
-	if (failures) {
-		fprintf(stderr, "test_latmon_log: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_latmon_log: all checks passed\n");
-	return 0;
+	return check_report("test_latmon_log");
 }

@@ -5,15 +5,7 @@
 
 #include "../probe/latprobe_hist.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
+#include "check.h"
 
 static void test_hist(void)
 {
@@ -81,10 +73,5 @@ int main(void)
 {
 	test_hist();
 	test_exact();
-	if (failures) {
-		fprintf(stderr, "test_latprobe_hist: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_latprobe_hist: all checks passed\n");
-	return 0;
+	return check_report("test_latprobe_hist");
 }

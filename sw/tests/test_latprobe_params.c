@@ -5,15 +5,7 @@
 
 #include "../probe/latprobe_params.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
+#include "check.h"
 
 static int parse(struct latprobe_params *p, char *err, const char *a0, const char *a1,
 		 const char *a2, const char *a3)
@@ -107,10 +99,5 @@ int main(void)
 	test_durations();
 	test_cpus();
 	test_options();
-	if (failures) {
-		fprintf(stderr, "test_latprobe_params: %d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("test_latprobe_params: all checks passed\n");
-	return 0;
+	return check_report("test_latprobe_params");
 }

@@ -10,15 +10,7 @@
 
 #include "../probe/latprobe_rbpage.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
+#include "check.h"
 
 #define PAGE 4096
 #define DATA 16
@@ -191,10 +183,5 @@ int main(void)
 	test_records_and_time();
 	test_padding_and_flags();
 	test_damage();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	puts("test_latprobe_rbpage: all checks passed");
-	return 0;
+	return check_report("test_latprobe_rbpage");
 }

@@ -9,15 +9,7 @@
 
 #include "../probe/latprobe_stages.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
+#include "check.h"
 
 #define TID   700
 #define TIMER 0xffffc90001123ab8ull
@@ -209,10 +201,5 @@ int main(void)
 	test_missing_events();
 	test_samples_in_a_row();
 	test_sort_is_stable();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	puts("test_latprobe_stages: all checks passed");
-	return 0;
+	return check_report("test_latprobe_stages");
 }

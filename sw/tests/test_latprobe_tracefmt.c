@@ -8,15 +8,7 @@
 
 #include "../probe/latprobe_tracefmt.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                              \
-	do {                                                                                     \
-		if (!(cond)) {                                                                   \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                              \
-		}                                                                                \
-	} while (0)
+#include "check.h"
 
 #define COMMON                                                                         \
 	"format:\n"                                                                    \
@@ -106,10 +98,5 @@ int main(void)
 {
 	test_fields();
 	test_read();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	puts("test_latprobe_tracefmt: all checks passed");
-	return 0;
+	return check_report("test_latprobe_tracefmt");
 }
