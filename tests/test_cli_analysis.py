@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 import subprocess
 from html.parser import HTMLParser
@@ -144,6 +145,35 @@ def test_ingest_then_stats_agree(latmon_cli: Path, work: Path) -> None:
     b = json.loads(run(latmon_cli, "stats", "--json", "runs/good.parquet", cwd=work).stdout)
     for x, y in zip(a, b, strict=True):
         assert {k: x[k] for k in REQUIRED_KEYS} == {k: y[k] for k in REQUIRED_KEYS}
+        # the run file is streamed, the log read whole: every other key agrees too
+        assert {k: v for k, v in x.items() if k != "file"} == {
+            k: v for k, v in y.items() if k != "file"
+        }
+
+
+def test_stats_json_adds_intervals_tail_percentiles_and_deadline(
+    latmon_cli: Path, tmp_path: Path
+) -> None:
+    lat = make_log(tmp_path / "a.log", n=5000, seed=9)
+    proc = run(latmon_cli, "stats", "--json", "--deadline", "40us", "a.log", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)
+    ordered = np.sort(lat)
+    assert row["p99_99"] == ordered[math.ceil(0.9999 * 5000) - 1]
+    assert row["p99_999"] == ordered[-1]
+    assert row["confidence"] == 0.95
+    # 95 % interval of the median of 5000: ranks 2431 and 2570 (B(5000, 0.5) quantiles, which
+    # the normal approximation 2500 -+ 1.96 * sqrt(1250) = 2430.7 .. 2569.3 confirms)
+    assert row["p50_ci"] == [ordered[2430], ordered[2569]]
+    assert row["p99_999_ci"][1] is None  # 5000 samples cannot bound the 1e-5 tail from above
+    above = int(np.count_nonzero(lat > 40_000))
+    assert row["above_deadline"] == above and row["deadline"] == 40_000
+    assert row["margin"] == 40_000 - int(lat.max())
+    assert row["verdict"] == ("pass" if above == 0 else "FAIL")
+    table = run(latmon_cli, "stats", "--deadline", "40us", "a.log", cwd=tmp_path)
+    assert "p99 CI" in table.stdout and "verdict" in table.stdout
+    bad = run(latmon_cli, "stats", "--deadline", "soon", "a.log", cwd=tmp_path)
+    assert bad.returncode == 2 and "--deadline" in bad.stderr and "Traceback" not in bad.stderr
 
 
 class _Scan(HTMLParser):

@@ -48,15 +48,16 @@ def test_quantile_ci_ranks_are_the_binomial_ones() -> None:
         lo, hi = d.quantile_ci(q, 0.95)
         # lo: the largest rank l with P(B <= l - 1) <= 0.025; hi: smallest u with
         # P(B <= u - 1) >= 0.975, B ~ Binomial(200, q)
-        lo_expected = max(k for k in range(1, 201) if binom_cdf(k - 1, 200, q) <= 0.025)
-        hi_expected = min(
-            [k for k in range(1, 201) if binom_cdf(k - 1, 200, q) >= 0.975] or [200]
-        )  # no rank high enough: the largest value (n too small for that confidence)
-        assert lo in (lo_expected, lo_expected + 1)
-        assert hi in (hi_expected, min(hi_expected + 1, 200))
-        # the interval covers the quantile with at least 95 % (or is as wide as it can be)
-        upper = 1.0 if hi == 200 else binom_cdf(hi - 1, 200, q)
-        assert upper - binom_cdf(lo - 1, 200, q) >= 0.95 or (lo, hi) == (lo, 200)
+        # lo: the smallest l with P(B <= l) >= 0.025; hi - 1: the smallest k with
+        # P(B <= k) >= 0.975, B ~ Binomial(200, q); a rank above 200 cannot be had: None
+        lo_expected = min(k for k in range(0, 201) if binom_cdf(k, 200, q) >= 0.025)
+        hi_expected = min(k for k in range(0, 201) if binom_cdf(k, 200, q) >= 0.975) + 1
+        assert lo == (lo_expected if lo_expected >= 1 else None)
+        assert hi == (hi_expected if hi_expected <= 200 else None)
+        assert lo is not None
+        if hi is not None:  # the interval covers the quantile with at least 95 %
+            assert binom_cdf(hi - 1, 200, q) - binom_cdf(lo - 1, 200, q) >= 0.95
+    assert d.quantile_ci(0.99, 0.95)[1] is None  # P(B <= 199) = 0.866 < 0.975
 
 
 def test_pooled_rows_match_numpy_and_the_deadline_count() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,13 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from latmon.model import Histogram
+from latmon.counting import Counter
+from latmon.model import Histogram, Run, Series
+from latmon.runfile import write_run
 from latmon.stats import (
     BINCOUNT_MAX_SPAN,
     PERCENTILES,
+    StreamSummarizer,
     nearest_rank,
     summarize,
+    summarize_counter,
     summarize_histogram,
+    summarize_run_file,
 )
 
 
@@ -51,7 +57,14 @@ def test_known_answer_by_hand() -> None:
     assert (s.count, s.min, s.max) == (10, 1, 100)
     assert s.mean == 14.5  # 145 / 10
     assert s.median == 5.5  # (5 + 6) / 2
-    assert s.percentiles == {"p50": 5, "p90": 9, "p99": 100, "p99_9": 100}
+    assert s.percentiles == {
+        "p50": 5,
+        "p90": 9,
+        "p99": 100,
+        "p99_9": 100,
+        "p99_99": 100,
+        "p99_999": 100,
+    }
     assert s.jitter == 85.5  # max(100 - 14.5, 14.5 - 1)
     # sum of squared deviations: sum(v^2) - n*mean^2 = 10285 - 2102.5 = 8182.5
     assert s.stdev == pytest.approx(math.sqrt(8182.5 / 9), rel=1e-15)
@@ -168,3 +181,124 @@ def test_histogram_with_overflow_and_sparse_bins() -> None:
     assert s.percentiles["p50"] == 999
     assert s.percentiles["p99"] == 3999
     assert s.percentiles["p99_9"] == 25000  # the overflow bin: only the maximum is known
+
+
+def binomial_cdf(n: int, q: float) -> list[float]:
+    """P(B <= k) for k = 0..n, B ~ B(n, q), summed term by term (independent of scipy)."""
+    pmf = [math.comb(n, i) * q**i * (1 - q) ** (n - i) for i in range(n + 1)]
+    return [math.fsum(pmf[: k + 1]) for k in range(n + 1)]
+
+
+def ci_ranks_by_hand(q: float, n: int, confidence: float) -> tuple[int | None, int | None]:
+    alpha = 1 - confidence
+    cdf = binomial_cdf(n, q)
+    lo = next(k for k in range(n + 1) if cdf[k] >= alpha / 2)
+    hi = next(k for k in range(n + 1) if cdf[k] >= 1 - alpha / 2) + 1
+    return (lo if lo >= 1 else None), (hi if hi <= n else None)
+
+
+def test_percentile_ci_known_answer() -> None:
+    v = np.array([5, 1, 9, 3, 7, 100, 2, 8, 4, 6], dtype=np.int64)
+    ordered = np.sort(v)
+    s = summarize(v, confidence=0.95)
+    # B(10, 0.5): P(B <= 1) = 11/1024 < 0.025 <= P(B <= 2) = 56/1024 -> ranks 2 and 9
+    assert ci_ranks_by_hand(0.5, 10, 0.95) == (2, 9)
+    assert s.percentile_ci["p50"] == (2, 9)
+    for key, q in PERCENTILES.items():
+        lo, hi = ci_ranks_by_hand(q, 10, 0.95)
+        want = (None if lo is None else ordered[lo - 1], None if hi is None else ordered[hi - 1])
+        assert s.percentile_ci[key] == want, key
+    # p99 of 10 samples cannot be bounded above: the 10 samples may all lie below it
+    assert s.percentile_ci["p99"][1] is None
+    assert s.ci_dict()["p99_ci"] == [9, None]  # P(B <= 8) < 0.025 <= P(B <= 9) for B(10, 0.99)
+
+
+@pytest.mark.parametrize("n,q", [(200, 0.9), (1000, 0.99), (50, 0.5)])
+def test_percentile_ci_ranks_match_the_binomial_sums(n: int, q: float) -> None:
+    s = summarize(np.arange(1, n + 1, dtype=np.int64), {"p": q}, confidence=0.95)
+    lo, hi = ci_ranks_by_hand(q, n, 0.95)
+    assert s.percentile_ci["p"] == (lo, hi)  # sample k is value k
+
+
+def test_percentile_ci_coverage_by_simulation() -> None:
+    """The interval holds the true quantile in at least ~95 % of repeated experiments."""
+    rng = np.random.default_rng(7)
+    trials, n, q = 2000, 300, 0.9
+    true_q = int(0.9 * 10**9)  # quantile of the uniform integers 0 .. 1e9 - 1
+    hits = 0
+    for _ in range(trials):
+        s = summarize(rng.integers(0, 10**9, n), {"p90": q}, confidence=0.95)
+        lo, hi = s.percentile_ci["p90"]
+        assert lo is not None and hi is not None
+        hits += lo <= true_q <= hi
+    # exact coverage of these ranks is >= 0.95; 2000 trials: standard error 0.005
+    assert hits / trials >= 0.935
+
+
+def test_deadline_verdict_counts_samples_above() -> None:
+    v = np.array([100, 200, 300, 400, 3000, 3001], dtype=np.int64)
+    d = summarize(v, deadline=3000).deadline
+    assert d is not None
+    assert (d.above, d.worst, d.margin, d.verdict) == (1, 3001, -1, "FAIL")
+    assert d.fraction == pytest.approx(1 / 6)
+    d = summarize(v, deadline=5000).deadline
+    assert d is not None and (d.above, d.margin, d.verdict) == (0, 1999, "pass")
+    wide = np.array([0, 2**40, 5, 7], dtype=np.int64)  # partition path
+    d = summarize(wide, deadline=6).deadline
+    assert d is not None and d.above == 2
+
+
+def test_counter_in_batches_equals_one_array() -> None:
+    rng = np.random.default_rng(5)
+    v = rng.lognormal(9, 1.0, 300_000).astype(np.int64) - 2000  # negatives too
+    counter = Counter()
+    for part in np.array_split(v, 37):
+        counter.add(part)
+    a, b = summarize_counter(counter), summarize(v)
+    assert a.as_dict() == b.as_dict()
+    assert a.percentile_ci == b.percentile_ci
+    assert a.exact
+
+
+def test_counter_with_few_bins_is_bounded_and_states_its_error() -> None:
+    rng = np.random.default_rng(6)
+    v = rng.integers(0, 1_000_000, 200_000)
+    counter = Counter(max_bins=1000)
+    for part in np.array_split(v, 10):
+        counter.add(part)
+    assert len(counter.counts) <= 1000
+    s, exact = summarize_counter(counter), summarize(v)
+    assert not s.exact and s.bin_error == counter.width == 1024
+    # count, min, max and mean stay exact; stdev is merged exactly up to float rounding
+    assert (s.count, s.min, s.max) == (exact.count, exact.min, exact.max)
+    assert s.mean == exact.mean
+    assert s.stdev == pytest.approx(float(np.std(v, ddof=1)), rel=1e-12)
+    for key in PERCENTILES:
+        assert 0 <= s.percentiles[key] - exact.percentiles[key] < s.bin_error, key
+
+
+def test_run_file_is_streamed_within_its_bin_budget(tmp_path: Path) -> None:
+    rng = np.random.default_rng(8)
+    narrow = rng.integers(10_000, 20_000, 50_000)
+    wide = rng.integers(0, 10**12, 30_000)
+    run = Run(
+        {"source": "t"},
+        [
+            Series("narrow", "ns", columns={"latency": narrow}),
+            Series("wide", "ns", columns={"latency": wide}),
+        ],
+    )
+    write_run(run, tmp_path / "r.parquet")
+    _, (a, b) = summarize_run_file(tmp_path / "r.parquet", max_bins=20_000)
+    assert a is not None and b is not None
+    # narrow fits the bins: exact; wide does not, but all of it is kept: exact as well
+    assert a.as_dict() == summarize(narrow).as_dict() and a.exact
+    assert b.as_dict() == summarize(wide).as_dict() and b.exact
+    # with nothing kept the wide series gets bin-width statistics, and says so
+    stream = StreamSummarizer(max_bins=20_000, keep=0)
+    for part in np.array_split(wide, 7):
+        stream.add(part)
+    s = stream.summary()
+    assert not s.exact and len(stream.counter.counts) <= 20_000
+    assert s.count == len(wide) and s.max == wide.max() and s.mean == summarize(wide).mean
+    assert 0 <= s.percentiles["p99"] - summarize(wide).percentiles["p99"] < s.bin_error

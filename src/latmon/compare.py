@@ -27,7 +27,7 @@ import numpy as np
 from scipy import stats as sps
 
 from latmon.model import Run, Series
-from latmon.stats import nearest_rank
+from latmon.stats import nearest_rank, quantile_ci_ranks
 
 QUANTILES = {"p50": 0.5, "p99": 0.99, "p99_9": 0.999}
 
@@ -57,13 +57,14 @@ class Distribution:
     def quantile(self, q: float) -> int:
         return self.at_rank(nearest_rank(q, self.n))
 
-    def quantile_ci(self, q: float, confidence: float) -> tuple[int, int]:
-        """Distribution-free CI of the q-quantile: order statistics at binomial ranks."""
-        n = self.n
-        alpha = 1.0 - confidence
-        lo_rank = int(sps.binom.ppf(alpha / 2, n, q))
-        hi_rank = int(sps.binom.ppf(1 - alpha / 2, n, q)) + 1
-        return self.at_rank(max(lo_rank, 1)), self.at_rank(min(hi_rank, n))
+    def quantile_ci(self, q: float, confidence: float) -> tuple[int | None, int | None]:
+        """Distribution-free CI of the q-quantile: order statistics at binomial ranks; None on
+        a side that n samples cannot bound."""
+        lo, hi = quantile_ci_ranks(q, self.n, confidence)
+        return (
+            None if lo is None else self.at_rank(lo),
+            None if hi is None else self.at_rank(hi),
+        )
 
     @property
     def mean(self) -> float:
@@ -220,7 +221,10 @@ def compare(
                 a_lo, a_hi = d.quantile_ci(q, confidence)
                 b_lo, b_hi = b.quantile_ci(q, confidence)
                 row[f"d_{key}"] = d.quantile(q) - b.quantile(q)
-                row[f"d_{key}_ci"] = [a_lo - b_hi, a_hi - b_lo]
+                row[f"d_{key}_ci"] = [
+                    None if a_lo is None or b_hi is None else a_lo - b_hi,
+                    None if a_hi is None or b_lo is None else a_hi - b_lo,
+                ]
             row["a12"] = a12(d, b)
             row["effect"] = a12_words(float(row["a12"]))  # type: ignore[arg-type]
         rows.append(row)

@@ -12,22 +12,42 @@ Definitions:
   resolution and min so that it can be checked;
 - ``rsd_pct``: 100 · stdev / mean.
 
-Samples whose range is small compared to their number go through an exact integer histogram
-(``numpy.bincount``), which gives every order statistic in one pass; others are sorted.
+- ``pXX_ci``: a distribution-free confidence interval of each percentile: the order statistics
+  at the ranks the binomial distribution B(n, q) gives (Hahn & Meeker); exact coverage of at
+  least the stated confidence for any n and any (also quantised) data. A bound that would need
+  a rank outside 1..n is ``None``: there are too few samples to bound that tail.
+
+Samples whose range is small compared to their number are counted batch by batch into an exact
+integer histogram (:class:`latmon.counting.Counter`), which gives every order statistic at
+once; others are partially sorted.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
+from scipy import stats as sps
 
-from latmon.model import Histogram, Series
+from latmon.counting import MAX_BINS, Counter, exact_sum
+from latmon.model import Histogram, Run, Series
+from latmon.runfile import iter_latency, read_run_header
 
 # The percentiles of `latmon stats`: key -> quantile.
-PERCENTILES: dict[str, float] = {"p50": 0.50, "p90": 0.90, "p99": 0.99, "p99_9": 0.999}
+PERCENTILES: dict[str, float] = {
+    "p50": 0.50,
+    "p90": 0.90,
+    "p99": 0.99,
+    "p99_9": 0.999,
+    "p99_99": 0.9999,
+    "p99_999": 0.99999,
+}
+#: Default confidence of the percentile intervals.
+CONFIDENCE = 0.95
 # Key names of the JSON output, in order (the foundation's contract; more may follow them).
 SUMMARY_KEYS = (
     "count",
@@ -43,6 +63,8 @@ SUMMARY_KEYS = (
     "p99",
     "p99_9",
 )
+# Keys added after the foundation's, in order.
+EXTRA_KEYS = ("p99_99", "p99_999")
 # Use an exact integer histogram when the value range is at most this many bins ...
 BINCOUNT_MAX_SPAN = 1 << 26
 # ... or not much larger than the number of samples.
@@ -57,6 +79,55 @@ def nearest_rank(q: float, n: int) -> int:
     multiplies in float64; for other quantiles numpy can be one rank higher when q·n is an
     integer that float64 rounding pushes up."""
     return min(max(math.ceil(Fraction(repr(q)) * n), 1), n)
+
+
+def quantile_ci_ranks(q: float, n: int, confidence: float) -> tuple[int | None, int | None]:
+    """1-based ranks (l, u) of the order statistics X(l) <= xi_q <= X(u) with probability at
+    least ``confidence``: the number of samples below the quantile is B(n, q), so
+    l = the alpha/2 quantile of B(n, q) and u - 1 = its 1 - alpha/2 quantile. A rank outside
+    1..n is returned as None (that side is unbounded with n samples)."""
+    return ci_ranks({"q": q}, n, confidence)["q"]
+
+
+def ci_ranks(
+    quantiles: dict[str, float], n: int, confidence: float
+) -> dict[str, tuple[int | None, int | None]]:
+    """:func:`quantile_ci_ranks` for several quantiles in one vectorised scipy call."""
+    if n <= 0:
+        return dict.fromkeys(quantiles, (None, None))
+    alpha = 1.0 - confidence
+    qs = np.asarray(list(quantiles.values()), dtype=np.float64)
+    los = sps.binom.ppf(alpha / 2, n, qs).astype(np.int64)
+    his = sps.binom.ppf(1 - alpha / 2, n, qs).astype(np.int64) + 1
+    return {
+        key: ((int(lo) if lo >= 1 else None), (int(hi) if hi <= n else None))
+        for key, lo, hi in zip(quantiles, los, his, strict=True)
+    }
+
+
+@dataclass
+class Deadline:
+    """How a series meets a deadline (same unit as the series)."""
+
+    deadline: int
+    above: int
+    fraction: float
+    worst: float
+    margin: float
+
+    @property
+    def verdict(self) -> str:
+        return "pass" if self.above == 0 else "FAIL"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "deadline": self.deadline,
+            "above_deadline": self.above,
+            "above_fraction": self.fraction,
+            "worst": self.worst,
+            "margin": self.margin,
+            "verdict": self.verdict,
+        }
 
 
 @dataclass
@@ -77,6 +148,10 @@ class Summary:
     exact: bool = True
     #: For statistics from a histogram: the widest bin, the bound of the percentile error.
     bin_error: int = 0
+    #: CI of each percentile (key -> (low, high), None where unbounded) at ``confidence``.
+    percentile_ci: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)
+    confidence: float = CONFIDENCE
+    deadline: Deadline | None = None
 
     def as_dict(self) -> dict[str, float | int | None]:
         out: dict[str, float | int] = {
@@ -93,11 +168,28 @@ class Summary:
         out["stdev_pop"] = self.stdev_pop
         return {k: _json_number(v) for k, v in out.items()}
 
+    def ci_dict(self) -> dict[str, list[float | int | None]]:
+        """``pXX_ci`` -> [low, high] for JSON (None: unbounded with this many samples)."""
+        return {
+            f"{k}_ci": [None if b is None else _json_number(b) for b in bounds]
+            for k, bounds in self.percentile_ci.items()
+        }
+
     def scaled(self, factor: Fraction) -> Summary:
         """The same statistics in another unit (e.g. cycles -> ns); count and rsd unchanged."""
         f = float(factor)
         if factor == 1:
             return self
+
+        def scale(v: float | None) -> float | None:
+            return None if v is None else v * f
+
+        deadline = None
+        if self.deadline is not None:
+            d = self.deadline
+            deadline = Deadline(
+                round(d.deadline * f), d.above, d.fraction, d.worst * f, d.margin * f
+            )
         return Summary(
             count=self.count,
             min=self.min * f,
@@ -111,6 +203,9 @@ class Summary:
             percentiles={k: v * f if f != 1 else v for k, v in self.percentiles.items()},
             exact=self.exact,
             bin_error=self.bin_error,
+            percentile_ci={k: (scale(a), scale(b)) for k, (a, b) in self.percentile_ci.items()},
+            confidence=self.confidence,
+            deadline=deadline,
         )
 
 
@@ -121,18 +216,6 @@ def _json_number(v: float | int) -> float | int | None:
         if v.is_integer() and abs(v) < 2**53:
             return int(v)
     return v
-
-
-def _exact_sum(values: np.ndarray) -> int:
-    """Exact sum of int64 values without overflow: high and low 32-bit halves separately."""
-    if len(values) == 0:
-        return 0
-    if len(values) < (1 << 31):
-        high = int(np.sum(values >> 32, dtype=np.int64))
-        low = int(np.sum(values & 0xFFFFFFFF, dtype=np.int64))
-        return (high << 32) + low
-    half = len(values) // 2
-    return _exact_sum(values[:half]) + _exact_sum(values[half:])
 
 
 def _finish(
@@ -157,7 +240,70 @@ def _finish(
     )
 
 
-def summarize(values: np.ndarray, percentiles: dict[str, float] = PERCENTILES) -> Summary:
+def _order_statistics(
+    summary: Summary,
+    at_rank: Callable[[list[int]], dict[int, int]],
+    percentiles: dict[str, float],
+    confidence: float,
+) -> None:
+    """Fill median, percentiles and their CIs of ``summary`` from a rank lookup."""
+    n = summary.count
+    mid = [(n + 1) // 2, n // 2 + 1]  # the middle rank(s), 1-based
+    ranks = {k: nearest_rank(q, n) for k, q in percentiles.items()}
+    cis = ci_ranks(percentiles, n, confidence)
+    wanted = {*mid, *ranks.values(), *(r for pair in cis.values() for r in pair if r is not None)}
+    value = at_rank(sorted(wanted))
+    summary.median = (value[mid[0]] + value[mid[1]]) / 2
+    summary.percentiles = {k: value[r] for k, r in ranks.items()}
+    summary.percentile_ci = {
+        k: (None if lo is None else value[lo], None if hi is None else value[hi])
+        for k, (lo, hi) in cis.items()
+    }
+    summary.confidence = confidence
+
+
+def _deadline(deadline: int, n: int, above: int, worst: float) -> Deadline:
+    return Deadline(deadline, above, above / n if n else math.nan, worst, deadline - worst)
+
+
+def _empty(percentiles: dict[str, float], confidence: float) -> Summary:
+    nan = math.nan
+    empty: dict[str, float | int] = dict.fromkeys(percentiles, nan)
+    s = Summary(0, nan, nan, nan, nan, nan, nan, nan, nan, empty)
+    s.percentile_ci = dict.fromkeys(percentiles, (None, None))
+    s.confidence = confidence
+    return s
+
+
+def summarize_counter(
+    counter: Counter,
+    percentiles: dict[str, float] = PERCENTILES,
+    confidence: float = CONFIDENCE,
+    deadline: int | None = None,
+) -> Summary:
+    """Statistics of everything a :class:`Counter` has counted: exact while its bins are one
+    value wide; otherwise the order statistics are bin upper values (``bin_error``)."""
+    n = counter.n
+    if n == 0:
+        return _empty(percentiles, confidence)
+    s = _finish(n, counter.lo, counter.hi, counter.total, counter.m2, math.nan, {})
+    _order_statistics(s, counter.ranks, percentiles, confidence)
+    if not counter.exact:
+        s.exact = False
+        s.bin_error = counter.width
+    if deadline is not None:
+        first_above = (deadline - counter.base) // counter.width + (1 if counter.exact else 0)
+        above = int(counter.counts[max(first_above, 0) :].sum())
+        s.deadline = _deadline(deadline, n, above, counter.hi)
+    return s
+
+
+def summarize(
+    values: np.ndarray,
+    percentiles: dict[str, float] = PERCENTILES,
+    confidence: float = CONFIDENCE,
+    deadline: int | None = None,
+) -> Summary:
     """Exact statistics of integer samples."""
     v = np.asarray(values)
     if v.dtype.kind not in "iu":
@@ -165,57 +311,48 @@ def summarize(values: np.ndarray, percentiles: dict[str, float] = PERCENTILES) -
     v = v.astype(np.int64, copy=False)
     n = len(v)
     if n == 0:
-        nan = math.nan
-        empty: dict[str, float | int] = dict.fromkeys(percentiles, nan)
-        return Summary(0, nan, nan, nan, nan, nan, nan, nan, nan, empty)
+        return _empty(percentiles, confidence)
     lo, hi = int(v.min()), int(v.max())
     span = hi - lo + 1
-    ranks = {k: nearest_rank(q, n) for k, q in percentiles.items()}
-    mid = (n + 1) // 2, n // 2 + 1  # the middle rank(s), 1-based
     if span <= BINCOUNT_MAX_SPAN or span <= BINCOUNT_SPAN_PER_SAMPLE * n:
-        counts = np.bincount((v - lo).astype(np.intp, copy=False), minlength=span)
-        cum = np.cumsum(counts)
+        counter = Counter(max_bins=max(span, 2))
+        counter.add(v)
+        return summarize_counter(counter, percentiles, confidence, deadline)
+    total = exact_sum(v)
+    if span < (1 << 62):
+        shift = total // n
+        d = v - shift  # exact integer shift keeps the float64 residuals small
+        rest = (total - shift * n) / n
+        sq = float(np.sum((d.astype(np.float64) - rest) ** 2))
+    else:  # values spread over most of int64: float64 throughout (no overflow)
+        sq = float(np.sum((v.astype(np.float64) - total / n) ** 2))
+    s = _finish(n, lo, hi, total, sq, math.nan, {})
 
-        def at_rank(rank: int) -> int:
-            return lo + int(np.searchsorted(cum, rank))
+    def at_ranks(ranks: list[int]) -> dict[int, int]:
+        part = np.partition(v, [r - 1 for r in ranks])
+        return {r: int(part[r - 1]) for r in ranks}
 
-        offsets = np.arange(span, dtype=np.float64)
-        total = lo * n + int(np.dot(np.arange(span, dtype=np.int64), counts))
-        mean_off = (total - lo * n) / n  # exact integers, one rounding
-        sq = float(np.dot(counts, (offsets - mean_off) ** 2))
-    else:
-        wanted = sorted({r - 1 for r in [*ranks.values(), *mid]})
-        part = np.partition(v, wanted)
-
-        def at_rank(rank: int) -> int:
-            return int(part[rank - 1])
-
-        total = _exact_sum(v)
-        if span < (1 << 62):
-            shift = total // n
-            d = v - shift  # exact integer shift keeps the float64 residuals small
-            rest = (total - shift * n) / n
-            sq = float(np.sum((d.astype(np.float64) - rest) ** 2))
-        else:  # values spread over most of int64: float64 throughout (no overflow)
-            sq = float(np.sum((v.astype(np.float64) - total / n) ** 2))
-    median = (at_rank(mid[0]) + at_rank(mid[1])) / 2
-    pct: dict[str, float | int] = {k: at_rank(r) for k, r in ranks.items()}
-    return _finish(n, lo, hi, total, sq, median, pct)
+    _order_statistics(s, at_ranks, percentiles, confidence)
+    if deadline is not None:
+        s.deadline = _deadline(deadline, n, int(np.count_nonzero(v > deadline)), hi)
+    return s
 
 
 def summarize_histogram(
     h: Histogram,
     counters: dict[str, int] | None = None,
     percentiles: dict[str, float] = PERCENTILES,
+    confidence: float = CONFIDENCE,
+    deadline: int | None = None,
 ) -> Summary:
     """Statistics from a histogram: percentiles are the upper end of their bin (inclusive,
     never above the maximum) and exact to within ``bin_error``; the mean is exact when the
     producer counted the sum (``counters['sum']``), else from bin midpoints; stdev from bin
-    midpoints."""
+    midpoints. Samples above a deadline are counted by bin upper values (conservative)."""
     counters = counters or {}
     n = h.total
     if n == 0:
-        return summarize(np.empty(0, dtype=np.int64), percentiles)
+        return _empty(percentiles, confidence)
     nonzero = np.nonzero(h.count)[0]
     lo_bound = int(h.lo[nonzero[0]]) if len(nonzero) else (h.overflow_lo or 0)
     hi_bound = int(h.hi[nonzero[-1]]) - 1 if len(nonzero) else (h.overflow_lo or 0)
@@ -229,29 +366,113 @@ def summarize_histogram(
     upper = np.minimum(upper, hi)
     cum = np.cumsum(counts)
 
-    def at_rank(rank: int) -> int:
-        return int(upper[int(np.searchsorted(cum, rank))])
+    def at_ranks(ranks: list[int]) -> dict[int, int]:
+        return {r: int(upper[int(np.searchsorted(cum, r))]) for r in ranks}
 
     mids = np.concatenate(([lo], (h.lo + h.hi - 1) / 2, [hi])).astype(np.float64)
     total = float(counters["sum"]) if "sum" in counters else float(np.dot(counts, mids))
     mean = total / n
     sq = float(np.dot(counts, (mids - mean) ** 2))
-    mid = (n + 1) // 2, n // 2 + 1
-    median = (at_rank(mid[0]) + at_rank(mid[1])) / 2
-    pct: dict[str, float | int] = {k: at_rank(nearest_rank(q, n)) for k, q in percentiles.items()}
-    s = _finish(n, lo, hi, 0, sq, median, pct)
+    s = _finish(n, lo, hi, 0, sq, math.nan, {})
+    _order_statistics(s, at_ranks, percentiles, confidence)
     s.mean = mean
     s.jitter = max(hi - mean, mean - lo)
     s.rsd_pct = 100.0 * s.stdev / mean if n > 1 and mean else math.nan
     s.exact = False
     s.bin_error = h.max_bin_width
+    if deadline is not None:
+        s.deadline = _deadline(deadline, n, int(counts[upper > deadline].sum()), hi)
     return s
 
 
-def summarize_series(series: Series, percentiles: dict[str, float] = PERCENTILES) -> Summary:
-    """Statistics of a series from its samples, or from its histogram when it has none."""
+def summarize_series(
+    series: Series,
+    percentiles: dict[str, float] = PERCENTILES,
+    confidence: float = CONFIDENCE,
+    deadline: int | None = None,
+) -> Summary:
+    """Statistics of a series from its samples, or from its histogram when it has none.
+    ``deadline`` is in the series' unit."""
     if series.has_samples:
-        return summarize(series.latency, percentiles)
+        return summarize(series.latency, percentiles, confidence, deadline)
     if series.histogram is not None:
-        return summarize_histogram(series.histogram, series.counters, percentiles)
-    return summarize(np.empty(0, dtype=np.int64), percentiles)
+        return summarize_histogram(
+            series.histogram, series.counters, percentiles, confidence, deadline
+        )
+    return _empty(percentiles, confidence)
+
+
+#: Samples kept beside the counter while streaming, so that a wide-spread series that is not
+#: too large is still summarised exactly (256 MiB of int64).
+STREAM_KEEP = 1 << 25
+
+
+class StreamSummarizer:
+    """Statistics of a series that arrives in batches, in bounded memory.
+
+    Every batch goes into a :class:`Counter` (at most ``max_bins`` bins). The batches are also
+    kept while they total at most ``keep`` samples: if the counter had to widen its bins but
+    all samples are still at hand, the exact in-memory statistics are computed instead. Only a
+    series both too large to keep and too widely spread for ``max_bins`` gets bin-width
+    statistics (``exact`` False, ``bin_error`` stated)."""
+
+    def __init__(self, max_bins: int = MAX_BINS, keep: int = STREAM_KEEP) -> None:
+        self.counter = Counter(max_bins=max_bins)
+        self.keep = keep
+        self.kept: list[np.ndarray] | None = []
+
+    def add(self, values: np.ndarray) -> None:
+        self.counter.add(values)
+        if self.kept is not None:
+            if self.counter.n <= self.keep:
+                self.kept.append(values)
+            else:
+                self.kept = None
+
+    def summary(
+        self,
+        percentiles: dict[str, float] = PERCENTILES,
+        confidence: float = CONFIDENCE,
+        deadline: int | None = None,
+    ) -> Summary:
+        if not self.counter.exact and self.kept is not None:
+            return summarize(np.concatenate(self.kept), percentiles, confidence, deadline)
+        return summarize_counter(self.counter, percentiles, confidence, deadline)
+
+
+def deadline_in_unit(series: Series, deadline_ns: int) -> int:
+    """A deadline in ns as a whole number of the series' units (cycles: rounded down; a
+    latency of more cycles than that is above the deadline)."""
+    if series.unit == "ns":
+        return deadline_ns
+    return int(Fraction(deadline_ns) / series.ns_per_unit)
+
+
+def summarize_run_file(
+    path: Path,
+    percentiles: dict[str, float] = PERCENTILES,
+    confidence: float = CONFIDENCE,
+    deadline_ns: int | None = None,
+    max_bins: int = MAX_BINS,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[Run, list[Summary | None]]:
+    """Statistics of every series of a run file, read one batch at a time (memory bounded by
+    ``max_bins`` and the batch, not by the file). The run comes back without samples; its
+    stage series get None. ``progress`` is called with the rows of each batch."""
+    run, rows = read_run_header(path)
+    streams = [StreamSummarizer(max_bins) for _ in run.series]
+    for index, values in iter_latency(path):
+        streams[index].add(values)
+        if progress is not None:
+            progress(len(values))
+    out: list[Summary | None] = []
+    for series, stream, n in zip(run.series, streams, rows, strict=True):
+        if series.is_stages:
+            out.append(None)
+            continue
+        deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)
+        if n and stream.counter.n:
+            out.append(stream.summary(percentiles, confidence, deadline))
+        else:  # a histogram-only series, or one without samples
+            out.append(summarize_series(series, percentiles, confidence, deadline))
+    return run, out
