@@ -52,11 +52,18 @@ class Counter:
         self.width = 1
         self.counts = np.zeros(0, dtype=np.int64)
         self.n = 0
-        self.lo = 0
+        self._lo = 0  # exact once the bins widen; before, the counts say it
         self.hi = 0
         # Set when the bins first widen: exact sum and the running (mean, M2) from then on.
         self._total: int | None = None
         self._m2: float = 0.0
+
+    @property
+    def lo(self) -> int:
+        """The smallest sample."""
+        if self.width == 1 and self.n:
+            return self.base + int(np.argmax(self.counts > 0))
+        return self._lo
 
     @property
     def exact(self) -> bool:
@@ -79,12 +86,24 @@ class Counter:
         if len(v) == 0:
             return
         hi = int(v.max())
+        if self.n and self.width == 1 and self.base == 0 and hi < self.max_bins:
+            # The common case, one pass besides max: bincount refuses negative values itself.
+            self._fit(0, hi)
+            try:
+                c = np.bincount(v, minlength=len(self.counts))
+            except ValueError:
+                pass  # a negative value: the general path below
+            else:
+                self.counts += c
+                self.hi = max(self.hi, hi)
+                self.n += len(v)
+                return
         lo = int(v.min())
         self._fit(lo, hi)
         if self.n == 0:
-            self.lo, self.hi = lo, hi
+            self._lo, self.hi = lo, hi
         else:
-            self.lo, self.hi = min(self.lo, lo), max(self.hi, hi)
+            self._lo, self.hi = min(self._lo, lo), max(self.hi, hi)
         if self._total is not None:
             self._merge_moments(v)
         self.n += len(v)
@@ -122,7 +141,8 @@ class Counter:
     def _widen(self) -> None:
         """Double the bin width (pairs of bins merged, base aligned to the new width)."""
         if self._total is None:
-            # Leaving exact counting: freeze the sum and M2 of what was counted so far.
+            # Leaving exact counting: freeze the min, sum and M2 of what was counted so far.
+            self._lo = self.lo
             self._total = self._sum_from_counts()
             if self.n:
                 mean = self._total / self.n
