@@ -98,6 +98,14 @@ CASES = [
     ("ingest needs -o", ["ingest", "good.log"], 2, r"^$", r"Missing option '-o'"),
     ("report", ["report", "good.log", "-o", "r.html"], 0, r"r\.html", r"^$"),
     ("report damaged", ["report", "bad.log", "-o", "r.html"], 2, r"^$", r"bad\.log:20"),
+    ("report no output", ["report", "good.log"], 2, r"^$", r"nothing to write: give -o"),
+    (
+        "report bad deadline",
+        ["report", "good.log", "-o", "r.html", "--deadline", "x"],
+        2,
+        r"^$",
+        r"--deadline",
+    ),
 ]
 
 
@@ -206,7 +214,8 @@ def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> N
     scan = _Scan()
     scan.feed(html)
     assert scan.external == [] and scan.scripts == 0
-    assert scan.images == 2  # one histogram per series
+    # overview: mean/max bars, violins, exceedance; per series: histogram and timeline
+    assert scan.images == 3 + 2 * 2
     text = "".join(scan.text)
     assert "<script>alert(1)</script>" in text  # shown as text, not markup
     assert "&lt;script&gt;" in html
@@ -251,4 +260,40 @@ def test_stage_series_get_their_own_report_section(latmon_cli: Path, tmp_path: P
     assert f"<td class=l>max</td>{maxima}" in section
     scan = _Scan()
     scan.feed(html)
-    assert scan.images == 2  # the histogram of cpu0 and the stage plot
+    # overview (bars, violin, exceedance), histogram and timeline of cpu0, the stage plot
+    assert scan.images == 6
+
+
+def test_report_figures_and_markdown(latmon_cli: Path, work: Path) -> None:
+    proc = run(
+        latmon_cli,
+        "report",
+        "good.log",
+        "hostile.log",
+        "--figures",
+        "figs",
+        "--figure-format",
+        "svg",
+        "--markdown",
+        "-",
+        "--deadline",
+        "40us",
+        cwd=work,
+    )
+    assert proc.returncode == 0, proc.stderr
+    figures = sorted((work / "figs").iterdir())
+    assert [f.suffix for f in figures] == [".svg"] * 7
+    assert all(f.read_bytes().lstrip().startswith(b"<?xml") for f in figures)
+    assert not (work / "r.html").exists()  # no -o: no HTML written
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("| ")]
+    assert lines[0].startswith("| run | series | n |") and lines[0].endswith("| verdict |")
+    good = json.loads(run(latmon_cli, "stats", "--json", "good.log", cwd=work).stdout)[0]
+    row = next(line for line in lines[1:] if "idle" in line).split(" | ")
+    assert row[2] == f"{good['count']:,}" and row[3] == f"{good['min']:,}"
+    verdict = "pass" if good["max"] <= 40_000 else "**FAIL**"
+    assert row[-1].rstrip(" |") == verdict
+    # the hostile label cannot break the table or inject markup
+    hostile = next(line for line in lines[1:] if "script" in line)
+    assert "\\<script\\>" in hostile and hostile.count(" | ") == lines[0].count(" | ")
+    md = run(latmon_cli, "report", "good.log", "--markdown", "out/s.md", cwd=work)
+    assert md.returncode == 0 and (work / "out" / "s.md").read_text().startswith("## latmon")

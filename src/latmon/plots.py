@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
+from latmon.counting import Counter
 from latmon.model import Series
 
 #: Bins of a plotted histogram, at most.
@@ -149,7 +150,228 @@ def stage_figure(series: Series, title: str, max_points: int = 2000) -> Figure |
 
 
 def to_png(fig: Figure) -> bytes:
+    return save(fig, "png")
+
+
+# -- figures over several series ----------------------------------------------------------------
+
+SERIES_COLORS = ("#3b6ea5", "#c0504d", "#6a9f58", "#e3a33b", "#8064a2", "#4bacc6", "#7f7f7f")
+
+
+@dataclass
+class Distribution:
+    """Distinct values of one series, in ns, with their counts (bin upper values for a
+    histogram, with ``bin_error``)."""
+
+    label: str
+    values: np.ndarray
+    counts: np.ndarray
+    bin_error: float = 0.0
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+
+def distribution(series: Series, label: str) -> Distribution | None:
+    """Exact distinct values (counted, never sorted) of a series, or None without data."""
+    scale = float(series.ns_per_unit)
+    if series.has_samples:
+        counter = Counter()
+        counter.add(series.latency)
+        nonzero = np.flatnonzero(counter.counts)
+        values = (counter.base + nonzero * counter.width).astype(np.float64) * scale
+        return Distribution(label, values, counter.counts[nonzero], 0.0)
+    h = series.histogram
+    if h is None or not h.total:
+        return None
+    top = int(series.counters.get("max", int(h.hi.max()) - 1 if len(h.hi) else 0))
+    uppers = [np.minimum(h.hi - 1, top)]
+    counts = [h.count]
+    if h.underflow:
+        uppers.insert(0, np.asarray([series.counters.get("min", (h.underflow_hi or 1) - 1)]))
+        counts.insert(0, np.asarray([h.underflow]))
+    if h.overflow:
+        uppers.append(np.asarray([max(top, h.overflow_lo or 0)]))
+        counts.append(np.asarray([h.overflow]))
+    v = np.concatenate(uppers).astype(np.float64) * scale
+    c = np.concatenate(counts).astype(np.int64)
+    order = np.argsort(v, kind="stable")
+    v, c = v[order], c[order]
+    keep = c > 0
+    return Distribution(label, v[keep], c[keep], h.max_bin_width * scale)
+
+
+def _unit_for(largest_ns: float) -> tuple[float, str]:
+    if largest_ns >= 10_000_000:
+        return 1e-6, "ms"
+    if largest_ns >= 10_000:
+        return 1e-3, "µs"
+    return 1.0, "ns"
+
+
+def _short(label: str, width: int = 28) -> str:
+    return label if len(label) <= width else label[: width - 1] + "…"
+
+
+def exceedance_figure(dists: list[Distribution], deadline_ns: int | None = None) -> Figure | None:
+    """Exceedance (complementary CDF) on log-log scales: the fraction of samples at or above
+    each latency, down to 1/n — the tail that a histogram's linear axis hides."""
+    dists = [d for d in dists if d.n]
+    if not dists:
+        return None
+    factor, unit = _unit_for(max(float(d.values[-1]) for d in dists))
+    fig, ax = plt.subplots(figsize=(7.5, 3.6), dpi=100)
+    for i, d in enumerate(dists):
+        at_or_above = (d.n - np.cumsum(d.counts) + d.counts) / d.n
+        ax.step(
+            np.maximum(d.values * factor, 1e-9),
+            at_or_above,
+            where="post",
+            color=SERIES_COLORS[i % len(SERIES_COLORS)],
+            label=_short(d.label),
+            lw=1.3,
+        )
+    if deadline_ns is not None:
+        ax.axvline(deadline_ns * factor, color="#b33", ls="--", lw=1, label="deadline")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(f"latency ({unit})")
+    ax.set_ylabel("fraction of samples ≥ latency")
+    ax.set_title("Exceedance", fontsize=10)
+    ax.grid(True, which="both", alpha=0.25)
+    ax.legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+#: Violin bodies: bins along the latency axis, and the narrowest drawn width of a nonzero bin
+#: (as a fraction of the widest) so that single outliers in the tail stay visible.
+VIOLIN_BINS = 160
+VIOLIN_MIN_WIDTH = 0.04
+
+
+def violin_figure(dists: list[Distribution], deadline_ns: int | None = None) -> Figure | None:
+    """Violin plot drawn from counts (no kernel smoothing): each body's half-width is the
+    share of samples in a latency bin, every nonzero bin at least VIOLIN_MIN_WIDTH wide;
+    white dot: median, black bar: p99, red bar: maximum."""
+    dists = [d for d in dists if d.n]
+    if not dists:
+        return None
+    top = max(float(d.values[-1]) for d in dists)
+    bottom = min(float(d.values[0]) for d in dists)
+    factor, unit = _unit_for(top)
+    # Latencies are skewed: bins and axis go logarithmic when the range spans decades.
+    log_axis = bottom > 0 and top / bottom > 20
+    if log_axis:
+        edges = np.geomspace(bottom, top * (1 + 1e-9), VIOLIN_BINS + 1)
+    elif top > bottom:
+        edges = np.linspace(bottom, top, VIOLIN_BINS + 1)
+    else:
+        edges = np.array([bottom, top + 1])
+    fig, ax = plt.subplots(figsize=(max(4.5, 1.3 * len(dists) + 2), 3.8), dpi=100)
+    for i, d in enumerate(dists):
+        counts, _ = np.histogram(d.values, bins=edges, weights=d.counts)
+        width = counts / counts.max()
+        width[(counts > 0) & (width < VIOLIN_MIN_WIDTH)] = VIOLIN_MIN_WIDTH
+        centers = np.sqrt(edges[:-1] * edges[1:]) if log_axis else (edges[:-1] + edges[1:]) / 2
+        centers = centers * factor
+        color = SERIES_COLORS[i % len(SERIES_COLORS)]
+        ax.fill_betweenx(centers, i - 0.4 * width, i + 0.4 * width, color=color, alpha=0.75, lw=0)
+        cum = np.cumsum(d.counts)
+        median = d.values[int(np.searchsorted(cum, (d.n + 1) // 2))] * factor
+        p99 = d.values[int(np.searchsorted(cum, -(-99 * d.n // 100)))] * factor
+        ax.plot([i], [median], "o", color="white", mec="black", ms=5, zorder=3)
+        ax.hlines(p99, i - 0.18, i + 0.18, color="black", lw=1.5, zorder=3)
+        ax.hlines(d.values[-1] * factor, i - 0.25, i + 0.25, color="#b33", lw=1.5, zorder=3)
+    if deadline_ns is not None and deadline_ns <= top * 1.5:
+        ax.axhline(deadline_ns * factor, color="#b33", ls="--", lw=1)
+    if log_axis:
+        ax.set_yscale("log")
+    ax.set_xticks(range(len(dists)), [_short(d.label, 18) for d in dists], fontsize=7, rotation=15)
+    ax.set_ylabel(f"latency ({unit})")
+    ax.set_title("Distribution (median ●, p99 ▬ black, max ▬ red)", fontsize=10)
+    ax.grid(True, axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def mean_max_figure(rows: list[tuple[str, float, float]]) -> Figure | None:
+    """Bar chart of the mean and the maximum per series (label, mean ns, max ns), as in the
+    published comparisons; log scale when the maxima dwarf the means."""
+    if not rows:
+        return None
+    factor, unit = _unit_for(max(r[2] for r in rows))
+    x = np.arange(len(rows))
+    means = np.asarray([r[1] for r in rows]) * factor
+    maxima = np.asarray([r[2] for r in rows]) * factor
+    fig, ax = plt.subplots(figsize=(max(4.5, 1.2 * len(rows) + 2), 3.6), dpi=100)
+    ax.bar(x - 0.2, means, 0.4, label="mean", color="#3b6ea5")
+    ax.bar(x + 0.2, maxima, 0.4, label="max", color="#c0504d")
+    if means.min() > 0 and maxima.max() / means.min() > 50:
+        ax.set_yscale("log")
+    for xi, m, mx in zip(x, means, maxima, strict=True):
+        ax.annotate(f"{m:.3g}", (xi - 0.2, m), ha="center", va="bottom", fontsize=7)
+        ax.annotate(f"{mx:.3g}", (xi + 0.2, mx), ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(x, [_short(r[0], 18) for r in rows], fontsize=7, rotation=15)
+    ax.set_ylabel(f"latency ({unit})")
+    ax.set_title("Mean and maximum per series", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(True, axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+#: Points of a latency-over-time plot: longer series are drawn as the max and min per bucket.
+TIMELINE_BUCKETS = 1500
+#: Spikes marked: the samples above the 99.9th percentile (or the deadline), at most this many.
+MAX_SPIKES = 50
+
+
+def timeline_figure(series: Series, title: str, deadline_ns: int | None = None) -> Figure | None:
+    """Latency over time (the ``t`` column, else the sample index): every sample when there are
+    few, else the max and min of each bucket as a band (a spike is never averaged away); the
+    largest samples above p99.9 (or above the deadline) marked."""
+    if not series.has_samples:
+        return None
+    lat = series.latency.astype(np.float64) * float(series.ns_per_unit)
+    n = len(lat)
+    if "t" in series.columns:
+        t = series.columns["t"].astype(np.float64) * float(series.ns_per_unit)
+        x, xlabel = (t - t[0]) / 1e9, "time since the first sample (s)"
+    else:
+        x, xlabel = np.arange(n, dtype=np.float64), "sample"
+    factor, unit = _unit_for(float(lat.max()))
+    fig, ax = plt.subplots(figsize=(7.5, 3.0), dpi=100)
+    if n <= 2 * TIMELINE_BUCKETS:
+        ax.plot(x, lat * factor, lw=0.6, color="#3b6ea5")
+    else:
+        edges = np.linspace(0, n, TIMELINE_BUCKETS + 1).astype(np.int64)
+        top = np.maximum.reduceat(lat, edges[:-1])
+        low = np.minimum.reduceat(lat, edges[:-1])
+        ax.fill_between(x[edges[:-1]], low * factor, top * factor, color="#3b6ea5", lw=0.5)
+    k = max(1, n // 1000)  # the top 0.1 %
+    threshold = float(np.partition(lat, n - k)[n - k])
+    if deadline_ns is not None:
+        threshold = min(threshold, float(deadline_ns))
+        ax.axhline(deadline_ns * factor, color="#b33", ls="--", lw=1, label="deadline")
+    spikes = np.flatnonzero(lat >= threshold)
+    if len(spikes) > MAX_SPIKES:
+        spikes = spikes[np.argsort(lat[spikes], kind="stable")[-MAX_SPIKES:]]
+    ax.plot(x[spikes], lat[spikes] * factor, "x", color="#b33", ms=5, label="largest samples")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(f"latency ({unit})")
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    return fig
+
+
+def save(fig: Figure, fmt: str, close: bool = True) -> bytes:
+    """The figure as PNG or SVG bytes (closed afterwards unless told otherwise)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
+    fig.savefig(buf, format=fmt)
+    if close:
+        plt.close(fig)
     return buf.getvalue()

@@ -1,4 +1,4 @@
-"""latmon report: one self-contained HTML report."""
+"""latmon report: one self-contained HTML report, figure files and a Markdown summary."""
 
 from __future__ import annotations
 
@@ -10,33 +10,86 @@ import click
 from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
 from latmon.ingest import load_all
 from latmon.readers import ReadOptions
-from latmon.report import HtmlReport
+from latmon.report import HtmlReport, MarkdownReport
+from latmon.scenario import parse_duration_ns
+
+
+def _write(path: Path, text: str) -> None:
+    """Write text atomically (never a half-written report under the real name)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
 
 
 @click.command()
 @input_options
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML report file.")
 @click.option(
-    "-o", "--output", required=True, type=click.Path(dir_okay=False), help="The HTML file."
+    "--markdown",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Also write the summary table as Markdown to this file ('-': standard output), "
+    "e.g. for a CI log or $GITHUB_STEP_SUMMARY.",
 )
+@click.option(
+    "--figures",
+    type=click.Path(file_okay=False),
+    help="Also write every figure of the report into this directory.",
+)
+@click.option(
+    "--figure-format",
+    type=click.Choice(["png", "svg"]),
+    default="png",
+    show_default=True,
+    help="File format of the --figures files.",
+)
+@click.option("--deadline", help="Mark the deadline and give a verdict per series, e.g. 3ms.")
 @click.option("--title", default="latmon report", show_default=True)
 def command(
     files: tuple[str, ...],
     fmt: str,
     keep_going: bool,
-    output: str,
+    output: str | None,
+    markdown: str | None,
+    figures: str | None,
+    figure_format: str,
+    deadline: str | None,
     title: str,
     read_options: ReadOptions,
 ) -> None:
-    """Write one self-contained HTML report of FILES: summary table, log-y latency histogram per
-    series, each run's metadata."""
+    """Report on FILES: summary table with percentile intervals (and a deadline verdict),
+    mean/max bars, violins, exceedance, per series a log-y histogram and latency over time,
+    the stages of the interrupt path, each run's metadata.
+
+    Give at least one of -o (HTML), --markdown and --figures.
+    """
+    if not (output or markdown or figures):
+        raise click.UsageError("nothing to write: give -o REPORT.html, --markdown or --figures")
+    try:
+        deadline_ns = parse_duration_ns(deadline, "us") if deadline else None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--deadline") from None
     runs = load_all(list(files), fmt, keep_going, read_options)
     damaged = report_problems(runs)
-    text = HtmlReport(title).render(runs)
-    path = Path(output)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    click.echo(str(path))
+    if output or figures:
+        report = HtmlReport(
+            title,
+            deadline_ns,
+            Path(figures) if figures else None,
+            figure_format,
+        )
+        text = report.render(runs)
+        if output:
+            _write(Path(output), text)
+            click.echo(output)
+        for path in report.written:
+            click.echo(str(path))
+    if markdown:
+        summary = MarkdownReport(title, deadline_ns).render(runs)
+        if markdown == "-":
+            click.echo(summary, nl=False)
+        else:
+            _write(Path(markdown), summary)
+            click.echo(markdown)
     if damaged:
         sys.exit(EXIT_DAMAGED)

@@ -1,0 +1,127 @@
+"""Figures: the data drawn equals the data computed independently from the samples."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.collections import PolyCollection
+
+from latmon.model import Histogram, Series
+from latmon.plots import (
+    MAX_SPIKES,
+    distribution,
+    exceedance_figure,
+    mean_max_figure,
+    save,
+    timeline_figure,
+    violin_figure,
+)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def samples(n: int = 20_000, seed: int = 1) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    lat = rng.lognormal(np.log(20_000), 0.5, n).astype(np.int64)
+    lat[rng.integers(0, n, 7)] *= 40  # a few spikes
+    return lat
+
+
+def test_distribution_is_the_exact_value_count() -> None:
+    lat = samples()
+    d = distribution(Series("c", "ns", columns={"latency": lat}), "c")
+    assert d is not None
+    values, counts = np.unique(lat, return_counts=True)
+    assert np.array_equal(d.values, values) and np.array_equal(d.counts, counts)
+    # cycles are scaled to ns with the clock (100 MHz: 10 ns per cycle)
+    d = distribution(Series("c", "cycles", clock_hz=100_000_000, columns={"latency": lat}), "c")
+    assert d is not None and np.array_equal(d.values, values * 10.0)
+
+
+def test_distribution_of_a_histogram_uses_bin_upper_values() -> None:
+    h = Histogram([0, 10, 20], [10, 20, 30], [5, 0, 2], overflow=1, overflow_lo=30)
+    d = distribution(Series("h", "ns", histogram=h, counters={"max": 95}), "h")
+    assert d is not None
+    assert d.values.tolist() == [9.0, 29.0, 95.0] and d.counts.tolist() == [5, 2, 1]
+    assert d.bin_error == 10
+
+
+def test_exceedance_curve_is_the_fraction_at_or_above() -> None:
+    lat = samples(5000)
+    d = distribution(Series("c", "ns", columns={"latency": lat}), "c")
+    assert d is not None
+    fig = exceedance_figure([d])
+    assert fig is not None
+    line = fig.axes[0].lines[0]
+    x, y = np.asarray(line.get_xdata()), np.asarray(line.get_ydata())
+    factor = 1e-3  # µs on the axis
+    for value, frac in zip(x[::97], y[::97], strict=True):
+        raw = round(value / factor)
+        assert frac == pytest.approx(np.mean(lat >= raw), abs=1e-12)
+    assert y[-1] == pytest.approx(np.sum(lat == lat.max()) / len(lat))  # the tail ends at 1/n
+    assert fig.axes[0].get_xscale() == "log" and fig.axes[0].get_yscale() == "log"
+
+
+def test_violin_bodies_follow_the_counts() -> None:
+    fast = samples(20_000, 2) // 4
+    slow = samples(20_000, 3)
+    dists = [
+        distribution(Series("f", "ns", columns={"latency": fast}), "fast"),
+        distribution(Series("s", "ns", columns={"latency": slow}), "slow"),
+    ]
+    fig = violin_figure([d for d in dists if d is not None], deadline_ns=3_000_000)
+    assert fig is not None
+    ax = fig.axes[0]
+    bodies = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(bodies) == 2
+    for i, (body, lat) in enumerate(zip(bodies, (fast, slow), strict=True)):
+        vertices = body.get_paths()[0].vertices
+        # the body spans the samples' range (log axis: bin centres are geometric means)
+        y = vertices[:, 1] * 1e3  # µs -> ns
+        widest = y[np.argmax(np.abs(vertices[:, 0] - i))]
+        assert abs(np.log(widest) - np.log(np.median(lat))) < 0.6  # the bulk is at the median
+        drawn = y[np.abs(vertices[:, 0] - i) > 1e-9]  # bins with samples have a width
+        assert drawn.min() == pytest.approx(lat.min(), rel=0.05)  # a bin centre near the min
+        assert drawn.max() == pytest.approx(lat.max(), rel=0.05)  # ... and the lone max is drawn
+        assert np.max(np.abs(vertices[:, 0] - i)) == pytest.approx(0.4)  # widest bin: full width
+    # median markers at the nearest-rank medians
+    dots = [line for line in ax.lines if line.get_marker() == "o"]
+    for dot, lat in zip(dots, (fast, slow), strict=True):
+        median = np.sort(lat)[(len(lat) + 1) // 2 - 1]
+        assert dot.get_ydata()[0] * 1e3 == pytest.approx(median)
+    assert ax.get_yscale() == "log"
+
+
+def test_mean_max_bars_have_the_given_heights() -> None:
+    fig = mean_max_figure([("a", 20_000.0, 90_000.0), ("b", 35_000.0, 2_000_000.0)])
+    assert fig is not None
+    heights = [p.get_height() for p in fig.axes[0].patches]
+    assert heights == pytest.approx([20.0, 35.0, 90.0, 2000.0])  # µs: means, then maxima
+
+
+def test_timeline_marks_the_largest_samples_and_keeps_every_spike() -> None:
+    lat = samples(100_000, 4)
+    t = np.arange(len(lat), dtype=np.int64) * 1_000_000
+    fig = timeline_figure(Series("c", "ns", columns={"t": t, "latency": lat}), "c")
+    assert fig is not None
+    ax = fig.axes[0]
+    marks = next(line for line in ax.lines if line.get_marker() == "x")
+    marked = np.sort(np.asarray(marks.get_ydata()) * 1e3)
+    expected = np.sort(lat)[-MAX_SPIKES:]  # 100 samples above p99.9: the 50 largest shown
+    assert marked == pytest.approx(expected)
+    # the band's top is the bucket maxima: the largest sample is on it, not averaged away
+    band = next(c for c in ax.collections if isinstance(c, PolyCollection))
+    assert np.max(band.get_paths()[0].vertices[:, 1]) * 1e3 == pytest.approx(lat.max())
+    assert ax.get_xlabel().startswith("time")
+
+
+def test_save_writes_png_and_svg() -> None:
+    fig = mean_max_figure([("a", 1.0, 2.0)])
+    assert fig is not None
+    assert save(fig, "svg", close=False).lstrip().startswith(b"<?xml")
+    assert save(fig, "png").startswith(b"\x89PNG")
