@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
+import pty
 import re
 import subprocess
 from html.parser import HTMLParser
@@ -15,6 +17,8 @@ import pytest
 
 from latmon.formatting import fmt
 from latmon.logformat import LogWriter
+from latmon.model import Run, Series
+from latmon.runfile import write_run
 
 REQUIRED_KEYS = [
     "source",
@@ -297,3 +301,52 @@ def test_report_figures_and_markdown(latmon_cli: Path, work: Path) -> None:
     assert "\\<script\\>" in hostile and hostile.count(" | ") == lines[0].count(" | ")
     md = run(latmon_cli, "report", "good.log", "--markdown", "out/s.md", cwd=work)
     assert md.returncode == 0 and (work / "out" / "s.md").read_text().startswith("## latmon")
+
+
+def test_progress_bar_only_on_a_terminal(latmon_cli: Path, tmp_path: Path) -> None:
+    n = 20_000_000  # commands.stats.PROGRESS_ROWS
+    lat = np.full(n, 1000, dtype=np.int64)
+    lat[-1] = 5000
+    write_run(
+        Run({"source": "t"}, [Series("c", "ns", columns={"latency": lat})]), tmp_path / "b.parquet"
+    )
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [str(latmon_cli), "stats", "--json", "b.parquet"],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=slave,
+            check=False,
+            timeout=120,
+        )
+        os.close(slave)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(master)
+    assert proc.returncode == 0
+    assert b"b.parquet" in seen and b"100%" in seen  # the bar, on the terminal
+    (row,) = json.loads(proc.stdout)
+    assert row["count"] == n and row["max"] == 5000  # stdout is clean JSON
+    piped = run(latmon_cli, "stats", "--json", "b.parquet", cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stderr == ""  # no bar when stderr is not a terminal
+
+
+def test_ingest_json_and_read_options(latmon_cli: Path, tmp_path: Path) -> None:
+    (tmp_path / "us.txt").write_text("12\n15\n11\n")
+    proc = run(
+        latmon_cli, "ingest", "--json", "--input-unit", "us", "us.txt", "-o", "runs", cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    (entry,) = json.loads(proc.stdout)
+    assert entry["file"] == "runs/us.parquet" and entry["samples"] == 3
+    (row,) = json.loads(run(latmon_cli, "stats", "--json", "runs/us.parquet", cwd=tmp_path).stdout)
+    assert (row["min"], row["max"]) == (11_000, 15_000)  # --input-unit us reached the reader

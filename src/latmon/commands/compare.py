@@ -10,10 +10,9 @@ import sys
 
 import click
 
-from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
+from latmon.commands.options import EXIT_DAMAGED, input_options, load_files, report_problems
 from latmon.compare import compare, group_runs
 from latmon.formatting import fmt
-from latmon.ingest import load_all
 from latmon.readers import ReadOptions
 from latmon.scenario import parse_duration_ns
 
@@ -90,7 +89,7 @@ def command(
         deadline_ns = parse_duration_ns(deadline, "us") if deadline else None
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--deadline") from None
-    runs = load_all(list(files), fmt, keep_going, read_options)
+    runs = load_files(list(files), fmt, keep_going, read_options)
     damaged = report_problems(runs)
     groups = group_runs(runs)
     try:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import click
 
-from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
+from latmon.commands.options import EXIT_DAMAGED, input_options, load_each, report_problems
 from latmon.errors import LatmonError
-from latmon.ingest import load
 from latmon.model import Run
 from latmon.readers import ReadOptions
 from latmon.runfile import write_run
@@ -26,12 +26,14 @@ from latmon.runfile import write_run
     help="Folder for the run files (created if missing).",
 )
 @click.option("--force", is_flag=True, help="Overwrite run files that exist.")
+@click.option("--json", "as_json", is_flag=True, help="List the written run files as JSON.")
 def command(
     files: tuple[str, ...],
     fmt: str,
     keep_going: bool,
     outdir: str,
     force: bool,
+    as_json: bool,
     read_options: ReadOptions,
 ) -> None:
     """Convert FILES into run files: one Parquet file per run, metadata inside.
@@ -41,8 +43,7 @@ def command(
     out = Path(outdir)
     plan: list[tuple[Path, Run]] = []
     all_runs: list[Run] = []
-    for name in files:
-        runs = load(name, fmt, keep_going)
+    for name, runs in load_each(list(files), fmt, keep_going, read_options):
         all_runs.extend(runs)
         stem = Path(name).stem
         for k, run in enumerate(runs, start=1):
@@ -58,11 +59,26 @@ def command(
     if existing and not force:
         raise LatmonError(f"{existing[0]} exists; give --force to overwrite it")
     damaged = report_problems(all_runs)
+    written = []
     for target, run in plan:
         write_run(run, target)
         n_series = len(run.series)
         n_samples = sum(len(s.latency) for s in run.series)
-        mark = " [DAMAGED: valid records only]" if run.damaged else ""
-        click.echo(f"wrote {target} ({n_series} series, {n_samples} samples){mark}")
+        written.append(
+            {
+                "file": str(target),
+                "source": run.path,
+                "run": run.label,
+                "series": n_series,
+                "samples": n_samples,
+                "damaged": run.damaged,
+            }
+        )
+        if not as_json:
+            mark = " [DAMAGED: valid records only]" if run.damaged else ""
+            click.echo(f"wrote {target} ({n_series} series, {n_samples} samples){mark}")
+    if as_json:
+        json.dump(written, sys.stdout, indent=2)
+        sys.stdout.write("\n")
     if damaged:
         sys.exit(EXIT_DAMAGED)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import click
 
-from latmon.ingest import FORMATS
+from latmon.ingest import FORMATS, load
+from latmon.model import Run
 from latmon.readers import UNIT_NS, ReadOptions
 
 #: Exit status when results were produced from damaged input (with --keep-going).
@@ -78,3 +82,42 @@ def report_problems(runs: list[Any]) -> bool:
             click.echo(f"latmon: warning: {run.path}: {problem}", err=True)
             damaged = True
     return damaged
+
+
+#: Show a progress bar when the inputs total at least this many bytes (and stderr is a terminal).
+PROGRESS_BYTES = 64 << 20
+
+
+def show_progress(size: int, threshold: int) -> bool:
+    """Progress bars go to stderr, only on a terminal and for large inputs;
+    LATMON_NO_PROGRESS=1 turns them off."""
+    return size >= threshold and sys.stderr.isatty() and not os.environ.get("LATMON_NO_PROGRESS")
+
+
+def _size(name: str) -> int:
+    try:
+        return Path(name).stat().st_size
+    except OSError:
+        return 0  # load() reports the problem with the file
+
+
+def load_each(
+    paths: list[str], fmt: str, keep_going: bool, options: ReadOptions
+) -> Iterator[tuple[str, list[Run]]]:
+    """(path, its runs) for every input, with a progress bar over the bytes read when the
+    inputs are large and stderr is a terminal."""
+    sizes = [_size(p) for p in paths]
+    if not show_progress(sum(sizes), PROGRESS_BYTES):
+        for path in paths:
+            yield path, load(path, fmt, keep_going, options)
+        return
+    with click.progressbar(length=sum(sizes), label="reading", file=sys.stderr) as bar:
+        for path, size in zip(paths, sizes, strict=True):
+            runs = load(path, fmt, keep_going, options)
+            bar.update(size)
+            yield path, runs
+
+
+def load_files(paths: list[str], fmt: str, keep_going: bool, options: ReadOptions) -> list[Run]:
+    """Every input's runs (see :func:`load_each`)."""
+    return [run for _, runs in load_each(paths, fmt, keep_going, options) for run in runs]

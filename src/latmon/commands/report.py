@@ -7,8 +7,7 @@ from pathlib import Path
 
 import click
 
-from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
-from latmon.ingest import load_all
+from latmon.commands.options import EXIT_DAMAGED, input_options, load_files, report_problems
 from latmon.readers import ReadOptions
 from latmon.report import HtmlReport, MarkdownReport
 from latmon.scenario import parse_duration_ns
@@ -69,7 +68,7 @@ def command(
         deadline_ns = parse_duration_ns(deadline, "us") if deadline else None
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--deadline") from None
-    runs = load_all(list(files), fmt, keep_going, read_options)
+    runs = load_files(list(files), fmt, keep_going, read_options)
     damaged = report_problems(runs)
     if output or figures:
         report = HtmlReport(

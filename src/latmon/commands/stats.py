@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -11,10 +10,16 @@ from pathlib import Path
 
 import click
 
-from latmon.commands.options import EXIT_DAMAGED, input_options, report_problems
+from latmon.commands.options import (
+    EXIT_DAMAGED,
+    input_options,
+    load_each,
+    report_problems,
+    show_progress,
+)
 from latmon.counting import MAX_BINS
 from latmon.formatting import fmt
-from latmon.ingest import detect_format, load
+from latmon.ingest import detect_format
 from latmon.model import Run, Series
 from latmon.readers import ReadOptions
 from latmon.runfile import read_run_header
@@ -37,7 +42,7 @@ PROGRESS_ROWS = 20_000_000
 @contextmanager
 def progress_bar(path: Path, rows: int) -> Iterator[Callable[[int], None] | None]:
     """A progress bar on stderr for a large file; None when stderr is not a terminal."""
-    if rows < PROGRESS_ROWS or not sys.stderr.isatty() or os.environ.get("LATMON_NO_PROGRESS"):
+    if not show_progress(rows, PROGRESS_ROWS):
         yield None
         return
     with click.progressbar(length=rows, label=path.name, file=sys.stderr) as bar:
@@ -63,7 +68,7 @@ def summaries(
             )
         return [(run, s, st) for s, st in zip(run.series, stats, strict=True) if st is not None]
     out = []
-    for run in load(path, fmt_name, keep_going, read_options):
+    for run in next(load_each([path], fmt_name, keep_going, read_options))[1]:
         for series in run.series:
             if series.is_stages:
                 continue  # a subset of another series, split into stages: see latmon report
