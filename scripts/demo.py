@@ -7,7 +7,7 @@
    with the stages of the interrupt path when run as root);
 3. compares the two scenarios and writes one HTML report of everything.
 
-Output: out/demo/ (logs, runs/, report.html). Runs in about a minute.
+Output: out/demo/ (logs, runs/, report.html, summary.md). Runs in about a minute.
 """
 
 from __future__ import annotations
@@ -96,6 +96,10 @@ def main() -> int:
             *inputs,
             "-o",
             str(report),
+            "--deadline",
+            "3ms",
+            "--markdown",
+            str(out / "summary.md"),
             "--title",
             "latmon demo: FPGA monitor (simulated) and this machine's wake-up latency",
         ],
