@@ -114,6 +114,7 @@ def test_campaign_runs_interleaved_with_load_and_leaves_nothing(
             "1s",
             "--warmup",
             "0.3s",
+            "--json",
         ],
         capture_output=True,
         text=True,
@@ -122,6 +123,7 @@ def test_campaign_runs_interleaved_with_load_and_leaves_nothing(
     )
     assert proc.returncode == 0, proc.stderr
     manifest = json.loads((out / "manifest.json").read_text())
+    assert json.loads(proc.stdout) == manifest  # --json: the manifest on stdout
     assert [(s["scenario"], s["repetition"]) for s in manifest["steps"]] == [
         ("quiet", 1),
         ("busy", 1),

@@ -41,6 +41,7 @@ EXIT_INTERRUPTED = 130
     "latprobe_path",
     help="The latprobe binary (default: on PATH or build/sw/latprobe of this checkout).",
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the manifest (JSON) on stdout.")
 def command(
     scenarios: tuple[str, ...],
     outdir: str,
@@ -50,6 +51,7 @@ def command(
     stages: bool,
     policy: str | None,
     latprobe_path: str | None,
+    as_json: bool,
 ) -> None:
     """Run the SCENARIOS (YAML files, see docs/scenarios.md), repetitions interleaved, and write
     one run file per repetition into OUTPUT. Ctrl-C stops cleanly: the load is stopped, the
@@ -76,10 +78,14 @@ def command(
             raise click.BadParameter(str(error)) from None
     latprobe = find_latprobe(latprobe_path)
     results, interrupted = run_campaign(loaded, Path(outdir), latprobe, repetitions)
-    for r in results:
-        for f in r.run_files:
-            click.echo(str(f))
-    click.echo(f"manifest: {Path(outdir) / 'manifest.json'}", err=True)
+    manifest = Path(outdir) / "manifest.json"
+    if as_json:
+        click.echo(manifest.read_text(encoding="utf-8"), nl=False)
+    else:
+        for r in results:
+            for f in r.run_files:
+                click.echo(str(f))
+    click.echo(f"manifest: {manifest}", err=True)
     if interrupted:
         click.echo("latmon: interrupted; the runs measured so far are kept", err=True)
         sys.exit(EXIT_INTERRUPTED)
