@@ -350,3 +350,24 @@ def test_ingest_json_and_read_options(latmon_cli: Path, tmp_path: Path) -> None:
     assert entry["file"] == "runs/us.parquet" and entry["samples"] == 3
     (row,) = json.loads(run(latmon_cli, "stats", "--json", "runs/us.parquet", cwd=tmp_path).stdout)
     assert (row["min"], row["max"]) == (11_000, 15_000)  # --input-unit us reached the reader
+
+
+def test_report_compares_scenarios_like_latmon_compare(latmon_cli: Path, work: Path) -> None:
+    proc = run(latmon_cli, "report", "good.log", "hostile.log", "-o", "r.html", cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    html = (work / "r.html").read_text()
+    section = html[html.index("<h2>Scenarios compared</h2>") :]
+    section = section[: section.index("</table>")]
+    rows = json.loads(
+        run(
+            latmon_cli, "compare", "good.log", "hostile.log", "--output-format", "json", cwd=work
+        ).stdout
+    )
+    assert len(rows) == 2
+    for row in rows:
+        assert f"<td>{fmt(row['n'])}</td><td>{fmt(row['min'])}</td>" in section
+        assert f"<td>{fmt(row['p99'])}</td>" in section
+    assert f"<td>{rows[1]['a12']:.3f}</td>" in section
+    single = run(latmon_cli, "report", "good.log", "-o", "one.html", cwd=work)
+    assert single.returncode == 0
+    assert "Scenarios compared" not in (work / "one.html").read_text()  # one scenario: no table

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as sps
 
+from latmon.formatting import fmt
 from latmon.model import Run, Series
 from latmon.stats import nearest_rank, quantile_ci_ranks
 
@@ -229,3 +230,55 @@ def compare(
             row["effect"] = a12_words(float(row["a12"]))  # type: ignore[arg-type]
         rows.append(row)
     return rows
+
+
+# -- the comparison table (latmon compare, the report) ---------------------------------------
+
+COLUMNS = [
+    ("scenario", "scenario"),
+    ("runs", "runs"),
+    ("n", "n"),
+    ("min", "min"),
+    ("mean", "avg"),
+    ("median", "median"),
+    ("p99", "p99"),
+    ("p99_ci", "p99 95% CI"),
+    ("p99_9", "p99.9"),
+    ("max", "max"),
+    ("jitter", "jitter"),
+    ("stdev", "stdev"),
+    ("rsd_pct", "%RSD"),
+]
+DEADLINE_COLUMNS = [("above_deadline", "> deadline"), ("margin", "margin"), ("verdict", "verdict")]
+VERSUS_COLUMNS = [
+    ("d_p50", "Δp50"),
+    ("d_p50_ci", "Δp50 CI"),
+    ("d_p99", "Δp99"),
+    ("d_p99_ci", "Δp99 CI"),
+    ("a12", "A12"),
+    ("effect", "effect"),
+]
+
+
+def columns_for(rows: list[dict[str, object]], with_deadline: bool) -> list[tuple[str, str]]:
+    """(key, heading) of the comparison table: the deadline and difference columns when they
+    apply."""
+    columns = COLUMNS + (DEADLINE_COLUMNS if with_deadline else [])
+    return columns + (VERSUS_COLUMNS if len(rows) > 1 else [])
+
+
+def _cell(value: object, key: str) -> str:
+    if isinstance(value, list):
+        return f"[{fmt(value[0])}, {fmt(value[1])}]"
+    if key == "a12" and isinstance(value, float):
+        return f"{value:.3f}"
+    if key == "rsd_pct" and isinstance(value, float):
+        return fmt(value, 2)
+    if isinstance(value, float) and math.isnan(value):
+        return ""
+    return fmt(value) if value is not None else ""
+
+
+def table_cells(rows: list[dict[str, object]], columns: list[tuple[str, str]]) -> list[list[str]]:
+    """The rows of :func:`compare` as formatted table cells."""
+    return [[_cell(r.get(k), k) for k, _ in columns] for r in rows]

@@ -5,57 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import sys
 
 import click
 
 from latmon.commands.options import EXIT_DAMAGED, input_options, load_files, report_problems
-from latmon.compare import compare, group_runs
-from latmon.formatting import fmt
+from latmon.compare import columns_for, compare, group_runs, table_cells
 from latmon.readers import ReadOptions
 from latmon.scenario import parse_duration_ns
-
-COLUMNS = [
-    ("scenario", "scenario"),
-    ("runs", "runs"),
-    ("n", "n"),
-    ("min", "min"),
-    ("mean", "avg"),
-    ("median", "median"),
-    ("p99", "p99"),
-    ("p99_ci", "p99 95% CI"),
-    ("p99_9", "p99.9"),
-    ("max", "max"),
-    ("jitter", "jitter"),
-    ("stdev", "stdev"),
-    ("rsd_pct", "%RSD"),
-]
-DEADLINE = [("above_deadline", "> deadline"), ("margin", "margin"), ("verdict", "verdict")]
-VERSUS = [
-    ("d_p50", "Δp50"),
-    ("d_p50_ci", "Δp50 CI"),
-    ("d_p99", "Δp99"),
-    ("d_p99_ci", "Δp99 CI"),
-    ("a12", "A12"),
-    ("effect", "effect"),
-]
-
-
-def _cell(value: object, key: str) -> str:
-    if isinstance(value, list):
-        return f"[{fmt(value[0])}, {fmt(value[1])}]"
-    if key == "a12" and isinstance(value, float):
-        return f"{value:.3f}"
-    if key == "rsd_pct" and isinstance(value, float):
-        return fmt(value, 2)
-    if isinstance(value, float) and math.isnan(value):
-        return ""
-    return fmt(value) if value is not None else ""
-
-
-def _table(rows: list[dict[str, object]], columns: list[tuple[str, str]]) -> list[list[str]]:
-    return [[_cell(r.get(k), k) for k, _ in columns] for r in rows]
 
 
 @click.command()
@@ -96,9 +53,7 @@ def command(
         rows = compare(groups, baseline, deadline_ns, confidence)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--baseline") from None
-    columns = COLUMNS + (DEADLINE if deadline_ns is not None else [])
-    if len(rows) > 1:
-        columns += VERSUS
+    columns = columns_for(rows, deadline_ns is not None)
     if out_format == "json":
         json.dump(rows, sys.stdout, indent=2, default=lambda v: None)
         sys.stdout.write("\n")
@@ -115,7 +70,7 @@ def command(
         sys.stdout.write(out.getvalue())
     else:
         heads = [h for _, h in columns]
-        body = _table(rows, columns)
+        body = table_cells(rows, columns)
         if out_format == "markdown":
             click.echo("| " + " | ".join(heads) + " |")
             click.echo("|" + "|".join("---" for _ in heads) + "|")
