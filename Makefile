@@ -30,7 +30,7 @@ help:
 	@echo "make synth   Yosys synthesis; build/synth/resources.json and resources.md"
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
 	@echo "make lint    ruff, mypy and clang-format checks"
-	@echo "make fuzz    fuzz every input reader with 135,000 inputs"
+	@echo "make fuzz    fuzz every input reader with 150,000 inputs"
 
 setup:
 	@scripts/setup.sh
@@ -62,7 +62,7 @@ demo: setup sw-all
 bench: setup sw-all
 	$(PY) bench/run.py --out $(BUILD)/bench
 
-# Every reader fuzzed with 15,000 inputs per test (9 tests: 135,000 inputs); make test runs 150.
+# Every reader fuzzed with 15,000 inputs per test (10 tests: 150,000 inputs); make test runs 150.
 fuzz: setup
 	LATMON_FUZZ_EXAMPLES=15000 $(PY) -m pytest -n $(JOBS) -p no:cacheprovider tests/test_reader_fuzz.py
 

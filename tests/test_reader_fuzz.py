@@ -38,6 +38,7 @@ SEEDS = {
     ],
     "ila-csv": ILA.encode(),
     "plain": b"latency_us\n12.5\n13\n14.25\n",
+    "hdr-log": (DATA / "third-party" / "hdrhistogram.hlog").read_bytes(),
 }
 
 

@@ -17,6 +17,7 @@ from latmon.readers import (
     cyclictest_hist,
     cyclictest_json,
     cyclictest_verbose,
+    hdr_log,
     ila_csv,
     jitterdebugger,
     plain,
@@ -30,6 +31,7 @@ _TEXT_READERS = (
     cyclictest_hist,
     cyclictest_verbose,
     ila_csv,
+    hdr_log,
     plain,
 )
 FORMATS = (
@@ -64,7 +66,8 @@ def detect_format(path: Path) -> str:
         str(path),
         None,
         "unrecognised format: not a latmon run file or latmon-log, cyclictest (-h text, -v, "
-        "--json), jitterdebugger (results.json, samples.raw), ILA CSV or a list of numbers; "
+        "--json), jitterdebugger (results.json, samples.raw), ILA CSV, an HdrHistogram log or a "
+        "list of numbers; "
         "give --format to say which it is",
     )
 
