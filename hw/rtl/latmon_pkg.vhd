@@ -24,7 +24,13 @@ package latmon_pkg is
       TRACE_WIDTH   : integer := 32;   -- bits per trace sample (1..32)
       COUNTER_WIDTH : integer := 32;   -- width of the event counters
       SUM_WIDTH     : integer := 48;   -- width of the sum of latencies (CNT_WIDTH..48)
-      ADDR_WIDTH    : integer := 16    -- width of the AXI4-Lite address (>= 16)
+      ADDR_WIDTH    : integer := 16;   -- width of the AXI4-Lite address (>= 16)
+      HAS_HIST      : integer := 1;    -- histogram engine (0: left out)
+      HIST_BINS_LOG2 : integer := 8;   -- log2 of the bins per bank (2..12)
+      HAS_STAMP     : integer := 1;    -- timestamp mode, IDs matched (0: left out)
+      STAMP_ENTRIES : integer := 16;   -- outstanding starts (2..64)
+      HAS_STIM      : integer := 1;    -- stimulus generator (0: left out)
+      ID_WIDTH      : integer := 16    -- width of the event IDs (8..16)
     );
     port (
       clk            : in  std_logic;
@@ -33,6 +39,12 @@ package latmon_pkg is
       ack            : in  std_logic;
       alarm          : out std_logic;
       irq_out        : out std_logic;
+      start_valid    : in  std_logic;
+      start_id       : in  std_logic_vector(ID_WIDTH - 1 downto 0);
+      end_valid      : in  std_logic;
+      end_id         : in  std_logic_vector(ID_WIDTH - 1 downto 0);
+      stim_out       : out std_logic;
+      stim_id        : out std_logic_vector(ID_WIDTH - 1 downto 0);
       s_axil_awaddr  : in  std_logic_vector(ADDR_WIDTH - 1 downto 0);
       s_axil_awprot  : in  std_logic_vector(2 downto 0);
       s_axil_awvalid : in  std_logic;

@@ -4,13 +4,15 @@
 //   mode 0, periodic:  every `period` cycles;
 //   mode 1, random:    intervals uniform in [interval_min, interval_max] cycles, drawn from a
 //                      32-bit xorshift generator (a linear feedback shift register generator,
-//                      seeded by `seed`): interval = min + ((x * (max - min + 1)) >> 32);
+//                      seeded by `seed`): interval = min + ((x[31:16] * (max - min + 1)) >> 16),
+//                      one 16 x 33-bit multiplication (a span up to 65,536 cycles takes every
+//                      value, each with probability within 1/65,536 of uniform);
 //   mode 2, burst:     `burst_len` pulses `period` cycles apart, then `pause` cycles from the
 //                      last pulse of a burst to the first of the next.
 //
-// `start` (a one-cycle strobe) loads the first interval I; the first pulse is high in cycle
-// s + I + 1 (start high in cycle s; `pulse` is registered), each further one an interval after
-// the previous. After `total` pulses (0: without end) the generator stops and
+// `start` (a one-cycle strobe) seeds the run; the next cycle loads the first interval I, and the
+// first pulse is high in cycle s + I + 2 (start high in cycle s; `pulse` is registered), each
+// further one an interval after the previous. After `total` pulses (0: without end) the generator stops and
 // raises `done` (until the next start) and `done_pulse` (one cycle). `stop` ends a run early
 // (without done). An interval of 0 counts as 1. `pulse_id` is the number of the pulse (0 for
 // the first of a run), valid with `pulse`; `sent` counts the pulses of the run.
@@ -58,6 +60,7 @@ module latmon_stim #(
     reg [31:0] x = 32'd1;          // xorshift32 state
     reg [31:0] wait_left = 32'd0;  // cycles to the next pulse (1: it comes next cycle)
     reg [31:0] in_burst = 32'd0;   // pulses sent in the current burst
+    reg        load = 1'b0;        // the cycle after start: load the first interval
 
     // One xorshift32 step.
     function [31:0] xorshift;
@@ -70,16 +73,16 @@ module latmon_stim #(
         end
     endfunction
 
-    // A random interval from the generator state v: min + floor(v * span / 2^32).
+    // A random interval from the generator state v: min + floor(v[31:16] * span / 2^16).
     wire [31:0] lo = interval_min;
     wire [31:0] hi = interval_max < interval_min ? interval_min : interval_max;
     wire [32:0] span = {1'b0, hi} - {1'b0, lo} + 33'd1;
     function [31:0] random_interval;
         input [31:0] v;
-        reg [64:0] product;
+        reg [48:0] product;
         begin
-            product = v * span;
-            random_interval = lo + product[63:32];
+            product = v[31:16] * span;
+            random_interval = lo + product[47:16];
         end
     endfunction
 
@@ -96,12 +99,12 @@ module latmon_stim #(
     wire        last_of_run = total != 32'd0 && sent + 32'd1 == total;
     wire        last_of_burst = in_burst + 32'd1 >= burst_n;
 
-    // The interval after the pulse being sent now.
+    // The interval after the pulse being sent now (or the first, when loading).
     reg [31:0] next_interval;
     always @* begin
         case (mode)
             MODE_RANDOM: next_interval = random_interval(x_next);
-            MODE_BURST: next_interval = last_of_burst ? pause : period;
+            MODE_BURST: next_interval = (last_of_burst && !load) ? pause : period;
             default: next_interval = period;
         endcase
     end
@@ -111,18 +114,20 @@ module latmon_stim #(
         done_pulse <= 1'b0;
         if (start) begin
             running <= 1'b1;
+            load <= 1'b1;
             done <= 1'b0;
             sent <= 32'd0;
             in_burst <= 32'd0;
             pulse_id <= {ID_WIDTH{1'b0}};
-            if (mode == MODE_RANDOM) begin
-                x <= xorshift(seed_state);
-                wait_left <= at_least_1(random_interval(xorshift(seed_state)));
-            end else begin
-                wait_left <= at_least_1(period);
-            end
+            x <= seed_state;
         end else if (stop) begin
             running <= 1'b0;
+            load <= 1'b0;
+        end else if (load) begin
+            load <= 1'b0;
+            if (mode == MODE_RANDOM)
+                x <= x_next;
+            wait_left <= at_least_1(next_interval);
         end else if (running) begin
             if (wait_left == 32'd1) begin
                 pulse <= 1'b1;
@@ -144,6 +149,7 @@ module latmon_stim #(
         if (rst) begin
             pulse <= 1'b0;
             running <= 1'b0;
+            load <= 1'b0;
             done <= 1'b0;
             done_pulse <= 1'b0;
             sent <= 32'd0;

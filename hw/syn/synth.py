@@ -31,16 +31,30 @@ IP_FILES = [
     "latmon_stats",
     "latmon_counter",
     "latmon_trace",
+    "latmon_hist",
+    "latmon_stamp",
+    "latmon_stim",
     "latmon_axil",
 ]
+NO_OPTIONS = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
 
 # name -> (description, parameters of the IP)
 CONFIGS: dict[str, tuple[str, dict[str, int]]] = {
     "paper": (
-        "the published design's configuration: 1 channel, 16-bit samples, 512 deep",
-        {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "TRACE_DEPTH": 512},
+        "the published design's configuration: 1 channel, 16-bit samples, 512 deep, no options",
+        {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "TRACE_DEPTH": 512, **NO_OPTIONS},
     ),
-    "default": ("the default: 32-bit counter and samples, 512 deep", {}),
+    "core": ("32-bit counter and samples, 512 deep, no options", NO_OPTIONS),
+    "core+hist": (
+        "core + histogram (256 bins x 2 banks)",
+        {**NO_OPTIONS, "HAS_HIST": 1},
+    ),
+    "core+stamp": (
+        "core + timestamp mode (16 outstanding, 16-bit IDs)",
+        {**NO_OPTIONS, "HAS_STAMP": 1},
+    ),
+    "core+stim": ("core + stimulus generator", {**NO_OPTIONS, "HAS_STIM": 1}),
+    "default": ("the default: everything (histogram, timestamp mode, stimulus)", {}),
 }
 # What the published Latencies IP costs on a XCZU9EG (its paper): the goal's reference.
 PAPER_FIGURES = {"ff": 94, "lut": 36, "bram18": 1}

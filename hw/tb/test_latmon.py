@@ -11,17 +11,21 @@ import os
 import random
 
 import cocotb
+import numpy as np
 import pytest
 from cocotb.clock import Clock
+from cocotb.triggers import ReadOnly, RisingEdge, Timer
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
 from latmon_tb import CLOCK_NS, TB, Stimulus, check, random_stimulus, waveform
 from model.latmon_core_model import Kind, core_model
+from model.latmon_hist_model import Bank, histogram
 from model.latmon_model import (
     RESULT_REGISTERS,
     Expected,
     core_cycle_model,
     expected_registers,
 )
+from model.latmon_stamp_model import stamp_model
 from regmap import regmap
 from simulate import build_id, rtl, run_sim, tb_hdl
 
@@ -34,8 +38,24 @@ RTL_FILES = [
     "latmon_counter",
     "latmon_trace",
     "latmon_axil",
+    "latmon_hist",
+    "latmon_stamp",
+    "latmon_stim",
 ]
-PARAMS = ("CNT_WIDTH", "SYNC_STAGES", "TRACE_DEPTH", "TRACE_WIDTH", "COUNTER_WIDTH", "SUM_WIDTH")
+PARAMS = (
+    "CNT_WIDTH",
+    "SYNC_STAGES",
+    "TRACE_DEPTH",
+    "TRACE_WIDTH",
+    "COUNTER_WIDTH",
+    "SUM_WIDTH",
+    "HAS_HIST",
+    "HIST_BINS_LOG2",
+    "HAS_STAMP",
+    "STAMP_ENTRIES",
+    "HAS_STIM",
+    "ID_WIDTH",
+)
 DEFAULTS = {
     "CNT_WIDTH": 32,
     "SYNC_STAGES": 2,
@@ -43,9 +63,18 @@ DEFAULTS = {
     "TRACE_WIDTH": 32,
     "COUNTER_WIDTH": 32,
     "SUM_WIDTH": 48,
+    "HAS_HIST": 1,
+    "HIST_BINS_LOG2": 8,
+    "HAS_STAMP": 1,
+    "STAMP_ENTRIES": 16,
+    "HAS_STIM": 1,
+    "ID_WIDTH": 16,
 }
+# The optional parts: the prefix of their registers and the parameter that includes them.
+OPTIONAL = {"HIST_": "HAS_HIST", "STAMP_": "HAS_STAMP", "STIM_": "HAS_STIM"}
+NONE_OPTIONAL = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
 # Registers whose width follows a parameter (they read zero above it).
-CNT_REGS = {"TIMEOUT", "THRESHOLD", "LAST", "MIN", "MAX"}
+CNT_REGS = {"TIMEOUT", "THRESHOLD", "LAST", "MIN", "MAX", "HIST_START", "HIST_MIN", "HIST_MAX"}
 COUNTER_REGS = {"COUNT", "VIOLATIONS", "TIMEOUTS", "OVERRUNS", "IGNORED", "TRACE_LOST"}
 
 
@@ -60,6 +89,10 @@ class IPTB(TB):
             cocotb.start_soon(Clock(dut.clk, CLOCK_NS, unit="ns").start())
         self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
         dut.flush.value = 0
+        dut.start_valid.value = 0
+        dut.start_id.value = 0
+        dut.end_valid.value = 0
+        dut.end_id.value = 0
 
     def width_of(self, reg: str) -> int:
         if reg in CNT_REGS:
@@ -133,6 +166,37 @@ class IPTB(TB):
             ring=ring,
         )
 
+    def fields(self, reg: str, **values: int) -> int:
+        out = 0
+        for name, v in values.items():
+            out |= v << self.map.field(reg, name.upper()).lsb
+        return out
+
+    async def read_bank(self) -> Bank:
+        """Take a histogram snapshot over the bus and read the frozen bank."""
+        m = self.map
+        await self.write("HIST_CTRL", m.bit("HIST_CTRL", "SNAPSHOT"))
+        while m.get("HIST_STATUS", "BUSY", await self.read("HIST_STATUS")):
+            pass
+        bins = np.array(
+            [
+                (await self.read_addr(m.mems["HIST"].offset + 4 * k))[0]
+                for k in range(1 << self.p["HIST_BINS_LOG2"])
+            ],
+            dtype=np.int64,
+        )
+        count = await self.read("HIST_COUNT_LO") | (await self.read("HIST_COUNT_HI") << 32)
+        return Bank(
+            bins=bins,
+            underflow=await self.read("HIST_UNDERFLOW"),
+            overflow=await self.read("HIST_OVERFLOW"),
+            count=count,
+            total=await self.read("HIST_SUM_LO") | (await self.read("HIST_SUM_HI") << 32),
+            min=await self.read("HIST_MIN") if count else None,
+            max=await self.read("HIST_MAX") if count else None,
+            saturated=bool(m.get("HIST_STATUS", "SATURATED", await self.read("HIST_STATUS"))),
+        )
+
     async def check_registers(self, e: Expected, ring: bool = False) -> None:
         """Every result register and the whole trace window against the register model."""
         got = {name: await self.read(name) for name in RESULT_REGISTERS}
@@ -161,7 +225,27 @@ def _caps(p: dict[str, int]) -> int:
     value |= (p["TRACE_DEPTH"].bit_length() - 1) << m.field("CAPS", "TRACE_DEPTH_LOG2").lsb
     value |= p["SYNC_STAGES"] << m.field("CAPS", "SYNC_STAGES").lsb
     value |= p["TRACE_WIDTH"] << m.field("CAPS", "TRACE_WIDTH").lsb
+    for part in ("HIST", "STAMP", "STIM"):
+        value |= p[f"HAS_{part}"] << m.field("CAPS", part).lsb
     return value
+
+
+def _caps2(p: dict[str, int]) -> int:
+    m = regmap()
+    value = (p["HIST_BINS_LOG2"] if p["HAS_HIST"] else 0) << m.field("CAPS2", "HIST_BINS_LOG2").lsb
+    value |= (p["STAMP_ENTRIES"] if p["HAS_STAMP"] else 0) << m.field("CAPS2", "STAMP_ENTRIES").lsb
+    ids = p["HAS_STAMP"] or p["HAS_STIM"]
+    value |= (p["ID_WIDTH"] if ids else 0) << m.field("CAPS2", "ID_WIDTH").lsb
+    return value
+
+
+def present(p: dict[str, int], reg: str) -> bool:
+    """Is the register's optional part (if it belongs to one) in this build?"""
+    return all(p[param] or not reg.startswith(prefix) for prefix, param in OPTIONAL.items())
+
+
+# Registers that change by themselves (the free-running timebase).
+VOLATILE = {"STAMP_TIME_LO", "STAMP_TIME_HI"}
 
 
 @cocotb.test()
@@ -169,17 +253,27 @@ async def register_map_matches_rdl(dut) -> None:
     """Every register of the RDL: address, reset value and access type, as the RTL has them."""
     tb = IPTB(dut)
     await tb.reset()
+    await tb.settle(1 << (tb.p["HIST_BINS_LOG2"] + 1))  # the histogram clears its banks
     m = tb.map
     for reg in m.regs.values():
         mask = (1 << tb.width_of(reg.name)) - 1
         value, resp = await tb.read_addr(reg.offset)
+        if not present(tb.p, reg.name):
+            assert resp == AxiResp.SLVERR, f"{reg.name} answers in a build without its part"
+            w = await tb.axil.write(reg.offset, b"\xff\xff\xff\xff")
+            assert w.resp == AxiResp.SLVERR, reg.name
+            continue
         assert resp == AxiResp.OKAY, f"{reg.name} at {reg.offset:#x} is not mapped"
-        want = _caps(tb.p) if reg.name == "CAPS" else reg.reset & mask
+        if reg.name in VOLATILE:
+            continue
+        want = {"CAPS": _caps(tb.p), "CAPS2": _caps2(tb.p)}.get(reg.name, reg.reset & mask)
         assert value == want, f"{reg.name}: reset {value:#x}, RDL says {want:#x}"
     # access types: write all ones, read back
     for reg in m.regs.values():
-        if reg.name == "CTRL":
-            continue  # enabling would start measuring; CTRL is checked below
+        if reg.name in ("CTRL", "STIM_CTRL") or reg.name in VOLATILE:
+            continue  # CTRL would start measuring, STIM_CTRL the stimulus: checked below
+        if not present(tb.p, reg.name):
+            continue
         before = await tb.read(reg.name)
         r = await tb.axil.write(reg.offset, b"\xff\xff\xff\xff")
         assert r.resp == AxiResp.OKAY, reg.name
@@ -197,6 +291,13 @@ async def register_map_matches_rdl(dut) -> None:
     all_fields = tb.ctrl(enable=1, trace_ring=1, irq_mode=3, ack_mode=3, clear=1)
     await tb.write("CTRL", all_fields)
     assert await tb.read("CTRL") == all_fields & ~m.bit("CTRL", "CLEAR")
+    # STIM_CTRL: MODE, LOOP and STAMP read back (without START: nothing runs)
+    if tb.p["HAS_STIM"]:
+        fields = m.bit("STIM_CTRL", "MODE") | m.bit("STIM_CTRL", "LOOP")
+        fields |= m.bit("STIM_CTRL", "STAMP") | m.bit("STIM_CTRL", "STOP")
+        await tb.write("STIM_CTRL", fields)
+        assert await tb.read("STIM_CTRL") == fields & ~m.bit("STIM_CTRL", "STOP")
+        assert await tb.read("STIM_SENT") == 0
     # byte strobes: a write of byte 1 only changes byte 1
     await tb.write("THRESHOLD", 0x11223344 & ((1 << tb.p["CNT_WIDTH"]) - 1))
     r = await tb.axil.write(m.offset("THRESHOLD") + 1, b"\xab")
@@ -214,6 +315,14 @@ async def register_map_matches_rdl(dut) -> None:
         if index < trace.entries:
             value, resp = await tb.read_addr(trace.offset + 4 * index)
             assert (value, resp) == (0, AxiResp.OKAY)
+    # the histogram window: bins answer (zero beyond their number), or SLVERR without the part
+    hist = m.mems["HIST"]
+    for index in (0, (1 << tb.p["HIST_BINS_LOG2"]) - 1, hist.entries - 1):
+        value, resp = await tb.read_addr(hist.offset + 4 * index)
+        if tb.p["HAS_HIST"]:
+            assert (value, resp) == (0, AxiResp.OKAY), index
+        else:
+            assert resp == AxiResp.SLVERR
     # ID and VERSION as the RDL defines them
     assert await tb.read("ID") == m.regs["ID"].reset
     assert await tb.read("VERSION") == m.regs["VERSION"].reset
@@ -405,11 +514,163 @@ async def soak(dut) -> None:
     await soak_body(IPTB(dut))
 
 
+@cocotb.test()
+async def histogram_over_the_bus(dut) -> None:
+    """Random irq/ack events: the histogram read over the bus (two snapshots, summed) equals
+    the model's histogram of the latencies the core measured."""
+    tb = IPTB(dut)
+    if not tb.p["HAS_HIST"]:
+        return
+    cnt_max = (1 << tb.p["CNT_WIDTH"]) - 1
+    timeout = min(300, cnt_max)
+    start, shift = 20, 1
+    await tb.bring_up(timeout=timeout)
+    await tb.settle(1 << (tb.p["HIST_BINS_LOG2"] + 1))  # the banks' clear after reset
+    await tb.write("HIST_START", start)
+    await tb.write("HIST_SHIFT", shift)
+    rng = random.Random(int(os.environ.get("SEED", "1")) + 5)
+    first = random_stimulus(rng, 400, timeout + 20)
+    end = await tb.drive(waveform(first))
+    await tb.settle(timeout + 20)
+    bank = await tb.read_bank()
+    second = random_stimulus(rng, 400, timeout + 20)
+    await tb.drive(waveform(second))
+    await tb.settle(timeout + 20)
+    bank = bank.add(await tb.read_bank())
+    latencies = np.array([e.latency for e in tb.events if e.kind == Kind.SAMPLE], dtype=np.int64)
+    want = histogram(latencies, start, shift, tb.p["HIST_BINS_LOG2"])
+    assert len(latencies) > 100 and end > 0
+    assert np.array_equal(bank.bins, want.bins)
+    assert (bank.underflow, bank.overflow, bank.count, bank.total, bank.min, bank.max) == (
+        want.underflow,
+        want.overflow,
+        want.count,
+        want.total,
+        want.min,
+        want.max,
+    )
+    assert await tb.read("HIST_SNAPSHOTS") == 2
+
+
+@cocotb.test()
+async def stamp_over_the_bus(dut) -> None:
+    """Timestamp mode: requests and out-of-order responses on the start/end inputs; the
+    statistics and trace hold the matched latencies, the counters account for every event."""
+    tb = IPTB(dut)
+    if not tb.p["HAS_STAMP"]:
+        return
+    await tb.bring_up()
+    await tb.write("STAMP_CTRL", tb.fields("STAMP_CTRL", enable=1))
+    rng = random.Random(int(os.environ.get("SEED", "1")) + 9)
+    id_mask = (1 << tb.p["ID_WIDTH"]) - 1
+    starts, ends, t = {}, {}, 10
+    for k in range(60):
+        t += rng.randint(1, 8)
+        starts[t] = k & id_mask
+        if k % 7:  # every 7th response is lost
+            c = t + rng.randint(1, 60)
+            while c in ends:
+                c += 1
+            ends[c] = k & id_mask
+    ends[t + 100] = 0x55 & id_mask if 0x55 & id_mask >= 60 else id_mask  # unknown ID
+    await RisingEdge(dut.clk)
+    await Timer(CLOCK_NS // 2, unit="ns")
+    now = 0
+    for c in sorted(set(starts) | set(ends) | {c + 1 for c in (*starts, *ends)}):
+        await Timer((c - now) * CLOCK_NS, unit="ns")
+        now = c
+        dut.start_valid.value = int(c in starts)
+        dut.start_id.value = starts.get(c, 0)
+        dut.end_valid.value = int(c in ends)
+        dut.end_id.value = ends.get(c, 0)
+    await tb.settle(20)
+    entries = tb.p["STAMP_ENTRIES"]
+    want = stamp_model(
+        {c + 1: i for c, i in starts.items()},
+        {c + 1: i for c, i in ends.items()},
+        entries,
+        0,
+        0,
+        now + 2,
+        0,
+        tb.p["CNT_WIDTH"],
+    )
+    got = {
+        name: await tb.read(f"STAMP_{name.upper()}")
+        for name in ("matched", "unmatched", "timeouts", "full", "duplicates", "outstanding")
+    }
+    assert got == {
+        "matched": want.matched,
+        "unmatched": want.unmatched,
+        "timeouts": 0,
+        "full": want.full,
+        "duplicates": want.duplicates,
+        "outstanding": want.outstanding,
+    }
+    latencies = [lat for _, lat in want.samples]
+    assert await tb.read("COUNT") == len(latencies)
+    assert await tb.read("MAX") == max(latencies)
+    depth = tb.p["TRACE_DEPTH"]
+    cap = (1 << tb.p["TRACE_WIDTH"]) - 1
+    for k, lat in enumerate(latencies[:depth]):
+        assert await tb.read_trace(k) == min(lat, cap), k
+
+
+@cocotb.test()
+async def stimulus_drives_the_monitor(dut) -> None:
+    """The stimulus as start events (STIM_CTRL.STAMP): a model device answers each ID after a
+    fixed delay, so every latency equals that delay; then LOOP into the irq input without any
+    ack: the first pulse starts a measurement, every further one is an overrun."""
+    tb = IPTB(dut)
+    if not (tb.p["HAS_STIM"] and tb.p["HAS_STAMP"]):
+        return
+    await tb.bring_up(irq_enable=tb.fields("IRQ_ENABLE", stim_done=1))
+    delay, pulses = 9, 40
+    await tb.write("STAMP_CTRL", tb.fields("STAMP_CTRL", enable=1))
+    await tb.write("STIM_PERIOD", 23)
+    await tb.write("STIM_TOTAL", pulses)
+
+    async def device() -> None:
+        for _ in range(pulses):
+            await RisingEdge(dut.stim_out)
+            await ReadOnly()  # the ID settles in the same time step as the pulse
+            pulse_id = int(dut.stim_id.value)
+            # mid-cycle, `delay` cycles after the pulse's cycle (never on a clock edge)
+            await Timer(delay * CLOCK_NS + CLOCK_NS // 2, unit="ns")
+            dut.end_valid.value = 1
+            dut.end_id.value = pulse_id
+            await Timer(CLOCK_NS, unit="ns")
+            dut.end_valid.value = 0
+
+    answering = cocotb.start_soon(device())
+    await tb.write("STIM_CTRL", tb.fields("STIM_CTRL", start=1, stamp=1))
+    await answering
+    await tb.settle(20)
+    assert await tb.read("STIM_SENT") == pulses
+    assert tb.map.get("STIM_STATUS", "DONE", await tb.read("STIM_STATUS")) == 1
+    assert tb.map.get("IRQ_STATUS", "STIM_DONE", await tb.read("IRQ_STATUS")) == 1
+    assert int(dut.irq_out.value) == 1
+    stamp = {n: await tb.read(f"STAMP_{n}") for n in ("MATCHED", "UNMATCHED", "FULL", "DUPLICATES")}
+    assert await tb.read("COUNT") == pulses, stamp
+    assert (await tb.read("MIN"), await tb.read("MAX")) == (delay, delay)
+    assert await tb.read("STAMP_MATCHED") == pulses
+    # LOOP: the pulses enter the irq input; nothing acknowledges them
+    await tb.write("STAMP_CTRL", 0)
+    await tb.write("CTRL", tb.ctrl(enable=1, clear=1))
+    await tb.write("STIM_TOTAL", 10)
+    await tb.write("STIM_CTRL", tb.fields("STIM_CTRL", start=1, loop=1))
+    await tb.settle(23 * 10 + 20)
+    assert await tb.read("OVERRUNS") == 9
+    assert tb.map.get("STATUS", "BUSY", await tb.read("STATUS")) == 1
+
+
 # ---- pytest: parameter sweep ---------------------------------------------------------------
 
 CONFIGS = {
     "default": {},
-    "paper": {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "COUNTER_WIDTH": 16},
+    # the published core: no histogram, timestamp mode or stimulus
+    "paper": {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "COUNTER_WIDTH": 16, **NONE_OPTIONAL},
+    "hist4096-stamp4-id8": {"HIST_BINS_LOG2": 12, "STAMP_ENTRIES": 4, "ID_WIDTH": 8},
     "depth16-nosync": {"TRACE_DEPTH": 16, "SYNC_STAGES": 0},
     "depth4096-nosync": {"TRACE_DEPTH": 4096, "SYNC_STAGES": 0},
     "cnt16-depth16": {"CNT_WIDTH": 16, "TRACE_DEPTH": 16},
@@ -420,6 +681,7 @@ CONFIGS = {
         "TRACE_WIDTH": 6,
         "COUNTER_WIDTH": 4,
         "SUM_WIDTH": 10,
+        **NONE_OPTIONAL,
     },
 }
 

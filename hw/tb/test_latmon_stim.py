@@ -141,7 +141,7 @@ async def endless_run_stops(dut) -> None:
     for _ in range(20):
         await FallingEdge(dut.clk)
     got = [c for c, _ in tb.pulses]
-    assert got == [c for c in (s + 1 + 5 * k for k in range(1, 30)) if c <= s + 104]
+    assert got == [c for c in (s + 2 + 5 * k for k in range(1, 30)) if c <= s + 104]
     assert int(dut.running.value) == 0 and int(dut.done.value) == 0
 
 

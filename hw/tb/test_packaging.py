@@ -49,7 +49,8 @@ def test_vhdl_component_matches_the_verilog_module() -> None:
     assert h_generics == v_params
     assert list(h_ports) == list(v_ports)  # same names, same order
     assert h_ports == v_ports  # same directions and widths
-    assert len(v_ports) == 25  # clk, rst, irq, ack, alarm, irq_out and 19 AXI4-Lite signals
+    # clk, rst, irq, ack, alarm, irq_out, 4 timestamp inputs, 2 stimulus outputs, 19 AXI4-Lite
+    assert len(v_ports) == 31
 
 
 @pytest.mark.skipif(shutil.which("ghdl") is None, reason="ghdl is installed by make setup")

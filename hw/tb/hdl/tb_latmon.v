@@ -23,7 +23,13 @@ module tb_latmon #(
     // Half period of the generated clock, ns.
     parameter HALF_PERIOD_NS = 5,
     // Most edges per signal the player can hold.
-    parameter STIM_MAX = 1200000
+    parameter STIM_MAX = 1200000,
+    parameter HAS_HIST = 1,
+    parameter HIST_BINS_LOG2 = 8,
+    parameter HAS_STAMP = 1,
+    parameter STAMP_ENTRIES = 16,
+    parameter HAS_STIM = 1,
+    parameter ID_WIDTH = 16
 ) (
 `ifdef TB_EXTERNAL_CLOCK
     input  wire                  clk,
@@ -37,6 +43,13 @@ module tb_latmon #(
     output reg  [63:0]           cycle = 64'd0,
     output reg  [163:0]          event_reg = 164'd0,
     output reg                   stim_done = 1'b0,
+    // timestamp-mode inputs and the stimulus outputs of the IP
+    input  wire                  start_valid,
+    input  wire [ID_WIDTH-1:0]   start_id,
+    input  wire                  end_valid,
+    input  wire [ID_WIDTH-1:0]   end_id,
+    output wire                  stim_out,
+    output wire [ID_WIDTH-1:0]   stim_id,
 
     input  wire [ADDR_WIDTH-1:0] s_axil_awaddr,
     input  wire [2:0]            s_axil_awprot,
@@ -99,11 +112,15 @@ module tb_latmon #(
     latmon #(
         .CNT_WIDTH(CNT_WIDTH), .SYNC_STAGES(SYNC_STAGES), .TRACE_DEPTH(TRACE_DEPTH),
         .TRACE_WIDTH(TRACE_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH), .SUM_WIDTH(SUM_WIDTH),
-        .ADDR_WIDTH(ADDR_WIDTH)
+        .ADDR_WIDTH(ADDR_WIDTH), .HAS_HIST(HAS_HIST), .HIST_BINS_LOG2(HIST_BINS_LOG2),
+        .HAS_STAMP(HAS_STAMP), .STAMP_ENTRIES(STAMP_ENTRIES), .HAS_STIM(HAS_STIM),
+        .ID_WIDTH(ID_WIDTH)
     ) dut (
         .clk(clk), .rst(rst),
         .irq(irq_py | irq_play), .ack(ack_py | ack_play),
         .alarm(alarm), .irq_out(irq_out),
+        .start_valid(start_valid), .start_id(start_id), .end_valid(end_valid),
+        .end_id(end_id), .stim_out(stim_out), .stim_id(stim_id),
         .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
         .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
         .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb),

@@ -1,7 +1,7 @@
 """Reference model of hw/rtl/latmon_stim.v: the cycles of the pulses of one run.
 
 Cycles count from the start strobe (start high in cycle 0); the first pulse is high in cycle
-I1 + 1, each further one an interval after the previous (intervals of 0 count as 1).
+I1 + 2, each further one an interval after the previous (intervals of 0 count as 1).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ PERIODIC, RANDOM, BURST = 0, 1, 2
 
 def random_interval(x: int, lo: int, hi: int) -> int:
     hi = max(hi, lo)
-    return lo + ((x * (hi - lo + 1)) >> 32)
+    return lo + (((x >> 16) * (hi - lo + 1)) >> 16)
 
 
 def intervals(
@@ -45,7 +45,7 @@ def intervals(
 
 
 def pulse_cycles(mode: int, count: int, **kw: int) -> list[int]:
-    cycles, t = [], 1
+    cycles, t = [], 2
     for value in intervals(mode, count, **kw):
         t += value
         cycles.append(t)
