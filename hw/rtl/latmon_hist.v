@@ -4,7 +4,7 @@
 // bin = (latency - offset) >> shift; a latency below `offset` counts as underflow, a bin number
 // of BINS or more as overflow. Bin counters are BIN_WIDTH (32) bits and saturate (the bank's `saturated`
 // flag is set) instead of wrapping. Beside the bins each bank keeps the count (48 bits), the
-// exact sum (64 bits), min and max of every latency it received (underflow and overflow
+// exact sum (64 bits, saturating), min and max of every latency it received (underflow and overflow
 // included) and the underflow and overflow counts.
 //
 // Two banks, each its own simple dual-port RAM (block RAM): the active bank counts, the frozen
@@ -170,6 +170,8 @@ module latmon_hist #(
     end
 
     wire       b0 = act;  // the bank of a latency entering now
+    // The sum saturates too (at 100 MHz it would take 5.8 years of 1000-cycle latencies).
+    wire [64:0] sum_next = {1'b0, sum_r[b0]} + {{(65-CNT_WIDTH){1'b0}}, sample_latency};
     integer    k;
 
     always @(posedge clk) begin
@@ -183,7 +185,7 @@ module latmon_hist #(
                 over_r[b0] <= over_r[b0] + 32'd1;
             if (~&count_r[b0])
                 count_r[b0] <= count_r[b0] + 48'd1;
-            sum_r[b0] <= sum_r[b0] + {{(64-CNT_WIDTH){1'b0}}, sample_latency};
+            sum_r[b0] <= sum_next[64] ? {64{1'b1}} : sum_next[63:0];
             if (sample_latency < min_r[b0])
                 min_r[b0] <= sample_latency;
             if (sample_latency > max_r[b0])

@@ -13,6 +13,7 @@ import random
 import cocotb
 import numpy as np
 import pytest
+from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
 from model.latmon_hist_model import Bank, histogram, source_events
 from simulate import build_id, rtl, run_sim, tb_hdl
@@ -23,6 +24,9 @@ CNT_WIDTH = int(os.environ.get("CNT_WIDTH", "32"))
 
 
 async def setup(dut, offset: int, shift: int) -> None:
+    if os.environ.get("TB_EXTERNAL_CLOCK") == "1" and not getattr(dut, "_clocked", False):
+        cocotb.start_soon(Clock(dut.clk, 10, unit="ns").start())
+        dut._clocked = True
     dut.rst.value = 1
     dut.clear.value = 0
     dut.offset.value = offset
@@ -196,18 +200,27 @@ def test_latmon_hist(bins_log2: int, bin_width: int, cnt_width: int, events: int
     )
 
 
-def run_hist_soak(events: int, seed: int = 2026) -> float:
-    """The million-event soak: random snapshots under full load; returns the seconds it took."""
+def run_hist_soak(events: int, sim: str = "icarus", seed: int = 2026) -> float:
+    """The million-event soak: random snapshots under full load; returns the seconds it took
+    (build included only when the build is not up to date)."""
     import time
 
+    external_clock = sim == "verilator"  # as in the IP soak: cocotb drives Verilator's clock
     t0 = time.monotonic()
     run_sim(
         toplevel="tb_latmon_hist",
         sources=rtl("latmon_hist") + tb_hdl("tb_latmon_hist"),
         module="test_latmon_hist",
-        build=build_id("latmon_hist-soak"),
+        build=build_id("latmon_hist-soak", sim),
+        simulator=sim,
         parameters={"BINS_LOG2": 8},
-        env={"BINS_LOG2": 8, "EVENTS": events, "SEED": seed, "COCOTB_LOG_LEVEL": "INFO"},
+        env={
+            "BINS_LOG2": 8,
+            "EVENTS": events,
+            "SEED": seed,
+            "TB_EXTERNAL_CLOCK": "1" if external_clock else "0",
+        },
+        defines={"TB_EXTERNAL_CLOCK": 1} if external_clock else {},
         testcase="random_snapshots_under_load",
     )
     return time.monotonic() - t0

@@ -12,6 +12,9 @@ module tb_latmon_hist #(
     parameter BIN_WIDTH = 32,
     parameter HALF_PERIOD_NS = 5
 ) (
+`ifdef TB_EXTERNAL_CLOCK
+    input  wire                 clk,      // from cocotb's clock driver (the Verilator build)
+`endif
     input  wire                 rst,
     input  wire                 clear,
     input  wire [CNT_WIDTH-1:0] offset,
@@ -28,7 +31,6 @@ module tb_latmon_hist #(
     output reg                  gen_run = 1'b0,
     output reg  [31:0]          gen_sent = 32'd0,
 
-    output reg                  clk = 1'b0,
     output wire                 busy,
     output wire [31:0]          snapshots,
     output wire [31:0]          dropped,
@@ -43,6 +45,8 @@ module tb_latmon_hist #(
 );
 
 `ifndef TB_EXTERNAL_CLOCK
+    // Icarus toggles this natively, many times faster than a clock driven from Python.
+    reg clk = 1'b0;
     always #(HALF_PERIOD_NS) clk = ~clk;
 `endif
 
