@@ -1,0 +1,260 @@
+"""latctl, the built program, against a file mapped in place of a UIO device (--device-file).
+
+The file is a register image of a latmon core (offsets from the generated C map header, so the
+test and the program agree by construction, not by a second hand-typed copy): latctl reads what
+the test put there and the test reads back what latctl wrote. Real UIO needs the board; the
+bounds checks, argument errors and output formats are the same code paths.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import struct
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def header_offsets() -> dict[str, int]:
+    text = (ROOT / "sw" / "include" / "latmon" / "latmon_map.h").read_text()
+    return {
+        m[1]: int(m[2], 16) for m in re.finditer(r"#define LATMON_(\w+) (0x[0-9A-Fa-f]+)u", text)
+    }
+
+
+OFF = header_offsets()
+MAP = OFF["MAP_SIZE"]
+MAGIC = 0x4C544D4E
+
+
+class Image:
+    """A register image of a core: 32 deep trace, 8 histogram bins, 32-bit counter."""
+
+    def __init__(self, path: Path, size: int = MAP) -> None:
+        self.path = path
+        self.data = bytearray(size)
+        self.set("ID_OFFSET", MAGIC)
+        self.set("VERSION_OFFSET", (1 << 16) | 1)
+        caps = 1 | (1 << 1) | (32 << 8) | (5 << 16) | (2 << 21) | (32 << 24)  # trace, hist
+        self.set("CAPS_OFFSET", caps)
+        self.set("CAPS2_OFFSET", 3 | (16 << 16))  # 8 bins
+        self.save()
+
+    def set(self, name: str, value: int, index: int = 0) -> None:
+        struct.pack_into("<I", self.data, OFF[name] + 4 * index, value)
+
+    def save(self) -> None:
+        """Write the image in place (never truncating: latctl may have the file mapped)."""
+        if not self.path.exists():
+            self.path.write_bytes(self.data)
+            return
+        with self.path.open("r+b") as f:
+            f.write(self.data)
+
+    def get(self, name: str) -> int:
+        return struct.unpack_from("<I", self.path.read_bytes(), OFF[name])[0]
+
+
+def latctl(
+    c_binary, image: Image | None, *args: str, size: int = MAP
+) -> subprocess.CompletedProcess[str]:
+    device = ["--device-file", str(image.path), "--map-size", str(size)] if image else []
+    return subprocess.run(
+        [str(c_binary("latctl")), *device, *args], capture_output=True, text=True, timeout=30
+    )
+
+
+@pytest.fixture
+def image(tmp_path: Path) -> Image:
+    return Image(tmp_path / "uio.img")
+
+
+def test_info_json_and_text(c_binary, image: Image) -> None:
+    p = latctl(c_binary, image, "--json", "info")
+    assert p.returncode == 0, p.stderr
+    info = json.loads(p.stdout)
+    assert info["version"] == "1.1" and info["trace_depth"] == 32 and info["hist_bins"] == 8
+    assert info["hist"] is True and info["stamp"] is False and info["map_size"] == MAP
+    text = latctl(c_binary, image, "info")
+    assert "32 samples of 32 bits" in text.stdout and "8 bins per bank" in text.stdout
+
+
+def test_config_arm_disarm_write_the_registers(c_binary, image: Image) -> None:
+    p = latctl(
+        c_binary,
+        image,
+        "config",
+        "--irq-mode",
+        "falling",
+        "--timeout",
+        "0x100",
+        "--threshold",
+        "300",
+        "--ring",
+        "--hist-start",
+        "1000",
+        "--hist-shift",
+        "4",
+    )
+    assert p.returncode == 0, p.stderr
+    assert image.get("TIMEOUT_OFFSET") == 0x100 and image.get("THRESHOLD_OFFSET") == 300
+    assert image.get("HIST_START_OFFSET") == 1000 and image.get("HIST_SHIFT_OFFSET") == 4
+    assert image.get("CTRL_OFFSET") == (1 << 2) | (1 << 4)  # ring, irq falling, not enabled
+    assert latctl(c_binary, image, "arm", "--clear").returncode == 0
+    assert image.get("CTRL_OFFSET") & 0b11 == 0b11  # enable and the clear strobe
+    assert latctl(c_binary, image, "disarm").returncode == 0
+    assert image.get("CTRL_OFFSET") & 1 == 0
+
+
+def test_status_and_read(c_binary, image: Image, latmon_cli: Path, tmp_path: Path) -> None:
+    samples = [120, 95, 300, 88, 101]
+    for k, v in enumerate(samples):
+        image.set("TRACE_OFFSET", v, k)
+    image.set("TRACE_COUNT_OFFSET", len(samples))
+    image.set("COUNT_OFFSET", 5)
+    image.set("MIN_OFFSET", 88)
+    image.set("MAX_OFFSET", 300)
+    image.set("SUM_LO_OFFSET", sum(samples))
+    image.save()
+    status = json.loads(latctl(c_binary, image, "--json", "status").stdout)
+    assert (status["count"], status["min"], status["max"], status["sum"]) == (5, 88, 300, 704)
+    p = latctl(c_binary, image, "--json", "read")
+    assert json.loads(p.stdout) == {"first": 0, "samples": samples}
+    log = tmp_path / "trace.log"
+    p = latctl(c_binary, image, "--clock-hz", "100000000", "read", "-o", str(log))
+    assert p.returncode == 0, p.stderr
+    stats = subprocess.run(
+        [str(latmon_cli), "stats", "--json", "--unit", "ns", str(log)],
+        capture_output=True,
+        text=True,
+    )
+    (row,) = json.loads(stats.stdout)
+    assert (row["count"], row["min"], row["max"]) == (5, 880, 3000)  # 10 ns per cycle
+
+
+def test_hist_json_and_log(c_binary, image: Image, latmon_cli: Path, tmp_path: Path) -> None:
+    bins = [0, 4, 9, 1, 0, 0, 2, 0]
+    for k, v in enumerate(bins):
+        image.set("HIST_OFFSET", v, k)
+    image.set("HIST_START_OFFSET", 100)
+    image.set("HIST_SHIFT_OFFSET", 3)
+    image.set("HIST_UNDERFLOW_OFFSET", 2)
+    image.set("HIST_OVERFLOW_OFFSET", 1)
+    image.set("HIST_COUNT_LO_OFFSET", 19)
+    image.set("HIST_MIN_OFFSET", 50)
+    image.set("HIST_MAX_OFFSET", 400)
+    image.save()
+    h = json.loads(latctl(c_binary, image, "--json", "hist").stdout)
+    assert h["bins"] == bins and h["start"] == 100 and h["width"] == 8 and h["count"] == 19
+    assert image.get("HIST_CTRL_OFFSET") == 1  # the snapshot was requested
+    log = tmp_path / "h.log"
+    assert (
+        latctl(c_binary, image, "--clock-hz", "100000000", "hist", "-o", str(log)).returncode == 0
+    )
+    (row,) = json.loads(
+        subprocess.run(
+            [str(latmon_cli), "stats", "--json", str(log)], capture_output=True, text=True
+        ).stdout
+    )
+    assert row["count"] == 19 and row["min"] == 50 and row["max"] == 400 and not row["exact"]
+
+
+def test_stream_until_sigterm_keeps_every_sample(
+    c_binary, image: Image, latmon_cli: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "s.log"
+    proc = subprocess.Popen(
+        [
+            str(c_binary("latctl")),
+            "--device-file",
+            str(image.path),
+            "--map-size",
+            str(MAP),
+            "--clock-hz",
+            "100000000",
+            "stream",
+            "--interval-ms",
+            "20",
+            "-o",
+            str(log),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    written = 0
+    for _burst in range(5):  # the "core" writes samples while latctl streams
+        for _ in range(10):
+            image.set("TRACE_OFFSET", 1000 + written, written % 32)
+            written += 1
+        image.set("TRACE_COUNT_OFFSET", written)
+        image.save()
+        time.sleep(0.15)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    assert "50 samples written, 0 overwritten" in err
+    text = log.read_text()
+    assert text.rstrip().splitlines()[-1].startswith("E ")  # the trailer: closed cleanly
+    (row,) = json.loads(
+        subprocess.run(
+            [str(latmon_cli), "stats", "--json", str(log)], capture_output=True, text=True
+        ).stdout
+    )
+    assert (row["count"], row["min"], row["max"]) == (50, 1000, 1049)
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        ([], 2, "usage"),
+        (["frobnicate"], 2, "unknown command 'frobnicate'"),
+        (["config", "--irq-mode", "sideways"], 2, "give rising, falling, high or low"),
+        (["config", "--timeout", "-5"], 2, "is not a number"),
+        (["config", "--hist-shift", "40"], 2, "give 0 .. 31"),
+        (["read"], 2, "needs --clock-hz"),
+        (["arm", "--now"], 2, "unknown option '--now'"),
+        (["--clock-hz", "0", "info"], 2, "--clock-hz 0"),
+    ],
+)
+def test_argument_errors(c_binary, image: Image, args: list[str], code: int, message: str) -> None:
+    p = latctl(c_binary, image if args else None, *args)
+    assert p.returncode == code and message in (p.stderr + p.stdout), p.stderr
+
+
+def test_device_errors_and_bounds(c_binary, image: Image, tmp_path: Path) -> None:
+    p = latctl(c_binary, None, "info")
+    assert p.returncode == 2 and "which core?" in p.stderr
+    p = subprocess.run(
+        [str(c_binary("latctl")), "-d", "no-such-core", "info"], capture_output=True, text=True
+    )
+    assert p.returncode == 2 and "no UIO device named 'no-such-core'" in p.stderr
+    p = subprocess.run(
+        [
+            str(c_binary("latctl")),
+            "--device-file",
+            str(tmp_path / "none"),
+            "--map-size",
+            "4096",
+            "info",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert p.returncode == 1 and "No such file" in p.stderr
+    # a map that ends before the trace window: every access beyond it is refused
+    image.set("TRACE_COUNT_OFFSET", 3)
+    image.save()
+    p = latctl(c_binary, image, "--json", "read", size=0x100)
+    assert p.returncode == 1 and "outside the device's map" in p.stderr
+    p = latctl(c_binary, image, "info", size=MAP * 2)  # the file is smaller than that
+    assert p.returncode == 1 and "at least" in p.stderr
+    image.set("ID_OFFSET", 0)
+    image.save()
+    p = latctl(c_binary, image, "info")
+    assert p.returncode == 1 and "no latmon core" in p.stderr
