@@ -29,7 +29,7 @@ SW_TESTS := $(SW_TEST_SRCS:sw/tests/%.c=$(SW_BUILD)/tests/%)
 .PHONY: sw-all sw-test sw-clean
 
 ## sw-all: build liblatmon, latprobe, latctl and the C unit tests (warnings are errors)
-sw-all: $(SW_LIB) $(SW_PROBE_LIB) $(SW_PROBE) $(SW_LATCTL) $(SW_TESTS)
+sw-all: $(SW_LIB) $(SW_PROBE_LIB) $(SW_PROBE) $(SW_LATCTL) $(SW_TESTS) sw-examples
 
 ## sw-test: run every C unit test; stops at the first failing one
 sw-test: $(SW_TESTS)
@@ -63,3 +63,29 @@ sw-clean:
 .SECONDARY:
 
 -include $(shell find $(SW_BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- bare-metal example (sw/examples/baremetal): cross builds, build only (it runs on a board) ----
+
+EX_DIR := sw/examples/baremetal
+EX_BUILD := $(SW_BUILD)/examples
+EX_LIB_SRCS := sw/lib/latmon.c sw/lib/latmon_log.c sw/lib/latmon_crc32.c
+EX_SRCS := $(EX_DIR)/example.c $(EX_LIB_SRCS)
+EX_WARN := -std=c11 -O2 -g $(SW_WARN) -Isw/include -I$(EX_DIR)
+
+## sw-examples: the bare-metal example for Cortex-A53 (aarch64) and Cortex-R5 (arm-none-eabi)
+.PHONY: sw-examples
+sw-examples: $(EX_BUILD)/example-a53.elf $(EX_BUILD)/example-r5.elf
+
+$(EX_BUILD)/example-a53.elf: $(EX_SRCS) $(EX_DIR)/platform_a53.c $(EX_DIR)/support.c \
+		$(EX_DIR)/start_a53.S $(EX_DIR)/a53.ld $(wildcard $(EX_DIR)/*.h sw/include/latmon/*.h)
+	@mkdir -p $(dir $@)
+	aarch64-linux-gnu-gcc $(EX_WARN) -mcpu=cortex-a53 -mgeneral-regs-only -ffreestanding \
+	  -fno-stack-protector -nostdlib -static -Wl,--build-id=none -Wl,--no-warn-rwx-segments -T $(EX_DIR)/a53.ld -o $@ \
+	  $(EX_DIR)/start_a53.S $(EX_SRCS) $(EX_DIR)/platform_a53.c $(EX_DIR)/support.c -lgcc
+
+$(EX_BUILD)/example-r5.elf: $(EX_SRCS) $(EX_DIR)/platform_r5.c $(EX_DIR)/start_r5.S \
+		$(EX_DIR)/r5.ld $(wildcard $(EX_DIR)/*.h sw/include/latmon/*.h)
+	@mkdir -p $(dir $@)
+	arm-none-eabi-gcc $(EX_WARN) -mcpu=cortex-r5 -mfloat-abi=hard -mfpu=vfpv3-d16 -marm \
+	  --specs=nosys.specs -Wl,--no-warn-rwx-segments -T $(EX_DIR)/r5.ld -o $@ \
+	  $(EX_DIR)/start_r5.S $(EX_SRCS) $(EX_DIR)/platform_r5.c

@@ -1,0 +1,27 @@
+/*
+ * What the bare-metal example needs from the platform: addresses of the reference design, the
+ * interrupt controller and the UART. One implementation per CPU: platform_a53.c (Cortex-A53,
+ * AArch64, GIC-400 of the APU) and platform_r5.c (Cortex-R5, AArch32, GIC of the RPU).
+ */
+#ifndef PLATFORM_H
+#define PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The reference design in the PL (hw/rtl/refdesign, docs/hw/refdesign.md) at M_AXI_HPM0_FPD */
+#define PLATFORM_LATMON_ADDR	0xA0000000u /* the latmon core measuring T2 */
+#define PLATFORM_DATA_ADDR	0xA0020000u /* the FIFO's data register */
+#define PLATFORM_FABRIC_HZ	100000000u
+#define PLATFORM_FABRIC_IRQ	121u	   /* pl_ps_irq0[0] on ZynqMP: GIC SPI 89 = ID 121 */
+#define PLATFORM_TIMEOUT_CYCLES 100000000u /* 1 s: a lost interrupt is counted, not waited for */
+
+void platform_init(void);
+/* Route interrupt @p id to this CPU and call @p isr from the interrupt handler. */
+void platform_irq_enable(unsigned id, void (*isr)(void));
+void platform_uart_write(const char *data, size_t len);
+void platform_uart_puts(const char *s);
+
+extern const char PLATFORM_CPU_NAME[];
+
+#endif
