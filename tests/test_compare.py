@@ -137,3 +137,26 @@ def test_cli_formats_and_errors(latmon_cli: Path, tmp_path: Path) -> None:
     assert "Traceback" not in bad.stderr
     bad = run("a.log", "--deadline", "soon")
     assert bad.returncode == 2 and "--deadline" in bad.stderr
+
+
+def test_cpus_pool_but_hardware_channels_stay_apart() -> None:
+    from latmon.compare import group_runs
+    from latmon.model import Run, Series
+
+    def series(name: str, values: list[int]) -> Series:
+        return Series(name, "ns", columns={"latency": np.asarray(values, dtype=np.int64)})
+
+    probe = Run(
+        {"source": "latprobe", "scenario": "idle"}, [series("cpu0", [1, 2]), series("cpu1", [3])]
+    )
+    again = Run({"source": "latprobe", "scenario": "idle"}, [series("cpu0", [4])])
+    board = Run(
+        {"source": "refdesign-sim", "scenario": "fast"},
+        [series("T1", [52]), series("T2", [31, 31])],
+    )
+    groups = group_runs([probe, again, board])
+    assert [(g.label, g.dist.n, g.runs) for g in groups] == [
+        ("idle", 4, 2),
+        ("fast / T1", 1, 1),
+        ("fast / T2", 2, 1),
+    ]

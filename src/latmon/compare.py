@@ -147,18 +147,28 @@ class Group:
 
 
 def group_runs(runs: list[Run]) -> list[Group]:
-    """One group per scenario label (all repetitions and CPUs pooled), in first-seen order."""
+    """One group per scenario label, in first-seen order: all repetitions and CPUs (series named
+    cpuN) of a scenario pooled; any other series (a hardware channel such as T1, T2) is a group
+    of its own, "label / series", pooled over repetitions only — channels that measure different
+    things are never mixed."""
     order: list[str] = []
-    members: dict[str, list[Run]] = {}
+    members: dict[str, list[Series]] = {}
+    run_count: dict[str, set[int]] = {}
     for run in runs:
-        members.setdefault(run.label, []).append(run)
-        if run.label not in order:
-            order.append(run.label)
-    groups = []
-    for label in order:
-        series = [s for r in members[label] for s in r.series if not s.is_stages]
-        groups.append(Group(label, distribution_of(series), len(members[label]), len(series)))
-    return groups
+        for s in run.series:
+            if s.is_stages:
+                continue
+            key = run.label if s.name.startswith("cpu") else f"{run.label} / {s.name}"
+            if key not in members:
+                order.append(key)
+                members[key] = []
+                run_count[key] = set()
+            members[key].append(s)
+            run_count[key].add(id(run))
+    return [
+        Group(key, distribution_of(members[key]), len(run_count[key]), len(members[key]))
+        for key in order
+    ]
 
 
 def compare(
