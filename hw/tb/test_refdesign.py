@@ -27,6 +27,7 @@ from latmon_driver import SW, SimDriver, build_driver
 from model.latmon_core_model import Kind, core_model
 from model.xorshift import xorshift
 from simulate import RTL, SIM_BUILD, build_id, rtl, run_sim, tb_hdl
+from test_latmon import RTL_FILES
 
 CLOCK_NS = 10
 CLOCK_HZ = 100_000_000
@@ -162,19 +163,7 @@ def run_scenario(name: str, rounds: int, log: Path, seed: int = 1) -> None:
     run_sim(
         toplevel="tb_refdesign",
         sources=[
-            *rtl(
-                "latmon",
-                "latmon_core",
-                "latmon_sync",
-                "latmon_trigger",
-                "latmon_stats",
-                "latmon_counter",
-                "latmon_trace",
-                "latmon_hist",
-                "latmon_stamp",
-                "latmon_stim",
-                "latmon_axil",
-            ),
+            *rtl(*RTL_FILES),
             RTL / "refdesign" / "refdesign.v",
             *tb_hdl("tb_refdesign"),
         ],

@@ -9,10 +9,15 @@ import sys
 
 import click
 
-from latmon.commands.options import EXIT_DAMAGED, input_options, load_files, report_problems
+from latmon.commands.options import (
+    EXIT_DAMAGED,
+    input_options,
+    load_files,
+    parse_deadline,
+    report_problems,
+)
 from latmon.compare import columns_for, compare, group_runs, table_cells
 from latmon.readers import ReadOptions
-from latmon.scenario import parse_duration_ns
 
 
 @click.command()
@@ -42,10 +47,7 @@ def command(
     jitter, stdev, %RSD; with --deadline the count above it, the margin and a verdict; against
     the baseline the differences of p50 and p99 with confidence intervals and the Vargha-Delaney
     A12 effect size. All values in ns."""
-    try:
-        deadline_ns = parse_duration_ns(deadline, "us") if deadline else None
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--deadline") from None
+    deadline_ns = parse_deadline(deadline)
     runs = load_files(list(files), fmt, keep_going, read_options)
     damaged = report_problems(runs)
     groups = group_runs(runs)

@@ -14,6 +14,7 @@ import click
 from latmon.ingest import FORMATS, load
 from latmon.model import Run
 from latmon.readers import UNIT_NS, ReadOptions
+from latmon.scenario import parse_duration_ns
 
 #: Exit status when results were produced from damaged input (with --keep-going).
 EXIT_DAMAGED = 3
@@ -121,3 +122,11 @@ def load_each(
 def load_files(paths: list[str], fmt: str, keep_going: bool, options: ReadOptions) -> list[Run]:
     """Every input's runs (see :func:`load_each`)."""
     return [run for _, runs in load_each(paths, fmt, keep_going, options) for run in runs]
+
+
+def parse_deadline(deadline: str | None) -> int | None:
+    """The --deadline option (e.g. 3ms, 250us; a bare number is µs) in ns, or None."""
+    try:
+        return parse_duration_ns(deadline, "us") if deadline else None
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--deadline") from None

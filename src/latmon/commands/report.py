@@ -7,10 +7,15 @@ from pathlib import Path
 
 import click
 
-from latmon.commands.options import EXIT_DAMAGED, input_options, load_files, report_problems
+from latmon.commands.options import (
+    EXIT_DAMAGED,
+    input_options,
+    load_files,
+    parse_deadline,
+    report_problems,
+)
 from latmon.readers import ReadOptions
 from latmon.report import HtmlReport, MarkdownReport
-from latmon.scenario import parse_duration_ns
 
 
 def _write(path: Path, text: str) -> None:
@@ -64,10 +69,7 @@ def command(
     """
     if not (output or markdown or figures):
         raise click.UsageError("nothing to write: give -o REPORT.html, --markdown or --figures")
-    try:
-        deadline_ns = parse_duration_ns(deadline, "us") if deadline else None
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--deadline") from None
+    deadline_ns = parse_deadline(deadline)
     runs = load_files(list(files), fmt, keep_going, read_options)
     damaged = report_problems(runs)
     if output or figures:

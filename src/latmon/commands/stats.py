@@ -14,6 +14,7 @@ from latmon.commands.options import (
     EXIT_DAMAGED,
     input_options,
     load_each,
+    parse_deadline,
     report_problems,
     show_progress,
 )
@@ -23,7 +24,6 @@ from latmon.ingest import detect_format
 from latmon.model import Run, Series
 from latmon.readers import ReadOptions
 from latmon.runfile import read_run_header
-from latmon.scenario import parse_duration_ns
 from latmon.stats import (
     CONFIDENCE,
     EXTRA_KEYS,
@@ -120,10 +120,7 @@ def command(
     nearest-rank percentiles p50 ... p99_999 with distribution-free confidence intervals,
     exact on integer samples. Run files are read in batches, in memory bounded by the bins.
     """
-    try:
-        deadline_ns = parse_duration_ns(deadline, "us") if deadline else None
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--deadline") from None
+    deadline_ns = parse_deadline(deadline)
     results = []
     for path in files:
         results.extend(

@@ -1,4 +1,6 @@
 /* Zynq UltraScale+ APU (Cortex-A53, AArch64): GIC-400 and UART0 (docs/baremetal.md). */
+#include <string.h>
+
 #include "platform.h"
 #include "platform_gic.h"
 
@@ -32,14 +34,10 @@ void platform_irq_handler(void)
 
 void platform_uart_write(const char *data, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		uart_putc(UART0_BASE, data[i]);
+	uart_write(UART0_BASE, data, len);
 }
 
 void platform_uart_puts(const char *s)
 {
-	while (*s)
-		uart_putc(UART0_BASE, *s++);
+	uart_write(UART0_BASE, s, strlen(s));
 }

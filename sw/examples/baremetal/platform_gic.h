@@ -5,6 +5,7 @@
 #ifndef PLATFORM_GIC_H
 #define PLATFORM_GIC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define GICD_CTLR	0x000u
@@ -56,11 +57,15 @@ static inline void gic_dispatch(uintptr_t gicc, unsigned id, void (*isr)(void))
 #define UART_FIFO      0x30u
 #define UART_SR_TXFULL 0x10u
 
-static inline void uart_putc(uintptr_t uart, char c)
+static inline void uart_write(uintptr_t uart, const char *data, size_t len)
 {
-	while (mmio_r32(uart + UART_SR) & UART_SR_TXFULL) {
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		while (mmio_r32(uart + UART_SR) & UART_SR_TXFULL) {
+		}
+		mmio_w32(uart + UART_FIFO, (uint8_t)data[i]);
 	}
-	mmio_w32(uart + UART_FIFO, (uint8_t)c);
 }
 
 #endif

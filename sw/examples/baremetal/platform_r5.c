@@ -2,6 +2,8 @@
  * Zynq UltraScale+ RPU (Cortex-R5, AArch32) with newlib: the RPU's GIC and UART0
  * (docs/baremetal.md). The vector table is start_r5.S; newlib's crt0 (nosys specs) runs main.
  */
+#include <string.h>
+
 #include "platform.h"
 #include "platform_gic.h"
 
@@ -38,14 +40,10 @@ void platform_irq_handler(void)
 
 void platform_uart_write(const char *data, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		uart_putc(UART0_BASE, data[i]);
+	uart_write(UART0_BASE, data, len);
 }
 
 void platform_uart_puts(const char *s)
 {
-	while (*s)
-		uart_putc(UART0_BASE, *s++);
+	uart_write(UART0_BASE, s, strlen(s));
 }
