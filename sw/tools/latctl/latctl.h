@@ -32,6 +32,12 @@ int latctl_fail(const struct latctl *c, const char *what, int err);
 /* Open the device (or file) and attach; prints the error itself. */
 int latctl_open(struct latctl *c);
 void latctl_close(struct latctl *c);
+/*
+ * The options of a command that writes latmon-log or --json: only "-o FILE" (NULL: stdout);
+ * latmon-log needs --clock-hz. Returns LATCTL_OK or a usage error (printed).
+ */
+int latctl_output_args(const struct latctl *c, const char *cmd, int argc, char **argv,
+		       const char **out_path);
 /* Parse an unsigned number (decimal or 0x hex) within [0, max]; 0 or EINVAL/ERANGE. */
 int latctl_parse_u64(const char *text, uint64_t max, uint64_t *value);
 

@@ -32,6 +32,27 @@ int latctl_fail(const struct latctl *c, const char *what, int err)
 	return LATCTL_EDEVICE;
 }
 
+int latctl_output_args(const struct latctl *c, const char *cmd, int argc, char **argv,
+		       const char **out_path)
+{
+	int i;
+
+	*out_path = NULL;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			*out_path = argv[++i];
+		else
+			return latctl_usage_error(c, "%s: unknown option '%s' (only -o FILE)", cmd,
+						  argv[i]);
+	}
+	if (!c->json && !c->clock_hz)
+		return latctl_usage_error(c,
+					  "%s writes latmon-log, which needs --clock-hz HZ "
+					  "(or give --json)",
+					  cmd);
+	return LATCTL_OK;
+}
+
 int latctl_parse_u64(const char *text, uint64_t max, uint64_t *value)
 {
 	char *end;

@@ -14,18 +14,10 @@ int latctl_cmd_hist(struct latctl *c, int argc, char **argv)
 	const char *out_path = NULL;
 	FILE *out = stdout;
 	unsigned k;
-	int rc, err, i;
+	int rc, err;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			out_path = argv[++i];
-		else
-			return latctl_usage_error(c, "hist: unknown option '%s' (only -o FILE)",
-						  argv[i]);
-	}
-	if (!c->json && !c->clock_hz)
-		return latctl_usage_error(c, "hist writes latmon-log, which needs --clock-hz HZ "
-					     "(or give --json)");
+	if ((rc = latctl_output_args(c, "hist", argc, argv, &out_path)))
+		return rc;
 	if ((rc = latctl_open(c)))
 		return rc;
 	if (!c->dev.caps.has_hist)

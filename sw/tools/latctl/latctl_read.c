@@ -13,18 +13,10 @@ int latctl_cmd_read(struct latctl *c, int argc, char **argv)
 	const char *out_path = NULL;
 	FILE *out = stdout;
 	size_t n, k;
-	int rc, err, i;
+	int rc, err;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			out_path = argv[++i];
-		else
-			return latctl_usage_error(c, "read: unknown option '%s' (only -o FILE)",
-						  argv[i]);
-	}
-	if (!c->json && !c->clock_hz)
-		return latctl_usage_error(c, "read writes latmon-log, which needs --clock-hz HZ "
-					     "(or give --json)");
+	if ((rc = latctl_output_args(c, "read", argc, argv, &out_path)))
+		return rc;
 	if ((rc = latctl_open(c)))
 		return rc;
 	if ((err = latmon_read_trace(&c->dev, samples, LATMON_TRACE_ENTRIES, &first, &n)))
