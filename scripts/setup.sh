@@ -24,8 +24,7 @@ apt_packages=(
   python3-venv             # the virtual environment below
   python3-dev              # headers for cocotb's VPI/VHPI libraries
   gcc-aarch64-linux-gnu    # bare-metal example, Cortex-A53 build
-  gcc-arm-none-eabi        # bare-metal example, Cortex-R5 build
-  libnewlib-arm-none-eabi  # C library for the arm-none-eabi build
+  gcc-arm-none-eabi        # bare-metal example, Cortex-R5 build (freestanding: no C library needed)
   clang-format             # C style check
   ghdl                     # checks the VHDL component declaration of the IP
   git                      # generated-file staleness check, version strings
@@ -41,8 +40,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || die "these system packages are missing: ${missing[*]}. Run 'make setup' as root (or: sudo make setup)."
   echo "setup: installing system packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq || die "apt-get update failed; check the network and /etc/apt/sources.list"
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+  # Wait for another apt/dpkg (an unattended upgrade, a second setup) instead of failing at once.
+  apt_opts=(-o DPkg::Lock::Timeout=600)
+  apt-get "${apt_opts[@]}" update -qq || die "apt-get update failed; check the network and /etc/apt/sources.list"
+  apt-get "${apt_opts[@]}" install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
     || die "apt-get install failed for: ${missing[*]}"
 fi
 

@@ -65,27 +65,42 @@ sw-clean:
 -include $(shell find $(SW_BUILD)/obj -name '*.d' 2>/dev/null)
 
 # ---- bare-metal example (sw/examples/baremetal): cross builds, build only (it runs on a board) ----
+#
+# Freestanding: -nostdinc leaves only the cross compiler's own headers (stddef.h, stdint.h, ...) and
+# sw/; -nostdlib links no C library, only libgcc. So an image never sees the build machine's
+# /usr/include, and nothing depends on which libc packages happen to be installed. Each object
+# gets a full dependency file (-MD: system headers too) and each image a link map; the build test
+# reads both to prove where every header and every linked object came from.
 
 EX_DIR := sw/examples/baremetal
 EX_BUILD := $(SW_BUILD)/examples
-EX_LIB_SRCS := sw/lib/latmon.c sw/lib/latmon_log.c sw/lib/latmon_crc32.c
-EX_SRCS := $(EX_DIR)/example.c $(EX_LIB_SRCS)
-EX_WARN := -std=c11 -O2 -g $(SW_WARN) -Isw/include -I$(EX_DIR)
+EX_COMMON_SRCS := $(EX_DIR)/example.c $(EX_DIR)/support.c sw/lib/latmon.c sw/lib/latmon_log.c \
+	sw/lib/latmon_crc32.c
+EX_CFLAGS := -std=c11 -O2 -g $(SW_WARN) -ffreestanding -nostdinc -fno-stack-protector \
+	-fno-tree-loop-distribute-patterns -Isw/include -Isw/lib -I$(EX_DIR)
+EX_LDFLAGS := -nostdlib -static -Wl,--build-id=none -Wl,--no-warn-rwx-segments
+
+# One image: $(1) name (example-$(1).elf, $(EX_DIR)/$(1).ld), $(2) compiler, $(3) CPU flags,
+# $(4) the platform's sources (start code, platform file).
+define EX_IMAGE
+EX_OBJS_$(1) := $$(patsubst %,$(EX_BUILD)/$(1)/%.o,$(EX_COMMON_SRCS) $(4))
+
+$(EX_BUILD)/$(1)/%.o: %
+	@mkdir -p $$(dir $$@)
+	$(2) $(3) $$(EX_CFLAGS) -isystem "$$$$($(2) -print-file-name=include)" -MD -MP -c $$< -o $$@
+
+$(EX_BUILD)/example-$(1).elf: $$(EX_OBJS_$(1)) $(EX_DIR)/$(1).ld
+	$(2) $(3) $$(EX_LDFLAGS) -T $(EX_DIR)/$(1).ld -Wl,-Map=$(EX_BUILD)/example-$(1).map \
+	  -o $$@ $$(EX_OBJS_$(1)) -lgcc
+
+-include $$(EX_OBJS_$(1):.o=.d)
+endef
+
+$(eval $(call EX_IMAGE,a53,aarch64-linux-gnu-gcc,-mcpu=cortex-a53 -mgeneral-regs-only,\
+	$(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c))
+$(eval $(call EX_IMAGE,r5,arm-none-eabi-gcc,-mcpu=cortex-r5 -mfloat-abi=hard -mfpu=vfpv3-d16 -marm,\
+	$(EX_DIR)/start_r5.S $(EX_DIR)/platform_r5.c))
 
 ## sw-examples: the bare-metal example for Cortex-A53 (aarch64) and Cortex-R5 (arm-none-eabi)
 .PHONY: sw-examples
 sw-examples: $(EX_BUILD)/example-a53.elf $(EX_BUILD)/example-r5.elf
-
-$(EX_BUILD)/example-a53.elf: $(EX_SRCS) $(EX_DIR)/platform_a53.c $(EX_DIR)/support.c \
-		$(EX_DIR)/start_a53.S $(EX_DIR)/a53.ld $(wildcard $(EX_DIR)/*.h sw/include/latmon/*.h)
-	@mkdir -p $(dir $@)
-	aarch64-linux-gnu-gcc $(EX_WARN) -mcpu=cortex-a53 -mgeneral-regs-only -ffreestanding \
-	  -fno-stack-protector -nostdlib -static -Wl,--build-id=none -Wl,--no-warn-rwx-segments -T $(EX_DIR)/a53.ld -o $@ \
-	  $(EX_DIR)/start_a53.S $(EX_SRCS) $(EX_DIR)/platform_a53.c $(EX_DIR)/support.c -lgcc
-
-$(EX_BUILD)/example-r5.elf: $(EX_SRCS) $(EX_DIR)/platform_r5.c $(EX_DIR)/start_r5.S \
-		$(EX_DIR)/r5.ld $(wildcard $(EX_DIR)/*.h sw/include/latmon/*.h)
-	@mkdir -p $(dir $@)
-	arm-none-eabi-gcc $(EX_WARN) -mcpu=cortex-r5 -mfloat-abi=hard -mfpu=vfpv3-d16 -marm \
-	  --specs=nosys.specs -Wl,--no-warn-rwx-segments -T $(EX_DIR)/r5.ld -o $@ \
-	  $(EX_DIR)/start_r5.S $(EX_SRCS) $(EX_DIR)/platform_r5.c

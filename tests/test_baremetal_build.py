@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -45,3 +46,84 @@ def test_cortex_r5_image(c_binary) -> None:
     assert "00000000 T _vectors" in symbols  # the exception vectors at address 0
     for name in ("main", "example_isr", "irq_entry", "latmon_read_trace"):
         assert f" {name}\n" in symbols, name
+
+
+IMAGES = {
+    "a53": ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-nm"),
+    "r5": ("arm-none-eabi-gcc", "arm-none-eabi-nm"),
+}
+# Symbols any hosted C library (glibc, newlib, picolibc) would bring with its start code or stdio.
+LIBC_SYMBOLS = (
+    "__libc_start_main",
+    "_init",
+    "_fini",
+    "errno",
+    "__errno",
+    "__errno_location",
+    "printf",
+    "puts",
+    "malloc",
+    "free",
+    "strlen",
+    "strcmp",
+    "exit",
+    "_exit",
+    "__libc_init_array",
+)
+
+
+@pytest.mark.parametrize("image", sorted(IMAGES))
+def test_image_sees_only_freestanding_headers(image: str, repo_root) -> None:
+    """Every header any object of the image included (the compiler's -MD list, system headers
+    too) is either the project's own or the cross compiler's freestanding set — never the build
+    machine's /usr/include, so the image does not depend on which libc packages are installed."""
+    cc, _ = IMAGES[image]
+    own = Path(
+        subprocess.run(
+            [tool(cc), "-print-file-name=include"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    ).resolve()
+    deps = sorted((repo_root / "build/sw/examples" / image).rglob("*.d"))
+    assert len(deps) >= 7, f"dependency files of the {image} image are missing; run 'make sw-all'"
+    seen = set()
+    for dep in deps:
+        text = dep.read_text().replace("\\\n", " ")
+        for word in text.split():
+            if word.endswith(":") or word.endswith(".o"):
+                continue
+            path = (
+                (repo_root / word).resolve() if not word.startswith("/") else Path(word).resolve()
+            )
+            seen.add(path)
+            assert not str(path).startswith("/usr/include"), f"{dep.name}: {path}"
+            assert path.is_relative_to(repo_root / "sw") or path.is_relative_to(own), (
+                f"{dep.name} includes {path}, neither sw/ nor {own}"
+            )
+    assert own / "stdint.h" in seen  # the freestanding headers are really used
+
+
+@pytest.mark.parametrize("image", sorted(IMAGES))
+def test_image_links_no_c_library(image: str, repo_root) -> None:
+    """The link map names every input of the image: the project's objects and libgcc (compiler
+    support for 64-bit division), nothing else; no libc start code or function is in it."""
+    _, nm = IMAGES[image]
+    build = repo_root / "build/sw/examples"
+    loads = [
+        line.removeprefix("LOAD ")
+        for line in (build / f"example-{image}.map").read_text().splitlines()
+        if line.startswith("LOAD ") and line != "LOAD linker stubs"  # the linker's own veneers
+    ]
+    assert loads, "the link map lists no inputs"
+    for path in loads:
+        assert path.startswith(str(build / image)) or Path(path).name == "libgcc.a", path
+    symbols = {
+        line.split()[-1]
+        for line in subprocess.run(
+            [tool(nm), str(build / f"example-{image}.elf")],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+    }
+    assert "latmon_log_writer_init" in symbols and "memcpy" in symbols
+    assert not symbols & set(LIBC_SYMBOLS), sorted(symbols & set(LIBC_SYMBOLS))

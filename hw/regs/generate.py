@@ -103,6 +103,15 @@ def collect(top: AddrmapNode) -> tuple[list[RegInfo], list[MemInfo]]:
     return regs, mems
 
 
+def freestanding_c_header(text: str) -> str:
+    """PeakRDL-cheader checks the struct layout with static_assert from <assert.h>, a header a
+    freestanding C implementation does not have (bare-metal images are built with -nostdinc);
+    C11's own _Static_assert keyword says the same without it."""
+    if "#include <assert.h>\n" not in text:
+        raise SystemExit("generate: PeakRDL-cheader output changed: no '#include <assert.h>' line")
+    return text.replace("#include <assert.h>\n", "").replace("static_assert(", "_Static_assert(")
+
+
 def verilog_header(top: AddrmapNode, rdl: str) -> str:
     regs, mems = collect(top)
     p = top.inst_name.upper()
@@ -174,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     # checkout lives.
     rdl_name = args.rdl.as_posix()
     CHeaderExporter().export(top, str(args.header), std=CStandard.gnu11)
+    args.header.write_text(freestanding_c_header(args.header.read_text()))
     args.map_header.write_text(map_header(top, rdl_name))
     args.verilog.write_text(verilog_header(top, rdl_name))
     MarkdownExporter().export(top, str(args.doc), input_files=[rdl_name])

@@ -4,10 +4,9 @@
  */
 #include "latmon/latmon.h"
 
-#include <errno.h>
-
 #include "latmon/latmon_map.h"
 #include "latmon/latmon_regs.h"
+#include "latmon_errno.h"
 
 /* The field of a register value, by its generated mask and bit position. */
 #define FIELD(value, reg, field)                              \
@@ -44,6 +43,16 @@ const char *latmon_strerror(int error)
 		return "timed out";
 	case EIO:
 		return "input/output error";
+	case ENOSPC:
+		return "the memory given is too small";
+	case E2BIG:
+		return "line longer than latmon-log allows";
+	case EPROTO:
+		return "call out of the order the format requires";
+	case EALREADY:
+		return "already done";
+	case EEXIST:
+		return "already declared";
 	default:
 		return "unknown error";
 	}

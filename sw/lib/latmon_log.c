@@ -1,15 +1,52 @@
 /* latmon-log version 1 writer; see latmon/latmon_log.h and docs/latmon-log.md. */
 #include "latmon/latmon_log.h"
 
-#include <errno.h>
 #include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
-#ifndef EPROTO
-#define EPROTO EINVAL
-#endif
+#include "latmon_errno.h"
+
+/*
+ * Freestanding: the writer uses no C library function (bare-metal images link none), so the
+ * few string operations it needs are here.
+ */
+static size_t text_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	return n;
+}
+
+/* Whether the first @p n characters of @p a and @p b are equal (both at least that long). */
+static bool text_equal_n(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+static bool text_equal(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* Length of the prefix of @p s without @p stop. */
+static size_t text_span_until(const char *s, char stop)
+{
+	size_t n = 0;
+
+	while (s[n] && s[n] != stop)
+		n++;
+	return n;
+}
 
 enum writer_state {
 	STATE_NEW,
@@ -57,7 +94,8 @@ int latmon_log_writer_init(struct latmon_log_writer **out, void *mem, size_t mem
 	if (mem_size < latmon_log_writer_size(max_series))
 		return ENOSPC;
 	w = mem;
-	memset(w, 0, latmon_log_writer_size(max_series));
+	for (size_t i = 0, size = latmon_log_writer_size(max_series); i < size; i++)
+		((unsigned char *)mem)[i] = 0;
 	w->sink = sink;
 	w->ctx = ctx;
 	w->max_series = max_series;
@@ -74,13 +112,14 @@ static void put_bytes(struct latmon_log_writer *w, const char *s, size_t n)
 		w->overflow = true;
 		return;
 	}
-	memcpy(w->line + w->len, s, n);
+	for (size_t i = 0; i < n; i++)
+		w->line[w->len + i] = s[i];
 	w->len += n;
 }
 
 static void put_str(struct latmon_log_writer *w, const char *s)
 {
-	put_bytes(w, s, strlen(s));
+	put_bytes(w, s, text_len(s));
 }
 
 static void put_u64(struct latmon_log_writer *w, uint64_t v)
@@ -217,15 +256,15 @@ int latmon_log_begin(struct latmon_log_writer *w, const struct latmon_log_kv *he
 	for (size_t i = 0; i < count; i++) {
 		if (!valid_key(header[i].key) || !header[i].value || !*header[i].value)
 			return EINVAL;
-		if (!strcmp(header[i].key, "source"))
+		if (text_equal(header[i].key, "source"))
 			source = true;
-		else if (!strcmp(header[i].key, "unit"))
+		else if (text_equal(header[i].key, "unit"))
 			unit = header[i].value;
-		else if (!strcmp(header[i].key, "clock_hz"))
+		else if (text_equal(header[i].key, "clock_hz"))
 			clock = true;
 	}
-	if (!source || !unit || (strcmp(unit, "ns") && strcmp(unit, "cycles")) ||
-	    (!strcmp(unit, "cycles") && !clock))
+	if (!source || !unit || (!text_equal(unit, "ns") && !text_equal(unit, "cycles")) ||
+	    (text_equal(unit, "cycles") && !clock))
 		return EINVAL;
 	begin_line(w, 'H');
 	put_str(w, " latmon_log=1");
@@ -264,15 +303,15 @@ static int parse_fields(const char *fields, uint16_t *count)
 			name[n] = '\0';
 			if (!valid_key(name))
 				return EINVAL;
-			if (!strcmp(name, "latency")) {
+			if (text_equal(name, "latency")) {
 				if (latency)
 					return EINVAL;
 				latency = true;
 			}
 			/* duplicates: compare with every earlier field */
 			for (const char *q = fields; q < p - n;) {
-				size_t m = strcspn(q, ",");
-				if (m == n && !strncmp(q, name, n))
+				size_t m = text_span_until(q, ',');
+				if (m == n && text_equal_n(name, q, n))
 					return EINVAL;
 				q += m + 1;
 			}
@@ -313,14 +352,14 @@ int latmon_log_series(struct latmon_log_writer *w, unsigned id, const char *name
 		return EINVAL;
 	for (size_t i = 0; i < count; i++) {
 		if (!valid_key(extra[i].key) || !extra[i].value || !*extra[i].value ||
-		    !strcmp(extra[i].key, "name") || !strcmp(extra[i].key, "fields"))
+		    text_equal(extra[i].key, "name") || text_equal(extra[i].key, "fields"))
 			return EINVAL;
 	}
 	begin_line(w, 'C');
 	put_bytes(w, " ", 1);
 	put_u64(w, id);
 	put_pair(w, "name", name);
-	if (fields && strcmp(fields, "latency"))
+	if (fields && !text_equal(fields, "latency"))
 		put_pair(w, "fields", fields);
 	for (size_t i = 0; i < count; i++)
 		put_pair(w, extra[i].key, extra[i].value);

@@ -1,6 +1,4 @@
 /* Zynq UltraScale+ APU (Cortex-A53, AArch64): GIC-400 and UART0 (docs/baremetal.md). */
-#include <string.h>
-
 #include "platform.h"
 #include "platform_gic.h"
 
@@ -39,5 +37,5 @@ void platform_uart_write(const char *data, size_t len)
 
 void platform_uart_puts(const char *s)
 {
-	uart_write(UART0_BASE, s, strlen(s));
+	uart_puts(UART0_BASE, s);
 }

@@ -68,4 +68,13 @@ static inline void uart_write(uintptr_t uart, const char *data, size_t len)
 	}
 }
 
+static inline void uart_puts(uintptr_t uart, const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	uart_write(uart, s, n);
+}
+
 #endif

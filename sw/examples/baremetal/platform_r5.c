@@ -1,9 +1,7 @@
 /*
- * Zynq UltraScale+ RPU (Cortex-R5, AArch32) with newlib: the RPU's GIC and UART0
- * (docs/baremetal.md). The vector table is start_r5.S; newlib's crt0 (nosys specs) runs main.
+ * Zynq UltraScale+ RPU (Cortex-R5, AArch32): the RPU's GIC and UART0 (docs/baremetal.md). The
+ * vector table and the start code (stacks, FPU, .bss, main) are start_r5.S.
  */
-#include <string.h>
-
 #include "platform.h"
 #include "platform_gic.h"
 
@@ -45,5 +43,5 @@ void platform_uart_write(const char *data, size_t len)
 
 void platform_uart_puts(const char *s)
 {
-	uart_write(UART0_BASE, s, strlen(s));
+	uart_puts(UART0_BASE, s);
 }

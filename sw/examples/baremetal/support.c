@@ -1,10 +1,20 @@
-/* The C library functions liblatmon and the compiler use, for the freestanding AArch64 build. */
+/*
+ * The four functions a freestanding C program must provide because GCC may call them for
+ * structure copies and loops it recognises (GCC manual, "C Language": memcpy, memmove, memset,
+ * memcmp). The bare-metal images link no C library, hosted or embedded: liblatmon's portable
+ * part needs nothing else (docs/baremetal.md).
+ */
 #include <stddef.h>
 
 void *memset(void *dst, int c, size_t n);
 void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
 
+/*
+ * Compiled with -fno-tree-loop-distribute-patterns (sw.mk): otherwise GCC turns these loops
+ * back into calls of themselves.
+ */
 void *memset(void *dst, int c, size_t n)
 {
 	unsigned char *d = dst;
@@ -39,48 +49,13 @@ void *memmove(void *dst, const void *src, size_t n)
 	return dst;
 }
 
-size_t strlen(const char *s);
-int strcmp(const char *a, const char *b);
-
-size_t strlen(const char *s)
+int memcmp(const void *a, const void *b, size_t n)
 {
-	size_t n = 0;
+	const unsigned char *x = a;
+	const unsigned char *y = b;
 
-	while (s[n])
-		n++;
-	return n;
-}
-
-int strcmp(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return (unsigned char)*a - (unsigned char)*b;
-}
-
-size_t strcspn(const char *s, const char *reject);
-int strncmp(const char *a, const char *b, size_t n);
-
-size_t strcspn(const char *s, const char *reject)
-{
-	size_t n = 0;
-
-	for (; s[n]; n++) {
-		const char *r;
-		for (r = reject; *r; r++)
-			if (s[n] == *r)
-				return n;
-	}
-	return n;
-}
-
-int strncmp(const char *a, const char *b, size_t n)
-{
-	for (; n; n--, a++, b++) {
-		if (*a != *b || !*a)
-			return (unsigned char)*a - (unsigned char)*b;
-	}
+	for (; n; n--, x++, y++)
+		if (*x != *y)
+			return *x - *y;
 	return 0;
 }

@@ -8,7 +8,6 @@
 extern "C" {
 #endif
 #include <stdint.h>
-#include <assert.h>
 
 // reg - latmon_registers::ID
 #define LATMON_REGISTERS__ID__MAGIC_bm 0xffffffff
@@ -559,7 +558,7 @@ typedef struct __attribute__ ((__packed__)) {
 } latmon_t;
 
 
-static_assert(sizeof(latmon_t) == 0xc000, "Packing error");
+_Static_assert(sizeof(latmon_t) == 0xc000, "Packing error");
 
 #ifdef __cplusplus
 }
