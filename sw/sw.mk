@@ -80,18 +80,21 @@ EX_CFLAGS := -std=c11 -O2 -g $(SW_WARN) -ffreestanding -nostdinc -fno-stack-prot
 	-fno-tree-loop-distribute-patterns -Isw/include -Isw/lib -I$(EX_DIR)
 EX_LDFLAGS := -nostdlib -static -Wl,--build-id=none -Wl,--no-warn-rwx-segments
 
-# One image: $(1) name (example-$(1).elf, $(EX_DIR)/$(1).ld), $(2) compiler, $(3) CPU flags,
-# $(4) the platform's sources (start code, platform file).
+# One image: $(1) name (objects in $(EX_BUILD)/$(1)/), $(2) compiler, $(3) CPU flags, $(4) the
+# platform's sources (start code, platform file); optional: $(5) the program's sources (default:
+# the example), $(6) the linker script (default $(EX_DIR)/$(1).ld), $(7) the image's file name
+# (default example-$(1)).
 define EX_IMAGE
-EX_OBJS_$(1) := $$(patsubst %,$(EX_BUILD)/$(1)/%.o,$(EX_COMMON_SRCS) $(4))
+EX_OBJS_$(1) := $$(patsubst %,$(EX_BUILD)/$(1)/%.o,$(or $(5),$(EX_COMMON_SRCS)) $(4))
+EX_ELF_$(1) := $(EX_BUILD)/$(or $(7),example-$(1)).elf
 
 $(EX_BUILD)/$(1)/%.o: %
 	@mkdir -p $$(dir $$@)
 	$(2) $(3) $$(EX_CFLAGS) -isystem "$$$$($(2) -print-file-name=include)" -MD -MP -c $$< -o $$@
 
-$(EX_BUILD)/example-$(1).elf: $$(EX_OBJS_$(1)) $(EX_DIR)/$(1).ld
-	$(2) $(3) $$(EX_LDFLAGS) -T $(EX_DIR)/$(1).ld -Wl,-Map=$(EX_BUILD)/example-$(1).map \
-	  -o $$@ $$(EX_OBJS_$(1)) -lgcc
+$$(EX_ELF_$(1)): $$(EX_OBJS_$(1)) $(or $(6),$(EX_DIR)/$(1).ld)
+	$(2) $(3) $$(EX_LDFLAGS) -T $(or $(6),$(EX_DIR)/$(1).ld) \
+	  -Wl,-Map=$$(basename $$@).map -o $$@ $$(EX_OBJS_$(1)) -lgcc
 
 -include $$(EX_OBJS_$(1):.o=.d)
 endef
@@ -101,6 +104,22 @@ $(eval $(call EX_IMAGE,a53,aarch64-linux-gnu-gcc,-mcpu=cortex-a53 -mgeneral-regs
 $(eval $(call EX_IMAGE,r5,arm-none-eabi-gcc,-mcpu=cortex-r5 -mfloat-abi=hard -mfpu=vfpv3-d16 -marm,\
 	$(EX_DIR)/start_r5.S $(EX_DIR)/platform_r5.c))
 
-## sw-examples: the bare-metal example for Cortex-A53 (aarch64) and Cortex-R5 (arm-none-eabi)
+# The virtual SoC's VexRiscv harts (hw/soc, docs/hw/soc.md): RV32IM with the CSR and fence.i
+# extensions. Debian's GCC 12 picks its multilib by the base ISA only, so the rv32im/ilp32 libgcc
+# is named by its directory (-L).
+RV32_CC := riscv64-unknown-elf-gcc
+RV32_LIBGCC_DIR := $(dir $(shell $(RV32_CC) -march=rv32im -mabi=ilp32 -print-libgcc-file-name 2>/dev/null))
+RV32_FLAGS := -march=rv32im_zicsr_zifencei -mabi=ilp32 -DPLATFORM_FABRIC_IRQ=0u -L$(RV32_LIBGCC_DIR)
+RV32_PLATFORM_SRCS := $(EX_DIR)/start_rv32.S $(EX_DIR)/platform_rv32.c $(EX_DIR)/suite_soc.c
+SUITE_SRCS := $(EX_DIR)/suite.c $(EX_DIR)/suite_cases.c $(EX_DIR)/support.c sw/lib/latmon.c \
+	sw/lib/latmon_log.c sw/lib/latmon_crc32.c
+
+$(eval $(call EX_IMAGE,rv32,$(RV32_CC),$(RV32_FLAGS),$(RV32_PLATFORM_SRCS)))
+# the interrupt test-case suite, the firmware the virtual SoC runs
+$(eval $(call EX_IMAGE,suite-rv32,$(RV32_CC),$(RV32_FLAGS),$(RV32_PLATFORM_SRCS),$(SUITE_SRCS),\
+	$(EX_DIR)/rv32.ld,suite-rv32))
+
+## sw-examples: the bare-metal example for Cortex-A53, Cortex-R5 and the virtual SoC's RV32IM
+## harts, and the interrupt test-case suite for the virtual SoC
 .PHONY: sw-examples
-sw-examples: $(EX_BUILD)/example-a53.elf $(EX_BUILD)/example-r5.elf
+sw-examples: $(EX_ELF_a53) $(EX_ELF_r5) $(EX_ELF_rv32) $(EX_ELF_suite-rv32)
