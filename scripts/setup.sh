@@ -25,6 +25,7 @@ apt_packages=(
   python3-dev              # headers for cocotb's VPI/VHPI libraries
   gcc-aarch64-linux-gnu    # bare-metal example, Cortex-A53 build
   gcc-arm-none-eabi        # bare-metal example, Cortex-R5 build (freestanding: no C library needed)
+  gcc-riscv64-unknown-elf  # bare-metal example and interrupt test-case suite for the virtual SoC's RV32IM harts (rv32im/ilp32 libgcc multilib)
   clang-format             # C style check
   ghdl                     # checks the VHDL component declaration of the IP
   git                      # generated-file staleness check, version strings

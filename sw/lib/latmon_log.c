@@ -126,12 +126,21 @@ static void put_u64(struct latmon_log_writer *w, uint64_t v)
 {
 	char digits[20];
 	size_t n = 0;
+	uint32_t low;
 
-	do {
+	/* 64-bit division only while needed: a 32-bit CPU (Cortex-R5, RV32) has none in hardware,
+	 * and libgcc's takes hundreds of cycles per digit */
+	while (v > UINT32_MAX) {
 		digits[sizeof(digits) - 1 - n] = (char)('0' + v % 10u);
 		v /= 10u;
 		n++;
-	} while (v);
+	}
+	low = (uint32_t)v;
+	do {
+		digits[sizeof(digits) - 1 - n] = (char)('0' + low % 10u);
+		low /= 10u;
+		n++;
+	} while (low);
 	put_bytes(w, digits + sizeof(digits) - n, n);
 }
 

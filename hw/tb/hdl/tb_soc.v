@@ -20,15 +20,21 @@ module tb_soc #(
     parameter HARTS = 2,
     parameter RAM_WORDS = 32768,
     parameter UART_DIVISOR = 16
-) ();
+) (
+`ifdef TB_SOC_CLOCK_INPUT
+    // with the C++ main of hw/tb/soc_main.cpp the clock is an input (no timing engine needed)
+    input wire clk
+`endif
+);
 
+`ifndef TB_SOC_CLOCK_INPUT
     reg clk = 1'b0;
+    always #5 clk = ~clk;
+`endif
     reg rst = 1'b1;
     reg [63:0] cycle = 64'd0;
     wire uart_tx, done;
     wire [31:0] exit_code;
-
-    always #5 clk = ~clk;
 
     soc_top #(
         .HARTS(HARTS), .RAM_WORDS(RAM_WORDS), .RAM_INIT(""), .UART_DIVISOR(UART_DIVISOR)

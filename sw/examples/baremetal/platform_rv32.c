@@ -86,7 +86,7 @@ static volatile struct mailbox *shared_mailbox(void)
 	return platform_uncached(&mailbox);
 }
 
-unsigned platform_hart_id(void)
+SUITE_ISR_CODE unsigned platform_hart_id(void)
 {
 	unsigned id;
 
@@ -161,7 +161,7 @@ void platform_irq_enable(unsigned id, void (*isr)(void))
 	platform_irq_attach(id, call_example_isr, 0);
 }
 
-static void fatal_trap(uint32_t mcause)
+__attribute__((noinline)) static void fatal_trap(uint32_t mcause)
 {
 	static const char hex[] = "0123456789abcdef";
 	uint32_t words[3] = { mcause, read_mepc(), read_mtval() };
@@ -177,7 +177,7 @@ static void fatal_trap(uint32_t mcause)
 
 /* Called by trap_entry (start_rv32.S) with the caller-saved registers saved. */
 void platform_trap(uint32_t mcause);
-void platform_trap(uint32_t mcause)
+SUITE_ISR_CODE void platform_trap(uint32_t mcause)
 {
 	struct hart_state *h = &hart_states[platform_hart_id()];
 	uint32_t pending;
@@ -230,7 +230,7 @@ void platform_run_dcache_off(void (*fn)(void *), void *arg)
 	platform_cache_invalidate();
 }
 
-void platform_delay_loop(uint32_t iterations)
+SUITE_ISR_CODE void platform_delay_loop(uint32_t iterations)
 {
 	if (!iterations)
 		return;

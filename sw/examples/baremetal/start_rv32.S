@@ -42,8 +42,8 @@ _start:
 3:	call	platform_hart_main
 6:	j	6b
 
-	.text
-	.balign 64			/* trap_entry starts an instruction-cache line */
+	.section .text.isr, "ax"	/* the interrupt path together (suite.h SUITE_ISR_CODE) */
+	.balign 32			/* trap_entry starts an instruction-cache line */
 	.globl	trap_entry
 trap_entry:
 	addi	sp, sp, -64
@@ -84,6 +84,7 @@ trap_entry:
 	addi	sp, sp, 64
 	mret
 
+	.text
 /*
  * void platform_call_on_alias_stack(void (*fn)(void *), void *arg, uint32_t alias):
  * call fn(arg) with sp moved to the alias (sp | alias) of the current stack, then move back.

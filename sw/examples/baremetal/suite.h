@@ -18,6 +18,12 @@
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 
+/*
+ * The interrupt path's code (trap entry, dispatcher, ISRs and what they call) is kept together in
+ * one section, so that a small direct-mapped instruction cache holds it beside the main loop.
+ */
+#define SUITE_ISR_CODE __attribute__((section(".text.isr")))
+
 /* ---- what the host may change in the image before a run ------------------------------------ */
 
 #define SUITE_CONFIG_MAGIC 0x53554954u /* "SUIT" */

@@ -42,7 +42,7 @@ static uint32_t trace_buf[BATCH + 24];
 /* The generator's next data word is xorshift of this: the sequence runs on across the cases. */
 static uint32_t data_word = 0x2545F491u;
 
-static uint32_t xorshift(uint32_t x)
+SUITE_ISR_CODE static uint32_t xorshift(uint32_t x)
 {
 	x ^= x << 13;
 	x ^= x >> 17;
@@ -147,7 +147,7 @@ struct t1t2_state {
 	volatile uint32_t extra_count[SUITE_LINES];
 };
 
-static void isr_data(void *ctx)
+SUITE_ISR_CODE static void isr_data(void *ctx)
 {
 	struct t1t2_state *st = ctx;
 	uint32_t word = REG(REF_DATA); /* the ack of T2: the ISR's first access to the fabric */
@@ -158,14 +158,14 @@ static void isr_data(void *ctx)
 	st->count = st->count + 1u;
 }
 
-static void isr_data_loop100(void *ctx)
+SUITE_ISR_CODE static void isr_data_loop100(void *ctx)
 {
 	platform_delay_loop(LOOP_ITER); /* the only difference to isr_data */
 	isr_data(ctx);
 }
 
 /* A further periodic source: acknowledge, schedule the next raise, count. */
-static void isr_extra(void *ctx, unsigned line)
+SUITE_ISR_CODE static void isr_extra(void *ctx, unsigned line)
 {
 	struct t1t2_state *st = ctx;
 
@@ -174,23 +174,23 @@ static void isr_extra(void *ctx, unsigned line)
 	st->extra_count[line] = st->extra_count[line] + 1u;
 }
 
-static void isr_extra2(void *ctx)
+SUITE_ISR_CODE static void isr_extra2(void *ctx)
 {
 	isr_extra(ctx, 2);
 }
-static void isr_extra3(void *ctx)
+SUITE_ISR_CODE static void isr_extra3(void *ctx)
 {
 	isr_extra(ctx, 3);
 }
-static void isr_extra4(void *ctx)
+SUITE_ISR_CODE static void isr_extra4(void *ctx)
 {
 	isr_extra(ctx, 4);
 }
-static void isr_extra5(void *ctx)
+SUITE_ISR_CODE static void isr_extra5(void *ctx)
 {
 	isr_extra(ctx, 5);
 }
-static void isr_extra6(void *ctx)
+SUITE_ISR_CODE static void isr_extra6(void *ctx)
 {
 	isr_extra(ctx, 6);
 }
@@ -387,7 +387,7 @@ struct line_state {
 
 static struct line_state line_shared;
 
-static void isr_line0(void *ctx)
+SUITE_ISR_CODE static void isr_line0(void *ctx)
 {
 	volatile struct line_state *st = ctx;
 
@@ -395,7 +395,7 @@ static void isr_line0(void *ctx)
 	st->count[0] = st->count[0] + 1u;
 }
 
-static void isr_line1(void *ctx)
+SUITE_ISR_CODE static void isr_line1(void *ctx)
 {
 	volatile struct line_state *st = ctx;
 
