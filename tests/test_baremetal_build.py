@@ -4,6 +4,7 @@ floating-point ABI, the entry and the ISR."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -48,10 +49,33 @@ def test_cortex_r5_image(c_binary) -> None:
         assert f" {name}\n" in symbols, name
 
 
+def test_rv32_images(c_binary) -> None:
+    """The example and the interrupt test-case suite for the virtual SoC's RV32IM harts (they run
+    in hw/tb/test_soc.py): 32-bit RISC-V, soft-float ABI, entry at the reset vector 0."""
+    for name in ("examples/example-rv32.elf", "examples/suite-rv32.elf"):
+        elf = c_binary(name)
+        header = subprocess.run(
+            [tool("riscv64-unknown-elf-readelf"), "-h", str(elf)], capture_output=True, text=True
+        ).stdout
+        assert "ELF32" in header and "RISC-V" in header, name
+        assert "Entry point address:               0x0" in header, name
+        # e_flags 0: soft-float ABI (ilp32), no compressed instructions (the core has no RVC)
+        assert re.search(r"Flags:\s+0x0\n", header), name
+        symbols = subprocess.run(
+            [tool("riscv64-unknown-elf-nm"), str(elf)], capture_output=True, text=True
+        ).stdout
+        for symbol in ("_start", "trap_entry", "platform_trap", "main", "latmon_attach"):
+            assert f" {symbol}\n" in symbols, (name, symbol)
+
+
 IMAGES = {
     "a53": ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-nm"),
     "r5": ("arm-none-eabi-gcc", "arm-none-eabi-nm"),
+    "rv32": ("riscv64-unknown-elf-gcc", "riscv64-unknown-elf-nm"),
+    "suite-rv32": ("riscv64-unknown-elf-gcc", "riscv64-unknown-elf-nm"),
 }
+# the image's file name (without .elf and .map)
+IMAGE_FILES = {"suite-rv32": "suite-rv32"}
 # Symbols any hosted C library (glibc, newlib, picolibc) would bring with its start code or stdio.
 LIBC_SYMBOLS = (
     "__libc_start_main",
@@ -110,7 +134,9 @@ def test_image_links_no_c_library(image: str, repo_root) -> None:
     build = repo_root / "build/sw/examples"
     loads = [
         line.removeprefix("LOAD ")
-        for line in (build / f"example-{image}.map").read_text().splitlines()
+        for line in (build / f"{IMAGE_FILES.get(image, 'example-' + image)}.map")
+        .read_text()
+        .splitlines()
         if line.startswith("LOAD ") and line != "LOAD linker stubs"  # the linker's own veneers
     ]
     assert loads, "the link map lists no inputs"
@@ -119,7 +145,7 @@ def test_image_links_no_c_library(image: str, repo_root) -> None:
     symbols = {
         line.split()[-1]
         for line in subprocess.run(
-            [tool(nm), str(build / f"example-{image}.elf")],
+            [tool(nm), str(build / f"{IMAGE_FILES.get(image, 'example-' + image)}.elf")],
             capture_output=True,
             text=True,
             check=True,
