@@ -104,6 +104,13 @@ CASES = [
     ("report damaged", ["report", "bad.log", "-o", "r.html"], 2, r"^$", r"bad\.log:20"),
     ("report no output", ["report", "good.log"], 2, r"^$", r"nothing to write: give -o"),
     (
+        "report missing notes",
+        ["report", "good.log", "-o", "r.html", "--notes", "none.txt"],
+        2,
+        r"^$",
+        r"--notes.*none\.txt",
+    ),
+    (
         "report bad deadline",
         ["report", "good.log", "-o", "r.html", "--deadline", "x"],
         2,
@@ -223,6 +230,18 @@ def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> N
     text = "".join(scan.text)
     assert "<script>alert(1)</script>" in text  # shown as text, not markup
     assert "&lt;script&gt;" in html
+
+
+def test_report_shows_notes_verbatim_and_escaped(latmon_cli: Path, work: Path) -> None:
+    (work / "notes.txt").write_text("T2 +314 cycles <b>not bold</b>\n  indented line\n")
+    proc = run(latmon_cli, "report", "good.log", "-o", "r.html", "--notes", "notes.txt", cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    html = (work / "r.html").read_text()
+    assert (
+        "<h2>Notes</h2><pre>T2 +314 cycles &lt;b&gt;not bold&lt;/b&gt;\n  indented line\n</pre>"
+        in html
+    )
+    assert html.index("<h2>Summary</h2>") < html.index("<h2>Notes</h2>")
 
 
 def test_stage_series_get_their_own_report_section(latmon_cli: Path, tmp_path: Path) -> None:

@@ -49,6 +49,12 @@ def _write(path: Path, text: str) -> None:
 )
 @click.option("--deadline", help="Mark the deadline and give a verdict per series, e.g. 3ms.")
 @click.option("--title", default="latmon report", show_default=True)
+@click.option(
+    "--notes",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A text file shown verbatim under the summary of the HTML report (what the figures "
+    "mean, how they were produced).",
+)
 def command(
     files: tuple[str, ...],
     fmt: str,
@@ -59,6 +65,7 @@ def command(
     figure_format: str,
     deadline: str | None,
     title: str,
+    notes: str | None,
     read_options: ReadOptions,
 ) -> None:
     """Report on FILES: summary table with percentile intervals (and a deadline verdict),
@@ -79,6 +86,11 @@ def command(
             Path(figures) if figures else None,
             figure_format,
         )
+        if notes:
+            try:
+                report.notes = Path(notes).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                raise click.BadParameter(f"cannot read {notes}: {e}", param_hint="--notes") from e
         text = report.render(runs)
         if output:
             _write(Path(output), text)
