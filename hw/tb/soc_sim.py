@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -219,7 +219,9 @@ def image_hex(
         for i, w in enumerate(words):
             data[at + 4 * i : at + 4 * i + 4] = w.to_bytes(4, "little")
     out.write_text(
-        "".join(f"{int.from_bytes(data[i : i + 4], 'little'):08x}\n" for i in range(0, len(data), 4))
+        "".join(
+            f"{int.from_bytes(data[i : i + 4], 'little'):08x}\n" for i in range(0, len(data), 4)
+        )
     )
     return out
 
@@ -240,9 +242,11 @@ def run(
     simulator: str = "verilator",
     harts: int = 2,
     max_cycles: int = 400_000_000,
+    progress: Callable[[str], None] | None = None,
     **config: object,
 ) -> SocRun:
-    """Run ``elf`` on the SoC; files go to ``out`` (uart.log, trace.txt)."""
+    """Run ``elf`` on the SoC; files go to ``out`` (uart.log, trace.txt). ``progress`` is told
+    the name of each suite case whose log the UART has finished."""
     if not elf.exists():
         raise SocSimError(f"{elf} is not built; run 'make sw-all'")
     exe = build(simulator, harts)
@@ -252,15 +256,36 @@ def run(
     plus = [f"+firmware={hexfile}", f"+uart={uart}", f"+trace={trace}", f"+max_cycles={max_cycles}"]
     cmd = [str(exe), *plus] if simulator == "verilator" else ["vvp", "-n", str(exe), *plus]
     t0 = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=out)
+    with open(out / "sim.log", "w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=out)
+        done = 0
+        while proc.poll() is None:
+            time.sleep(0.5)
+            if progress is not None and uart.exists():
+                done = _report_cases(uart, done, progress)
+        if progress is not None and uart.exists():
+            _report_cases(uart, done, progress)
     seconds = time.monotonic() - t0
-    (out / "sim.log").write_text(proc.stdout + proc.stderr)
     last = trace.read_text().splitlines()[-1].split() if trace.exists() else []
     if proc.returncode != 0 or len(last) != 3 or last[1] != "X":
         raise SocSimError(
             f"the SoC simulation did not finish (exit {proc.returncode}); see {out / 'sim.log'}"
         )
     return SocRun(uart, trace, int(last[0]), int(last[2]), seconds)
+
+
+def _report_cases(uart: Path, done: int, progress: Callable[[str], None]) -> int:
+    """Tell ``progress`` the scenario of every log finished since ``done`` logs."""
+    text = uart.read_text(errors="replace")
+    scenarios = [
+        line.split()[1].removeprefix("scenario=")
+        for line in text.splitlines()
+        if line.startswith("H scenario=")
+    ]
+    ended = text.count("\nE lines=") + text.startswith("E lines=")
+    for name in scenarios[done:ended]:
+        progress(name)
+    return max(done, min(ended, len(scenarios)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -272,8 +297,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--simulator", default="verilator", choices=("verilator", "icarus"))
     parser.add_argument("--harts", type=int, default=2, choices=(1, 2))
     parser.add_argument("--check", action="store_true", help="cross-check against the trace")
+    parser.add_argument("--notes", type=Path, help="with --check: write what the run shows here")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     try:
+        t0 = time.monotonic()
+        build(args.simulator, args.harts)
+        print(f"soc_sim: simulator ready ({time.monotonic() - t0:.0f} s)", flush=True)
         result = run(
             args.elf,
             args.out,
@@ -281,6 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             harts=args.harts,
             rounds=args.rounds,
             cases=[c for c in args.cases.split(",") if c],
+            progress=lambda name: print(f"soc_sim: case {name} done", flush=True),
         )
     except SocSimError as e:
         print(f"soc_sim: error: {e}", file=sys.stderr)
@@ -294,6 +326,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         report = check(result.uart, result.trace)
         print(report.summary())
+        if args.notes:
+            from soc_check import notes
+
+            args.notes.write_text(notes(result.uart, report))
         if report.mismatches:
             return 1
     return 0 if result.exit_code == 0 else 1
