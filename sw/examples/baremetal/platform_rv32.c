@@ -28,12 +28,12 @@ const char PLATFORM_CPU_NAME[] = "vexriscv-full";
 #define IRQ_COUNT   32u
 
 /* One function per CSR read (the CSR is part of the instruction). */
-#define CSR_READER(fn, csr)                                    \
-	static inline uint32_t fn(void)                        \
-	{                                                      \
-		uint32_t v;                                    \
+#define CSR_READER(fn, csr)                                   \
+	static inline uint32_t fn(void)                       \
+	{                                                     \
+		uint32_t v;                                   \
 		__asm__ volatile("csrr %0, " #csr : "=r"(v)); \
-		return v;                                      \
+		return v;                                     \
 	}
 CSR_READER(read_mcycle, mcycle)
 CSR_READER(read_mcycleh, mcycleh)
@@ -51,13 +51,13 @@ CSR_READER(read_irq_pending, 0xFC0)
 
 #define REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 
-#define SYSCTRL_HARTS	(SOC_SYSCTRL + 0x04u)
-#define SYSCTRL_EXIT	(SOC_SYSCTRL + 0x0Cu)
-#define UART_TXDATA	(SOC_UART + 0x00u)
-#define UART_STATUS	(SOC_UART + 0x04u)
-#define UART_DIVISOR	(SOC_UART + 0x08u)
-#define UART_TX_FULL	0x1u
-#define UART_TX_IDLE	0x2u
+#define SYSCTRL_HARTS (SOC_SYSCTRL + 0x04u)
+#define SYSCTRL_EXIT  (SOC_SYSCTRL + 0x0Cu)
+#define UART_TXDATA   (SOC_UART + 0x00u)
+#define UART_STATUS   (SOC_UART + 0x04u)
+#define UART_DIVISOR  (SOC_UART + 0x08u)
+#define UART_TX_FULL  0x1u
+#define UART_TX_IDLE  0x2u
 
 struct handler {
 	suite_isr_fn fn;

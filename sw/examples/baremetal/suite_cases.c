@@ -30,9 +30,9 @@
 #define REF_DROPPED	 (REF_BASE + 0x20014u)
 #define REG(addr)	 (*(volatile uint32_t *)(uintptr_t)(addr))
 
-#define TIMER_PERIOD 1000u /* cycles between timer interrupts: 100 kHz at 100 MHz */
-#define GEN_DELAY    50u   /* cycles the fabric takes to produce a word (T1 = GEN_DELAY + 2) */
-#define BATCH	     1000u /* interrupts per trace read: below the 1,024-sample trace RAM */
+#define TIMER_PERIOD 1000u    /* cycles between timer interrupts: 100 kHz at 100 MHz */
+#define GEN_DELAY    50u      /* cycles the fabric takes to produce a word (T1 = GEN_DELAY + 2) */
+#define BATCH	     1000u    /* interrupts per trace read: below the 1,024-sample trace RAM */
 #define TIMEOUT	     1000000u /* a measurement without ack ends after 10 ms: counted, not hung */
 #define LOOP_ITER    100u     /* iterations of the isr-loop100 case's delay loop */
 
@@ -113,9 +113,8 @@ static int monitor_drain(struct suite *s, struct monitor *m, unsigned id)
 static int monitor_counters(struct suite *s, struct monitor *m, unsigned id)
 {
 	struct latmon_log_counter c[] = {
-		{ "events", m->count },	      { "overruns", m->overruns },
-		{ "timeouts", m->timeouts },  { "ignored", m->ignored },
-		{ "lost", m->trace_lost },
+		{ "events", m->count },	   { "overruns", m->overruns }, { "timeouts", m->timeouts },
+		{ "ignored", m->ignored }, { "lost", m->trace_lost },
 	};
 
 	return suite_counters(s, id, c, sizeof c / sizeof c[0]);
@@ -133,10 +132,10 @@ static void wait_cycles(uint64_t cycles)
 
 struct t1t2_options {
 	suite_isr_fn isr;
-	int invalidate;	   /* invalidate both caches before each interrupt */
-	int dcache_off;	   /* stack and ISR data bypass the data cache */
-	unsigned extra;	   /* further enabled sources: test lines 2 .. 2 + extra - 1 */
-	int traffic;	   /* background memory traffic of the bus master */
+	int invalidate; /* invalidate both caches before each interrupt */
+	int dcache_off; /* stack and ISR data bypass the data cache */
+	unsigned extra; /* further enabled sources: test lines 2 .. 2 + extra - 1 */
+	int traffic;	/* background memory traffic of the bus master */
 };
 
 /* What the ISRs share with the case (on its stack: uncached in dcache-off). */
@@ -255,7 +254,8 @@ static int t1t2_body(struct suite *s, const struct t1t2_options *o)
 		wait_cycles(4u * GEN_DELAY + 2000u);
 		while (REG(REF_FIFO_LEVEL) != 0) {
 		}
-		if ((err = monitor_drain(s, &t1, SERIES_T1)) || (err = monitor_drain(s, &t2, SERIES_T2)))
+		if ((err = monitor_drain(s, &t1, SERIES_T1)) ||
+		    (err = monitor_drain(s, &t2, SERIES_T2)))
 			break;
 		remaining -= batch;
 	}
@@ -421,7 +421,8 @@ static int run_lines(struct suite *s, enum line_mode mode)
 	uint32_t remaining = suite_rounds(s);
 	int err;
 
-	if ((err = suite_series(s, 0, "high", "line0")) || (err = suite_series(s, 1, "low", "line1")) ||
+	if ((err = suite_series(s, 0, "high", "line0")) ||
+	    (err = suite_series(s, 1, "low", "line1")) ||
 	    (err = monitor_attach(&high, (uintptr_t)board_line_monitor(0)->base)) ||
 	    (err = monitor_attach(&low, (uintptr_t)board_line_monitor(1)->base)))
 		return err;
@@ -443,8 +444,8 @@ static int run_lines(struct suite *s, enum line_mode mode)
 			break;
 		for (uint32_t r = 0; r < batch; r++) {
 			uint32_t c0 = st->count[0], c1 = st->count[1], t = board_now() + ROUND_GAP;
-			/* the low-priority line first: when both are due in one cycle, its comparator
-			 * is armed too */
+			/* the low-priority line first: when both are due in one cycle, its
+			 * comparator is armed too */
 			board_line_at(1, t);
 			board_line_at(0, mode == PRIORITY || mode == PARALLEL ? t : t + NEST_DELAY);
 			while (st->count[0] == c0 || st->count[1] == c1)
@@ -468,8 +469,7 @@ static int run_lines(struct suite *s, enum line_mode mode)
 	if (!err)
 		err = monitor_counters(s, &low, 1);
 	if (!err) {
-		struct latmon_log_counter c[] = { { "served", st->count[0] },
-						  { "hart", 0 } };
+		struct latmon_log_counter c[] = { { "served", st->count[0] }, { "hart", 0 } };
 		err = suite_counters(s, 0, c, 2);
 	}
 	if (!err) {
@@ -510,8 +510,8 @@ static int case_parallel(struct suite *s, const struct suite_case *c)
 /* ---- throughput ---------------------------------------------------------------------------- */
 
 /* Stimulus periods in cycles, slowest first. */
-static const uint32_t throughput_periods[] = { 2000, 1000, 500, 300, 200, 150, 120,
-					       100,  80,   60,  40,	 20 };
+static const uint32_t throughput_periods[] = { 2000, 1000, 500, 300, 200, 150,
+					       120,  100,  80,	60,  40,  20 };
 
 static int case_throughput(struct suite *s, const struct suite_case *c)
 {
@@ -552,8 +552,10 @@ static int case_throughput(struct suite *s, const struct suite_case *c)
 		if (!err) {
 			uint64_t overruns = m.overruns - before;
 			struct latmon_log_counter k[] = {
-				{ "period", throughput_periods[i] }, { "sent", total },
-				{ "served", served },		     { "overruns", overruns },
+				{ "period", throughput_periods[i] },
+				{ "sent", total },
+				{ "served", served },
+				{ "overruns", overruns },
 				{ "lost", total - served },
 			};
 			err = suite_counters(s, (unsigned)i, k, sizeof k / sizeof k[0]);
@@ -577,8 +579,7 @@ const struct suite_case suite_cases[] = {
 	  case_isr_loop },
 	{ "cache-invalidate", "instruction and data caches invalidated before each interrupt",
 	  case_cache_invalidate },
-	{ "dcache-off", "data cache bypassed for the stack and the ISR's data",
-	  case_dcache_off },
+	{ "dcache-off", "data cache bypassed for the stack and the ISR's data", case_dcache_off },
 	{ "many-sources", "five more periodic sources enabled (lower priority)",
 	  case_many_sources },
 	{ "priority", "two simultaneous interrupts on one hart, served high first", case_priority },
