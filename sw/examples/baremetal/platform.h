@@ -10,13 +10,16 @@
 #include <stdint.h>
 
 /* The reference design in the PL (hw/rtl/refdesign, docs/hw/refdesign.md) at M_AXI_HPM0_FPD */
-#define PLATFORM_LATMON_ADDR 0xA0010000u /* the latmon core measuring T2 (T1: 0xA0000000) */
-#define PLATFORM_DATA_ADDR   0xA0020000u /* the FIFO's data register */
-#define PLATFORM_FABRIC_HZ   100000000u
-#ifndef PLATFORM_FABRIC_IRQ	 /* the virtual SoC (rv32) sets its own: external interrupt 0 */
-#define PLATFORM_FABRIC_IRQ 121u /* pl_ps_irq0[0] on ZynqMP: GIC SPI 89 = ID 121 */
-#endif
+#define PLATFORM_LATMON_ADDR	0xA0010000u /* the latmon core measuring T2 (T1: 0xA0000000) */
+#define PLATFORM_DATA_ADDR	0xA0020000u /* the FIFO's data register */
+#define PLATFORM_FABRIC_HZ	100000000u
 #define PLATFORM_TIMEOUT_CYCLES 100000000u /* 1 s: a lost interrupt is counted, not waited for */
+
+/* pl_ps_irq0[0] on ZynqMP: GIC SPI 89 = ID 121; the virtual SoC's build sets 0 (its external
+ * interrupt 0) */
+#ifndef PLATFORM_FABRIC_IRQ
+#define PLATFORM_FABRIC_IRQ 121u
+#endif
 
 void platform_init(void);
 /* Route interrupt @p id to this CPU and call @p isr from the interrupt handler. */
