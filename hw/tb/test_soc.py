@@ -9,21 +9,53 @@ schedules the interrupts, serves them and prints latmon-log.
 
 from __future__ import annotations
 
+import dataclasses
+import fcntl
+import hashlib
+import json
 import re
+import shutil
 import statistics
+from pathlib import Path
 
 import pytest
 from soc_check import CheckReport, check
-from soc_sim import HW, SUITE_CASES, SUITE_ELF, run
+from soc_sim import HW, SIM_BUILD, SUITE_CASES, SUITE_ELF, SocRun, build, run
 
 ROUNDS = 120  # interrupts per case: ~1,500 samples in all, about 15 M cycles
 GEN_DELAY = 50  # suite_cases.c: the fabric's production time; T1 = GEN_DELAY + 2
 
 
 @pytest.fixture(scope="module")
-def suite(tmp_path_factory: pytest.TempPathFactory):
-    out = tmp_path_factory.mktemp("soc")
-    result = run(SUITE_ELF, out, rounds=ROUNDS, cases=list(SUITE_CASES))
+def suite():
+    # one run for all tests, also when pytest-xdist gives them to different workers: the first
+    # worker runs it under a lock, the others reuse it (keyed by the image and the simulator)
+    if not SUITE_ELF.exists():
+        pytest.fail(f"{SUITE_ELF} is not built; run 'make sw-all'")
+    exe = build()
+    key = hashlib.sha256(SUITE_ELF.read_bytes() + str(exe).encode() + bytes(ROUNDS)).hexdigest()
+    out = SIM_BUILD / f"soc-suite-{key[:12]}"
+    with open(SIM_BUILD / "soc-suite.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = out / "result.json"
+        if done.exists():
+            result = SocRun(
+                **{
+                    k: Path(v) if k in ("uart", "trace") else v
+                    for k, v in json.loads(done.read_text()).items()
+                }
+            )
+        else:
+            shutil.rmtree(out, ignore_errors=True)
+            result = run(SUITE_ELF, out, rounds=ROUNDS, cases=list(SUITE_CASES))
+            done.write_text(
+                json.dumps(
+                    {
+                        k: str(v) if isinstance(v, Path) else v
+                        for k, v in dataclasses.asdict(result).items()
+                    }
+                )
+            )
     from latmon.ingest import load
 
     runs = {r.meta["scenario"]: r for r in load(result.uart)}
