@@ -110,16 +110,16 @@ $(eval $(call EX_IMAGE,r5,arm-none-eabi-gcc,-mcpu=cortex-r5 -mfloat-abi=hard -mf
 RV32_CC := riscv64-unknown-elf-gcc
 RV32_LIBGCC_DIR := $(dir $(shell $(RV32_CC) -march=rv32im -mabi=ilp32 -print-libgcc-file-name 2>/dev/null))
 RV32_FLAGS := -march=rv32im_zicsr_zifencei -mabi=ilp32 -DPLATFORM_FABRIC_IRQ=0u -L$(RV32_LIBGCC_DIR)
-RV32_PLATFORM_SRCS := $(EX_DIR)/start_rv32.S $(EX_DIR)/platform_rv32.c $(EX_DIR)/suite_soc.c
-SUITE_SRCS := $(EX_DIR)/suite.c $(EX_DIR)/suite_cases.c $(EX_DIR)/support.c sw/lib/latmon.c \
+RV32_PLATFORM_SRCS := $(EX_DIR)/start_rv32.S $(EX_DIR)/platform_rv32.c $(EX_DIR)/fabric_suite_soc.c
+SUITE_SRCS := $(EX_DIR)/fabric_suite.c $(EX_DIR)/fabric_suite_cases.c $(EX_DIR)/support.c sw/lib/latmon.c \
 	sw/lib/latmon_log.c sw/lib/latmon_crc32.c
 
 $(eval $(call EX_IMAGE,rv32,$(RV32_CC),$(RV32_FLAGS),$(RV32_PLATFORM_SRCS)))
 # the interrupt test-case suite, the firmware the virtual SoC runs
-$(eval $(call EX_IMAGE,suite-rv32,$(RV32_CC),$(RV32_FLAGS),$(RV32_PLATFORM_SRCS),$(SUITE_SRCS),\
-	$(EX_DIR)/rv32.ld,suite-rv32))
+$(eval $(call EX_IMAGE,fabric-suite-rv32,$(RV32_CC),$(RV32_FLAGS),$(RV32_PLATFORM_SRCS),\
+	$(SUITE_SRCS),$(EX_DIR)/rv32.ld,fabric-suite-rv32))
 
 ## sw-examples: the bare-metal example for Cortex-A53, Cortex-R5 and the virtual SoC's RV32IM
 ## harts, and the interrupt test-case suite for the virtual SoC
 .PHONY: sw-examples
-sw-examples: $(EX_ELF_a53) $(EX_ELF_r5) $(EX_ELF_rv32) $(EX_ELF_suite-rv32)
+sw-examples: $(EX_ELF_a53) $(EX_ELF_r5) $(EX_ELF_rv32) $(EX_ELF_fabric-suite-rv32)

@@ -52,7 +52,7 @@ def test_cortex_r5_image(c_binary) -> None:
 def test_rv32_images(c_binary) -> None:
     """The example and the interrupt test-case suite for the virtual SoC's RV32IM harts (they run
     in hw/tb/test_soc.py): 32-bit RISC-V, soft-float ABI, entry at the reset vector 0."""
-    for name in ("examples/example-rv32.elf", "examples/suite-rv32.elf"):
+    for name in ("examples/example-rv32.elf", "examples/fabric-suite-rv32.elf"):
         elf = c_binary(name)
         header = subprocess.run(
             [tool("riscv64-unknown-elf-readelf"), "-h", str(elf)], capture_output=True, text=True
@@ -72,10 +72,10 @@ IMAGES = {
     "a53": ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-nm"),
     "r5": ("arm-none-eabi-gcc", "arm-none-eabi-nm"),
     "rv32": ("riscv64-unknown-elf-gcc", "riscv64-unknown-elf-nm"),
-    "suite-rv32": ("riscv64-unknown-elf-gcc", "riscv64-unknown-elf-nm"),
+    "fabric-suite-rv32": ("riscv64-unknown-elf-gcc", "riscv64-unknown-elf-nm"),
 }
 # the image's file name (without .elf and .map)
-IMAGE_FILES = {"suite-rv32": "suite-rv32"}
+IMAGE_FILES = {"fabric-suite-rv32": "fabric-suite-rv32"}
 # Symbols any hosted C library (glibc, newlib, picolibc) would bring with its start code or stdio.
 LIBC_SYMBOLS = (
     "__libc_start_main",

@@ -30,11 +30,11 @@ SOC = HW / "soc"
 TB_HDL = HW / "tb" / "hdl"
 MAIN_CPP = HW / "tb" / "soc_main.cpp"  # Verilator's main: the clock without a timing engine
 SIM_BUILD = HW / "tb" / "sim_build"
-SUITE_ELF = ROOT / "build" / "sw" / "examples" / "suite-rv32.elf"
+SUITE_ELF = ROOT / "build" / "sw" / "examples" / "fabric-suite-rv32.elf"
 RISCV_PREFIX = "riscv64-unknown-elf-"
 
-# The suite's cases in the order of the firmware's table (sw/examples/baremetal/suite_cases.c);
-# bit i of suite_config.cases runs case i.
+# The suite's cases in the order of the firmware's table (sw/examples/baremetal/fabric_suite_cases.c);
+# bit i of fsuite_config.cases runs case i.
 SUITE_CASES = (
     "baseline",
     "isr-loop100",
@@ -49,7 +49,7 @@ SUITE_CASES = (
     "throughput",
 )
 CONFIG_MAGIC = 0x53554954
-# suite_config: magic, rounds, cases, uart_divisor, seed (sw/examples/baremetal/suite.h)
+# fsuite_config: magic, rounds, cases, uart_divisor, seed (sw/examples/baremetal/fabric_suite.h)
 CONFIG_WORDS = 5
 
 
@@ -194,19 +194,19 @@ def image_hex(
     uart_divisor: int = 4,
     seed: int = 1,
 ) -> Path:
-    """Write the firmware image as $readmemh words; patch suite_config when the image is the
+    """Write the firmware image as $readmemh words; patch fsuite_config when the image is the
     suite (rounds, the cases to run, the UART divisor, the traffic seed)."""
     binary = out.with_suffix(".bin")
     subprocess.run([RISCV_PREFIX + "objcopy", "-O", "binary", str(elf), str(binary)], check=True)
     data = bytearray(binary.read_bytes())
     data += bytes(-len(data) % 4)
     if rounds is not None or cases is not None:
-        at = _symbol(elf, "suite_config")
+        at = _symbol(elf, "fsuite_config")
         magic, old_rounds, old_cases, _, _ = (
             int.from_bytes(data[at + 4 * i : at + 4 * i + 4], "little") for i in range(CONFIG_WORDS)
         )
         if magic != CONFIG_MAGIC:
-            raise SocSimError(f"{elf}: suite_config has magic {magic:#x}, not {CONFIG_MAGIC:#x}")
+            raise SocSimError(f"{elf}: fsuite_config has magic {magic:#x}, not {CONFIG_MAGIC:#x}")
         mask = old_cases
         if cases is not None:
             unknown = sorted(set(cases) - set(SUITE_CASES))

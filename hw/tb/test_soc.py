@@ -1,4 +1,4 @@
-"""The virtual SoC (hw/soc) running the interrupt test-case suite (sw/examples/baremetal/suite*.c)
+"""The virtual SoC (hw/soc) running the interrupt test-case suite (sw/examples/baremetal/fabric_suite*.c)
 on its VexRiscv harts: every latency the latmon cores measured equals the simulator's own record
 of the measured signals, and each case shows the effect it is there to show.
 
@@ -23,7 +23,7 @@ from soc_check import CheckReport, check
 from soc_sim import HW, SIM_BUILD, SUITE_CASES, SUITE_ELF, SocRun, build, run
 
 ROUNDS = 120  # interrupts per case: ~1,500 samples in all, about 15 M cycles
-GEN_DELAY = 50  # suite_cases.c: the fabric's production time; T1 = GEN_DELAY + 2
+GEN_DELAY = 50  # fabric_suite_cases.c: the fabric's production time; T1 = GEN_DELAY + 2
 
 
 @pytest.fixture(scope="module")
@@ -193,6 +193,6 @@ def test_the_suite_image_has_its_configuration_block() -> None:
 
     if not SUITE_ELF.exists():
         pytest.fail(f"{SUITE_ELF} is not built; run 'make sw-all'")
-    assert _symbol(SUITE_ELF, "suite_config") > 0
+    assert _symbol(SUITE_ELF, "fsuite_config") > 0
     assert _symbol(SUITE_ELF, "trap_entry") % 32 == 0
     assert int.from_bytes(b"SUIT", "big") == CONFIG_MAGIC

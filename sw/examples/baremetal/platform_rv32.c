@@ -5,10 +5,10 @@
  */
 #include <stdint.h>
 
+#include "fabric_suite.h"
 #include "latmon/latmon.h"
 #include "platform.h"
 #include "soc_map.h"
-#include "suite.h"
 
 #include "latmon_errno.h"
 
@@ -60,7 +60,7 @@ CSR_READER(read_irq_pending, 0xFC0)
 #define UART_TX_IDLE  0x2u
 
 struct handler {
-	suite_isr_fn fn;
+	fsuite_isr_fn fn;
 	void *ctx;
 };
 
@@ -86,7 +86,7 @@ static volatile struct mailbox *shared_mailbox(void)
 	return platform_uncached(&mailbox);
 }
 
-SUITE_ISR_CODE unsigned platform_hart_id(void)
+FSUITE_ISR_CODE unsigned platform_hart_id(void)
 {
 	unsigned id;
 
@@ -117,7 +117,7 @@ void platform_init(void)
 	CSR_SET(mie, MIE_MEIE);
 }
 
-int platform_irq_attach(unsigned id, suite_isr_fn isr, void *ctx)
+int platform_irq_attach(unsigned id, fsuite_isr_fn isr, void *ctx)
 {
 	struct hart_state *h = &hart_states[platform_hart_id()];
 
@@ -177,7 +177,7 @@ __attribute__((noinline)) static void fatal_trap(uint32_t mcause)
 
 /* Called by trap_entry (start_rv32.S) with the caller-saved registers saved. */
 void platform_trap(uint32_t mcause);
-SUITE_ISR_CODE void platform_trap(uint32_t mcause)
+FSUITE_ISR_CODE void platform_trap(uint32_t mcause)
 {
 	struct hart_state *h = &hart_states[platform_hart_id()];
 	uint32_t pending;
@@ -230,7 +230,7 @@ void platform_run_dcache_off(void (*fn)(void *), void *arg)
 	platform_cache_invalidate();
 }
 
-SUITE_ISR_CODE void platform_delay_loop(uint32_t iterations)
+FSUITE_ISR_CODE void platform_delay_loop(uint32_t iterations)
 {
 	if (!iterations)
 		return;
@@ -248,7 +248,7 @@ int platform_hart_start(unsigned hart, void (*fn)(void *), void *arg)
 	m->fn = fn;
 	m->arg = arg;
 	m->started = m->started + 1u;
-	board_line_raise(1u << SUITE_LINE_DOORBELL);
+	board_line_raise(1u << FSUITE_LINE_DOORBELL);
 	return 0;
 }
 
@@ -267,7 +267,7 @@ void platform_hart_main(void);
 void platform_hart_main(void)
 {
 	volatile struct mailbox *m = shared_mailbox();
-	unsigned doorbell = board_line_irq(SUITE_LINE_DOORBELL);
+	unsigned doorbell = board_line_irq(FSUITE_LINE_DOORBELL);
 
 	IRQ_MASK_WRITE(1u << doorbell);
 	CSR_SET(mie, MIE_MEIE); /* wfi wakes on it; mstatus.MIE stays 0: no trap */
@@ -275,7 +275,7 @@ void platform_hart_main(void)
 		__asm__ volatile("wfi");
 		if (!(read_irq_pending() & (1u << doorbell)))
 			continue;
-		board_line_ack(SUITE_LINE_DOORBELL);
+		board_line_ack(FSUITE_LINE_DOORBELL);
 		if (m->started != m->finished) {
 			IRQ_MASK_WRITE(0);
 			m->fn(m->arg);

@@ -1,16 +1,19 @@
 /*
- * The interrupt test-case suite (docs/hw/soc.md): the published interrupt test cases — baseline,
+ * The fabric-measured interrupt test-case suite (docs/hw/soc.md): every latency measured by a
+ * latmon core in the fabric (suite.c/suite.h is the A53 suite measured with the CPU's own
+ * counter). The published interrupt test cases — baseline,
  * caches invalidated / data cache off, many enabled sources, priority of two simultaneous
  * interrupts, nested interrupts, parallel handlers on two harts, background memory traffic, and
  * throughput — each measured by latmon cores and written as one latmon-log.
  *
- * Portable part: suite.c (runner, latmon-log output) and suite_cases.c (the cases) use only the
+ * Portable part: fabric_suite.c (runner, latmon-log output) and fabric_suite_cases.c (the cases)
+ * use only the
  * functions declared here. A platform implements the CPU part (platform_<cpu>.c: interrupts,
- * caches, cycle counter, harts) and the board part (suite_<board>.c: the fabric's test interrupt
- * sources, their monitors and the traffic generator).
+ * caches, cycle counter, harts) and the board part (fabric_suite_<board>.c: the fabric's test
+ * interrupt sources, their monitors and the traffic generator).
  */
-#ifndef SUITE_H
-#define SUITE_H
+#ifndef FFABRIC_SUITE_H
+#define FFABRIC_SUITE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -22,26 +25,26 @@
  * The interrupt path's code (trap entry, dispatcher, ISRs and what they call) is kept together in
  * one section, so that a small direct-mapped instruction cache holds it beside the main loop.
  */
-#define SUITE_ISR_CODE __attribute__((section(".text.isr")))
+#define FSUITE_ISR_CODE __attribute__((section(".text.isr")))
 
 /* ---- what the host may change in the image before a run ------------------------------------ */
 
-#define SUITE_CONFIG_MAGIC 0x53554954u /* "SUIT" */
+#define FSUITE_CONFIG_MAGIC 0x53554954u /* "SUIT" */
 
 /** Words the host runner patches in the image (docs/hw/soc.md, "Running the suite"). */
-struct suite_config {
-	uint32_t magic;	       /**< SUITE_CONFIG_MAGIC */
+struct fsuite_config {
+	uint32_t magic;	       /**< FSUITE_CONFIG_MAGIC */
 	uint32_t rounds;       /**< interrupts per case (per rate for throughput) */
 	uint32_t cases;	       /**< bit i: run suite case i */
 	uint32_t uart_divisor; /**< cycles per UART bit (0: keep the platform's) */
 	uint32_t seed;	       /**< seed of the traffic generator */
 };
 
-extern const volatile struct suite_config suite_config;
+extern const volatile struct fsuite_config fsuite_config;
 
 /* ---- CPU platform (platform_<cpu>.c) -------------------------------------------------------- */
 
-typedef void (*suite_isr_fn)(void *ctx);
+typedef void (*fsuite_isr_fn)(void *ctx);
 
 /** The CPU's cycle counter (the clock of the fabric in the virtual SoC). */
 uint64_t platform_cycles(void);
@@ -53,7 +56,7 @@ unsigned platform_harts(void);
  * priority. Enables the source and the CPU's interrupts.
  * @return 0 or EINVAL.
  */
-int platform_irq_attach(unsigned id, suite_isr_fn isr, void *ctx);
+int platform_irq_attach(unsigned id, fsuite_isr_fn isr, void *ctx);
 /** Stop taking interrupt @p id on this hart. */
 void platform_irq_detach(unsigned id);
 /** 1: an ISR runs with interrupts of higher priority enabled (nesting); 0: it runs to its end. */
@@ -82,12 +85,13 @@ void platform_console_speed(uint32_t cycles_per_bit);
 /** End the program with @p code (the virtual SoC's simulation ends; a board stops). */
 void platform_exit(int code) __attribute__((noreturn));
 
-/* ---- board: the fabric's test sources (suite_<board>.c) ------------------------------------- */
+/* ---- board: the fabric's test sources (fabric_suite_<board>.c)
+ * ------------------------------------- */
 
 /** Number of test interrupt lines; line 0 can be driven by the stimulus generator. */
-#define SUITE_LINES 8
+#define FSUITE_LINES 8
 /** The line the platform uses to wake another hart (not for cases). */
-#define SUITE_LINE_DOORBELL 7
+#define FSUITE_LINE_DOORBELL 7
 
 /** The interrupt id of test line @p line (for platform_irq_attach). */
 unsigned board_line_irq(unsigned line);
@@ -114,27 +118,28 @@ void board_traffic(int on, void *window, uint32_t bytes, uint32_t gap_max, uint3
 /** Accesses the traffic master completed. */
 uint32_t board_traffic_count(void);
 
-/* ---- the suite (suite.c, suite_cases.c) ----------------------------------------------------- */
+/* ---- the suite (fabric_suite.c, fabric_suite_cases.c)
+ * ------------------------------------------------- */
 
-struct suite;
+struct fsuite;
 
 /** One test case: writes one latmon-log through the suite's output functions. */
-struct suite_case {
+struct fsuite_case {
 	const char *name;
 	const char *description;
-	int (*run)(struct suite *s, const struct suite_case *c);
+	int (*run)(struct fsuite *s, const struct fsuite_case *c);
 };
 
-extern const struct suite_case suite_cases[];
-extern const size_t suite_case_count;
+extern const struct fsuite_case fsuite_cases[];
+extern const size_t fsuite_case_count;
 
-/* Output of a case (suite.c): series, samples, counters, free header lines. */
-int suite_header(struct suite *s, const char *key, const char *value);
-int suite_header_u64(struct suite *s, const char *key, uint64_t value);
-int suite_series(struct suite *s, unsigned id, const char *name, const char *channel);
-int suite_sample(struct suite *s, unsigned id, uint32_t latency);
-int suite_counters(struct suite *s, unsigned id, const struct latmon_log_counter *c, size_t n);
+/* Output of a case (fabric_suite.c): series, samples, counters, free header lines. */
+int fsuite_header(struct fsuite *s, const char *key, const char *value);
+int fsuite_header_u64(struct fsuite *s, const char *key, uint64_t value);
+int fsuite_series(struct fsuite *s, unsigned id, const char *name, const char *channel);
+int fsuite_sample(struct fsuite *s, unsigned id, uint32_t latency);
+int fsuite_counters(struct fsuite *s, unsigned id, const struct latmon_log_counter *c, size_t n);
 /** Interrupts per case, from the configuration. */
-uint32_t suite_rounds(const struct suite *s);
+uint32_t fsuite_rounds(const struct fsuite *s);
 
 #endif

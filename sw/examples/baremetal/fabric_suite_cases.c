@@ -11,12 +11,12 @@
  */
 #include <stdint.h>
 
+#include "fabric_suite.h"
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 #include "latmon/latmon_map.h"
 #include "latmon/latmon_regs.h"
 #include "platform.h"
-#include "suite.h"
 
 /* The reference design's layout (docs/hw/refdesign.md), wherever the platform maps it. */
 #define REF_BASE	 (PLATFORM_DATA_ADDR - 0x20000u)
@@ -42,7 +42,7 @@ static uint32_t trace_buf[BATCH + 24];
 /* The generator's next data word is xorshift of this: the sequence runs on across the cases. */
 static uint32_t data_word = 0x2545F491u;
 
-SUITE_ISR_CODE static uint32_t xorshift(uint32_t x)
+FSUITE_ISR_CODE static uint32_t xorshift(uint32_t x)
 {
 	x ^= x << 13;
 	x ^= x >> 17;
@@ -85,7 +85,7 @@ static int monitor_start(struct monitor *m)
 }
 
 /* Stop, add the counters, print the batch's samples as series @p id. */
-static int monitor_drain(struct suite *s, struct monitor *m, unsigned id)
+static int monitor_drain(struct fsuite *s, struct monitor *m, unsigned id)
 {
 	struct latmon_stats st;
 	uint32_t first;
@@ -106,18 +106,18 @@ static int monitor_drain(struct suite *s, struct monitor *m, unsigned id)
 	m->trace_lost += st.trace_lost;
 	m->samples += n;
 	for (size_t k = 0; k < n && !err; k++)
-		err = suite_sample(s, id, trace_buf[k]);
+		err = fsuite_sample(s, id, trace_buf[k]);
 	return err;
 }
 
-static int monitor_counters(struct suite *s, struct monitor *m, unsigned id)
+static int monitor_counters(struct fsuite *s, struct monitor *m, unsigned id)
 {
 	struct latmon_log_counter c[] = {
 		{ "events", m->count },	   { "overruns", m->overruns }, { "timeouts", m->timeouts },
 		{ "ignored", m->ignored }, { "lost", m->trace_lost },
 	};
 
-	return suite_counters(s, id, c, sizeof c / sizeof c[0]);
+	return fsuite_counters(s, id, c, sizeof c / sizeof c[0]);
 }
 
 static void wait_cycles(uint64_t cycles)
@@ -131,7 +131,7 @@ static void wait_cycles(uint64_t cycles)
 /* ---- T1/T2 cases -------------------------------------------------------------------------- */
 
 struct t1t2_options {
-	suite_isr_fn isr;
+	fsuite_isr_fn isr;
 	int invalidate; /* invalidate both caches before each interrupt */
 	int dcache_off; /* stack and ISR data bypass the data cache */
 	unsigned extra; /* further enabled sources: test lines 2 .. 2 + extra - 1 */
@@ -142,11 +142,11 @@ struct t1t2_options {
 struct t1t2_state {
 	volatile uint32_t count;
 	uint32_t expect, data_errors;
-	uint32_t extra_period[SUITE_LINES];
-	volatile uint32_t extra_count[SUITE_LINES];
+	uint32_t extra_period[FSUITE_LINES];
+	volatile uint32_t extra_count[FSUITE_LINES];
 };
 
-SUITE_ISR_CODE static void isr_data(void *ctx)
+FSUITE_ISR_CODE static void isr_data(void *ctx)
 {
 	struct t1t2_state *st = ctx;
 	uint32_t word = REG(REF_DATA); /* the ack of T2: the ISR's first access to the fabric */
@@ -157,14 +157,14 @@ SUITE_ISR_CODE static void isr_data(void *ctx)
 	st->count = st->count + 1u;
 }
 
-SUITE_ISR_CODE static void isr_data_loop100(void *ctx)
+FSUITE_ISR_CODE static void isr_data_loop100(void *ctx)
 {
 	platform_delay_loop(LOOP_ITER); /* the only difference to isr_data */
 	isr_data(ctx);
 }
 
 /* A further periodic source: acknowledge, schedule the next raise, count. */
-SUITE_ISR_CODE static void isr_extra(void *ctx, unsigned line)
+FSUITE_ISR_CODE static void isr_extra(void *ctx, unsigned line)
 {
 	struct t1t2_state *st = ctx;
 
@@ -173,29 +173,29 @@ SUITE_ISR_CODE static void isr_extra(void *ctx, unsigned line)
 	st->extra_count[line] = st->extra_count[line] + 1u;
 }
 
-SUITE_ISR_CODE static void isr_extra2(void *ctx)
+FSUITE_ISR_CODE static void isr_extra2(void *ctx)
 {
 	isr_extra(ctx, 2);
 }
-SUITE_ISR_CODE static void isr_extra3(void *ctx)
+FSUITE_ISR_CODE static void isr_extra3(void *ctx)
 {
 	isr_extra(ctx, 3);
 }
-SUITE_ISR_CODE static void isr_extra4(void *ctx)
+FSUITE_ISR_CODE static void isr_extra4(void *ctx)
 {
 	isr_extra(ctx, 4);
 }
-SUITE_ISR_CODE static void isr_extra5(void *ctx)
+FSUITE_ISR_CODE static void isr_extra5(void *ctx)
 {
 	isr_extra(ctx, 5);
 }
-SUITE_ISR_CODE static void isr_extra6(void *ctx)
+FSUITE_ISR_CODE static void isr_extra6(void *ctx)
 {
 	isr_extra(ctx, 6);
 }
 
-static const suite_isr_fn extra_isrs[] = { isr_extra2, isr_extra3, isr_extra4, isr_extra5,
-					   isr_extra6 };
+static const fsuite_isr_fn extra_isrs[] = { isr_extra2, isr_extra3, isr_extra4, isr_extra5,
+					    isr_extra6 };
 /* cycles between raises of each further source: primes, so that they meet T2's interrupt at
  * every phase */
 static const uint32_t extra_periods[] = { 1031, 1447, 1999, 2503, 3001 };
@@ -203,21 +203,21 @@ static const uint32_t extra_periods[] = { 1031, 1447, 1999, 2503, 3001 };
 static uint32_t traffic_window[1024] __attribute__((aligned(4096)));
 
 struct t1t2_run {
-	struct suite *s;
+	struct fsuite *s;
 	const struct t1t2_options *o;
 	int err;
 };
 
-static int t1t2_body(struct suite *s, const struct t1t2_options *o)
+static int t1t2_body(struct fsuite *s, const struct t1t2_options *o)
 {
 	struct monitor t1, t2;
 	struct t1t2_state st = { 0, 0x2545F491u, 0, { 0 }, { 0 } };
-	uint32_t remaining = suite_rounds(s), batch_start;
+	uint32_t remaining = fsuite_rounds(s), batch_start;
 	unsigned k;
 	int err;
 
-	if ((err = suite_series(s, SERIES_T1, "T1", "timer-to-data-ready")) ||
-	    (err = suite_series(s, SERIES_T2, "T2", "data-ready-to-isr-read")) ||
+	if ((err = fsuite_series(s, SERIES_T1, "T1", "timer-to-data-ready")) ||
+	    (err = fsuite_series(s, SERIES_T2, "T2", "data-ready-to-isr-read")) ||
 	    (err = monitor_attach(&t1, REF_T1)) || (err = monitor_attach(&t2, REF_T2)))
 		return err;
 	/* the data words continue where an earlier case left the generator */
@@ -226,7 +226,7 @@ static int t1t2_body(struct suite *s, const struct t1t2_options *o)
 	REG(REF_TIMER_PERIOD) = TIMER_PERIOD;
 	REG(REF_GEN_DELAY) = GEN_DELAY;
 	if (o->traffic)
-		board_traffic(1, traffic_window, sizeof traffic_window, 8u, suite_config.seed);
+		board_traffic(1, traffic_window, sizeof traffic_window, 8u, fsuite_config.seed);
 	for (k = 0; k < o->extra && k < sizeof extra_isrs / sizeof extra_isrs[0]; k++) {
 		st.extra_period[2 + k] = extra_periods[k];
 		platform_irq_attach(board_line_irq(2 + k), extra_isrs[k], &st);
@@ -272,7 +272,7 @@ static int t1t2_body(struct suite *s, const struct t1t2_options *o)
 		err = monitor_counters(s, &t2, SERIES_T2);
 	if (!err) {
 		uint64_t extra = 0;
-		for (k = 0; k < SUITE_LINES; k++)
+		for (k = 0; k < FSUITE_LINES; k++)
 			extra += st.extra_count[k];
 		struct latmon_log_counter c[] = {
 			{ "served", st.count },
@@ -281,7 +281,7 @@ static int t1t2_body(struct suite *s, const struct t1t2_options *o)
 			{ "other_interrupts", extra },
 			{ "traffic_accesses", o->traffic ? board_traffic_count() : 0 },
 		};
-		err = suite_counters(s, SERIES_T2, c, sizeof c / sizeof c[0]);
+		err = fsuite_counters(s, SERIES_T2, c, sizeof c / sizeof c[0]);
 	}
 	return err;
 }
@@ -293,7 +293,7 @@ static void t1t2_dcache_off(void *arg)
 	r->err = t1t2_body(r->s, r->o);
 }
 
-static int run_t1t2(struct suite *s, const struct t1t2_options *o)
+static int run_t1t2(struct fsuite *s, const struct t1t2_options *o)
 {
 	struct t1t2_run r = { s, o, 0 };
 
@@ -303,7 +303,7 @@ static int run_t1t2(struct suite *s, const struct t1t2_options *o)
 	return r.err;
 }
 
-static int case_baseline(struct suite *s, const struct suite_case *c)
+static int case_baseline(struct fsuite *s, const struct fsuite_case *c)
 {
 	static const struct t1t2_options o = { isr_data, 0, 0, 0, 0 };
 
@@ -328,18 +328,18 @@ static uint64_t loop_cycles(void)
 	return best;
 }
 
-static int case_isr_loop(struct suite *s, const struct suite_case *c)
+static int case_isr_loop(struct fsuite *s, const struct fsuite_case *c)
 {
 	static const struct t1t2_options o = { isr_data_loop100, 0, 0, 0, 0 };
-	int err = suite_header_u64(s, "isr_loop_iterations", LOOP_ITER);
+	int err = fsuite_header_u64(s, "isr_loop_iterations", LOOP_ITER);
 
 	(void)c;
 	if (!err)
-		err = suite_header_u64(s, "isr_loop_cycles", loop_cycles());
+		err = fsuite_header_u64(s, "isr_loop_cycles", loop_cycles());
 	return err ? err : run_t1t2(s, &o);
 }
 
-static int case_cache_invalidate(struct suite *s, const struct suite_case *c)
+static int case_cache_invalidate(struct fsuite *s, const struct fsuite_case *c)
 {
 	static const struct t1t2_options o = { isr_data, 1, 0, 0, 0 };
 
@@ -347,7 +347,7 @@ static int case_cache_invalidate(struct suite *s, const struct suite_case *c)
 	return run_t1t2(s, &o);
 }
 
-static int case_dcache_off(struct suite *s, const struct suite_case *c)
+static int case_dcache_off(struct fsuite *s, const struct fsuite_case *c)
 {
 	static const struct t1t2_options o = { isr_data, 0, 1, 0, 0 };
 
@@ -355,7 +355,7 @@ static int case_dcache_off(struct suite *s, const struct suite_case *c)
 	return run_t1t2(s, &o);
 }
 
-static int case_many_sources(struct suite *s, const struct suite_case *c)
+static int case_many_sources(struct fsuite *s, const struct fsuite_case *c)
 {
 	static const struct t1t2_options o = { isr_data, 0, 0, 5, 0 };
 
@@ -363,7 +363,7 @@ static int case_many_sources(struct suite *s, const struct suite_case *c)
 	return run_t1t2(s, &o);
 }
 
-static int case_bus_traffic(struct suite *s, const struct suite_case *c)
+static int case_bus_traffic(struct fsuite *s, const struct fsuite_case *c)
 {
 	static const struct t1t2_options o = { isr_data, 0, 0, 0, 1 };
 
@@ -387,7 +387,7 @@ struct line_state {
 
 static struct line_state line_shared;
 
-SUITE_ISR_CODE static void isr_line0(void *ctx)
+FSUITE_ISR_CODE static void isr_line0(void *ctx)
 {
 	volatile struct line_state *st = ctx;
 
@@ -395,7 +395,7 @@ SUITE_ISR_CODE static void isr_line0(void *ctx)
 	st->count[0] = st->count[0] + 1u;
 }
 
-SUITE_ISR_CODE static void isr_line1(void *ctx)
+FSUITE_ISR_CODE static void isr_line1(void *ctx)
 {
 	volatile struct line_state *st = ctx;
 
@@ -414,15 +414,15 @@ static void hart1_lines(void *arg)
 	platform_irq_detach(board_line_irq(1));
 }
 
-static int run_lines(struct suite *s, enum line_mode mode)
+static int run_lines(struct fsuite *s, enum line_mode mode)
 {
 	volatile struct line_state *st = platform_uncached(&line_shared);
 	struct monitor high, low;
-	uint32_t remaining = suite_rounds(s);
+	uint32_t remaining = fsuite_rounds(s);
 	int err;
 
-	if ((err = suite_series(s, 0, "high", "line0")) ||
-	    (err = suite_series(s, 1, "low", "line1")) ||
+	if ((err = fsuite_series(s, 0, "high", "line0")) ||
+	    (err = fsuite_series(s, 1, "low", "line1")) ||
 	    (err = monitor_attach(&high, (uintptr_t)board_line_monitor(0)->base)) ||
 	    (err = monitor_attach(&low, (uintptr_t)board_line_monitor(1)->base)))
 		return err;
@@ -470,40 +470,40 @@ static int run_lines(struct suite *s, enum line_mode mode)
 		err = monitor_counters(s, &low, 1);
 	if (!err) {
 		struct latmon_log_counter c[] = { { "served", st->count[0] }, { "hart", 0 } };
-		err = suite_counters(s, 0, c, 2);
+		err = fsuite_counters(s, 0, c, 2);
 	}
 	if (!err) {
 		struct latmon_log_counter c[] = { { "served", st->count[1] },
 						  { "hart", mode == PARALLEL ? 1u : 0u },
 						  { "work_iterations", LOW_WORK } };
-		err = suite_counters(s, 1, c, 3);
+		err = fsuite_counters(s, 1, c, 3);
 	}
 	return err;
 }
 
-static int case_priority(struct suite *s, const struct suite_case *c)
+static int case_priority(struct fsuite *s, const struct fsuite_case *c)
 {
 	(void)c;
 	return run_lines(s, PRIORITY);
 }
 
-static int case_nested_off(struct suite *s, const struct suite_case *c)
+static int case_nested_off(struct fsuite *s, const struct fsuite_case *c)
 {
 	(void)c;
 	return run_lines(s, NESTED_OFF);
 }
 
-static int case_nested_on(struct suite *s, const struct suite_case *c)
+static int case_nested_on(struct fsuite *s, const struct fsuite_case *c)
 {
 	(void)c;
 	return run_lines(s, NESTED_ON);
 }
 
-static int case_parallel(struct suite *s, const struct suite_case *c)
+static int case_parallel(struct fsuite *s, const struct fsuite_case *c)
 {
 	(void)c;
 	if (platform_harts() < 2)
-		return suite_header(s, "skipped", "one-hart-only");
+		return fsuite_header(s, "skipped", "one-hart-only");
 	return run_lines(s, PARALLEL);
 }
 
@@ -513,11 +513,11 @@ static int case_parallel(struct suite *s, const struct suite_case *c)
 static const uint32_t throughput_periods[] = { 2000, 1000, 500, 300, 200, 150,
 					       120,  100,  80,	60,  40,  20 };
 
-static int case_throughput(struct suite *s, const struct suite_case *c)
+static int case_throughput(struct fsuite *s, const struct fsuite_case *c)
 {
 	volatile struct line_state *st = platform_uncached(&line_shared);
 	const size_t rates = sizeof throughput_periods / sizeof throughput_periods[0];
-	uint32_t total = suite_rounds(s) < BATCH ? suite_rounds(s) : BATCH;
+	uint32_t total = fsuite_rounds(s) < BATCH ? fsuite_rounds(s) : BATCH;
 	uint32_t sustained = 0;
 	struct monitor m;
 	int err;
@@ -532,7 +532,7 @@ static int case_throughput(struct suite *s, const struct suite_case *c)
 			digits++;
 		for (uint32_t v = p, d = digits; d; v /= 10u, d--)
 			name[d] = (char)('0' + v % 10u);
-		err = suite_series(s, (unsigned)i, name, "line0");
+		err = fsuite_series(s, (unsigned)i, name, "line0");
 	}
 	platform_irq_attach(board_line_irq(0), isr_line0, (void *)st);
 	for (size_t i = 0; i < rates && !err; i++) {
@@ -558,7 +558,7 @@ static int case_throughput(struct suite *s, const struct suite_case *c)
 				{ "overruns", overruns },
 				{ "lost", total - served },
 			};
-			err = suite_counters(s, (unsigned)i, k, sizeof k / sizeof k[0]);
+			err = fsuite_counters(s, (unsigned)i, k, sizeof k / sizeof k[0]);
 			if (served == total && overruns == 0)
 				sustained = throughput_periods[i];
 		}
@@ -566,14 +566,14 @@ static int case_throughput(struct suite *s, const struct suite_case *c)
 	platform_irq_detach(board_line_irq(0));
 	if (!err) {
 		struct latmon_log_counter k[] = { { "sustained_period", sustained } };
-		err = suite_counters(s, 0, k, 1);
+		err = fsuite_counters(s, 0, k, 1);
 	}
 	return err;
 }
 
 /* ---- the table ----------------------------------------------------------------------------- */
 
-const struct suite_case suite_cases[] = {
+const struct fsuite_case fsuite_cases[] = {
 	{ "baseline", "T1/T2, caches on and warm, one source", case_baseline },
 	{ "isr-loop100", "baseline with a 100-iteration loop in the ISR before its read",
 	  case_isr_loop },
@@ -592,4 +592,4 @@ const struct suite_case suite_cases[] = {
 	  case_throughput },
 };
 
-const size_t suite_case_count = sizeof suite_cases / sizeof suite_cases[0];
+const size_t fsuite_case_count = sizeof fsuite_cases / sizeof fsuite_cases[0];

@@ -1,24 +1,24 @@
 /*
  * The interrupt test-case suite's runner (portable; docs/hw/soc.md): runs the cases chosen by
- * suite_config and writes each as one latmon-log on the UART — header, series, samples,
+ * fsuite_config and writes each as one latmon-log on the UART — header, series, samples,
  * counters, trailer — so that `latmon ingest` on the host turns the captured console into one
  * run per case.
  */
 #include <stdint.h>
 
+#include "fabric_suite.h"
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 #include "platform.h"
-#include "suite.h"
 
 #define MAX_SERIES 24
 
 /* Patched by the host runner in the image (docs/hw/soc.md); these are the defaults. */
-__attribute__((used)) const volatile struct suite_config suite_config = {
-	SUITE_CONFIG_MAGIC, 200u, 0xFFFFFFFFu, 0u, 1u,
+__attribute__((used)) const volatile struct fsuite_config fsuite_config = {
+	FSUITE_CONFIG_MAGIC, 200u, 0xFFFFFFFFu, 0u, 1u,
 };
 
-struct suite {
+struct fsuite {
 	struct latmon_log_writer *w;
 	uint64_t writer_mem[640]; /* latmon_log_writer_size(24) is 4,736 bytes on rv32 */
 	uint32_t rounds;
@@ -44,38 +44,38 @@ static const char *u64_text(char *buf, size_t size, uint64_t v)
 	return p;
 }
 
-int suite_header(struct suite *s, const char *key, const char *value)
+int fsuite_header(struct fsuite *s, const char *key, const char *value)
 {
 	return latmon_log_header(s->w, key, value);
 }
 
-int suite_header_u64(struct suite *s, const char *key, uint64_t value)
+int fsuite_header_u64(struct fsuite *s, const char *key, uint64_t value)
 {
 	char text[24];
 
 	return latmon_log_header(s->w, key, u64_text(text, sizeof text, value));
 }
 
-int suite_series(struct suite *s, unsigned id, const char *name, const char *channel)
+int fsuite_series(struct fsuite *s, unsigned id, const char *name, const char *channel)
 {
 	struct latmon_log_kv extra[] = { { "channel", channel } };
 
 	return latmon_log_series(s->w, id, name, 0, extra, channel ? 1 : 0);
 }
 
-int suite_sample(struct suite *s, unsigned id, uint32_t latency)
+int fsuite_sample(struct fsuite *s, unsigned id, uint32_t latency)
 {
 	int64_t v = latency;
 
 	return latmon_log_sample(s->w, id, &v, 1);
 }
 
-int suite_counters(struct suite *s, unsigned id, const struct latmon_log_counter *c, size_t n)
+int fsuite_counters(struct fsuite *s, unsigned id, const struct latmon_log_counter *c, size_t n)
 {
 	return latmon_log_counters(s->w, id, c, n);
 }
 
-uint32_t suite_rounds(const struct suite *s)
+uint32_t fsuite_rounds(const struct fsuite *s)
 {
 	return s->rounds;
 }
@@ -89,7 +89,7 @@ static void report_failure(const char *name, int err)
 	platform_uart_puts("\n");
 }
 
-static int run_case(struct suite *s, const struct suite_case *c)
+static int run_case(struct fsuite *s, const struct fsuite_case *c)
 {
 	char clock[24], index[24];
 	struct latmon_log_kv header[] = {
@@ -118,28 +118,28 @@ static int run_case(struct suite *s, const struct suite_case *c)
 
 int main(void)
 {
-	static struct suite s;
+	static struct fsuite s;
 	uint32_t chosen;
 	int failures = 0;
 
 	platform_init();
-	if (suite_config.magic != SUITE_CONFIG_MAGIC) {
+	if (fsuite_config.magic != FSUITE_CONFIG_MAGIC) {
 		platform_uart_puts("suite: the configuration block is damaged\n");
 		return 2;
 	}
-	if (suite_config.uart_divisor)
-		platform_console_speed(suite_config.uart_divisor);
-	s.rounds = suite_config.rounds ? suite_config.rounds : 1u;
-	chosen = suite_config.cases;
-	for (size_t i = 0; i < suite_case_count; i++) {
+	if (fsuite_config.uart_divisor)
+		platform_console_speed(fsuite_config.uart_divisor);
+	s.rounds = fsuite_config.rounds ? fsuite_config.rounds : 1u;
+	chosen = fsuite_config.cases;
+	for (size_t i = 0; i < fsuite_case_count; i++) {
 		int err;
 
 		if (!(chosen & (1u << i)))
 			continue;
 		s.w = 0;
-		err = run_case(&s, &suite_cases[i]);
+		err = run_case(&s, &fsuite_cases[i]);
 		if (err) {
-			report_failure(suite_cases[i].name, err);
+			report_failure(fsuite_cases[i].name, err);
 			failures++;
 		}
 	}
