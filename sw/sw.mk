@@ -57,6 +57,22 @@ $(SW_BUILD)/tests/%: $(SW_BUILD)/obj/sw/tests/%.o $(SW_PROBE_LIB) $(SW_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SW_CFLAGS) -o $@ $^ $(SW_LDLIBS) -lm
 
+# ---- latprobe for arm64 Linux guests (docs/target/qemu.md): static, so the guest needs no libc ----
+SW_ARM64 := $(SW_BUILD)/arm64
+SW_ARM64_CC := aarch64-linux-gnu-gcc
+SW_ARM64_OBJS := $(patsubst %.c,$(SW_ARM64)/obj/%.o,$(SW_PROBE_MAIN) $(SW_PROBE_SRCS) $(SW_LIB_SRCS))
+
+$(SW_ARM64)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(SW_ARM64_CC) $(SW_CFLAGS) -c $< -o $@
+
+## sw-arm64: latprobe cross-built for arm64, statically linked (build/sw/arm64/latprobe)
+$(SW_ARM64)/latprobe: $(SW_ARM64_OBJS)
+	$(SW_ARM64_CC) $(SW_CFLAGS) -static -o $@ $^ $(SW_LDLIBS) -lm
+
+.PHONY: sw-arm64
+sw-arm64: $(SW_ARM64)/latprobe
+
 sw-clean:
 	rm -rf $(SW_BUILD)
 
@@ -119,3 +135,4 @@ EX_IMAGES := example-a53 example-r5 example-a53-qemu suite-a53 suite-a53-qemu
 ## sw-examples: the bare-metal example (A53, R5) and the A53 interrupt suite, board and QEMU builds
 .PHONY: sw-examples
 sw-examples: $(EX_IMAGES:%=$(EX_BUILD)/%.elf)
+-include $(SW_ARM64_OBJS:.o=.d)

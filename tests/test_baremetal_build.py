@@ -1,6 +1,7 @@
-"""The bare-metal example is cross-built by `make sw-all` for both published CPU targets; it
-cannot run here (no board), so this checks what the linker produced: the architecture, the
-floating-point ABI, the entry and the ISR."""
+"""The bare-metal images are cross-built by `make sw-all`: the example for both published CPU
+targets, the A53 interrupt suite and the QEMU builds of both. This checks what the linker
+produced: the architecture, the floating-point ABI, the entry, the ISR, and that every image is
+freestanding. The QEMU builds also run: tests/test_qemu_a53.py."""
 
 from __future__ import annotations
 

@@ -1,0 +1,118 @@
+"""arm64 Linux guests on QEMU's virt machine (docs/target/qemu.md): boot a kernel with the
+initramfs built by target/initramfs.py, run a job (a shell script) in it, and collect the files
+the job emits on the results channel (hvc0).
+
+The job is added to the initramfs as a second, uncompressed cpio archive holding /job.sh (the
+kernel unpacks concatenated archives in order), so the built initramfs is never changed. Inside
+the job, ``run NAME COMMAND...`` runs a command and emits its output as file NAME with its exit
+status, and ``emit NAME FILE STATUS`` emits a file (target/guest-init.sh).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from latmon import qemu
+from latmon.cpio import CpioWriter
+from latmon.errors import LatmonError
+
+#: the kernel command line: the console on the PL011, quiet, power off (not reboot) on panic
+APPEND = "console=ttyAMA0 quiet loglevel=3 panic=-1 rdinit=/init"
+
+
+class GuestError(LatmonError):
+    """The guest did not boot, did not finish its job in time, or its channel is damaged."""
+
+
+@dataclass
+class GuestFile:
+    name: str
+    text: str
+    status: int
+
+
+@dataclass
+class GuestRun:
+    qemu: qemu.QemuResult
+    files: dict[str, GuestFile] = field(default_factory=dict)
+    info: dict[str, str] = field(default_factory=dict)  # kernel=, cpus=, preempt=, tracers=
+    done: str | None = None  # the job's exit status as the guest reported it, None: not done
+
+    def file(self, name: str) -> GuestFile:
+        if name not in self.files:
+            raise GuestError(
+                f"the guest emitted no file {name!r} (it emitted: {', '.join(self.files) or 'none'}); "
+                f"its console ends with: {self.qemu.console.strip()[-300:]!r}"
+            )
+        return self.files[name]
+
+
+def parse_channel(text: str) -> tuple[dict[str, GuestFile], dict[str, str], str | None]:
+    """Split the results channel into files, guest facts and the job's final status."""
+    files: dict[str, GuestFile] = {}
+    info: dict[str, str] = {}
+    done = None
+    current: str | None = None
+    body: list[str] = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        if current is not None:
+            m = re.fullmatch(r"@@end (\S+) status=(\d+)", line)
+            if m and m.group(1) == current:
+                content = "\n".join(body)
+                content = content[:-1] if content.endswith("\n") else content
+                files[current] = GuestFile(current, content, int(m.group(2)))
+                current, body = None, []
+            else:
+                body.append(line)
+            continue
+        if line.startswith("@@file "):
+            current = line.split(" ", 1)[1]
+        elif line.startswith("@@guest "):
+            for kv in line.split(" ")[1:]:
+                k, _, v = kv.partition("=")
+                info[k] = v
+        elif line.startswith("@@done "):
+            done = line.split(" ", 1)[1].removeprefix("status=")
+    return files, info, done
+
+
+def job_archive(job: str) -> bytes:
+    w = CpioWriter()
+    w.file("job.sh", job.encode(), 0o755)
+    return w.to_bytes()
+
+
+def run_guest(
+    kernel: Path,
+    initramfs: Path,
+    job: str,
+    workdir: Path,
+    timeout_s: float,
+    cpus: int = 2,
+    memory_mib: int = 1024,
+    extra_append: str = "",
+) -> GuestRun:
+    """Boot, run @job, power off; the files it emitted. Raises GuestError when the guest did
+    not finish (what it printed is named in the message and kept in @workdir)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    initrd = workdir / "initrd.img"
+    if not initramfs.exists():
+        raise GuestError(f"{initramfs} is missing; run 'make target-images'")
+    base = initramfs.read_bytes()
+    # the kernel skips zero bytes between archives and wants each one to start 4-byte aligned
+    initrd.write_bytes(base + b"\0" * (-len(base) % 4) + job_archive(job))
+    append = f"{APPEND} {extra_append}".strip()
+    args = qemu.virt_linux_args(kernel, initrd, append, cpus, memory_mib)
+    result = qemu.run(args, workdir, timeout_s, data_channel=True)
+    files, info, done = parse_channel(result.data)
+    (workdir / "job.sh").write_text(job)
+    run = GuestRun(result, files, info, done)
+    if result.timed_out or done is None:
+        why = f"no power-off within {timeout_s:.0f} s" if result.timed_out else "the job ended early"
+        raise GuestError(
+            f"guest {kernel.name}: {why}; files so far: {', '.join(files) or 'none'}; "
+            f"console (in {workdir}) ends with: {result.console.strip()[-400:]!r}"
+        )
+    return run
