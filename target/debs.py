@@ -64,9 +64,10 @@ def machine_sources(codename: str) -> list[tuple[str, str, str, str]]:
                         continue
                     k, v = line.split(":", 1)
                     fields[k.strip().lower()] = v.strip()
-                if fields.get("enabled", "yes").lower() == "no" or "deb" not in fields.get(
-                    "types", ""
-                ).split():
+                if (
+                    fields.get("enabled", "yes").lower() == "no"
+                    or "deb" not in fields.get("types", "").split()
+                ):
                     continue
                 for uri in fields.get("uris", "").split():
                     for suite in fields.get("suites", "").split():
@@ -148,9 +149,7 @@ class PrivateApt:
 
     def closure(self, names: list[str]) -> list[tuple[str, str]]:
         """(package, version) of names and their run-time dependencies (no recommends)."""
-        out = self.run(
-            "apt-get", "install", "-s", "-y", "--no-install-recommends", *names
-        )
+        out = self.run("apt-get", "install", "-s", "-y", "--no-install-recommends", *names)
         found = []
         for line in out.splitlines():
             m = re.match(r"^Inst (\S+) \((\S+) ", line)

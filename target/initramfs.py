@@ -152,7 +152,9 @@ def build(debs: Path, latprobe: Path, out: Path) -> None:
         shutil.copyfile(image, out / f"vmlinuz-{role}")
         shutil.copyfile(config, out / f"config-{role}")
         for m in MODULES:
-            cpio.add_path(f"lib/modules/{release}/{Path(m).name}", kroot / "lib/modules" / release / m)
+            cpio.add_path(
+                f"lib/modules/{release}/{Path(m).name}", kroot / "lib/modules" / release / m
+            )
         shutil.rmtree(kroot)
 
     data = cpio.to_bytes()

@@ -10,7 +10,9 @@ status, and ``emit NAME FILE STATUS`` emits a file (target/guest-init.sh).
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,9 +112,79 @@ def run_guest(
     (workdir / "job.sh").write_text(job)
     run = GuestRun(result, files, info, done)
     if result.timed_out or done is None:
-        why = f"no power-off within {timeout_s:.0f} s" if result.timed_out else "the job ended early"
+        why = (
+            f"no power-off within {timeout_s:.0f} s" if result.timed_out else "the job ended early"
+        )
         raise GuestError(
             f"guest {kernel.name}: {why}; files so far: {', '.join(files) or 'none'}; "
             f"console (in {workdir}) ends with: {result.console.strip()[-400:]!r}"
         )
     return run
+
+
+# ---- one campaign step in a guest (latmon run, scenarios with target: kind: qemu-arm64) ----
+
+
+def target_dir() -> Path:
+    """Where target/initramfs.py put the kernels and the initramfs: $LATMON_TARGET_DIR, else
+    build/target of this checkout."""
+    explicit = os.environ.get("LATMON_TARGET_DIR")
+    path = Path(explicit) if explicit else Path(__file__).resolve().parents[2] / "build" / "target"
+    if not (path / "initramfs.cpio.gz").exists():
+        raise GuestError(
+            f"no guest images in {path}: run 'make target-images' (or set LATMON_TARGET_DIR)"
+        )
+    return path
+
+
+def preemption_model(config: Path) -> str:
+    """The preemption model and tick rate a kernel was built with, from its config file."""
+    if not config.exists():
+        return "unknown"
+    options = dict(
+        line.split("=", 1) for line in config.read_text().splitlines() if line.startswith("CONFIG_")
+    )
+    model = next(
+        (
+            name
+            for name in ("PREEMPT_RT", "PREEMPT", "PREEMPT_VOLUNTARY", "PREEMPT_NONE")
+            if options.get(f"CONFIG_{name}") == "y"
+        ),
+        "unknown",
+    )
+    return f"{model} (HZ={options.get('CONFIG_HZ', '?')})"
+
+
+def measurement_job(
+    latprobe_args: list[str],
+    scenario: str,
+    duration_ns: int,
+    warmup_ns: int,
+    load: list[str] | None,
+    cyclictest: list[str] | None,
+    rtla_priority: int | None,
+) -> str:
+    """The guest's job: start the load, warm up, latprobe, then cyclictest and rtla timerlat
+    under the same load, stop the load. Files: latprobe.txt, latprobe.log, cyclictest.txt,
+    cyclictest.json, rtla.txt, load.txt."""
+    seconds = max(1, round(duration_ns / 1e9))
+    lines = ["cd /tmp", "load_pid="]
+    if load:
+        lines.append(f"{shlex.join(load)} > /tmp/load.txt 2>&1 & load_pid=$!")
+    lines.append(f"sleep {warmup_ns / 1e9:.3f}")
+    lines.append('[ -z "$load_pid" ] || kill -0 $load_pid || echo "load died" >> /tmp/load.txt')
+    probe = ["latprobe", *latprobe_args, "-D", f"{duration_ns}ns", "--scenario", scenario]
+    lines.append(f"run latprobe.txt {shlex.join(probe)} -o /tmp/latprobe.log -q")
+    lines.append("[ -f /tmp/latprobe.log ] && emit latprobe.log /tmp/latprobe.log 0")
+    if cyclictest:
+        lines.append(f"run cyclictest.txt {shlex.join(cyclictest)}")
+        lines.append("[ -f /tmp/cyclictest.json ] && emit cyclictest.json /tmp/cyclictest.json 0")
+    if rtla_priority is not None:
+        rtla = ["rtla", "timerlat", "hist", "-d", f"{seconds}s", "-E", "100000"]
+        rtla += ["-P", f"f:{rtla_priority}"]
+        lines.append("if grep -qw timerlat /sys/kernel/tracing/available_tracers; then")
+        lines.append(f"  run rtla.txt {shlex.join(rtla)}")
+        lines.append("fi")
+    lines.append('[ -z "$load_pid" ] || { kill $load_pid; wait $load_pid; }')
+    lines.append("[ -f /tmp/load.txt ] && emit load.txt /tmp/load.txt 0")
+    return "\n".join(lines) + "\n"
