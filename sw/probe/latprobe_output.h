@@ -21,6 +21,7 @@ struct latprobe_run_info {
 	uint64_t elapsed_ns;	   /**< from start to the end of the measurement */
 	bool stages;		   /**< --stages: the threads' stages are filled in */
 	uint64_t trace_events;	   /**< trace events kept */
+	const char *trace_irq_event; /**< the timer interrupt's trace event (--stages) */
 	uint64_t trace_lost_pages; /**< trace pages that said events were lost */
 	uint64_t trace_overrun;	   /**< trace events the kernel overwrote or dropped */
 	uint64_t trace_over_limit; /**< trace events not kept (memory limit) */
