@@ -67,4 +67,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     || die "pip install failed; see the messages above"
   echo "$want" > "$stamp"
 fi
+# The Debian arm64 packages the QEMU guests are built from (make target-test): fetched once with a
+# private apt configuration, checked against the signed index's SHA256, cached under build/.
+"$py" "$here/target/debs.py" --out "$here/build/target/debs" --apt-dir "$here/build/target/apt" \
+  || die "could not fetch the arm64 guest packages; see the message above"
 echo "setup: ok ($("$venv/bin/python" -V), venv $venv)"

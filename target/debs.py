@@ -78,9 +78,13 @@ def machine_sources(codename: str) -> list[tuple[str, str, str, str]]:
         else:
             for line in text.splitlines():
                 words = re.sub(r"\[[^]]*\]", "", line).split()
-                if len(words) >= 4 and words[0] == "deb" and words[2].split("-")[0] == codename:
-                    if "main" in words[3:]:
-                        found.append((words[1], words[2], "main", keyring))
+                if (
+                    len(words) >= 4
+                    and words[0] == "deb"
+                    and words[2].split("-")[0] == codename
+                    and "main" in words[3:]
+                ):
+                    found.append((words[1], words[2], "main", keyring))
     if not found:
         raise FetchError(
             f"no Debian {codename} 'main' source in /etc/apt; set LATMON_DEBIAN_MIRROR=<mirror URL>"
@@ -138,14 +142,26 @@ class PrivateApt:
 
     def record(self, name: str, version: str | None = None) -> dict[str, str]:
         """The Packages index record of name (newest, or the given version)."""
-        spec = f"{name}:{ARCH}" + (f"={version}" if version else "")
-        text = self.run("apt-cache", "show", "--no-all-versions", spec)
-        fields: dict[str, str] = {}
-        for line in text.splitlines():
-            if line and not line[0].isspace() and ":" in line:
-                k, v = line.split(":", 1)
-                fields.setdefault(k, v.strip())
-        return fields
+        return self.records([(name, version)])[0]
+
+    def records(self, wanted: list[tuple[str, str | None]]) -> list[dict[str, str]]:
+        """The index records of several packages, in one apt-cache call."""
+        specs = [f"{n}:{ARCH}" + (f"={v}" if v else "") for n, v in wanted]
+        text = self.run("apt-cache", "show", "--no-all-versions", *specs)
+        out: list[dict[str, str]] = []
+        for stanza in re.split(r"\n\s*\n", text.strip()):
+            fields: dict[str, str] = {}
+            for line in stanza.splitlines():
+                if line and not line[0].isspace() and ":" in line:
+                    k, v = line.split(":", 1)
+                    fields.setdefault(k, v.strip())
+            out.append(fields)
+        by_name = {(r.get("Package"), r.get("Version")) for r in out}
+        if len(out) != len(wanted) or any(
+            (n, v) not in by_name for n, v in wanted if v is not None
+        ):
+            raise FetchError(f"apt-cache show gave {len(out)} records for {len(wanted)} packages")
+        return out
 
     def closure(self, names: list[str]) -> list[tuple[str, str]]:
         """(package, version) of names and their run-time dependencies (no recommends)."""
@@ -217,8 +233,11 @@ def fetch(outdir: Path, aptdir: Path, log: bool = True) -> None:
     for name, version in apt.closure(list(USERLAND)):
         wanted.append(("userland", name, version))
     rows = []
+    index = {
+        (r.get("Package"), r.get("Version")): r for r in apt.records([(n, v) for _, n, v in wanted])
+    }
     for role, name, version in wanted:
-        record = apt.record(name, version)
+        record = index[(name, version)]
         expected = record.get("SHA256")
         # apt-get download's name for it (an epoch's ':' is written %3a)
         filename = f"{name}_{version.replace(':', '%3a')}_{record['Architecture']}.deb"

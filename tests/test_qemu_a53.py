@@ -14,6 +14,8 @@ import pytest
 
 from latmon import qemu
 
+pytestmark = pytest.mark.qemu
+
 CASES = {
     "caches-on": "0",
     "caches-off": "0",
@@ -133,3 +135,22 @@ def test_a_hang_is_cut_at_the_time_limit(c_binary, tmp_path) -> None:
     result = qemu.run(qemu.zcu102_args(elf), tmp_path, timeout_s=3)
     assert result.timed_out and result.status is None
     assert "is the bitstream loaded" in result.console  # what it printed is kept
+
+
+def test_print_the_suite_cases(suite_run, tmp_path) -> None:
+    """The case table as make target-test shows it (counts of the 62.5 MHz generic timer; under
+    -icount shift=4 one count is one executed instruction)."""
+    from latmon.ingest import load
+
+    log = tmp_path / "uart.log"
+    log.write_text(suite_run.console)
+    run = load(log)[0]
+    print("\nA53 interrupt test-case suite on QEMU xlnx-zcu102 (emulated, generic timer counts)")
+    print(f"{'case':<20} {'cpu':>3} {'samples':>7} {'min':>5} {'median':>6} {'max':>5}  test")
+    for s in run.series:
+        v = sorted(int(x) for x in s.latency)
+        assert len(v) == SAMPLES
+        print(
+            f"{s.name:<20} {s.meta['cpu']:>3} {len(v):>7} {v[0]:>5} {v[len(v) // 2]:>6} "
+            f"{v[-1]:>5}  {s.meta['test']}"
+        )

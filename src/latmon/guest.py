@@ -45,8 +45,9 @@ class GuestRun:
     def file(self, name: str) -> GuestFile:
         if name not in self.files:
             raise GuestError(
-                f"the guest emitted no file {name!r} (it emitted: {', '.join(self.files) or 'none'}); "
-                f"its console ends with: {self.qemu.console.strip()[-300:]!r}"
+                f"the guest emitted no file {name!r} (it emitted: "
+                f"{', '.join(self.files) or 'none'}); its console ends with: "
+                f"{self.qemu.console.strip()[-300:]!r}"
             )
         return self.files[name]
 

@@ -386,9 +386,10 @@ def _emulated_note(runs: list[Run], html_form: bool) -> str:
     emulated = [r for r in runs if r.emulated]
     if not emulated:
         return ""
+    platforms = sorted({r.meta.get("platform", r.meta.get("env.machine", "?")) for r in emulated})
     text = (
         f"Emulated: {len(emulated)} of {len(runs)} run(s) were measured in QEMU "
-        f"({', '.join(sorted({r.meta.get('platform', r.meta.get('env.machine', '?')) for r in emulated}))}). "
+        f"({', '.join(platforms)}). "
         "QEMU executes the instructions but does not model a real CPU's timing, caches or "
         "interrupt path: their latencies compare configurations inside the emulator only, and "
         "are no figures of real hardware."

@@ -330,11 +330,8 @@ def run_guest_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
             continue
         for run_ in _ingest(saved[name], result)[:1]:
             extra = {"tool": tool} if tool else {}
-            if tool == "rtla timerlat":
-                # rtla's own run metadata is kept; the scenario's is added
-                extra["tool"] = tool
-            target = outdir / f"{step.stem}{suffix}.parquet"
-            result.run_files.append(_save(run_, {**meta, **extra}, target))
+            run_file = outdir / f"{step.stem}{suffix}.parquet"
+            result.run_files.append(_save(run_, {**meta, **extra}, run_file))
     if s.target.rtla and "rtla.txt" not in saved:
         assert result.notes is not None
         result.notes.append(f"{kernel} kernel has no timerlat tracer: rtla not run")

@@ -22,6 +22,7 @@ common divisor of the row indices' gaps (1 when only one row is present).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from pathlib import Path
@@ -81,18 +82,18 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         if not all(w.isdigit() for w in words) or len(values) != len(columns):
             problems.add(number, f"not a histogram row of {len(columns)} counts: {line.strip()!r}")
             continue
-        index, counts = int(words[0]), [int(v) for v in values]
-        if not all(in_range(v * unit_ns) for v in [index, *counts]):
+        index, row = int(words[0]), [int(v) for v in values]
+        if not all(in_range(v * unit_ns) for v in [index, *row]):
             problems.add(number, "a number too large to be a count or a latency")
             continue
         if rows and index <= max(rows):
             problems.add(number, f"bucket {index} is repeated or out of order")
             continue
-        rows[index] = counts
+        rows[index] = row
     if columns is None:
         raise problems.fatal(None, "no 'Index IRQ-000 ...' header: is this rtla timerlat hist?")
     indices = sorted(rows)
-    gaps = [b - a for a, b in zip(indices, indices[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(indices)]
     width = math.gcd(*gaps) if gaps else 1
     lo = np.array(indices, dtype=np.int64)
     matrix = np.array([rows[i] for i in indices], dtype=np.int64).reshape(-1, len(columns))
