@@ -63,9 +63,9 @@ def parse_channel(text: str) -> tuple[dict[str, GuestFile], dict[str, str], str 
         if current is not None:
             m = re.fullmatch(r"@@end (\S+) status=(\d+)", line)
             if m and m.group(1) == current:
-                content = "\n".join(body)
-                content = content[:-1] if content.endswith("\n") else content
-                files[current] = GuestFile(current, content, int(m.group(2)))
+                # emit writes the content, then a newline: the lines before the end marker
+                # joined are the content exactly
+                files[current] = GuestFile(current, "\n".join(body), int(m.group(2)))
                 current, body = None, []
             else:
                 body.append(line)
