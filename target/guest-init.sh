@@ -25,7 +25,15 @@ for m in virtio_mmio virtio_console; do
 done
 i=0
 while [ ! -e /dev/hvc0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-if [ -e /dev/hvc0 ]; then out=/dev/hvc0; else out=/dev/console; fi
+if [ -e /dev/hvc0 ]; then
+  out=/dev/hvc0
+  # the first bytes written while the port is still being set up can be lost: let it settle
+  # and start with a line that is allowed to vanish
+  sleep 0.5
+  echo "@@hello" > $out
+else
+  out=/dev/console
+fi
 export LATMON_OUT=$out
 
 emit() { # emit NAME FILE STATUS

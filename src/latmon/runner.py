@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from latmon.environment import environment
 from latmon.errors import InputError, LatmonError
@@ -253,6 +254,16 @@ def _scenario_meta(step: Step) -> dict[str, str]:
     }
 
 
+def _guest_kernel(files: dict[str, Any]) -> str:
+    """The guest's kernel release from latprobe's log header (H kernel=RELEASE\x20#...), for
+    when the guest's own report of it was lost."""
+    log = files.get("latprobe.log")
+    for line in log.text.splitlines() if log is not None else []:
+        if line.startswith("H kernel="):
+            return line.split("=", 1)[1].split("\\x20", 1)[0]
+    return "unknown"
+
+
 def run_guest_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
     """One repetition in an arm64 guest on QEMU: boot the scenario's kernel, run the load,
     latprobe, cyclictest and rtla timerlat inside (latmon.guest.measurement_job), power off;
@@ -294,7 +305,7 @@ def run_guest_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
         "platform": "qemu-virt-cortex-a53",
         "target": s.target.describe(),
         "guest_kernel": kernel,
-        "env.kernel_version": run.info.get("kernel", "unknown"),
+        "env.kernel_version": run.info.get("kernel") or _guest_kernel(run.files),
         "env.preemption": guest.preemption_model(images / f"config-{kernel}"),
         "env.machine": "aarch64",
         "env.cpus_online": run.info.get("cpus", "unknown"),
@@ -313,7 +324,8 @@ def run_guest_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
     ):
         if name in run.files:
             path = outdir / target
-            path.write_text(run.files[name].text + "\n")
+            text = run.files[name].text
+            path.write_text(text if text.endswith("\n") else text + "\n")
             saved[name] = path
             result.logs.append(path)
     probe = run.files.get("latprobe.txt")
