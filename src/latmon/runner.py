@@ -260,7 +260,7 @@ def _guest_kernel(files: dict[str, Any]) -> str:
     log = files.get("latprobe.log")
     for line in log.text.splitlines() if log is not None else []:
         if line.startswith("H kernel="):
-            return line.split("=", 1)[1].split("\\x20", 1)[0]
+            return str(line.split("=", 1)[1].split("\\x20", 1)[0])
     return "unknown"
 
 
