@@ -33,8 +33,8 @@ SIM_BUILD = HW / "tb" / "sim_build"
 SUITE_ELF = ROOT / "build" / "sw" / "examples" / "fabric-suite-rv32.elf"
 RISCV_PREFIX = "riscv64-unknown-elf-"
 
-# The suite's cases in the order of the firmware's table (sw/examples/baremetal/fabric_suite_cases.c);
-# bit i of fsuite_config.cases runs case i.
+# The suite's cases in the order of the firmware's table
+# (sw/examples/baremetal/fabric_suite_cases.c); bit i of fsuite_config.cases runs case i.
 SUITE_CASES = (
     "baseline",
     "isr-loop100",
