@@ -1,6 +1,7 @@
 """The virtual SoC (hw/soc) running the fabric-measured interrupt test-case suite
-(sw/examples/baremetal/fabric_suite*.c) on its VexRiscv harts: every latency the latmon cores measured equals the simulator's own record
-of the measured signals, and each case shows the effect it is there to show.
+(sw/examples/baremetal/fabric_suite*.c) on its VexRiscv harts: every latency the latmon cores
+measured equals the simulator's own record of the measured signals, and each case shows the
+effect it is there to show.
 
 One simulation (Verilator) runs all cases; the tests below read its UART capture and its event
 trace. Nothing in the run is driven by the testbench: the firmware configures the cores,
