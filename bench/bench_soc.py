@@ -48,10 +48,13 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--soak-rounds", type=int, default=SOAK_ROUNDS)
     args = parser.parse_args()
-    work = args.out.parent / "soc"
+    work = args.out.resolve().parent / "soc"
     speed = {}
     for sim in ("icarus", "verilator"):
-        result, cpu = timed_run(work / f"speed-{sim}", sim, rounds=SPEED_ROUNDS, cases=["baseline"])
+        limit = {"max_cycles": ICARUS_CYCLES} if sim == "icarus" else {}
+        result, cpu = timed_run(
+            work / f"speed-{sim}", sim, rounds=SPEED_ROUNDS, cases=["baseline"], **limit
+        )
         speed[sim] = result.cycles / cpu
         print(f"{sim}: {result.cycles:,} cycles in {cpu:.1f} s of CPU time", flush=True)
     soak, soak_cpu = timed_run(

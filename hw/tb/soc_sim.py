@@ -250,6 +250,7 @@ def run(
     if not elf.exists():
         raise SocSimError(f"{elf} is not built; run 'make sw-all'")
     exe = build(simulator, harts)
+    out = out.resolve()  # the simulator runs in ``out``: every path it gets is absolute
     out.mkdir(parents=True, exist_ok=True)
     hexfile = image_hex(elf, out / "firmware.hex", **config)  # type: ignore[arg-type]
     uart, trace = out / "uart.log", out / "trace.txt"
