@@ -31,19 +31,6 @@ static int uart_sink(void *ctx, const char *data, size_t len)
 	return 0;
 }
 
-/* Decimal text of v (latmon-log header values are text). */
-static const char *u64_text(char *buf, size_t size, uint64_t v)
-{
-	char *p = buf + size - 1;
-
-	*p = 0;
-	do {
-		*--p = (char)('0' + v % 10u);
-		v /= 10u;
-	} while (v && p > buf);
-	return p;
-}
-
 int fsuite_header(struct fsuite *s, const char *key, const char *value)
 {
 	return latmon_log_header(s->w, key, value);
@@ -51,9 +38,9 @@ int fsuite_header(struct fsuite *s, const char *key, const char *value)
 
 int fsuite_header_u64(struct fsuite *s, const char *key, uint64_t value)
 {
-	char text[24];
+	char text[LATMON_LOG_U64_TEXT];
 
-	return latmon_log_header(s->w, key, u64_text(text, sizeof text, value));
+	return latmon_log_header(s->w, key, latmon_log_format_u64(text, value));
 }
 
 int fsuite_series(struct fsuite *s, unsigned id, const char *name, const char *channel)
@@ -91,15 +78,15 @@ static void report_failure(const char *name, int err)
 
 static int run_case(struct fsuite *s, const struct fsuite_case *c)
 {
-	char clock[24], index[24];
+	char clock[LATMON_LOG_U64_TEXT], index[LATMON_LOG_U64_TEXT];
 	struct latmon_log_kv header[] = {
 		{ "source", "latmon-soc-suite" },
 		{ "unit", "cycles" },
-		{ "clock_hz", u64_text(clock, sizeof clock, PLATFORM_FABRIC_HZ) },
+		{ "clock_hz", latmon_log_format_u64(clock, PLATFORM_FABRIC_HZ) },
 		{ "cpu", PLATFORM_CPU_NAME },
 		{ "scenario", c->name },
 		{ "description", c->description },
-		{ "harts", u64_text(index, sizeof index, platform_harts()) },
+		{ "harts", latmon_log_format_u64(index, platform_harts()) },
 	};
 	int err = latmon_log_writer_init(&s->w, s->writer_mem, sizeof s->writer_mem, MAX_SERIES,
 					 uart_sink, 0);
