@@ -28,7 +28,7 @@ import numpy as np
 
 from latmon.distribution import Distribution
 from latmon.model import Run, Series
-from latmon.stats import Summary, number, stat_cell, summarize
+from latmon.stats import PERCENTILES, Summary, number, stat_cell, summarize
 from latmon.tables import Cell, Column, Table, plain
 
 QUANTILES = {"p50": 0.5, "p99": 0.99, "p99_9": 0.999}
@@ -123,7 +123,7 @@ def compare(
         names = ", ".join(g.label for g in groups)
         raise ValueError(f"no scenario named {baseline!r} to compare with; there are {names}")
     z = _z(confidence)
-    summaries = {id(g): summarize(g.dist, QUANTILES, confidence, deadline_ns) for g in groups}
+    summaries = {id(g): summarize(g.dist, PERCENTILES, confidence, deadline_ns) for g in groups}
     rows: list[dict[str, object]] = []
     for g in groups:
         s = summaries[id(g)]

@@ -178,8 +178,8 @@ class Distribution:
         lo, hi = int(v.min()), int(v.max())
         low = min(lo, self._dense_min) if self._dense_n else lo
         high = max(hi, self._dense_max) if self._dense_n else hi
-        if high - low >= self.max_bins:
-            # a few values spread wide: kept exactly as distinct values, never in wider bins
+        if high - low >= min(self.max_bins, max(1 << 16, 8 * len(v))):
+            # few values spread wide: kept exactly as distinct values (no dense bins between)
             order = np.argsort(v, kind="stable")
             u, start = np.unique(v[order], return_index=True)
             summed = np.add.reduceat(c[order], start)

@@ -191,6 +191,8 @@ class Summary:
         """The statistics as JSON numbers: SUMMARY_KEYS, then stdev_pop and EXTRA_KEYS."""
         out: dict[str, Number | None] = {"count": self.count}
         for key in (*SUMMARY_KEYS[1:], "stdev_pop", *EXTRA_KEYS):
+            if key.startswith("p") and key not in self.percentiles:
+                continue
             v = self.value(key)
             out[key] = v if isinstance(v, float) or v is None else number(v)
         return out
