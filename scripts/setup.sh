@@ -58,7 +58,7 @@ if [ ! -x "$venv/bin/python" ]; then
   "$py" -m venv "$venv" || die "could not create $venv (is python3-venv installed?)"
 fi
 
-want=$(cat "$here/pyproject.toml" "$here/requirements.lock" | sha256sum | cut -d' ' -f1)
+want=$(cat "$here/pyproject.toml" "$here/requirements.lock" "$here/src/latmon/_textparse.c" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "setup: installing Python dependencies into $venv (pinned by requirements.lock)"
   "$venv/bin/python" -m pip install -q -c "$here/requirements.lock" -e "$here[dev]" \

@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.tables import fmt
 from latmon.logformat import LogWriter
 from latmon.model import Run, Series
 from latmon.runfile import write_run
+from latmon.tables import fmt
 
 REQUIRED_KEYS = [
     "source",

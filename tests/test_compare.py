@@ -105,7 +105,9 @@ def test_overflow_is_the_same_in_compare_and_stats() -> None:
     bounded below by the histogram's end) instead of placing it at different values."""
     from latmon.stats import summarize_series
 
-    h = Histogram(np.array([0]), np.array([100_000]), np.array([990]), overflow=10, overflow_lo=100_000)
+    h = Histogram(
+        np.array([0]), np.array([100_000]), np.array([990]), overflow=10, overflow_lo=100_000
+    )
     s = Series("cpu0", "ns", resolution=1000, histogram=h)
     run = Run({"source": "t", "scenario": "x"}, [s])
     (row,) = compare(group_runs([run]))

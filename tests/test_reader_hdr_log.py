@@ -10,10 +10,10 @@ import pytest
 from hdrh.histogram import HdrHistogram
 from hdrh.log import HistogramLogWriter
 
+from latmon.distribution import Distribution
 from latmon.errors import InputError
 from latmon.ingest import detect_format, load
 from latmon.readers import ReadOptions
-from latmon.distribution import Distribution
 from latmon.stats import summarize, summarize_series
 
 DATA = Path(__file__).parent / "data" / "third-party"

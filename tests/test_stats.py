@@ -186,7 +186,9 @@ def test_cyclictest_histogram_with_overflows() -> None:
     assert got["mean"] < 20_000  # not 942 µs
     lo, hi = s.bounds("mean")
     assert lo == Fraction(int(bulk.sum()) + 400 * 100_000, 100_000)
-    assert hi == Fraction(int(np.repeat(bins * 1000 + 999, counts).sum()) + 400 * 230_700_000, 100_000)
+    assert hi == Fraction(
+        int(np.repeat(bins * 1000 + 999, counts).sum()) + 400 * 230_700_000, 100_000
+    )
 
 
 def test_constant_histogram_is_consistent() -> None:
