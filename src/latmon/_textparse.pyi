@@ -2,5 +2,5 @@
 from typing_extensions import Buffer
 
 def parse(
-    buf: Buffer, delim: int, nfields: int, column: int, scale: int, out: Buffer
+    buf: Buffer, delim: int, nfields: int, column: int, scale: int, out: object
 ) -> tuple[int, int, int, int]: ...

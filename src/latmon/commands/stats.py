@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 
-from latmon.analysis import SeriesStats, run_file_stats, series_stats
+from latmon.analysis import STREAMED_TEXT, SeriesStats, run_file_stats, series_stats, text_stats
 from latmon.commands.options import (
     EXIT_DAMAGED,
     input_options,
@@ -54,10 +54,16 @@ def file_stats(
 ) -> list[SeriesStats]:
     """Statistics of every series of one input; run files are streamed in bounded memory."""
     p = Path(path)
-    if p.is_file() and (fmt_name == "run" or (fmt_name == "auto" and detect_format(p) == "run")):
+    detected = fmt_name
+    if p.is_file() and fmt_name == "auto":
+        detected = detect_format(p)
+    if p.is_file() and detected == "run":
         _, rows = read_run_header(p)
         with progress_bar(p, sum(rows)) as update:
             return run_file_stats(p, confidence, deadline_ns, max_bins, update)
+    if p.is_file() and detected in STREAMED_TEXT:
+        read_options.keep_going = keep_going
+        return text_stats(p, detected, read_options, confidence, deadline_ns, max_bins)
     runs = next(load_each([path], fmt_name, keep_going, read_options))[1]
     return series_stats(runs, confidence, deadline_ns, max_bins)
 

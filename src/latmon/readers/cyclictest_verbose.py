@@ -41,7 +41,7 @@ def sniff(head: str) -> bool:
 
 
 @dataclass
-class _State:
+class State:
     """What one pass over the file learns besides the samples."""
 
     samples_seen: int = 0
@@ -64,7 +64,7 @@ def _line_of_sample(path: Path, row: int) -> int | None:
 
 
 def scan_threads(
-    path: Path, options: ReadOptions, problems: Problems, state: _State
+    path: Path, options: ReadOptions, problems: Problems, state: State
 ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
     """(thread, cycles, latencies in ns) batch by batch, every check applied."""
     unit_ns = us_or_ns(options, str(path), "cyclictest samples")
@@ -117,10 +117,38 @@ def scan_threads(
             yield thread, c[keep], latency[mine][keep] * unit_ns
 
 
+def series_of(
+    thread: int, state: State, options: ReadOptions, path: Path, columns: dict[str, np.ndarray]
+) -> Series:
+    """The series of one thread (its samples in ``columns``, or none when streamed)."""
+    meta = {"thread": str(thread)}
+    if thread in state.intervals:
+        meta["interval_us"] = state.intervals[thread]
+    lat = columns.get("latency")
+    return Series(
+        name=f"thread{thread}",
+        unit="ns",
+        resolution=us_or_ns(options, str(path), "cyclictest samples"),
+        columns=columns,
+        counters={"events": len(lat)} if lat is not None else {},
+        meta=meta,
+    )
+
+
+def run_of(
+    path: Path, options: ReadOptions, problems: Problems, state: State, _: dict[str, str]
+) -> Run:
+    """The run (without series) after a pass over the file."""
+    unit_ns = us_or_ns(options, str(path), "cyclictest samples")
+    meta = {"source": "cyclictest", "format": NAME, "input_unit": "ns" if unit_ns == 1 else "us"}
+    if state.foreign:
+        meta["foreign_lines"] = str(state.foreign)
+    return Run(meta=meta, series=[], path=str(path), problems=problems.items)
+
+
 def read(path: Path, options: ReadOptions) -> list[Run]:
     problems = Problems(str(path), options.keep_going)
-    unit_ns = us_or_ns(options, str(path), "cyclictest samples")
-    state = _State()
+    state = State()
     latencies: dict[int, list[np.ndarray]] = {}
     cycles: dict[int, list[np.ndarray]] = {}
     for thread, c, lat in scan_threads(path, options, problems, state):
@@ -130,23 +158,11 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         raise InputError(
             str(path), None, "no thread:cycle:latency lines: is this cyclictest -v output?"
         )
-    series = []
+    run = run_of(path, options, problems, state, {})
     for thread in sorted(latencies):
-        lat = np.concatenate(latencies[thread])
-        meta = {"thread": str(thread)}
-        if thread in state.intervals:
-            meta["interval_us"] = state.intervals[thread]
-        series.append(
-            Series(
-                name=f"thread{thread}",
-                unit="ns",
-                resolution=unit_ns,
-                columns={"latency": lat, "cycle": np.concatenate(cycles[thread])},
-                counters={"events": len(lat)},
-                meta=meta,
-            )
-        )
-    meta = {"source": "cyclictest", "format": NAME, "input_unit": "ns" if unit_ns == 1 else "us"}
-    if state.foreign:
-        meta["foreign_lines"] = str(state.foreign)
-    return [Run(meta=meta, series=series, path=str(path), problems=problems.items)]
+        columns = {
+            "latency": np.concatenate(latencies[thread]),
+            "cycle": np.concatenate(cycles[thread]),
+        }
+        run.series.append(series_of(thread, state, options, path, columns))
+    return [run]
