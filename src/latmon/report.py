@@ -28,7 +28,9 @@ from latmon import __version__
 from latmon.analysis import series_stats
 from latmon.compare import compare, comparison_table, group_runs
 from latmon.distribution import nearest_rank
+from latmon.errors import LatmonError
 from latmon.model import Run, Series
+from latmon.output import write_bytes
 from latmon.plots import (
     exceedance_figure,
     histogram_figure,
@@ -134,10 +136,11 @@ class HtmlReport:
     def _image(self, fig: Figure, name: str, alt: str) -> str:
         """The figure as an embedded PNG (and as a file in figure_dir)."""
         if self.figure_dir is not None:
-            self.figure_dir.mkdir(parents=True, exist_ok=True)
+            if self.figure_dir.exists() and not self.figure_dir.is_dir():
+                raise LatmonError(f"--figures {self.figure_dir}: not a folder")
             stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "figure"
             path = self.figure_dir / f"{len(self.written) + 1:02d}-{stem}.{self.figure_format}"
-            path.write_bytes(save(fig, self.figure_format, close=False))
+            write_bytes(path, save(fig, self.figure_format, close=False))
             self.written.append(path)
         return _img(save(fig, "png"), alt)
 

@@ -80,7 +80,9 @@ def input_options(func: F) -> F:
         show_default=True,
         help="Input format; auto detects it from the content.",
     )(func)
-    return click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))(func)
+    # plain strings: a missing file, a folder or an unreadable file is reported by the reader
+    # in one line (file: problem), not by click's usage text
+    return click.argument("files", nargs=-1, required=True)(func)
 
 
 def report_problems(runs: list[Any]) -> bool:
