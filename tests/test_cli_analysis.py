@@ -89,7 +89,7 @@ CASES = [
         r"bad\.log: line 20: CRC mismatch.*cover only its valid records",
     ),
     ("stats missing", ["stats", "nope.log"], 2, r"^$", r"nope\.log: no such file"),
-    ("stats not a log", ["stats", "notes.txt"], 2, r"^$", r"notes\.txt: unrecognised format"),
+    ("stats not a log", ["stats", "notes.txt"], 2, r"^$", r"notes\.txt:1: unrecognised format"),
     ("stats no args", ["stats"], 2, r"^$", r"Missing argument 'FILES"),
     ("stats bad format", ["stats", "--format", "csv", "good.log"], 2, r"^$", r"Invalid value"),
     (
