@@ -37,8 +37,10 @@ static inline int is_blank(unsigned char c)
 
 /* Parse one number starting at *pp (blanks before it skipped); leaves *pp after the number
  * and any blanks after it. 0 or an error status. */
+static inline int after_field(const unsigned char *p, const unsigned char *end, int delim);
+
 static inline int parse_number(const unsigned char **pp, const unsigned char *end, int scale,
-			       int64_t int_limit, int64_t *value, int *frac_digits)
+			       int delim, int64_t int_limit, int64_t *value, int *frac_digits)
 {
 	const unsigned char *p = *pp;
 	int negative = 0;
@@ -46,6 +48,7 @@ static inline int parse_number(const unsigned char **pp, const unsigned char *en
 	const unsigned char *digits_start;
 	int frac = 0;
 	int64_t frac_value = 0;
+	int too_fine = 0;
 
 	while (p < end && is_blank(*p))
 		p++;
@@ -70,13 +73,17 @@ static inline int parse_number(const unsigned char **pp, const unsigned char *en
 			if (frac < scale)
 				frac_value = frac_value * 10 + (*p - '0');
 			else if (*p != '0')
-				return TOO_FINE;
+				too_fine = 1;
 			frac++;
 			p++;
 		}
 	}
 	while (p < end && is_blank(*p))
 		p++;
+	if (after_field(p, end, delim) == 2 /* AT_OTHER */)
+		return NOT_A_NUMBER;
+	if (too_fine)
+		return TOO_FINE;
 	if (frac < scale)
 		frac_value *= POW10[scale - frac];
 	v = v * POW10[scale] + frac_value;
@@ -145,7 +152,7 @@ static PyObject *textparse_parse(PyObject *self, PyObject *args)
 			if (column < 0 || index == column) {
 				int64_t value;
 				int frac = 0;
-				bad = parse_number(&p, end, scale, int_limit, &value, &frac);
+				bad = parse_number(&p, end, scale, delim, int_limit, &value, &frac);
 				if (bad != OK)
 					break;
 				if (frac > max_frac)

@@ -79,6 +79,13 @@ def _unrecognised(path: Path, head: str) -> InputError:
         "(results.json, samples.raw), ILA CSV, an HdrHistogram log or a list of numbers; give "
         "--format to say which it is"
     )
+    if "\n" not in head and len(head) >= SNIFF_BYTES:
+        return InputError(
+            str(path),
+            1,
+            f"a line longer than {SNIFF_BYTES >> 10} KiB ({shown(head[:30].encode('latin-1'))}…): "
+            f"no format latmon reads has such lines (numbers: one per line); {formats}",
+        )
     lines = head.split("\n")
     numbers = 0
     for number, line in enumerate(lines[:-1] if len(lines) > 1 else lines, 1):

@@ -72,6 +72,15 @@ def scan(
         f.seek(start)
         while True:
             chunk = f.read(BLOCK)
+            if carry:
+                first_end = chunk.find(b"\n")
+                if len(carry) + (first_end if first_end >= 0 else len(chunk)) > MAX_LINE:
+                    raise InputError(
+                        str(path),
+                        line_no,
+                        f"a line longer than {MAX_LINE >> 20} MiB: not one number per line "
+                        f"(starts {shown(carry[:40])})",
+                    )
             data = carry + chunk if carry else chunk
             if not chunk:
                 if not data:

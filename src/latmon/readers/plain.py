@@ -31,13 +31,17 @@ _SCALE = {1: 0, 1_000: 3, 1_000_000: 6, 1_000_000_000: 9}
 
 
 def sniff(head: str) -> bool:
-    lines = [x for x in head.splitlines()[:50] if x.strip() and not x.startswith("#")]
+    """Numbers, one row per line, after an optional header: the first row all numbers and at
+    least half of the first 20 (the reader then names every line that is not)."""
+    complete = head.split("\n")[:-1] if "\n" in head else []
+    lines = [x for x in complete[:50] if x.strip() and not x.lstrip().startswith("#")]
     if not lines:
         return False
     body = lines[1:] if not _NUMBER.match(lines[0].split(",")[0]) else lines
-    return bool(body) and all(
-        all(_NUMBER.match(cell) for cell in line.split(",")) for line in body[:20]
-    )
+    if not body:
+        return False
+    rows = [all(_NUMBER.match(cell) for cell in line.split(",")) for line in body[:20]]
+    return rows[0] and 2 * sum(rows) >= len(rows)
 
 
 @dataclass
@@ -165,7 +169,11 @@ def stream(path: Path, options: ReadOptions) -> Streamed:
 
     def bad_line(number: int, status: int, text: bytes) -> None:
         if first_pass[0]:
-            problems.add(number, f"not a latency: {PROBLEMS[status]}: {shown(text)}")
+            hint = " (one integer or decimal per line, no unit: give it with --input-unit)"
+            problems.add(
+                number,
+                f"not a latency: {PROBLEMS[status]}: {shown(text)}" + (hint if status == 1 else ""),
+            )
 
     def batches() -> Iterator[np.ndarray]:
         yield from scan(
