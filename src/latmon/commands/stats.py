@@ -27,7 +27,7 @@ from latmon.model import Run
 from latmon.readers import ReadOptions
 from latmon.runfile import read_run_header
 from latmon.stats import CONFIDENCE, EXTRA_KEYS, PERCENTILES, SUMMARY_KEYS, stat_cell
-from latmon.tables import FORMATS, Column, Table, render
+from latmon.tables import FORMATS, Column, Table, fmt, render
 
 #: Show a progress bar for run files with at least this many rows (and only on a terminal).
 PROGRESS_ROWS = 20_000_000
@@ -217,7 +217,7 @@ def stats_table(results: list[SeriesStats], with_deadline: bool) -> Table:
         s = r.summary
         label = r.series.name + (" [DAMAGED]" if r.run.damaged else "")
         if not s.exact:
-            label += f" [hist ±{Fraction(s.bin_error) * s.scale:,}]"
+            label += f" [hist ±{fmt(Fraction(s.bin_error) * s.scale)}]"
         resolution = Fraction(r.series.resolution) * s.scale
         cells: dict[str, object] = {
             "run": r.run.label,
