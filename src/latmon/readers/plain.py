@@ -65,9 +65,11 @@ def layout(path: Path, options: ReadOptions) -> Layout:
         raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
     offset = 0
     number = 0
-    for raw in head.splitlines(keepends=True):
+    while offset < len(head):
+        end = head.find(b"\n", offset)
+        raw = head[offset : (end + 1 if end >= 0 else len(head))]
         number += 1
-        if not raw.endswith(b"\n") and len(head) > MAX_LINE:
+        if end < 0 and len(head) > MAX_LINE:
             raise InputError(
                 str(path),
                 number,
