@@ -144,9 +144,31 @@ class Distribution:
             return
         self._finished = None
         self._rank_values = {}
+        if self._dense_n and self._width == 1 and self._base == 0 and self._coarse_sums is None:
+            # the common case, one pass: bincount refuses negative values itself, and min and
+            # max follow from the counts when they are needed
+            try:
+                c = np.bincount(v, minlength=len(self._counts))
+            except ValueError:
+                pass  # a negative value: the general path below
+            else:
+                if len(c) <= self.max_bins:
+                    if len(c) > len(self._counts):
+                        grown = min(self.max_bins, max(len(c), 2 * len(self._counts)))
+                        counts = np.zeros(grown, dtype=np.int64)
+                        counts[: len(self._counts)] = self._counts
+                        self._counts = counts
+                    self._counts[: len(c)] += c
+                    self._dense_n += len(v)
+                    self._extremes_known = False
+                    return
+        self._sync_extremes()
         lo, hi = int(v.min()), int(v.max())
         if self._dense_n == 0:
             self._dense_min, self._dense_max = lo, hi
+            # start the bins at 0 when the data allow it: bincount then needs no subtraction
+            if 0 <= lo <= max(4096, hi - lo) and hi < self.max_bins:
+                self._base, self._counts = 0, np.zeros(hi + 1, dtype=np.int64)
         else:
             self._dense_min = min(self._dense_min, lo)
             self._dense_max = max(self._dense_max, hi)
@@ -159,6 +181,18 @@ class Distribution:
         if self._width > 1:
             offsets = offsets // self._width
         self._counts += np.bincount(offsets, minlength=len(self._counts))
+
+    _extremes_known = True
+
+    def _sync_extremes(self) -> None:
+        """Min and max of the dense samples from the counts, after fast-path batches."""
+        if self._extremes_known or not self._dense_n:
+            self._extremes_known = True
+            return
+        nonzero = np.flatnonzero(self._counts)
+        self._dense_min = self._base + int(nonzero[0]) * self._width
+        self._dense_max = self._base + int(nonzero[-1]) * self._width
+        self._extremes_known = True
 
     def add_counts(self, values: np.ndarray, counts: np.ndarray) -> None:
         """Count each of ``values`` (integers) ``counts`` times (HdrHistogram's
@@ -175,6 +209,7 @@ class Distribution:
             return
         self._finished = None
         self._rank_values = {}
+        self._sync_extremes()
         lo, hi = int(v.min()), int(v.max())
         low = min(lo, self._dense_min) if self._dense_n else lo
         high = max(hi, self._dense_max) if self._dense_n else hi
@@ -464,6 +499,7 @@ class Distribution:
     # -- the finished view ---------------------------------------------------------------------
 
     def _dense_part(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self._sync_extremes()
         nonzero = np.flatnonzero(self._counts)
         lo = self._base + nonzero.astype(np.int64) * self._width
         hi = lo + (self._width - 1)
@@ -578,6 +614,7 @@ class Distribution:
         return low, high
 
     def _extreme(self, smallest: bool) -> Bounded:
+        self._sync_extremes()
         known = self._known_min if smallest else self._known_max
         if self._parts and known is None and not self._parts_exact:
             return self.at_rank(1 if smallest else self.n)
@@ -611,6 +648,7 @@ class Distribution:
         those inside the bins that hold the ranks, one integer per bin, pass after pass."""
         if self._width == 1 or self._parts or not self._dense_n:
             return
+        self._sync_extremes()
         wanted = sorted({r for r in ranks if 1 <= r <= self.n} - set(self._rank_values))
         # (bin start, bin width, rank within the bin) per wanted rank
         targets: dict[int, tuple[int, int, int]] = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import struct
+import threading
 import warnings
 import zlib
 from collections.abc import Iterator
@@ -209,11 +210,17 @@ def _verify(path: Path, f: pq.ParquetFile, meta_json: bytes) -> None:
         )
 
 
+def _raw_meta(f: pq.ParquetFile) -> bytes:
+    raw: bytes = (f.schema_arrow.metadata or {}).get(META_KEY, b"")
+    return raw
+
+
 def _open(path: Path, verify: bool = False) -> tuple[pq.ParquetFile, dict[str, Any]]:
     """The Parquet file and its validated latmon metadata; with ``verify`` the checksum of the
     data is checked first."""
     try:
-        f = pq.ParquetFile(path)
+        # no pre-buffering: it would hold every row group read in memory at once
+        f = pq.ParquetFile(path, pre_buffer=False, buffer_size=1 << 20)
     except (OSError, pa.ArrowInvalid) as error:
         raise InputError(str(path), None, f"not a readable run file: {error}") from None
     raw = (f.schema_arrow.metadata or {}).get(META_KEY)
@@ -237,6 +244,33 @@ def _open(path: Path, verify: bool = False) -> tuple[pq.ParquetFile, dict[str, A
     if verify:
         _verify(path, f, raw)
     return f, meta
+
+
+class _Verifier(threading.Thread):
+    """Checks a run file's checksum beside the decoding (zlib and file reads release the GIL,
+    so on two cores it costs no wall time); :meth:`result` raises what the check found."""
+
+    def __init__(self, path: Path, f: pq.ParquetFile, raw: bytes) -> None:
+        super().__init__(daemon=True)
+        self.path, self.f, self.raw = path, f, raw
+        self.error: BaseException | None = None
+        self.warned: list[warnings.WarningMessage] = []
+
+    def run(self) -> None:
+        try:
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                _verify(self.path, self.f, self.raw)
+            self.warned = list(seen)
+        except BaseException as error:  # handed to the reading thread
+            self.error = error
+
+    def result(self) -> None:
+        self.join()
+        for w in self.warned:
+            warnings.warn(w.message, w.category, stacklevel=3)
+        if self.error is not None:
+            raise self.error
 
 
 def _series(s: dict[str, Any], columns: dict[str, np.ndarray]) -> Series:
@@ -264,8 +298,11 @@ def read_run_header(path: Path) -> tuple[Run, list[int]]:
 def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, np.ndarray]]:
     """(series index, latency values) in file order, one row group slice at a time: memory
     bounded by the batch, whatever the size of the file."""
-    f, meta = _open(path, verify=True)
+    f, meta = _open(path)
+    verifier = _Verifier(path, f, _raw_meta(f))
+    verifier.start()
     if "latency" not in f.schema_arrow.names:
+        verifier.result()
         return
     rows = [int(s["rows"]) for s in meta["series"]]
     has_latency = ["latency" in s["fields"] for s in meta["series"]]
@@ -287,7 +324,9 @@ def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, n
                 at += take
                 left -= take
     except (OSError, pa.ArrowInvalid) as error:
+        verifier.result()  # a checksum mismatch explains the decoding error best
         raise InputError(str(path), None, f"damaged run file: {error}") from None
+    verifier.result()
 
 
 def read_run(path: Path) -> Run:
