@@ -30,7 +30,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from latmon.ingest import load  # noqa: E402
-from latmon.stats import nearest_rank  # noqa: E402
+from latmon.distribution import nearest_rank  # noqa: E402
 
 
 def run_timed(command: list[str]) -> float:
