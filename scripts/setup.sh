@@ -22,7 +22,7 @@ apt_packages=(
   stress-ng                # load generator for the scenarios
   python3                  # host analysis
   python3-venv             # the virtual environment below
-  python3-dev              # headers for cocotb's VPI/VHPI libraries
+  python3-dev              # headers for cocotb's VPI/VHPI libraries and latmon's C text parser (latmon._textparse)
   gcc-aarch64-linux-gnu    # bare-metal example, Cortex-A53 build; latprobe for arm64 guests
   libc6-dev-arm64-cross    # the static arm64 latprobe links glibc's static libraries
   qemu-system-arm          # qemu-system-aarch64: the A53 images on the ZCU102 model, arm64 Linux guests
