@@ -271,11 +271,10 @@ class HtmlReport:
                     '<p class="bad">This run was read from a damaged file; the statistics '
                     f"cover only the valid records.</p><ul>{items}</ul>"
                 )
-            rows = "".join(
-                f"<tr><td class=l>{html.escape(k)}</td><td class=l>{html.escape(v)}</td></tr>"
-                for k, v in run.meta.items()
-            )
-            parts.append(f"<table>{rows}</table>")
+            table = Table([Column("key", "metadata", "l"), Column("value", "value", "l")])
+            for k, v in run.meta.items():
+                table.add({"key": k, "value": v})
+            parts.append(render(table, "html"))
             for s in run.series:
                 counters = ", ".join(f"{k}={v}" for k, v in s.counters.items())
                 meta = ", ".join(f"{k}={v}" for k, v in s.meta.items())
