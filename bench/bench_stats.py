@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -31,6 +30,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import peak_rss
 
 from latmon.model import Run, Series
 from latmon.runfile import write_run
@@ -72,20 +74,6 @@ def measure(cmd: list[str]) -> float:
     return best
 
 
-def rss_of(cmd: list[str]) -> float:
-    """Peak RSS (MiB) of one run of a command (the child's own, from wait4)."""
-    pid = os.fork()
-    if pid == 0:  # the child replaces itself with the command, its output discarded
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        os.execvp(cmd[0], cmd)
-    _, status, usage = os.wait4(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"bench: {' '.join(cmd[:3])} failed")
-    return usage.ru_maxrss / 1024
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -118,7 +106,7 @@ def main() -> int:
             ],
         }
         seconds = {name: measure(cmd) for name, cmd in sides.items()}
-        rss = {name: rss_of(cmd) for name, cmd in sides.items()}
+        rss = {name: peak_rss.measure(cmd)[1] for name, cmd in sides.items()}
     t_l, m_l = seconds["latmon stats"], rss["latmon stats"]
     results = []
     for name in ("numpy", "DuckDB, 1 thread", "DuckDB, 2 threads"):

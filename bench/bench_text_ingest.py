@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -26,6 +25,9 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import peak_rss
 
 from latmon.analysis import text_stats
 from latmon.readers import ReadOptions
@@ -72,21 +74,6 @@ def best(fn, repeat: int = 2) -> float:  # type: ignore[no-untyped-def]
         fn()
         times.append(time.perf_counter() - t0)
     return min(times)
-
-
-def peak_rss_of(cmd: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak RSS MiB) of one run of a command."""
-    t0 = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, 1)
-        os.dup2(null, 2)
-        os.execvp(cmd[0], cmd)
-    _, status, usage = os.wait4(pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"bench: {' '.join(cmd)} failed")
-    return time.perf_counter() - t0, usage.ru_maxrss / 1024
 
 
 def main() -> int:
@@ -152,7 +139,7 @@ def main() -> int:
         write_numbers(large, args.large, 3)
         size_mib = large.stat().st_size / 2**20
         latmon = str(Path(sys.executable).parent / "latmon")
-        seconds, rss = peak_rss_of([latmon, "stats", "--json", str(large)])
+        seconds, rss = peak_rss.measure([latmon, "stats", "--json", str(large)])
         results.append(
             {
                 "metric": f"latmon stats on {args.large:,} numbers of text ({size_mib:.0f} MiB)",
