@@ -61,7 +61,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 
 want=$(cat "$here/pyproject.toml" "$here/requirements.lock" "$here/src/latmon/_textparse.c" | sha256sum | cut -d' ' -f1)
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+# (also when latmon's C text parser is missing, e.g. after git clean: pip builds it)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] \
+  || ! "$venv/bin/python" -c 'import latmon._textparse' 2>/dev/null; then
   echo "setup: installing Python dependencies into $venv (pinned by requirements.lock)"
   "$venv/bin/python" -m pip install -q -c "$here/requirements.lock" -e "$here[dev]" \
     || die "pip install failed; see the messages above"
