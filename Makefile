@@ -47,7 +47,7 @@ test: setup
 	$(PY) -m pytest -n $(JOBS) -p no:cacheprovider
 
 # Hand-written C (generated headers are left as their generator writes them).
-C_STYLE_FILES = $(shell find sw -name '*.[ch]' ! -name 'latmon_regs.h' ! -name 'latmon_map.h' | sort)
+C_STYLE_FILES = $(shell find sw src -name '*.[ch]' ! -name 'latmon_regs.h' ! -name 'latmon_map.h' | sort)
 PY_DIRS := src tests hw bench scripts target
 
 lint: setup
