@@ -3,7 +3,8 @@
 // last, min, max, count and sum (SUM_WIDTH bits, so that the mean sum/count is exact), the
 // alarm threshold with a sticky alarm flag and a violation count, and the counters of timeouts,
 // overruns and ignored acks. Every counter and the sum saturate instead of wrapping; `saturated`
-// reports that one did. Results follow a sample by one clock cycle.
+// reports that one did (a latency that saturated, all ones, does not: it is marked by its value).
+// Results follow a sample by one clock cycle.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -13,7 +14,12 @@ module latmon_stats #(
     // Width of the event counters (count, violations, timeouts, overruns, ignored).
     parameter COUNTER_WIDTH = 32,
     // Width of the sum of latencies (at least 48: 2^16 samples of the largest 32-bit latency).
-    parameter SUM_WIDTH = 48
+    parameter SUM_WIDTH = 48,
+    // Which results the IP reads (an absent one is left out, and does not set `saturated`):
+    // the sum; violations, overruns and ignored; timeouts.
+    parameter HAS_SUM = 1,
+    parameter HAS_COUNTERS = 1,
+    parameter HAS_TIMEOUT = 1
 ) (
     input  wire                     clk,
     input  wire                     rst,
@@ -104,8 +110,9 @@ module latmon_stats #(
         .clk(clk), .clear(reset), .inc(ignored_pulse), .value(ignored), .full(ignored_full)
     );
 
-    assign saturated = sum_full | count_full | violations_full | timeouts_full |
-                       overruns_full | ignored_full;
+    assign saturated = (HAS_SUM != 0 && sum_full) || count_full ||
+                       (HAS_COUNTERS != 0 && (violations_full || overruns_full || ignored_full)) ||
+                       (HAS_TIMEOUT != 0 && timeouts_full);
 
 endmodule
 

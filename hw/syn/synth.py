@@ -34,7 +34,16 @@ IP_FILES = [
     "latmon_hist",
     "latmon_stamp",
     "latmon_stim",
-    "latmon_axil",
+    "latmon_axil_wr",
+    "latmon_axil_rd",
+    "latmon_regs_core",
+    "latmon_regs_irq",
+    "latmon_regs_timeout",
+    "latmon_regs_counters",
+    "latmon_regs_sum",
+    "latmon_regs_hist",
+    "latmon_regs_stamp",
+    "latmon_regs_stim",
 ]
 NO_OPTIONS = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
 
