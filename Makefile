@@ -29,7 +29,7 @@ help:
 	@echo "make bench   the benchmarks; results in build/bench/"
 	@echo "make synth   Yosys synthesis; build/synth/resources.json and resources.md"
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
-	@echo "make lint    ruff, mypy and clang-format checks"
+	@echo "make lint    RTL lint (Verilator -Wall, Yosys check), ruff, mypy and clang-format checks"
 	@echo "make fuzz    fuzz every input reader with 150,000 inputs"
 
 setup:
@@ -46,6 +46,7 @@ C_STYLE_FILES = $(shell find sw -name '*.[ch]' ! -name 'latmon_regs.h' ! -name '
 PY_DIRS := src tests hw bench scripts
 
 lint: setup
+	$(PY) hw/lint.py
 	$(VENV)/bin/ruff check $(PY_DIRS)
 	$(VENV)/bin/ruff format --check $(PY_DIRS)
 	$(VENV)/bin/mypy

@@ -31,7 +31,7 @@ from systemrdl.node import AddrmapNode, FieldNode, MemNode, RegNode
 from systemrdl.rdltypes import OnWriteType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from regblock import verilog_modules  # noqa: E402
+from regblock import verilog_modules
 
 BANNER = "Generated from {rdl} by hw/regs/generate.py (make regs). Do not edit."
 
@@ -91,9 +91,7 @@ def collect(top: AddrmapNode) -> tuple[list[RegInfo], list[MemInfo]]:
                 reset |= value << f.lsb
             access = "rw" if any(f.access != "r" for f in fields) else "r"
             part = str(node.get_property("latmon_part", default="core"))
-            regs.append(
-                RegInfo(node.inst_name, node.absolute_address, reset, access, fields, part)
-            )
+            regs.append(RegInfo(node.inst_name, node.absolute_address, reset, access, fields, part))
         elif isinstance(node, MemNode):
             mems.append(
                 MemInfo(

@@ -104,7 +104,9 @@ def field_kind(f: FieldNode) -> str:
     if f.get_property("singlepulse"):
         return "pulse"
     if f.get_property("onwrite") is not None:
-        raise SystemExit(f"regblock: {f.get_path()}: onwrite {f.get_property('onwrite')} unsupported")
+        raise SystemExit(
+            f"regblock: {f.get_path()}: onwrite {f.get_property('onwrite')} unsupported"
+        )
     return "rw"
 
 
@@ -172,7 +174,7 @@ class ModuleWriter:
     def header(self) -> None:
         names = ", ".join(r.name for r in self.regs)
         self.emit(f"// {self.banner}")
-        self.emit(f"// {self.name}: the registers of part \"{self.part}\" of the latmon IP:")
+        self.emit(f'// {self.name}: the registers of part "{self.part}" of the latmon IP:')
         words = names.split(" ")
         line = "//  "
         for w in words:
@@ -189,7 +191,10 @@ class ModuleWriter:
     def ports(self) -> None:
         params = width_params(self.regs)
         self.emit(f"module {self.name} #(")
-        plist = ["    // Width of the AXI4-Lite byte address (16..32).", "    parameter ADDR_WIDTH = 16"]
+        plist = [
+            "    // Width of the AXI4-Lite byte address (16..32).",
+            "    parameter ADDR_WIDTH = 16",
+        ]
         for p in params:
             plist[-1] += ","
             plist.append(f"    // Bits the hardware keeps of the fields sized by {p} (1..32).")
@@ -265,7 +270,9 @@ class ModuleWriter:
         self.emit("")
 
     def helpers(self) -> None:
-        self.emit("    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).")
+        self.emit(
+            "    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero)."
+        )
         self.emit("    function at;")
         self.emit("        input [ADDR_WIDTH-1:0] addr;")
         self.emit("        input [13:0]           word;")
@@ -283,10 +290,13 @@ class ModuleWriter:
             self.emit("")
 
     def decode(self) -> None:
-        self.emit("    // ---- address decode ------------------------------------------------------")
+        self.emit(
+            "    // ---- address decode ------------------------------------------------------"
+        )
         self.emit("")
         for r in self.regs:
-            self.emit(f"    wire wr_{r.ident} = at(wr_addr, 14'h{r.offset >> 2:04X});  // 0x{r.offset:03X}")
+            word = f"14'h{r.offset >> 2:04X}"
+            self.emit(f"    wire wr_{r.ident} = at(wr_addr, {word});  // 0x{r.offset:03X}")
         for r in self.regs:
             self.emit(f"    wire rd_{r.ident} = at(rd_addr, 14'h{r.offset >> 2:04X});")
         hits = " || ".join(f"wr_{r.ident}" for r in self.regs)
@@ -339,7 +349,9 @@ class ModuleWriter:
             self.emit(f"    reg {reg} = 1'b0;")
             self.emit(f"    assign {f.port} = {reg};")
             self.emit("    always @(posedge clk)")
-            self.emit(f"        {reg} <= !rst && {r.ident}_we && wr_data[{f.lsb}] && wr_mask[{f.lsb}];")
+            self.emit(
+                f"        {reg} <= !rst && {r.ident}_we && wr_data[{f.lsb}] && wr_mask[{f.lsb}];"
+            )
             return
         vec = f.vector()
         self.emit(f"    reg {vec + ' ' if vec else ''}{reg} = {init};")
@@ -348,13 +360,15 @@ class ModuleWriter:
             new = f"{f.port}_new"
             hi, lo = f.lsb + f.width - 1, f.lsb
             old = f"{f.port}_ext" if f.width_param else reg
-            self.emit(f"    // the written bytes of the field, the others as they are")
+            self.emit("    // the written bytes of the field, the others as they are")
             self.emit(
                 f"    wire [{f.width - 1}:0] {new} = (wr_data[{hi}:{lo}] & wr_mask[{hi}:{lo}]) |"
             )
             self.emit(f"        ({old} & ~wr_mask[{hi}:{lo}]);")
             if f.width_param:
-                self.emit(f"    // saturate: a value that does not fit {w} bits is stored as all ones")
+                self.emit(
+                    f"    // saturate: a value that does not fit {w} bits is stored as all ones"
+                )
                 self.emit(f"    wire {f.port}_sat = ({new} >> {w}) != 0;")
                 value = f"{f.port}_sat ? {{{w}{{1'b1}}}} : {new}[{w}-1:0]"
             else:
@@ -375,7 +389,7 @@ class ModuleWriter:
             if f.swmod:
                 self.emit(f"    assign {f.port}_swmod = {f.port}_clr;")
             self.emit("    always @(posedge clk) begin")
-            self.emit(f"        // a new event wins over a simultaneous write of 1, so none is lost")
+            self.emit("        // a new event wins over a simultaneous write of 1, so none is lost")
             self.emit(f"        {reg} <= ({reg} && !{f.port}_clr) || {f.port}_hwset;")
             if f.hwclr:
                 self.emit(f"        if ({f.port}_hwclr)")
@@ -423,7 +437,9 @@ class ModuleWriter:
         return "{" + ", ".join(parts) + "}"
 
     def read_mux(self) -> None:
-        self.emit("    // ---- read ------------------------------------------------------------------")
+        self.emit(
+            "    // ---- read ------------------------------------------------------------------"
+        )
         self.emit("")
         for r in self.regs:
             self.emit(f"    wire [31:0] read_{r.ident} =")

@@ -108,9 +108,12 @@ module latmon #(
     localparam [4:0] CAPS_TRACE_DEPTH_LOG2 = TRACE_AW[4:0];
     localparam [2:0] CAPS_SYNC_STAGES = SYNC_STAGES_I[2:0];
     localparam [5:0] CAPS_TRACE_WIDTH = TRACE_WIDTH_I[5:0];
-    localparam [3:0] CAPS2_HIST_BINS_LOG2 = HAS_HIST != 0 ? HIST_BINS_LOG2 : 0;
-    localparam [6:0] CAPS2_STAMP_ENTRIES = HAS_STAMP != 0 ? STAMP_ENTRIES : 0;
-    localparam [4:0] CAPS2_ID_WIDTH = HAS_STAMP != 0 || HAS_STIM != 0 ? ID_WIDTH : 0;
+    localparam integer HIST_BINS_I = HAS_HIST != 0 ? HIST_BINS_LOG2 : 0;
+    localparam integer STAMP_ENTRIES_I = HAS_STAMP != 0 ? STAMP_ENTRIES : 0;
+    localparam integer ID_WIDTH_I = HAS_STAMP != 0 || HAS_STIM != 0 ? ID_WIDTH : 0;
+    localparam [3:0] CAPS2_HIST_BINS_LOG2 = HIST_BINS_I[3:0];
+    localparam [6:0] CAPS2_STAMP_ENTRIES = STAMP_ENTRIES_I[6:0];
+    localparam [4:0] CAPS2_ID_WIDTH = ID_WIDTH_I[4:0];
 
     initial begin
         if (ADDR_WIDTH < 16 || ADDR_WIDTH > 32)

@@ -25,26 +25,6 @@ from pathlib import Path
 HW = Path(__file__).resolve().parents[1]
 RTL = HW / "rtl"
 CORE_FILES = ["latmon_core", "latmon_sync", "latmon_trigger"]
-IP_FILES = [
-    "latmon",
-    *CORE_FILES,
-    "latmon_stats",
-    "latmon_counter",
-    "latmon_trace",
-    "latmon_hist",
-    "latmon_stamp",
-    "latmon_stim",
-    "latmon_axil_wr",
-    "latmon_axil_rd",
-    "latmon_regs_core",
-    "latmon_regs_irq",
-    "latmon_regs_timeout",
-    "latmon_regs_counters",
-    "latmon_regs_sum",
-    "latmon_regs_hist",
-    "latmon_regs_stamp",
-    "latmon_regs_stim",
-]
 NO_OPTIONS = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
 
 # name -> (description, parameters of the IP)

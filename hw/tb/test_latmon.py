@@ -27,30 +27,10 @@ from model.latmon_model import (
 )
 from model.latmon_stamp_model import stamp_model
 from regmap import regmap
-from simulate import build_id, rtl, run_sim, tb_hdl
+from simulate import build_id, ip_modules, rtl, run_sim, tb_hdl
 
-RTL_FILES = [
-    "latmon",
-    "latmon_core",
-    "latmon_sync",
-    "latmon_trigger",
-    "latmon_stats",
-    "latmon_counter",
-    "latmon_trace",
-    "latmon_axil_wr",
-    "latmon_axil_rd",
-    "latmon_regs_core",
-    "latmon_regs_irq",
-    "latmon_regs_timeout",
-    "latmon_regs_counters",
-    "latmon_regs_sum",
-    "latmon_regs_hist",
-    "latmon_regs_stamp",
-    "latmon_regs_stim",
-    "latmon_hist",
-    "latmon_stamp",
-    "latmon_stim",
-]
+# The IP's modules, from their one home (hw/latmon.core).
+RTL_FILES = ip_modules()
 PARAMS = (
     "CNT_WIDTH",
     "SYNC_STAGES",
