@@ -28,6 +28,7 @@ OFF = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
 CONFIGS: dict[str, dict[str, int]] = {
     "default": {},
     "published": {
+        "SYNC_STAGES": 0,
         "CNT_WIDTH": 16,
         "TRACE_WIDTH": 16,
         "COUNTER_WIDTH": 16,

@@ -11,9 +11,17 @@ Register interface of every generated module:
 
     wr_req, wr_addr, wr_data, wr_strb   a write in this cycle (the AW/W handshake)
     wr_hit                              wr_addr is a register of this part (combinational)
-    rd_req, rd_addr                     a read accepted in this cycle (the AR handshake)
-    rd_data, rd_hit                     registered: valid from the next cycle until the next
-                                        rd_req; rd_data is zero when rd_hit is 0
+    rd_req, rd_addr                     a read accepted in this cycle (the AR handshake): the
+                                        block registers which of its registers it is (a binary
+                                        index, or none)
+    rd_load                             the cycle after rd_req: the block registers that
+                                        register's value
+    rd_data, rd_hit                     registered: valid from the cycle after rd_load until
+                                        the next rd_load; rd_data is zero when rd_hit is 0
+
+The read is split in two registered steps so that neither the address decode nor the value
+multiplexer sits in series with the other: the multiplexer is a plain binary one (LUT6, MUXF7,
+MUXF8 on UltraScale+; LUT4, PFUMX, L6MUX on ECP5) from the registered index.
 
 Field behaviour follows the SystemRDL properties:
 
@@ -27,8 +35,8 @@ Field behaviour follows the SystemRDL properties:
                                 (CTRL.CLEAR) clears it; hwclr wins over hwset wins over the write
     swmod                       output <port>_swmod: this cycle's write modifies the field (for a
                                 woclr field: a 1 is written to it)
-    swacc                       output <port>_swacc: a read of the register is accepted in this
-                                cycle (its rd_data is sampled at this clock edge)
+    swacc                       output <port>_swacc: the register's value is sampled for a read
+                                at this clock edge (rd_load of a read of it)
     latmon_width = "PARAM"      the hardware keeps PARAM bits: ports are PARAM bits wide, the
                                 field reads zero above them, and a written value that does not
                                 fit saturates to all ones (it never wraps)
@@ -215,8 +223,9 @@ class ModuleWriter:
             "// a read accepted in this cycle; its data from the next cycle on",
             "input  wire                  rd_req",
             "input  wire [ADDR_WIDTH-1:0] rd_addr",
+            "input  wire                  rd_load",
             "output reg  [31:0]           rd_data = 32'd0",
-            "output reg                   rd_hit = 1'b0",
+            "output wire                  rd_hit",
         ]
         for r in self.regs:
             fields = [f for f in r.fields if f.kind != "const"]
@@ -444,17 +453,38 @@ class ModuleWriter:
         for r in self.regs:
             self.emit(f"    wire [31:0] read_{r.ident} =")
             self.emit(f"        {self.value_expr(r)};")
-        for r in self.regs:
-            for f in r.fields:
-                if f.swacc:
-                    self.emit(f"    assign {f.port}_swacc = rd_req && rd_{r.ident};")
-        self.emit("")
+        n = len(self.regs)
+        bits = max(1, n.bit_length())  # index 0..n-1, and n-1+1.. = none
+        none = (1 << bits) - 1
+        self.emit(
+            f"    // Which register a read is of: its index here, {none} none (step 1, rd_req)."
+        )
+        self.emit(f"    localparam [{bits - 1}:0] RD_NONE = {bits}'d{none};")
+        self.emit(f"    reg [{bits - 1}:0] rd_sel = RD_NONE;")
         self.emit("    always @(posedge clk) begin")
         self.emit("        if (rd_req) begin")
-        hits = " || ".join(f"rd_{r.ident}" for r in self.regs)
-        self.emit(f"            rd_hit <= {hits};")
-        terms = [f"({{32{{rd_{r.ident}}}}} & read_{r.ident})" for r in self.regs]
-        self.emit("            rd_data <= " + "\n                     | ".join(terms) + ";")
+        self.emit("            rd_sel <= RD_NONE;")
+        for i, r in enumerate(self.regs):
+            self.emit(f"            if (rd_{r.ident})")
+            self.emit(f"                rd_sel <= {bits}'d{i};")
+        self.emit("        end")
+        self.emit("        if (rst)")
+        self.emit("            rd_sel <= RD_NONE;")
+        self.emit("    end")
+        self.emit("    assign rd_hit = rd_sel != RD_NONE;")
+        self.emit("")
+        for i, r in enumerate(self.regs):
+            for f in r.fields:
+                if f.swacc:
+                    self.emit(f"    assign {f.port}_swacc = rd_load && rd_sel == {bits}'d{i};")
+        self.emit("    // Step 2 (rd_load): the value of that register.")
+        self.emit("    always @(posedge clk) begin")
+        self.emit("        if (rd_load) begin")
+        self.emit("            case (rd_sel)")
+        for i, r in enumerate(self.regs):
+            self.emit(f"                {bits}'d{i}: rd_data <= read_{r.ident};")
+        self.emit("                default: rd_data <= 32'd0;")
+        self.emit("            endcase")
         self.emit("        end")
         self.emit("    end")
         self.emit("")

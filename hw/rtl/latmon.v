@@ -11,8 +11,9 @@
 // had two: one bus interface, one address range in the device tree and one UIO map. The slave is
 // split as in verilog-axi: latmon_axil_wr/_rd do the handshake only; the register blocks,
 // generated from the map (hw/rtl/latmon_regs_<part>.v), decode and hold their own registers; a
-// part the IP is built without is not instantiated. Every block, and the RAM windows, register
-// their read answer in the AR cycle; the read data is their OR one cycle later.
+// part the IP is built without is not instantiated. A read is registered twice: the AR cycle
+// registers which register it is (the RAM windows their word, in the RAM's read latch), the next
+// the register's value; the read data is the OR of the blocks' answers (latmon_axil_rd.v).
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -138,7 +139,7 @@ module latmon #(
 
     // ---- the bus: handshake only; the blocks below decode ----------------------------------
 
-    wire                  wr_req, rd_req;
+    wire                  wr_req, rd_req, rd_load;
     wire [ADDR_WIDTH-1:0] wr_addr, rd_addr;
     wire [31:0]           wr_data;
     wire [3:0]            wr_strb;
@@ -177,7 +178,8 @@ module latmon #(
         .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
         .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
         .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
-        .rd_req(rd_req), .rd_addr(rd_addr), .rd_data(rd_data_or), .rd_hit(|rd_hits)
+        .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load), .rd_data(rd_data_or),
+        .rd_hit(|rd_hits)
     );
 
     // ---- core registers and the measurement --------------------------------------------------
@@ -231,6 +233,10 @@ module latmon #(
     );
 
     assign alarm = stats_alarm;
+
+    // LAST: without the timestamp mode every latency comes from the core, whose output register
+    // holds the last one (and clears with CTRL.CLEAR), so the statistics need no copy of it.
+    wire [CNT_WIDTH-1:0] last_read = HAS_STAMP != 0 ? last : core_latency;
 
     wire [TRACE_WIDTH-1:0] trace_rd_data;
     wire [31:0] trace_count;
@@ -311,7 +317,7 @@ module latmon #(
             latmon_regs_hist #(.ADDR_WIDTH(ADDR_WIDTH), .CNT_WIDTH(CNT_WIDTH)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[5]), .rd_req(rd_req), .rd_addr(rd_addr),
+                .wr_hit(wr_hits[5]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
                 .rd_data(rd_datas[32*5 +: 32]), .rd_hit(rd_hits[5]),
                 .hist_ctrl_snapshot(hist_snapshot),
                 .hist_status_busy(hist_busy), .hist_status_saturated(hist_saturated),
@@ -382,7 +388,7 @@ module latmon #(
             latmon_regs_stamp #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[6]), .rd_req(rd_req), .rd_addr(rd_addr),
+                .wr_hit(wr_hits[6]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
                 .rd_data(rd_datas[32*6 +: 32]), .rd_hit(rd_hits[6]),
                 .stamp_ctrl_enable(stamp_enable), .stamp_timeout_cycles(stamp_timeout),
                 .stamp_matched_value(stamp_matched), .stamp_unmatched_value(stamp_unmatched),
@@ -426,7 +432,7 @@ module latmon #(
             latmon_regs_stim #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[7]), .rd_req(rd_req), .rd_addr(rd_addr),
+                .wr_hit(wr_hits[7]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
                 .rd_data(rd_datas[32*7 +: 32]), .rd_hit(rd_hits[7]),
                 .stim_ctrl_start(stim_start), .stim_ctrl_stop(stim_stop),
                 .stim_ctrl_mode(stim_mode), .stim_ctrl_loop(stim_loop),
@@ -460,7 +466,7 @@ module latmon #(
             ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[2]), .rd_req(rd_req), .rd_addr(rd_addr),
+                .wr_hit(wr_hits[2]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
                 .rd_data(rd_datas[32*2 +: 32]), .rd_hit(rd_hits[2]),
                 .timeout_cycles(timeout), .timeouts_value(timeouts)
             );
@@ -481,7 +487,7 @@ module latmon #(
             ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[3]), .rd_req(rd_req), .rd_addr(rd_addr),
+                .wr_hit(wr_hits[3]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
                 .rd_data(rd_datas[32*3 +: 32]), .rd_hit(rd_hits[3]),
                 .violations_value(violations), .overruns_value(overruns),
                 .ignored_value(ignored), .trace_lost_value(trace_lost)
@@ -505,7 +511,7 @@ module latmon #(
             ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[4]), .rd_req(rd_req), .rd_addr(rd_addr),
+                .wr_hit(wr_hits[4]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
                 .rd_data(rd_datas[32*4 +: 32]), .rd_hit(rd_hits[4]),
                 .sum_lo_value(sum_wide[31:0]), .sum_lo_value_swacc(sum_lo_read),
                 .sum_hi_value(sum_wide[47:32]), .sum_hi_value_we(sum_lo_read),
@@ -530,7 +536,7 @@ module latmon #(
             latmon_regs_irq #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[1]), .rd_req(rd_req), .rd_addr(rd_addr),
+                .wr_hit(wr_hits[1]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
                 .rd_data(rd_datas[32*1 +: 32]), .rd_hit(rd_hits[1]),
                 .irq_enable_sample(enabled[0]), .irq_enable_alarm(enabled[1]),
                 .irq_enable_trace_full(enabled[2]), .irq_enable_timeout(enabled[3]),
@@ -571,7 +577,7 @@ module latmon #(
     ) regs_core_inst (
         .clk(clk), .rst(rst),
         .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-        .wr_hit(wr_hits[0]), .rd_req(rd_req), .rd_addr(rd_addr),
+        .wr_hit(wr_hits[0]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
         .rd_data(rd_datas[31:0]), .rd_hit(rd_hits[0]),
         .caps_trace(1'b1), .caps_hist(HAS_HIST != 0), .caps_stamp(HAS_STAMP != 0),
         .caps_stim(HAS_STIM != 0), .caps_irq(HAS_IRQ != 0), .caps_timeout(HAS_TIMEOUT != 0),
@@ -583,7 +589,7 @@ module latmon #(
         .status_busy(busy), .status_alarm(stats_alarm),
         .status_trace_full(trace_filled && !trace_ring), .status_trace_wrapped(trace_wrapped),
         .status_saturated(saturated),
-        .threshold_cycles(threshold), .last_value(last), .min_value(min), .max_value(max),
+        .threshold_cycles(threshold), .last_value(last_read), .min_value(min), .max_value(max),
         .count_value(count), .trace_count_value(trace_count),
         .caps2_hist_bins_log2(CAPS2_HIST_BINS_LOG2), .caps2_stamp_entries(CAPS2_STAMP_ENTRIES),
         .caps2_id_width(CAPS2_ID_WIDTH)
@@ -592,7 +598,7 @@ module latmon #(
     // The per-sample saturation flag is the all-ones latency itself (LAST, trace words); the
     // counters absent from this build are not read.
     wire unused_core = ^{sample_saturated, hist_busy_any, timeouts, violations, overruns, ignored,
-                         trace_lost, sum, ignored_pulse};
+                         trace_lost, sum, ignored_pulse, last};
 
 endmodule
 

@@ -25,8 +25,9 @@ module latmon_regs_core #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
     output reg  [31:0]           rd_data = 32'd0,
-    output reg                   rd_hit = 1'b0,
+    output wire                  rd_hit,
 
     // CAPS (0x008)
     input  wire                  caps_trace,
@@ -276,22 +277,60 @@ module latmon_regs_core #(
         {trace_count_value};
     wire [31:0] read_caps2 =
         {11'd0, caps2_id_width, 1'd0, caps2_stamp_entries, 4'd0, caps2_hist_bins_log2};
-
+    // Which register a read is of: its index here, 15 none (step 1, rd_req).
+    localparam [3:0] RD_NONE = 4'd15;
+    reg [3:0] rd_sel = RD_NONE;
     always @(posedge clk) begin
         if (rd_req) begin
-            rd_hit <= rd_id || rd_version || rd_caps || rd_ctrl || rd_status || rd_threshold || rd_last || rd_min || rd_max || rd_count || rd_trace_count || rd_caps2;
-            rd_data <= ({32{rd_id}} & read_id)
-                     | ({32{rd_version}} & read_version)
-                     | ({32{rd_caps}} & read_caps)
-                     | ({32{rd_ctrl}} & read_ctrl)
-                     | ({32{rd_status}} & read_status)
-                     | ({32{rd_threshold}} & read_threshold)
-                     | ({32{rd_last}} & read_last)
-                     | ({32{rd_min}} & read_min)
-                     | ({32{rd_max}} & read_max)
-                     | ({32{rd_count}} & read_count)
-                     | ({32{rd_trace_count}} & read_trace_count)
-                     | ({32{rd_caps2}} & read_caps2);
+            rd_sel <= RD_NONE;
+            if (rd_id)
+                rd_sel <= 4'd0;
+            if (rd_version)
+                rd_sel <= 4'd1;
+            if (rd_caps)
+                rd_sel <= 4'd2;
+            if (rd_ctrl)
+                rd_sel <= 4'd3;
+            if (rd_status)
+                rd_sel <= 4'd4;
+            if (rd_threshold)
+                rd_sel <= 4'd5;
+            if (rd_last)
+                rd_sel <= 4'd6;
+            if (rd_min)
+                rd_sel <= 4'd7;
+            if (rd_max)
+                rd_sel <= 4'd8;
+            if (rd_count)
+                rd_sel <= 4'd9;
+            if (rd_trace_count)
+                rd_sel <= 4'd10;
+            if (rd_caps2)
+                rd_sel <= 4'd11;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                4'd0: rd_data <= read_id;
+                4'd1: rd_data <= read_version;
+                4'd2: rd_data <= read_caps;
+                4'd3: rd_data <= read_ctrl;
+                4'd4: rd_data <= read_status;
+                4'd5: rd_data <= read_threshold;
+                4'd6: rd_data <= read_last;
+                4'd7: rd_data <= read_min;
+                4'd8: rd_data <= read_max;
+                4'd9: rd_data <= read_count;
+                4'd10: rd_data <= read_trace_count;
+                4'd11: rd_data <= read_caps2;
+                default: rd_data <= 32'd0;
+            endcase
         end
     end
 

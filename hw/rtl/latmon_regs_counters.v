@@ -23,8 +23,9 @@ module latmon_regs_counters #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
     output reg  [31:0]           rd_data = 32'd0,
-    output reg                   rd_hit = 1'b0,
+    output wire                  rd_hit,
 
     // VIOLATIONS (0x040)
     input  wire [COUNTER_WIDTH-1:0] violations_value,
@@ -121,14 +122,36 @@ module latmon_regs_counters #(
         {ignored_value_ext};
     wire [31:0] read_trace_lost =
         {trace_lost_value_ext};
-
+    // Which register a read is of: its index here, 7 none (step 1, rd_req).
+    localparam [2:0] RD_NONE = 3'd7;
+    reg [2:0] rd_sel = RD_NONE;
     always @(posedge clk) begin
         if (rd_req) begin
-            rd_hit <= rd_violations || rd_overruns || rd_ignored || rd_trace_lost;
-            rd_data <= ({32{rd_violations}} & read_violations)
-                     | ({32{rd_overruns}} & read_overruns)
-                     | ({32{rd_ignored}} & read_ignored)
-                     | ({32{rd_trace_lost}} & read_trace_lost);
+            rd_sel <= RD_NONE;
+            if (rd_violations)
+                rd_sel <= 3'd0;
+            if (rd_overruns)
+                rd_sel <= 3'd1;
+            if (rd_ignored)
+                rd_sel <= 3'd2;
+            if (rd_trace_lost)
+                rd_sel <= 3'd3;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                3'd0: rd_data <= read_violations;
+                3'd1: rd_data <= read_overruns;
+                3'd2: rd_data <= read_ignored;
+                3'd3: rd_data <= read_trace_lost;
+                default: rd_data <= 32'd0;
+            endcase
         end
     end
 

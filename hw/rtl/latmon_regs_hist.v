@@ -24,8 +24,9 @@ module latmon_regs_hist #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
     output reg  [31:0]           rd_data = 32'd0,
-    output reg                   rd_hit = 1'b0,
+    output wire                  rd_hit,
 
     // HIST_CTRL (0x100)
     output wire                  hist_ctrl_snapshot,
@@ -222,24 +223,66 @@ module latmon_regs_hist #(
         {hist_min_value_ext};
     wire [31:0] read_hist_max =
         {hist_max_value_ext};
-
+    // Which register a read is of: its index here, 15 none (step 1, rd_req).
+    localparam [3:0] RD_NONE = 4'd15;
+    reg [3:0] rd_sel = RD_NONE;
     always @(posedge clk) begin
         if (rd_req) begin
-            rd_hit <= rd_hist_ctrl || rd_hist_status || rd_hist_start || rd_hist_shift || rd_hist_snapshots || rd_hist_dropped || rd_hist_underflow || rd_hist_overflow || rd_hist_count_lo || rd_hist_count_hi || rd_hist_sum_lo || rd_hist_sum_hi || rd_hist_min || rd_hist_max;
-            rd_data <= ({32{rd_hist_ctrl}} & read_hist_ctrl)
-                     | ({32{rd_hist_status}} & read_hist_status)
-                     | ({32{rd_hist_start}} & read_hist_start)
-                     | ({32{rd_hist_shift}} & read_hist_shift)
-                     | ({32{rd_hist_snapshots}} & read_hist_snapshots)
-                     | ({32{rd_hist_dropped}} & read_hist_dropped)
-                     | ({32{rd_hist_underflow}} & read_hist_underflow)
-                     | ({32{rd_hist_overflow}} & read_hist_overflow)
-                     | ({32{rd_hist_count_lo}} & read_hist_count_lo)
-                     | ({32{rd_hist_count_hi}} & read_hist_count_hi)
-                     | ({32{rd_hist_sum_lo}} & read_hist_sum_lo)
-                     | ({32{rd_hist_sum_hi}} & read_hist_sum_hi)
-                     | ({32{rd_hist_min}} & read_hist_min)
-                     | ({32{rd_hist_max}} & read_hist_max);
+            rd_sel <= RD_NONE;
+            if (rd_hist_ctrl)
+                rd_sel <= 4'd0;
+            if (rd_hist_status)
+                rd_sel <= 4'd1;
+            if (rd_hist_start)
+                rd_sel <= 4'd2;
+            if (rd_hist_shift)
+                rd_sel <= 4'd3;
+            if (rd_hist_snapshots)
+                rd_sel <= 4'd4;
+            if (rd_hist_dropped)
+                rd_sel <= 4'd5;
+            if (rd_hist_underflow)
+                rd_sel <= 4'd6;
+            if (rd_hist_overflow)
+                rd_sel <= 4'd7;
+            if (rd_hist_count_lo)
+                rd_sel <= 4'd8;
+            if (rd_hist_count_hi)
+                rd_sel <= 4'd9;
+            if (rd_hist_sum_lo)
+                rd_sel <= 4'd10;
+            if (rd_hist_sum_hi)
+                rd_sel <= 4'd11;
+            if (rd_hist_min)
+                rd_sel <= 4'd12;
+            if (rd_hist_max)
+                rd_sel <= 4'd13;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                4'd0: rd_data <= read_hist_ctrl;
+                4'd1: rd_data <= read_hist_status;
+                4'd2: rd_data <= read_hist_start;
+                4'd3: rd_data <= read_hist_shift;
+                4'd4: rd_data <= read_hist_snapshots;
+                4'd5: rd_data <= read_hist_dropped;
+                4'd6: rd_data <= read_hist_underflow;
+                4'd7: rd_data <= read_hist_overflow;
+                4'd8: rd_data <= read_hist_count_lo;
+                4'd9: rd_data <= read_hist_count_hi;
+                4'd10: rd_data <= read_hist_sum_lo;
+                4'd11: rd_data <= read_hist_sum_hi;
+                4'd12: rd_data <= read_hist_min;
+                4'd13: rd_data <= read_hist_max;
+                default: rd_data <= 32'd0;
+            endcase
         end
     end
 

@@ -21,8 +21,9 @@ module latmon_regs_irq #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
     output reg  [31:0]           rd_data = 32'd0,
-    output reg                   rd_hit = 1'b0,
+    output wire                  rd_hit,
 
     // IRQ_ENABLE (0x014)
     output wire                  irq_enable_sample,
@@ -252,12 +253,30 @@ module latmon_regs_irq #(
         {25'd0, irq_enable_hist_ready_reg, irq_enable_stim_done_reg, irq_enable_overrun_reg, irq_enable_timeout_reg, irq_enable_trace_full_reg, irq_enable_alarm_reg, irq_enable_sample_reg};
     wire [31:0] read_irq_status =
         {25'd0, irq_status_hist_ready_reg, irq_status_stim_done_reg, irq_status_overrun_reg, irq_status_timeout_reg, irq_status_trace_full_reg, irq_status_alarm_reg, irq_status_sample_reg};
-
+    // Which register a read is of: its index here, 3 none (step 1, rd_req).
+    localparam [1:0] RD_NONE = 2'd3;
+    reg [1:0] rd_sel = RD_NONE;
     always @(posedge clk) begin
         if (rd_req) begin
-            rd_hit <= rd_irq_enable || rd_irq_status;
-            rd_data <= ({32{rd_irq_enable}} & read_irq_enable)
-                     | ({32{rd_irq_status}} & read_irq_status);
+            rd_sel <= RD_NONE;
+            if (rd_irq_enable)
+                rd_sel <= 2'd0;
+            if (rd_irq_status)
+                rd_sel <= 2'd1;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                2'd0: rd_data <= read_irq_enable;
+                2'd1: rd_data <= read_irq_status;
+                default: rd_data <= 32'd0;
+            endcase
         end
     end
 

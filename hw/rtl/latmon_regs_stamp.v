@@ -22,8 +22,9 @@ module latmon_regs_stamp #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
     output reg  [31:0]           rd_data = 32'd0,
-    output reg                   rd_hit = 1'b0,
+    output wire                  rd_hit,
 
     // STAMP_CTRL (0x200)
     output wire                  stamp_ctrl_enable,
@@ -161,21 +162,55 @@ module latmon_regs_stamp #(
         {stamp_time_lo_value};
     wire [31:0] read_stamp_time_hi =
         {stamp_time_hi_value_reg};
-    assign stamp_time_lo_value_swacc = rd_req && rd_stamp_time_lo;
-
+    // Which register a read is of: its index here, 15 none (step 1, rd_req).
+    localparam [3:0] RD_NONE = 4'd15;
+    reg [3:0] rd_sel = RD_NONE;
     always @(posedge clk) begin
         if (rd_req) begin
-            rd_hit <= rd_stamp_ctrl || rd_stamp_timeout || rd_stamp_matched || rd_stamp_unmatched || rd_stamp_timeouts || rd_stamp_full || rd_stamp_duplicates || rd_stamp_outstanding || rd_stamp_time_lo || rd_stamp_time_hi;
-            rd_data <= ({32{rd_stamp_ctrl}} & read_stamp_ctrl)
-                     | ({32{rd_stamp_timeout}} & read_stamp_timeout)
-                     | ({32{rd_stamp_matched}} & read_stamp_matched)
-                     | ({32{rd_stamp_unmatched}} & read_stamp_unmatched)
-                     | ({32{rd_stamp_timeouts}} & read_stamp_timeouts)
-                     | ({32{rd_stamp_full}} & read_stamp_full)
-                     | ({32{rd_stamp_duplicates}} & read_stamp_duplicates)
-                     | ({32{rd_stamp_outstanding}} & read_stamp_outstanding)
-                     | ({32{rd_stamp_time_lo}} & read_stamp_time_lo)
-                     | ({32{rd_stamp_time_hi}} & read_stamp_time_hi);
+            rd_sel <= RD_NONE;
+            if (rd_stamp_ctrl)
+                rd_sel <= 4'd0;
+            if (rd_stamp_timeout)
+                rd_sel <= 4'd1;
+            if (rd_stamp_matched)
+                rd_sel <= 4'd2;
+            if (rd_stamp_unmatched)
+                rd_sel <= 4'd3;
+            if (rd_stamp_timeouts)
+                rd_sel <= 4'd4;
+            if (rd_stamp_full)
+                rd_sel <= 4'd5;
+            if (rd_stamp_duplicates)
+                rd_sel <= 4'd6;
+            if (rd_stamp_outstanding)
+                rd_sel <= 4'd7;
+            if (rd_stamp_time_lo)
+                rd_sel <= 4'd8;
+            if (rd_stamp_time_hi)
+                rd_sel <= 4'd9;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    assign stamp_time_lo_value_swacc = rd_load && rd_sel == 4'd8;
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                4'd0: rd_data <= read_stamp_ctrl;
+                4'd1: rd_data <= read_stamp_timeout;
+                4'd2: rd_data <= read_stamp_matched;
+                4'd3: rd_data <= read_stamp_unmatched;
+                4'd4: rd_data <= read_stamp_timeouts;
+                4'd5: rd_data <= read_stamp_full;
+                4'd6: rd_data <= read_stamp_duplicates;
+                4'd7: rd_data <= read_stamp_outstanding;
+                4'd8: rd_data <= read_stamp_time_lo;
+                4'd9: rd_data <= read_stamp_time_hi;
+                default: rd_data <= 32'd0;
+            endcase
         end
     end
 

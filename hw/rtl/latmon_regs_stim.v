@@ -22,8 +22,9 @@ module latmon_regs_stim #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
     output reg  [31:0]           rd_data = 32'd0,
-    output reg                   rd_hit = 1'b0,
+    output wire                  rd_hit,
 
     // STIM_CTRL (0x280)
     output wire                  stim_ctrl_start,
@@ -274,20 +275,54 @@ module latmon_regs_stim #(
         {stim_seed_value_reg};
     wire [31:0] read_stim_sent =
         {stim_sent_value};
-
+    // Which register a read is of: its index here, 15 none (step 1, rd_req).
+    localparam [3:0] RD_NONE = 4'd15;
+    reg [3:0] rd_sel = RD_NONE;
     always @(posedge clk) begin
         if (rd_req) begin
-            rd_hit <= rd_stim_ctrl || rd_stim_status || rd_stim_period || rd_stim_min || rd_stim_max || rd_stim_burst || rd_stim_pause || rd_stim_total || rd_stim_seed || rd_stim_sent;
-            rd_data <= ({32{rd_stim_ctrl}} & read_stim_ctrl)
-                     | ({32{rd_stim_status}} & read_stim_status)
-                     | ({32{rd_stim_period}} & read_stim_period)
-                     | ({32{rd_stim_min}} & read_stim_min)
-                     | ({32{rd_stim_max}} & read_stim_max)
-                     | ({32{rd_stim_burst}} & read_stim_burst)
-                     | ({32{rd_stim_pause}} & read_stim_pause)
-                     | ({32{rd_stim_total}} & read_stim_total)
-                     | ({32{rd_stim_seed}} & read_stim_seed)
-                     | ({32{rd_stim_sent}} & read_stim_sent);
+            rd_sel <= RD_NONE;
+            if (rd_stim_ctrl)
+                rd_sel <= 4'd0;
+            if (rd_stim_status)
+                rd_sel <= 4'd1;
+            if (rd_stim_period)
+                rd_sel <= 4'd2;
+            if (rd_stim_min)
+                rd_sel <= 4'd3;
+            if (rd_stim_max)
+                rd_sel <= 4'd4;
+            if (rd_stim_burst)
+                rd_sel <= 4'd5;
+            if (rd_stim_pause)
+                rd_sel <= 4'd6;
+            if (rd_stim_total)
+                rd_sel <= 4'd7;
+            if (rd_stim_seed)
+                rd_sel <= 4'd8;
+            if (rd_stim_sent)
+                rd_sel <= 4'd9;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                4'd0: rd_data <= read_stim_ctrl;
+                4'd1: rd_data <= read_stim_status;
+                4'd2: rd_data <= read_stim_period;
+                4'd3: rd_data <= read_stim_min;
+                4'd4: rd_data <= read_stim_max;
+                4'd5: rd_data <= read_stim_burst;
+                4'd6: rd_data <= read_stim_pause;
+                4'd7: rd_data <= read_stim_total;
+                4'd8: rd_data <= read_stim_seed;
+                4'd9: rd_data <= read_stim_sent;
+                default: rd_data <= 32'd0;
+            endcase
         end
     end
 

@@ -23,8 +23,9 @@ module latmon_regs_sum #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
     output reg  [31:0]           rd_data = 32'd0,
-    output reg                   rd_hit = 1'b0,
+    output wire                  rd_hit,
 
     // SUM_LO (0x034)
     input  wire [31:0]           sum_lo_value,
@@ -107,14 +108,34 @@ module latmon_regs_sum #(
         {16'd0, sum_hi_value_reg};
     wire [31:0] read_sum_count =
         {sum_count_value_ext};
-    assign sum_lo_value_swacc = rd_req && rd_sum_lo;
-
+    // Which register a read is of: its index here, 3 none (step 1, rd_req).
+    localparam [1:0] RD_NONE = 2'd3;
+    reg [1:0] rd_sel = RD_NONE;
     always @(posedge clk) begin
         if (rd_req) begin
-            rd_hit <= rd_sum_lo || rd_sum_hi || rd_sum_count;
-            rd_data <= ({32{rd_sum_lo}} & read_sum_lo)
-                     | ({32{rd_sum_hi}} & read_sum_hi)
-                     | ({32{rd_sum_count}} & read_sum_count);
+            rd_sel <= RD_NONE;
+            if (rd_sum_lo)
+                rd_sel <= 2'd0;
+            if (rd_sum_hi)
+                rd_sel <= 2'd1;
+            if (rd_sum_count)
+                rd_sel <= 2'd2;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    assign sum_lo_value_swacc = rd_load && rd_sel == 2'd0;
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                2'd0: rd_data <= read_sum_lo;
+                2'd1: rd_data <= read_sum_hi;
+                2'd2: rd_data <= read_sum_count;
+                default: rd_data <= 32'd0;
+            endcase
         end
     end
 

@@ -25,8 +25,9 @@ module latmon_regs_timeout #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
     output reg  [31:0]           rd_data = 32'd0,
-    output reg                   rd_hit = 1'b0,
+    output wire                  rd_hit,
 
     // TIMEOUT (0x01C)
     output wire [CNT_WIDTH-1:0]  timeout_cycles,
@@ -106,12 +107,30 @@ module latmon_regs_timeout #(
         {timeout_cycles_ext};
     wire [31:0] read_timeouts =
         {timeouts_value_ext};
-
+    // Which register a read is of: its index here, 3 none (step 1, rd_req).
+    localparam [1:0] RD_NONE = 2'd3;
+    reg [1:0] rd_sel = RD_NONE;
     always @(posedge clk) begin
         if (rd_req) begin
-            rd_hit <= rd_timeout || rd_timeouts;
-            rd_data <= ({32{rd_timeout}} & read_timeout)
-                     | ({32{rd_timeouts}} & read_timeouts);
+            rd_sel <= RD_NONE;
+            if (rd_timeout)
+                rd_sel <= 2'd0;
+            if (rd_timeouts)
+                rd_sel <= 2'd1;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                2'd0: rd_data <= read_timeout;
+                2'd1: rd_data <= read_timeouts;
+                default: rd_data <= 32'd0;
+            endcase
         end
     end
 
