@@ -30,8 +30,8 @@
 #include "latprobe_tracefs.h"
 #include "latprobe_tracker.h"
 
-/* Time from starting the threads to their first period's start: room to get scheduled. */
-#define START_DELAY_NS 20000000ull
+/* Time from the moment every thread is ready to the first period's start. */
+#define START_DELAY_NS 5000000ull
 
 /* How often the main thread drains the trace buffers and follows the samples. */
 #define TICK_NS 100000000l
@@ -55,6 +55,8 @@ struct run {
 	char dma_note[160]; /* why it is untouched */
 	atomic_bool stop;
 	atomic_uint running;
+	atomic_uint ready;
+	_Atomic uint64_t go;
 	char cmdline[4096];
 	char start_utc[32];
 	char host[256];
@@ -244,6 +246,8 @@ static int setup_threads(struct run *run)
 		th->cpu = params->cpus[i];
 		th->stop = &run->stop;
 		th->running = &run->running;
+		th->ready = &run->ready;
+		th->go = &run->go;
 		th->main_pid = getpid();
 		th->brk = params->break_ns ? &run->brk : NULL;
 		if (latprobe_thread_alloc(th)) {
@@ -465,18 +469,29 @@ static void finish_tracing(struct run *run)
 	run->tracing = false;
 }
 
+/* Every thread runs and waits: give them the start time. */
+static void release_threads(struct run *run)
+{
+	const struct timespec poll = { .tv_sec = 0, .tv_nsec = 1000000 };
+
+	while (atomic_load(&run->ready) < run->nthreads && !atomic_load(&run->stop))
+		nanosleep(&poll, NULL);
+	utc_now(run->start_utc, sizeof(run->start_utc));
+	run->start_ns = latprobe_now_ns() + START_DELAY_NS;
+	for (unsigned i = 0; i < run->nthreads; i++)
+		run->threads[i].start_ns = run->start_ns;
+	atomic_store_explicit(&run->go, run->start_ns, memory_order_release);
+}
+
 static int run_measure(struct run *run)
 {
 	struct latprobe_params *params = &run->params;
 	int rc = LATPROBE_EXIT_OK;
 
-	utc_now(run->start_utc, sizeof(run->start_utc));
-	run->start_ns = latprobe_now_ns() + START_DELAY_NS;
 	atomic_store(&run->running, params->ncpus);
 	for (unsigned i = 0; i < params->ncpus; i++) {
 		int trc;
 
-		run->threads[i].start_ns = run->start_ns;
 		trc = latprobe_thread_start(&run->threads[i]);
 		if (trc) {
 			explain_start_error(params, run->threads[i].cpu, trc);
@@ -490,6 +505,7 @@ static int run_measure(struct run *run)
 	}
 	if (!rc) {
 		pin_main_thread(params, &run->allowed);
+		release_threads(run);
 		run->info.interrupted = wait_for_end(run);
 	}
 	for (unsigned i = 0; i < params->ncpus; i++)
@@ -525,6 +541,7 @@ static int run_report(struct run *run)
 	info->host = run->host;
 	info->kernel = run->kernel;
 	info->elapsed_ns = run->end_ns > run->start_ns ? run->end_ns - run->start_ns : 0;
+	info->t0_mono_ns = run->start_ns;
 	info->dma_latency_us = run->dma_held_us;
 	info->dma_note = run->dma_note;
 	if (latprobe_write_log(run->log, params, info, run->threads, run->nthreads)) {

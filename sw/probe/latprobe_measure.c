@@ -102,15 +102,35 @@ static void hit_break(struct latprobe_thread *thread, uint64_t expiry, uint64_t 
 	kill(thread->main_pid, SIGUSR1);
 }
 
+/* Report ready and wait for the start time: the thread runs (its stack is in place, its first
+ * timer can be armed in time) before the first period begins. @return false when stopped. */
+static bool wait_for_start(struct latprobe_thread *thread)
+{
+	const struct timespec poll = { .tv_sec = 0, .tv_nsec = 100000 };
+
+	atomic_fetch_add(thread->ready, 1);
+	while (!atomic_load_explicit(thread->go, memory_order_acquire)) {
+		if (atomic_load(thread->stop))
+			return false;
+		nanosleep(&poll, NULL);
+	}
+	return true;
+}
+
 static void *measure(void *arg)
 {
 	struct latprobe_thread *thread = arg;
 	const struct latprobe_params *p = thread->params;
 	uint64_t interval = p->interval_ns;
-	uint64_t next = thread->start_ns + interval;
-	uint64_t end = p->duration_ns ? thread->start_ns + p->duration_ns : UINT64_MAX;
+	uint64_t next, end;
 
 	atomic_store(&thread->tid, (pid_t)syscall(SYS_gettid));
+	if (!wait_for_start(thread)) {
+		finish(thread);
+		return NULL;
+	}
+	next = thread->start_ns + interval;
+	end = p->duration_ns ? thread->start_ns + p->duration_ns : UINT64_MAX;
 	while (!atomic_load_explicit(thread->stop, memory_order_relaxed) && next <= end) {
 		struct timespec ts = to_timespec(next);
 		uint64_t now, late;

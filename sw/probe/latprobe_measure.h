@@ -36,8 +36,11 @@ struct latprobe_thread {
 	/* set by the caller before latprobe_thread_start() */
 	const struct latprobe_params *params;
 	unsigned cpu;
-	uint64_t start_ns; /**< CLOCK_MONOTONIC time of the run's start (shared by all threads) */
-	atomic_bool *stop; /**< set by main to stop every thread at its next wake-up */
+	uint64_t start_ns;  /**< CLOCK_MONOTONIC time of the run's start (shared by all threads) */
+	atomic_uint *ready; /**< threads running and waiting for the start time */
+	_Atomic uint64_t *go; /**< the start time once every thread is ready (0 until then); the
+				   main thread sets start_ns before it publishes it here */
+	atomic_bool *stop;    /**< set by main to stop every thread at its next wake-up */
 	atomic_uint *running; /**< threads still measuring; the last one to finish signals main */
 	pid_t main_pid;
 	struct latprobe_break *brk; /**< --break, or NULL */

@@ -40,7 +40,7 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		       const struct latprobe_run_info *info, struct latprobe_thread *threads,
 		       unsigned nthreads)
 {
-	char interval[24], elapsed[24], priority[24], bin[24], max_samples[24], dma[24];
+	char interval[24], elapsed[24], priority[24], bin[24], max_samples[24], dma[24], t0[24];
 	char trace[5][24], brk[4][24];
 	struct latmon_log_kv header[40];
 	unsigned nseries =
@@ -90,6 +90,8 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 			    (struct latmon_log_kv){ "dma_latency_note", info->dma_note };
 	}
 	header[nheader++] = (struct latmon_log_kv){ "elapsed_ns", elapsed };
+	u64_text(t0, sizeof(t0), info->t0_mono_ns);
+	header[nheader++] = (struct latmon_log_kv){ "t0_mono_ns", t0 };
 	header[nheader++] = (struct latmon_log_kv){ "interrupted", info->interrupted ? "1" : "0" };
 	if (info->stages) {
 		u64_text(trace[0], sizeof(trace[0]), info->trace_events);
@@ -248,8 +250,10 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 			fputs("null", out);
 		fputs("}, ", out);
 	}
-	fprintf(out, "\"elapsed_ns\": %" PRIu64 ", \"interrupted\": %s, \"cpus\": [",
-		info->elapsed_ns, info->interrupted ? "true" : "false");
+	fprintf(out,
+		"\"t0_mono_ns\": %" PRIu64 ", \"elapsed_ns\": %" PRIu64
+		", \"interrupted\": %s, \"cpus\": [",
+		info->t0_mono_ns, info->elapsed_ns, info->interrupted ? "true" : "false");
 	for (unsigned i = 0; i < nthreads; i++) {
 		struct latprobe_thread *th = &threads[i];
 		uint64_t values[NQUANTILES];

@@ -14,18 +14,19 @@
 
 /** What the run as a whole needs to describe itself. */
 struct latprobe_run_info {
-	const char *cmdline;	       /**< the command line, joined with spaces */
-	const char *start_utc;	       /**< ISO 8601 UTC start time */
-	const char *host;	       /**< nodename */
-	const char *kernel;	       /**< uname release and version */
-	int interrupted;	       /**< stopped by SIGINT/SIGTERM */
-	uint64_t elapsed_ns;	       /**< from start to the end of the measurement */
-	int dma_latency_us;	       /**< held at this value while measuring, -1: untouched */
-	const char *dma_note;	       /**< why it was left untouched ("" when held) */
-	bool stages;		       /**< --stages: the threads' stages are filled in */
-	uint64_t trace_events;	       /**< trace events decoded and kept */
-	uint64_t trace_lost_pages;     /**< trace pages that said events were lost */
-	uint64_t trace_overrun;	       /**< trace events the kernel overwrote or dropped */
+	const char *cmdline;	   /**< the command line, joined with spaces */
+	const char *start_utc;	   /**< ISO 8601 UTC start time */
+	const char *host;	   /**< nodename */
+	const char *kernel;	   /**< uname release and version */
+	int interrupted;	   /**< stopped by SIGINT/SIGTERM */
+	uint64_t elapsed_ns;	   /**< from start to the end of the measurement */
+	uint64_t t0_mono_ns;	   /**< CLOCK_MONOTONIC time of t = 0 (the trace clock "mono") */
+	int dma_latency_us;	   /**< held at this value while measuring, -1: untouched */
+	const char *dma_note;	   /**< why it was left untouched ("" when held) */
+	bool stages;		   /**< --stages: the threads' stages are filled in */
+	uint64_t trace_events;	   /**< trace events decoded and kept */
+	uint64_t trace_lost_pages; /**< trace pages that said events were lost */
+	uint64_t trace_overrun;	   /**< trace events the kernel overwrote or dropped */
 	uint64_t trace_window_dropped; /**< events dropped from a full window (memory limit) */
 	uint64_t trace_bad_pages;      /**< trace pages that could not be parsed */
 	const char *trace_used;	       /**< tracepoints in use, comma-separated */
