@@ -254,11 +254,19 @@ def _dma_latency_fds(pid: int) -> list[str]:
 
 @pytest.mark.root
 @pytest.mark.skipif(not IS_ROOT, reason="needs root: SCHED_FIFO and /dev/cpu_dma_latency")
-@pytest.mark.parametrize("hold", [True, False])
-def test_realtime_and_dma_latency_only_when_asked(
-    latprobe: Path, tmp_path: Path, hold: bool
+@pytest.mark.parametrize(
+    ("option", "held", "note"),
+    [
+        ([], 0, None),  # the default as root: 0, as cyclictest holds it
+        (["--dma-latency", "7"], 7, None),
+        (["--dma-latency", "none"], None, "--dma-latency none"),
+    ],
+)
+def test_realtime_and_dma_latency(
+    latprobe: Path, tmp_path: Path, option: list[str], held: int | None, note: str | None
 ) -> None:
-    """SCHED_FIFO at the priority asked; /dev/cpu_dma_latency held only with --dma-latency.
+    """SCHED_FIFO at the priority asked; /dev/cpu_dma_latency held at 0 by default as root, at
+    the value given, or untouched with `none`, only while measuring; the log header says which.
 
     (Other processes may hold their own requests, so the test looks at latprobe's open file
     and at the system value being at most the request, not at the value before and after.)"""
@@ -267,9 +275,8 @@ def test_realtime_and_dma_latency_only_when_asked(
         with open("/dev/cpu_dma_latency", "rb") as f:
             return struct.unpack("i", f.read(4))[0]
 
-    args = [str(latprobe), "-D", "1s", "-p", "90", "-q", "-o", str(tmp_path / "rt.log")]
-    if hold:
-        args += ["--dma-latency", "7"]
+    log = tmp_path / "rt.log"
+    args = [str(latprobe), "-D", "1s", "-p", "90", "-q", "-o", str(log), *option]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
     time.sleep(0.5)
     fds = _dma_latency_fds(proc.pid)
@@ -282,11 +289,42 @@ def test_realtime_and_dma_latency_only_when_asked(
     _, stderr = proc.communicate(timeout=10)
     assert proc.returncode == 0, stderr
     assert policies == {(90, 1)}  # SCHED_FIFO = 1
-    if hold:
+    (run,) = read_file(log)
+    if held is not None:
         assert len(fds) == 1, "the cpu_dma_latency request must be held while measuring"
-        assert during <= 7
+        assert during <= held
+        assert run.meta["dma_latency_us"] == str(held)
+        assert "dma_latency_note" not in run.meta
     else:
-        assert fds == [], "without --dma-latency the device must not be touched"
+        assert fds == [], "with --dma-latency none the device must not be touched"
+        assert run.meta["dma_latency_us"] == "none"
+        assert run.meta["dma_latency_note"] == note
+
+
+@pytest.mark.root
+@pytest.mark.skipif(not IS_ROOT, reason="needs root to drop to an unprivileged user")
+def test_dma_latency_untouched_without_root(latprobe: Path, tmp_path: Path) -> None:
+    """Not root: the default leaves /dev/cpu_dma_latency alone and the output says why; asking
+    for a value is a setup error that names the option."""
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all"]
+    base = [str(latprobe), *PLAIN, "-l", "3", "--json", "-", "-o", "/dev/null"]
+    proc = subprocess.run(
+        [*drop, *base], capture_output=True, text=True, timeout=30, check=False, cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["dma_latency_us"] is None
+    assert summary["dma_latency_note"].startswith("not root")
+    proc = subprocess.run(
+        [*drop, *base, "--dma-latency", "0"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 3
+    assert "cannot hold /dev/cpu_dma_latency at 0 us for --dma-latency" in proc.stderr
 
 
 @pytest.mark.root

@@ -76,6 +76,7 @@ STAGE_COUNTERS = (
     "no_switch",
     "disorder",
     "sum",
+    "armed_late",
 )
 
 

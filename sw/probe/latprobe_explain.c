@@ -56,6 +56,7 @@ struct frame {
 struct state {
 	int32_t task; /* current task, -1: not known yet */
 	int16_t task_prio;
+	bool prio_seen; /* task_prio is from the switch to the task (else the name table's) */
 	struct frame stack[STACK_MAX];
 	unsigned depth;
 	bool next_is_timer_irq;
@@ -66,6 +67,7 @@ struct acc_entry {
 	int64_t first;
 	uint64_t key;
 	int16_t prio;
+	bool prio_seen;
 	uint8_t stage, holder;
 	bool timer_irq;
 };
@@ -96,8 +98,10 @@ static void acc_add(struct acc *a, const struct acc_entry *x)
 			e->ns += x->ns;
 			if (x->first < e->first)
 				e->first = x->first;
-			if (x->prio != INT16_MIN)
+			if (x->prio != INT16_MIN && (x->prio_seen || !e->prio_seen)) {
 				e->prio = x->prio;
+				e->prio_seen = x->prio_seen;
+			}
 			return;
 		}
 	}
@@ -133,6 +137,7 @@ static void attribute(const struct state *st, const struct sample *s, uint64_t f
 		x.holder = LATPROBE_HELD_TASK;
 		x.key = (uint64_t)st->task;
 		x.prio = st->task_prio;
+		x.prio_seen = st->prio_seen;
 	}
 	while (from < to) {
 		uint64_t end = to;
@@ -204,6 +209,7 @@ static void apply(struct state *st, const struct sample *s, const struct latprob
 
 		st->task = e->ctx;
 		st->task_prio = INT16_MIN;
+		st->prio_seen = false;
 		if (!latprobe_names_find_task(s->names, e->ctx, &comm, &st->task_prio))
 			st->task_prio = INT16_MIN;
 	}
@@ -256,6 +262,7 @@ static void apply(struct state *st, const struct sample *s, const struct latprob
 		st->depth = 0;
 		st->task = e->pid;
 		st->task_prio = e->prio;
+		st->prio_seen = true;
 		return;
 	default:
 		break;
@@ -263,10 +270,35 @@ static void apply(struct state *st, const struct sample *s, const struct latprob
 	resync(st, e->flags);
 }
 
+/* A task's priority while it held the CPU is the one the switch to it shows; where that switch
+ * was not seen, the switch away from it tells (the name table only knows the latest priority,
+ * which may have changed since). */
+static void note_prio(struct acc *a, int32_t pid, int16_t prio)
+{
+	for (unsigned i = 0; i < a->n; i++) {
+		struct acc_entry *e = &a->e[i];
+
+		if (e->holder == LATPROBE_HELD_TASK && e->key == (uint64_t)pid && !e->prio_seen) {
+			e->prio = prio;
+			e->prio_seen = true;
+		}
+	}
+}
+
+/* The longest stretch of [from, to) without an event so far. */
+static void note_silence(struct latprobe_explanation *x, uint64_t expiry, uint64_t from,
+			 uint64_t to)
+{
+	if (to > from && to - from > x->silence_ns) {
+		x->silence_ns = to - from;
+		x->silence_at = (int64_t)(from - expiry);
+	}
+}
+
 /* Walk one CPU's events from @p since, attributing what lies in [from, to). */
 static void walk(const struct latprobe_window *win, const struct sample *s, int32_t task,
-		 uint64_t since, uint64_t from, uint64_t to, struct acc *a, uint32_t *nevents,
-		 int32_t *running_at)
+		 uint64_t since, uint64_t from, uint64_t to, struct acc *a,
+		 struct latprobe_explanation *x, int32_t *running_at)
 {
 	struct state st = { .task = task, .task_prio = INT16_MIN };
 	uint64_t prev = since;
@@ -284,14 +316,19 @@ static void walk(const struct latprobe_window *win, const struct sample *s, int3
 				*running_at = st.task;
 		}
 		attribute(&st, s, prev > from ? prev : from, e->ts, a);
-		if (e->ts >= from)
-			(*nevents)++;
+		if (e->ts >= from) {
+			x->nevents++;
+			note_silence(x, s->expiry, prev > from ? prev : from, e->ts);
+		}
+		if (e->kind == LATPROBE_EV_SWITCH && e->id > 0)
+			note_prio(a, e->id, e->prev_prio);
 		apply(&st, s, e);
 		prev = e->ts;
 	}
 	if (!seen_from && running_at)
 		*running_at = st.task;
 	attribute(&st, s, prev > from ? prev : from, to, a);
+	note_silence(x, s->expiry, prev > from ? prev : from, to);
 }
 
 static int by_time_held(const void *pa, const void *pb)
@@ -424,14 +461,14 @@ void latprobe_explain(const struct latprobe_windows *w, const struct latprobe_na
 	}
 	if (s.staged && match->timer_cpu != cpu && match->timer_cpu < w->ncpus) {
 		/* the timer expired elsewhere: the path up to the wake-up ran on that CPU */
-		walk(&w->cpu[match->timer_cpu], &s, -1, since, expiry, match->waking_ts, &a,
-		     &out->nevents, NULL);
+		walk(&w->cpu[match->timer_cpu], &s, -1, since, expiry, match->waking_ts, &a, out,
+		     NULL);
 		walk(&w->cpu[cpu], &s, match->start_ts ? tid : -1, since, match->waking_ts, user,
-		     &a, &out->nevents, NULL);
+		     &a, out, NULL);
 		out->running_at_expiry = -1;
 	} else {
-		walk(&w->cpu[cpu], &s, match->start_ts ? tid : -1, since, expiry, user, &a,
-		     &out->nevents, &out->running_at_expiry);
+		walk(&w->cpu[cpu], &s, match->start_ts ? tid : -1, since, expiry, user, &a, out,
+		     &out->running_at_expiry);
 	}
 	qsort(a.e, a.n, sizeof(a.e[0]), by_time_held);
 	n = a.n < LATPROBE_CONTRIB_MAX ? a.n : LATPROBE_CONTRIB_MAX;
@@ -563,6 +600,18 @@ void latprobe_explain_text(const struct latprobe_explanation *x, char *buf, size
 		us_text(o->ns, t, sizeof(t));
 		n = snprintf(buf + used, len - used, "%s %s %s (%s)", i == 1 ? "; then" : ",", who,
 			     t, stage_text(o->stage));
+		used = n < 0 ? used : used + (size_t)n < len ? used + (size_t)n : len - 1;
+	}
+	/* an interrupt "running" for long without a single event: more likely the CPU itself
+	 * did not run (a vCPU the host had descheduled) */
+	if ((c->holder == LATPROBE_HELD_IRQ || c->holder == LATPROBE_HELD_VECTOR ||
+	     c->holder == LATPROBE_HELD_SOFTIRQ || c->holder == LATPROBE_HELD_HRTIMER) &&
+	    x->silence_ns >= 100000 && 2 * x->silence_ns >= c->ns && used + 1 < len) {
+		us_text(x->silence_ns, t, sizeof(t));
+		n = snprintf(buf + used, len - used,
+			     "; no event was traced on the CPU for %s of it (in a VM the host may "
+			     "not have run the vCPU)",
+			     t);
 		used = n < 0 ? used : used + (size_t)n < len ? used + (size_t)n : len - 1;
 	}
 	if (x->stage_result == LATPROBE_STAGES_OK && !x->match.switch_traced && used + 1 < len)

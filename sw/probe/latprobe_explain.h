@@ -89,9 +89,11 @@ struct latprobe_explanation {
 	uint8_t cause;		   /**< enum latprobe_cause */
 	unsigned ncontrib;
 	struct latprobe_contribution contrib[LATPROBE_CONTRIB_MAX]; /**< largest first */
-	uint64_t other_ns; /**< what did not fit in contrib[] */
-	uint32_t nevents;  /**< trace events of the CPUs between the expiry and the read */
-	bool window_cut;   /**< the trace did not reach back to the arming of the timer */
+	uint64_t other_ns;   /**< what did not fit in contrib[] */
+	uint32_t nevents;    /**< trace events of the CPUs between the expiry and the read */
+	uint64_t silence_ns; /**< the longest stretch without any event on the CPU(s) */
+	int64_t silence_at;  /**< where it began, relative to the expiry */
+	bool window_cut;     /**< the trace did not reach back to the arming of the timer */
 };
 
 /**

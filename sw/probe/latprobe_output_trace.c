@@ -78,7 +78,7 @@ static int write_spike_series(struct latmon_log_writer *w, unsigned id,
 	char who[LATPROBE_CONTRIB_MAX][LATPROBE_NAME_LEN], whokey[LATPROBE_CONTRIB_MAX][8];
 	char why[WHY_LEN], switched[4];
 	struct latmon_log_kv meta[16 + LATPROBE_NSTAGES + LATPROBE_CONTRIB_MAX];
-	struct latmon_log_counter c[2];
+	struct latmon_log_counter c[3];
 	size_t n = 0;
 	int err;
 
@@ -136,7 +136,8 @@ static int write_spike_series(struct latmon_log_writer *w, unsigned id,
 	}
 	c[0] = (struct latmon_log_counter){ "other_ns", x->other_ns };
 	c[1] = (struct latmon_log_counter){ "events", x->nevents };
-	return err ? err : latmon_log_counters(w, id, c, 2);
+	c[2] = (struct latmon_log_counter){ "silence_ns", x->silence_ns };
+	return err ? err : latmon_log_counters(w, id, c, 3);
 }
 
 int latprobe_write_trace_series(struct latmon_log_writer *w, unsigned first_id,

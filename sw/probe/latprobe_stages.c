@@ -8,7 +8,8 @@ const char *const latprobe_stage_names[LATPROBE_NSTAGES] = {
 };
 
 const char *const latprobe_stage_result_names[LATPROBE_STAGES_NRESULTS] = {
-	"ok", "no_start", "no_expire", "no_irq", "no_waking", "no_switch", "disorder", "sum",
+	"ok",	     "no_start", "no_expire", "no_irq",	    "no_waking",
+	"no_switch", "disorder", "sum",	      "armed_late",
 };
 
 /* The thread's latest arming of a timer for this expiry, at or before the expiry and the read. */
@@ -82,8 +83,18 @@ enum latprobe_stage_result latprobe_stages_find(const struct latprobe_windows *w
 		return LATPROBE_STAGES_NO_START;
 	win = &w->cpu[cpu];
 	start = find_start(win, tid, expiry, user);
-	if (!start)
+	if (!start) {
+		/* armed after the expiry, before the clock read? */
+		for (size_t i = latprobe_window_lower(win, expiry + 1);
+		     i < win->end && win->ev[i].ts <= user; i++) {
+			const struct latprobe_trace_event *e = &win->ev[i];
+
+			if (e->kind == LATPROBE_EV_TIMER_START && e->pid == tid &&
+			    e->expires == (int64_t)expiry)
+				return LATPROBE_STAGES_ARMED_LATE;
+		}
 		return LATPROBE_STAGES_NO_START;
+	}
 	m->start_ts = start->ts;
 	m->timer = start->timer;
 	/* the timer usually expires on the thread's CPU; a migrated one on another */

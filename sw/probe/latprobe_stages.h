@@ -41,13 +41,16 @@ extern const char *const latprobe_stage_names[LATPROBE_NSTAGES];
 /** Why a wake-up has no stages (or 0 = it has them). */
 enum latprobe_stage_result {
 	LATPROBE_STAGES_OK,
-	LATPROBE_STAGES_NO_START,  /**< no hrtimer_start of the thread for this expiry */
-	LATPROBE_STAGES_NO_EXPIRE, /**< the timer's expiry was not traced */
-	LATPROBE_STAGES_NO_IRQ,	   /**< no timer interrupt entry before the handler */
-	LATPROBE_STAGES_NO_WAKING, /**< the thread was not woken (it had not gone to sleep) */
-	LATPROBE_STAGES_NO_SWITCH, /**< neither a switch to the thread nor its syscall exit */
-	LATPROBE_STAGES_DISORDER,  /**< events out of order: a stage after the first is negative */
-	LATPROBE_STAGES_SUM,	   /**< the stages do not add up to the measured latency */
+	LATPROBE_STAGES_NO_START,   /**< no hrtimer_start of the thread for this expiry */
+	LATPROBE_STAGES_NO_EXPIRE,  /**< the timer's expiry was not traced */
+	LATPROBE_STAGES_NO_IRQ,	    /**< no timer interrupt entry before the handler */
+	LATPROBE_STAGES_NO_WAKING,  /**< the thread was not woken (it had not gone to sleep) */
+	LATPROBE_STAGES_NO_SWITCH,  /**< neither a switch to the thread nor its syscall exit */
+	LATPROBE_STAGES_DISORDER,   /**< events out of order: a stage after the first is negative */
+	LATPROBE_STAGES_SUM,	    /**< the stages do not add up to the measured latency */
+	LATPROBE_STAGES_ARMED_LATE, /**< the thread armed the timer only after its expiry (it was
+					 held up between its clock read and its next sleep): the
+					 wake-up was immediate, there is no interrupt path */
 	LATPROBE_STAGES_NRESULTS
 };
 

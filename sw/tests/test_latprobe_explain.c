@@ -45,11 +45,13 @@ static struct latprobe_trace_event *add(uint64_t ts, enum latprobe_trace_kind ki
 	return e;
 }
 
-static void add_switch(uint64_t ts, int32_t prev, int32_t next, int16_t next_prio)
+static void add_switch(uint64_t ts, int32_t prev, int16_t prev_prio, int32_t next,
+		       int16_t next_prio)
 {
 	struct latprobe_trace_event *e = add(ts, LATPROBE_EV_SWITCH, prev, 0);
 
 	e->id = prev;
+	e->prev_prio = prev_prio;
 	e->pid = next;
 	e->prio = next_prio;
 }
@@ -80,7 +82,7 @@ static void begin(int32_t next, int16_t next_prio)
 	e->pid = TID;
 	e->timer = TIMER;
 	e->expires = (int64_t)D;
-	add_switch(D - 499000, TID, next, next_prio);
+	add_switch(D - 499000, TID, PROBE_PRIO, next, next_prio);
 }
 
 static void explain(uint64_t user, struct latprobe_explanation *x)
@@ -129,7 +131,7 @@ static void test_preempted_by_a_busy_loop(void)
 	/* "busy" (rt 99) runs from before the expiry until it switches to the probe 800 us on */
 	begin(BUSY, 0);
 	add_timer_irq(D + 2000, BUSY);
-	add_switch(D + 800000, BUSY, TID, PROBE_PRIO);
+	add_switch(D + 800000, BUSY, 0, TID, PROBE_PRIO);
 	explain(D + 802000, &x);
 	CHECK(x.stage_result == LATPROBE_STAGES_OK && x.match.switch_traced);
 	CHECK(total(&x) == 802000 && x.latency == 802000);
@@ -157,6 +159,8 @@ static void test_preempted_by_a_busy_loop(void)
 	latprobe_explain_text(&x, text, sizeof(text));
 	CHECK(strstr(text, "802.0 us late: busy (pid 900, rt 99) held the CPU for 796.0 us (sched "
 			   "stage): a task of higher or equal priority") == text);
+	/* a task running in user space leaves no events: that is not said to be the VM */
+	CHECK(x.silence_ns == 796000 && strstr(text, "vCPU") == NULL);
 }
 
 static void test_not_preemptible(void)
@@ -167,7 +171,7 @@ static void test_not_preemptible(void)
 	/* the same, by a normal task: the probe should have preempted it */
 	begin(BUSY, 120);
 	add_timer_irq(D + 2000, BUSY);
-	add_switch(D + 300000, BUSY, TID, PROBE_PRIO);
+	add_switch(D + 300000, BUSY, 120, TID, PROBE_PRIO);
 	explain(D + 301000, &x);
 	CHECK(total(&x) == 301000);
 	CHECK(x.cause == LATPROBE_CAUSE_NOT_PREEMPTIBLE);
@@ -177,6 +181,33 @@ static void test_not_preemptible(void)
 		     "busy (pid 900, nice 0) kept the CPU for 296.0 us (sched stage) although "
 		     "the probe has the higher priority") != NULL);
 	CHECK(!strcmp(latprobe_cause_class((enum latprobe_cause)x.cause), "scheduler"));
+}
+
+static void test_priority_at_the_time(void)
+{
+	struct latprobe_explanation x;
+
+	/* the name table knows busy's latest priority (it became a normal task after the
+	 * spike); the switch away from it in the spike says it was rt 99 then */
+	latprobe_names_task(&names, BUSY, "busy", 120);
+	nev = 0;
+	add(D - 500000, LATPROBE_EV_TIMER_START, TID, 0)->pid = TID;
+	evs[0].timer = TIMER;
+	evs[0].expires = (int64_t)D;
+	add(D - 400000, LATPROBE_EV_WAKING, BUSY, 0)->pid = 4242; /* busy is current */
+	add_timer_irq(D + 2000, BUSY);
+	add_switch(D + 800000, BUSY, 0, TID, PROBE_PRIO);
+	explain(D + 802000, &x);
+	CHECK(x.contrib[0].key == BUSY && x.contrib[0].prio == 0);
+	CHECK(x.cause == LATPROBE_CAUSE_PREEMPTED);
+	/* the switch to busy is seen (rt 99); it became a normal task before it switched away:
+	 * while it held the CPU it was rt 99 */
+	begin(BUSY, 0);
+	add_timer_irq(D + 2000, BUSY);
+	add_switch(D + 800000, BUSY, 120, TID, PROBE_PRIO);
+	explain(D + 802000, &x);
+	CHECK(x.contrib[0].key == BUSY && x.contrib[0].prio == 0);
+	latprobe_names_task(&names, BUSY, "busy", 0);
 }
 
 static void test_idle_with_untraced_switch(void)
@@ -220,7 +251,7 @@ static void test_device_irq_and_softirq(void)
 	add_timer_irq(D + 50100, BUSY);
 	add(D + 52200, LATPROBE_EV_SOFTIRQ_ENTRY, BUSY, SOFT)->id = 3;
 	add(D + 152200, LATPROBE_EV_SOFTIRQ_EXIT, BUSY, SOFT)->id = 3;
-	add_switch(D + 153000, BUSY, TID, PROBE_PRIO);
+	add_switch(D + 153000, BUSY, 120, TID, PROBE_PRIO);
 	explain(D + 154000, &x);
 	CHECK(total(&x) == 154000);
 	c = &x.contrib[0];
@@ -250,7 +281,7 @@ static void test_exits_not_traced(void)
 	e = add(D + 41500, LATPROBE_EV_TIMER_EXPIRE, BUSY, HARD);
 	e->timer = TIMER;
 	add(D + 42000, LATPROBE_EV_WAKING, BUSY, HARD)->pid = TID;
-	add_switch(D + 45000, BUSY, TID, PROBE_PRIO);
+	add_switch(D + 45000, BUSY, 120, TID, PROBE_PRIO);
 	explain(D + 46000, &x);
 	CHECK(x.stage_result == LATPROBE_STAGES_OK && total(&x) == 46000);
 	c = &x.contrib[0];
@@ -261,6 +292,17 @@ static void test_exits_not_traced(void)
 	CHECK(c && c->ns == 3000);
 	latprobe_explain_name_symbols(&x, &names);
 	CHECK(!strcmp(x.contrib[0].name, "tick_nohz_handler"));
+	/* 40 us without any event, all of it the callback's: said, with the VM in mind */
+	CHECK(x.silence_ns == 40000 && x.silence_at == 1500);
+	{
+		char text[512];
+
+		x.contrib[0].ns = 400000; /* as if 400 us: long enough to mention */
+		x.silence_ns = 399000;
+		latprobe_explain_text(&x, text, sizeof(text));
+		CHECK(strstr(text, "no event was traced on the CPU for 399.0 us of it (in a VM the "
+				   "host may not have run the vCPU)") != NULL);
+	}
 }
 
 static void test_timer_on_another_cpu(void)
@@ -277,7 +319,7 @@ static void test_timer_on_another_cpu(void)
 	add_timer_irq(D + 7000, 4242);
 	for (size_t i = first; i < nev; i++)
 		evs[i].cpu = 2;
-	add_switch(D + 20000, BUSY, TID, PROBE_PRIO);
+	add_switch(D + 20000, BUSY, 0, TID, PROBE_PRIO);
 	explain(D + 21000, &x);
 	CHECK(x.stage_result == LATPROBE_STAGES_OK && x.match.timer_cpu == 2);
 	CHECK(total(&x) == 21000);
@@ -314,7 +356,7 @@ static void test_many_contributors(void)
 		    ->id = 100 + i;
 	}
 	add_timer_irq(D + 40000, BUSY);
-	add_switch(D + 50000, BUSY, TID, PROBE_PRIO);
+	add_switch(D + 50000, BUSY, 0, TID, PROBE_PRIO);
 	explain(D + 51000, &x);
 	CHECK(x.ncontrib == LATPROBE_CONTRIB_MAX && total(&x) == 51000 && x.other_ns > 0);
 	for (unsigned i = 1; i < x.ncontrib; i++)
@@ -343,6 +385,7 @@ int main(void)
 	}
 	test_preempted_by_a_busy_loop();
 	test_not_preemptible();
+	test_priority_at_the_time();
 	test_idle_with_untraced_switch();
 	test_device_irq_and_softirq();
 	test_exits_not_traced();

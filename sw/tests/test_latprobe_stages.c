@@ -182,6 +182,11 @@ static void test_missing_events(void)
 		load(f, k);
 		CHECK(find(D, D + 12000, 12000, &m) == without[drop]);
 	}
+	/* armed only after the expiry (held up before it could sleep): no interrupt path */
+	e[0].ts = D + 100;
+	load(e, n);
+	CHECK(find(D, D + 12000, 12000, &m) == LATPROBE_STAGES_ARMED_LATE);
+	e[0].ts = D - 500000;
 	/* an arming for another expiry is not this wake-up's */
 	e[0].expires = (int64_t)D + 1;
 	load(e, n);
