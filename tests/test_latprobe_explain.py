@@ -7,8 +7,10 @@ the wake-up whose expiry E falls into a loop [s, e) is e - E late (or the one ju
 when the helper already ran its own code before its first clock read). Its explanation must name the
 helper — its pid, its priority (rt 99), the cause "preempted" — with the right duration: the
 time the explanation attributes to the helper plus the interrupts that ran inside the spike
-equals e - E, from -10 µs to +50 µs (the helper's own code between its last clock read and its
-sleep also counts as its time; docs/latprobe.md, "Spikes explained").
+equals e - E, from -20 µs to +100 µs: the probe's own timer callback inside the loop (a few µs)
+is the probe's; the helper's own code between its last clock read and its sleep (5-45 µs here,
+under a load of 11 on 2 vCPUs) counts as its time, and so does any moment in it the host did not
+run the vCPU (docs/latprobe.md, "Spikes explained").
 
 --break stops the run at the first such wake-up and keeps the kernel's trace with latprobe's
 marker in it.
@@ -26,7 +28,9 @@ from pathlib import Path
 import pytest
 from tracefs_support import instances, tracing_unavailable
 
+from latmon.ingest import load
 from latmon.logformat import read_file
+from latmon.spikes import spikes_of
 
 pytestmark = pytest.mark.skipif(
     tracing_unavailable() is not None, reason=str(tracing_unavailable())
@@ -34,30 +38,32 @@ pytestmark = pytest.mark.skipif(
 
 LOOP_NS = 3_000_000
 INTERVAL_NS = 1_000_000
-TOLERANCE_BELOW_NS = 10_000
-TOLERANCE_ABOVE_NS = 50_000
+TOLERANCE_BELOW_NS = 20_000
+TOLERANCE_ABOVE_NS = 100_000
 
 # The helper: argv = cpu, loops, loop length (ns), gap (s), delay before the first loop (s).
 # Prints its pid and the [start, end) of every loop (CLOCK_MONOTONIC ns) as JSON.
 BUSY_LOOP = """
-import json, os, sys, time
+import array, json, os, sys, time
 cpu, loops, length, gap, delay = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), \\
     float(sys.argv[4]), float(sys.argv[5])
 with open("/proc/self/comm", "w") as f:
     f.write("latmon-busy")
 os.sched_setaffinity(0, {cpu})
 os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(99))
+clock, now = time.CLOCK_MONOTONIC, time.clock_gettime_ns
+other, normal = os.SCHED_OTHER, os.sched_param(0)
+starts, ends = array.array("q", [0] * loops), array.array("q", [0] * loops)
 time.sleep(delay)
-done = []
-for _ in range(loops):
-    s = e = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+for i in range(loops):
+    s = e = now(clock)
     while e - s < length:
-        e = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-    done.append((s, e))
-    if len(done) == loops:  # the last: back to a normal task, so that its exit delays nothing
-        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+        e = now(clock)
+    starts[i], ends[i] = s, e  # nothing allocated between the last clock read and the sleep
+    if i == loops - 1:  # the last: back to a normal task, so that its exit delays nothing
+        os.sched_setscheduler(0, other, normal)
     time.sleep(gap)
-print(json.dumps({"pid": os.getpid(), "loops": done}), flush=True)
+print(json.dumps({"pid": os.getpid(), "loops": list(zip(starts, ends))}), flush=True)
 """
 
 INTERRUPTS = ("irq", "vector", "softirq", "hrtimer")
@@ -152,7 +158,22 @@ def test_a_busy_loop_is_named_with_its_duration(latprobe: Path, tmp_path: Path, 
         assert spike is not None, f"no explained wake-up inside the loop [{start}, {end})"
         check_names_the_loop(spike, result["pid"], data["t0_mono_ns"] + spike["t"], end)
 
-    # the latmon-log carries the same explanations: one series per spike
+    # the latmon-log carries the same explanations, as latmon reads them back
+    (run,) = load(log)
+    read_back = spikes_of(run)
+    assert [(s.cpu, s.t, s.latency, s.cause, s.why) for s in read_back] == [
+        (f"cpu{cpu}", s["t"], s["latency"], s["cause"], s["why"])
+        for s in sorted(spikes, key=lambda s: (-s["latency"], s["t"]))
+    ]
+    by_t_json = {s["t"]: s for s in spikes}
+    for back in read_back:
+        contributors = by_t_json[back.t]["contributors"]
+        assert [
+            (c.name, c.holder, c.stage, c.ns, c.id, c.prio_text) for c in back.contributors
+        ] == [
+            (c["name"], c["holder"], c["stage"], c["ns"], c["id"], c.get("prio", ""))
+            for c in contributors
+        ]
     (run,) = read_file(log)
     by_t = {int(s.meta["t"]): s for s in run.series if s.meta.get("kind") == "spike"}
     for spike in spikes:

@@ -467,7 +467,7 @@ def summarize_run_file(
             progress(len(values))
     out: list[Summary | None] = []
     for series, stream, n in zip(run.series, streams, rows, strict=True):
-        if series.is_stages:
+        if series.is_derived:
             out.append(None)
             continue
         deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)

@@ -207,7 +207,8 @@ static void json_spike(FILE *out, const struct latprobe_explanation *x, unsigned
 			c->stage < LATPROBE_NSTAGES ? latprobe_stage_names[c->stage] : "unstaged",
 			latprobe_holder_names[c->holder]);
 		latprobe_json_string(out, c->name);
-		fprintf(out, ", \"id\": %" PRIu64, c->key);
+		/* signed, as in the latmon-log (a callback's address is negative) */
+		fprintf(out, ", \"id\": %" PRId64, (int64_t)c->key);
 		if (c->holder == LATPROBE_HELD_TASK) {
 			latprobe_prio_text(c->prio, prio, sizeof(prio));
 			fprintf(out, ", \"prio\": \"%s\"", prio);

@@ -70,8 +70,8 @@ def summaries(
     out = []
     for run in next(load_each([path], fmt_name, keep_going, read_options))[1]:
         for series in run.series:
-            if series.is_stages:
-                continue  # a subset of another series, split into stages: see latmon report
+            if series.is_derived:
+                continue  # stages or spike explanations of another series: see latmon report
             deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)
             out.append((run, series, summarize_series(series, PERCENTILES, confidence, deadline)))
     return out
