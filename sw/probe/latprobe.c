@@ -478,8 +478,14 @@ static void release_threads(struct run *run)
 		nanosleep(&poll, NULL);
 	utc_now(run->start_utc, sizeof(run->start_utc));
 	run->start_ns = latprobe_now_ns() + START_DELAY_NS;
-	for (unsigned i = 0; i < run->nthreads; i++)
+	for (unsigned i = 0; i < run->nthreads; i++) {
+		/* spread like cyclictest's threads, which each start on their own (-A aligns them):
+		 * two CPUs' timers firing at the same instant delay each other (in a VM, the host
+		 * delivers both); CPU k of n wakes k/n of an interval after the first */
 		run->threads[i].start_ns = run->start_ns;
+		run->threads[i].phase_ns =
+		    run->params.aligned ? 0 : run->params.interval_ns * i / run->nthreads;
+	}
 	atomic_store_explicit(&run->go, run->start_ns, memory_order_release);
 }
 

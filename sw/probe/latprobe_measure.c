@@ -129,8 +129,10 @@ static void *measure(void *arg)
 		finish(thread);
 		return NULL;
 	}
-	next = thread->start_ns + interval;
-	end = p->duration_ns ? thread->start_ns + p->duration_ns : UINT64_MAX;
+	/* each thread's periods are shifted by its phase, its end too: every thread has the same
+	 * number of periods in the duration */
+	next = thread->start_ns + thread->phase_ns + interval;
+	end = p->duration_ns ? thread->start_ns + thread->phase_ns + p->duration_ns : UINT64_MAX;
 	while (!atomic_load_explicit(thread->stop, memory_order_relaxed) && next <= end) {
 		struct timespec ts = to_timespec(next);
 		uint64_t now, late;

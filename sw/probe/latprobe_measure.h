@@ -37,6 +37,7 @@ struct latprobe_thread {
 	const struct latprobe_params *params;
 	unsigned cpu;
 	uint64_t start_ns;  /**< CLOCK_MONOTONIC time of the run's start (shared by all threads) */
+	uint64_t phase_ns;  /**< this thread wakes at start_ns + phase_ns + k * interval */
 	atomic_uint *ready; /**< threads running and waiting for the start time */
 	_Atomic uint64_t *go; /**< the start time once every thread is ready (0 until then); the
 				   main thread sets start_ns before it publishes it here */
@@ -46,7 +47,7 @@ struct latprobe_thread {
 	struct latprobe_break *brk; /**< --break, or NULL */
 	/* results */
 	struct latprobe_hist hist;
-	int64_t *t;		    /**< wake-up time since start_ns, per kept sample */
+	int64_t *t;		    /**< wake-up time since start_ns (phase included), per sample */
 	int64_t *latency;	    /**< lateness of the wake-up, per kept sample */
 	uint64_t nsamples;	    /**< samples kept (<= params->max_samples) */
 	_Atomic uint64_t published; /**< kept samples the main thread may read while measuring */

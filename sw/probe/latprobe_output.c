@@ -80,6 +80,8 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 	    (struct latmon_log_kv){ "policy", latprobe_policy_name(params->policy) };
 	header[nheader++] = (struct latmon_log_kv){ "priority", priority };
 	header[nheader++] = (struct latmon_log_kv){ "mlock", params->mlock ? "1" : "0" };
+	header[nheader++] =
+	    (struct latmon_log_kv){ "wakeups", params->aligned ? "aligned" : "spread" };
 	if (info->dma_latency_us >= 0) {
 		u64_text(dma, sizeof(dma), (uint64_t)info->dma_latency_us);
 		header[nheader++] = (struct latmon_log_kv){ "dma_latency_us", dma };
@@ -218,9 +220,10 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 	fprintf(out,
 		"{\"source\": \"latprobe\", \"tool_version\": \"%s\", \"unit\": \"ns\", "
 		"\"interval_ns\": %" PRIu64 ", \"policy\": \"%s\", \"priority\": %d, "
-		"\"mlock\": %s, ",
+		"\"mlock\": %s, \"wakeups\": \"%s\", ",
 		LATMON_VERSION, params->interval_ns, latprobe_policy_name(params->policy),
-		params->priority, params->mlock ? "true" : "false");
+		params->priority, params->mlock ? "true" : "false",
+		params->aligned ? "aligned" : "spread");
 	if (info->dma_latency_us >= 0) {
 		fprintf(out, "\"dma_latency_us\": %d, ", info->dma_latency_us);
 	} else {

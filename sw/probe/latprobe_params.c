@@ -26,6 +26,8 @@ static const char usage_text[] =
     "  -p, --priority N        real-time priority 1..99 (default 95 for fifo/rr)\n"
     "      --policy P          fifo (default), rr or other\n"
     "      --no-mlock          do not lock memory (mlockall is the default)\n"
+    "      --aligned           wake every CPU at the same instants (default: CPU k of n is\n"
+    "                          k/n of an interval later, so that their timers do not coincide)\n"
     "      --dma-latency US    hold /dev/cpu_dma_latency at US while measuring; none leaves it\n"
     "                          untouched (default: 0 when root, as cyclictest; else none)\n"
     "tracing (root; tracefs):\n"
@@ -211,6 +213,7 @@ int latprobe_parse_cpus(const char *text, unsigned *cpus, unsigned *ncpus)
 enum long_only {
 	OPT_POLICY = 256,
 	OPT_NO_MLOCK,
+	OPT_ALIGNED,
 	OPT_DMA_LATENCY,
 	OPT_STAGES,
 	OPT_EXPLAIN,
@@ -237,6 +240,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		{ "priority", required_argument, NULL, 'p' },
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
+		{ "aligned", no_argument, NULL, OPT_ALIGNED },
 		{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
 		{ "stages", no_argument, NULL, OPT_STAGES },
 		{ "explain", required_argument, NULL, OPT_EXPLAIN },
@@ -318,6 +322,9 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			break;
 		case OPT_NO_MLOCK:
 			params->mlock = false;
+			break;
+		case OPT_ALIGNED:
+			params->aligned = true;
 			break;
 		case OPT_DMA_LATENCY:
 			if (!strcmp(optarg, "none")) {

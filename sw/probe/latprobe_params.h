@@ -32,8 +32,9 @@ struct latprobe_params {
 	unsigned ncpus; /**< 0: every online CPU (filled in by main) */
 	/* how */
 	enum latprobe_policy policy;
-	int priority;	    /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER */
-	bool mlock;	    /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
+	int priority; /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER */
+	bool mlock;   /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
+	bool aligned; /**< every CPU wakes at the same instants (else their phases are spread) */
 	int dma_latency_us; /**< hold /dev/cpu_dma_latency at this value, or LATPROBE_DMA_* */
 	bool stages;	    /**< trace the run: stages of every sample, spikes explained (root) */
 	uint64_t trace_buffer_kb; /**< per-CPU trace buffer size for --stages */

@@ -67,6 +67,8 @@ static void test_options(void)
 	      p.mlock && p.dma_latency_us == LATPROBE_DMA_DEFAULT && !strcmp(p.output, "-"));
 	/* no tracing by default; with it, the 5 worst samples of each CPU are explained */
 	CHECK(!p.stages && p.explain_worst == 5 && p.explain_ns == 0 && p.break_ns == 0);
+	CHECK(!p.aligned);
+	CHECK(parse(&p, err, "--aligned", NULL, NULL, NULL) == 0 && p.aligned);
 	CHECK(parse(&p, err, "--dma-latency", "none", NULL, NULL) == 0 &&
 	      p.dma_latency_us == LATPROBE_DMA_NONE);
 	CHECK(parse(&p, err, "--dma-latency", "0", NULL, NULL) == 0 && p.dma_latency_us == 0);
