@@ -82,6 +82,17 @@ def test_cpu_not_available(latprobe: Path) -> None:
     assert "CPU 1023 is not online or not available" in proc.stderr
 
 
+def test_aligned_wakeups(latprobe: Path, tmp_path: Path) -> None:
+    """--aligned: every CPU wakes at the same instants (cyclictest -A)."""
+    out = tmp_path / "aligned.log"
+    proc = run(latprobe, *PLAIN, "-l", "20", "-i", "1ms", "--aligned", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    (log,) = read_file(out)
+    assert log.meta["wakeups"] == "aligned"
+    for series in log.series:
+        assert np.all(series.field("t") % 1_000_000 == 0)
+
+
 def test_count_limited_run(latprobe: Path, tmp_path: Path) -> None:
     out = tmp_path / "run.log"
     proc = run(latprobe, *PLAIN, "-l", "300", "-i", "1ms", "-o", str(out), "--scenario", "t")
@@ -96,12 +107,15 @@ def test_count_limited_run(latprobe: Path, tmp_path: Path) -> None:
     online = len(os.sched_getaffinity(0))
     assert [s.name for s in log.series] == [f"cpu{c}" for c in sorted(os.sched_getaffinity(0))]
     assert len(log.series) == online
-    for series in log.series:
+    assert log.meta["wakeups"] == "spread"
+    for k, series in enumerate(log.series):
         t = series.field("t")
         latency = series.latency
         assert series.counters["events"] == 300 == len(latency)
-        # wake-ups sit on the period grid, the first one period after the start
-        assert t[0] % 1_000_000 == 0 and np.all(t % 1_000_000 == 0)
+        # wake-ups sit on the period grid, the first one period after the start, CPU k of n
+        # shifted by k/n of a period (the CPUs' timers do not coincide)
+        phase = 1_000_000 * k // online
+        assert t[0] >= 1_000_000 + phase and np.all(t % 1_000_000 == phase)
         # the missed periods are exactly the holes in that grid
         holes = int(np.sum(np.diff(t) // 1_000_000 - 1))
         assert series.counters["missed"] == holes
