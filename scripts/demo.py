@@ -5,7 +5,7 @@
    driven by its processor side in C (liblatmon) with a fast and a slow, jittery ISR;
 2. measures this machine's timer wake-up latency with `latmon run` and the scenarios
    scenarios/demo-idle.yaml and demo-stress.yaml (latprobe idle and under stress-ng --cpu 2,
-   with the stages of the interrupt path when run as root);
+   with the stages of the interrupt path and the worst wake-ups explained when run as root);
 3. compares the two scenarios and writes one HTML report of everything.
 
 Output: out/demo/ (logs, runs/, report.html, summary.md). Runs in about a minute and a half.
