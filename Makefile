@@ -18,6 +18,7 @@ export PATH := $(VENV)/bin:$(PATH)
 
 include sw/sw.mk
 include hw/hw.mk
+include target/target.mk
 
 .PHONY: help setup test demo bench lint format lock clean fuzz
 
@@ -31,6 +32,8 @@ help:
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
 	@echo "make lint    ruff, mypy and clang-format checks"
 	@echo "make fuzz    fuzz every input reader with 150,000 inputs"
+	@echo "make target-test  the ARM targets on QEMU: A53 suite (ZCU102), arm64 guests with the"
+	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~10 min)"
 
 setup:
 	@scripts/setup.sh
@@ -43,7 +46,7 @@ test: setup
 
 # Hand-written C (generated headers are left as their generator writes them).
 C_STYLE_FILES = $(shell find sw -name '*.[ch]' ! -name 'latmon_regs.h' ! -name 'latmon_map.h' | sort)
-PY_DIRS := src tests hw bench scripts
+PY_DIRS := src tests hw bench scripts target
 
 lint: setup
 	$(VENV)/bin/ruff check $(PY_DIRS)

@@ -23,7 +23,9 @@ apt_packages=(
   python3                  # host analysis
   python3-venv             # the virtual environment below
   python3-dev              # headers for cocotb's VPI/VHPI libraries
-  gcc-aarch64-linux-gnu    # bare-metal example, Cortex-A53 build
+  gcc-aarch64-linux-gnu    # bare-metal example, Cortex-A53 build; latprobe for arm64 guests
+  libc6-dev-arm64-cross    # the static arm64 latprobe links glibc's static libraries
+  qemu-system-arm          # qemu-system-aarch64: the A53 images on the ZCU102 model, arm64 Linux guests
   gcc-arm-none-eabi        # bare-metal example, Cortex-R5 build (freestanding: no C library needed)
   clang-format             # C style check
   ghdl                     # checks the VHDL component declaration of the IP
@@ -65,4 +67,8 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     || die "pip install failed; see the messages above"
   echo "$want" > "$stamp"
 fi
+# The Debian arm64 packages the QEMU guests are built from (make target-test): fetched once with a
+# private apt configuration, checked against the signed index's SHA256, cached under build/.
+"$py" "$here/target/debs.py" --out "$here/build/target/debs" --apt-dir "$here/build/target/apt" \
+  || die "could not fetch the arm64 guest packages; see the message above"
 echo "setup: ok ($("$venv/bin/python" -V), venv $venv)"

@@ -1,6 +1,7 @@
-"""The bare-metal example is cross-built by `make sw-all` for both published CPU targets; it
-cannot run here (no board), so this checks what the linker produced: the architecture, the
-floating-point ABI, the entry and the ISR."""
+"""The bare-metal images are cross-built by `make sw-all`: the example for both published CPU
+targets, the A53 interrupt suite and the QEMU builds of both. This checks what the linker
+produced: the architecture, the floating-point ABI, the entry, the ISR, and that every image is
+freestanding. The QEMU builds also run: tests/test_qemu_a53.py."""
 
 from __future__ import annotations
 
@@ -48,9 +49,13 @@ def test_cortex_r5_image(c_binary) -> None:
         assert f" {name}\n" in symbols, name
 
 
+A53 = ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-nm")
 IMAGES = {
-    "a53": ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-nm"),
-    "r5": ("arm-none-eabi-gcc", "arm-none-eabi-nm"),
+    "example-a53": A53,
+    "example-r5": ("arm-none-eabi-gcc", "arm-none-eabi-nm"),
+    "example-a53-qemu": A53,
+    "suite-a53": A53,
+    "suite-a53-qemu": A53,
 }
 # Symbols any hosted C library (glibc, newlib, picolibc) would bring with its start code or stdio.
 LIBC_SYMBOLS = (
@@ -110,16 +115,16 @@ def test_image_links_no_c_library(image: str, repo_root) -> None:
     build = repo_root / "build/sw/examples"
     loads = [
         line.removeprefix("LOAD ")
-        for line in (build / f"example-{image}.map").read_text().splitlines()
+        for line in (build / f"{image}.map").read_text().splitlines()
         if line.startswith("LOAD ") and line != "LOAD linker stubs"  # the linker's own veneers
     ]
     assert loads, "the link map lists no inputs"
     for path in loads:
-        assert path.startswith(str(build / image)) or Path(path).name == "libgcc.a", path
+        assert path.startswith(str(build / image) + "/") or Path(path).name == "libgcc.a", path
     symbols = {
         line.split()[-1]
         for line in subprocess.run(
-            [tool(nm), str(build / f"example-{image}.elf")],
+            [tool(nm), str(build / f"{image}.elf")],
             capture_output=True,
             text=True,
             check=True,

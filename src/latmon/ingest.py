@@ -21,6 +21,7 @@ from latmon.readers import (
     ila_csv,
     jitterdebugger,
     plain,
+    rtla_timerlat_hist,
 )
 from latmon.runfile import is_run_file, read_run
 
@@ -32,6 +33,7 @@ _TEXT_READERS = (
     cyclictest_verbose,
     ila_csv,
     hdr_log,
+    rtla_timerlat_hist,
     plain,
 )
 FORMATS = (

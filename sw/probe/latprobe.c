@@ -455,6 +455,7 @@ static void finish_tracing(struct run *run)
 	info->trace_bad_pages = run->trace.bad_pages;
 	for (unsigned c = 0; c < run->trace.windows.ncpus; c++)
 		info->trace_window_dropped += run->trace.windows.cpu[c].dropped;
+	info->trace_irq_event = run->trace.irq_event;
 	info->trace_used = run->trace_used;
 	info->trace_missing = run->trace_missing;
 	if (run->trace.overrun || run->trace.lost_pages)

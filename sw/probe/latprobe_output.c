@@ -104,6 +104,9 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		header[nheader++] =
 		    (struct latmon_log_kv){ "stages", "irq,handler,wakeup,sched,user" };
 		header[nheader++] = (struct latmon_log_kv){ "trace_events", trace[0] };
+		if (info->trace_irq_event)
+			header[nheader++] =
+			    (struct latmon_log_kv){ "trace_irq_event", info->trace_irq_event };
 		header[nheader++] = (struct latmon_log_kv){ "trace_overrun", trace[1] };
 		header[nheader++] = (struct latmon_log_kv){ "trace_lost_pages", trace[2] };
 		header[nheader++] = (struct latmon_log_kv){ "trace_window_dropped", trace[3] };
@@ -232,7 +235,9 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 		fputs(", ", out);
 	}
 	if (info->stages) {
-		fputs("\"trace\": {\"used\": ", out);
+		fputs("\"trace\": {\"irq_event\": ", out);
+		latprobe_json_string(out, info->trace_irq_event ? info->trace_irq_event : "");
+		fputs(", \"used\": ", out);
 		latprobe_json_string(out, info->trace_used ? info->trace_used : "");
 		fputs(", \"missing\": ", out);
 		latprobe_json_string(out, info->trace_missing ? info->trace_missing : "");

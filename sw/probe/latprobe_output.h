@@ -29,6 +29,7 @@ struct latprobe_run_info {
 	uint64_t trace_overrun;	   /**< trace events the kernel overwrote or dropped */
 	uint64_t trace_window_dropped; /**< events dropped from a full window (memory limit) */
 	uint64_t trace_bad_pages;      /**< trace pages that could not be parsed */
+	const char *trace_irq_event;   /**< the timer interrupt's entry event used */
 	const char *trace_used;	       /**< tracepoints in use, comma-separated */
 	const char *trace_missing;     /**< tracepoints this kernel lacks, comma-separated */
 	bool broke;		       /**< --break: a sample crossed the threshold */

@@ -57,8 +57,10 @@ static const struct {
 /* The x86 vector whose entry is the timer interrupt. */
 #define TIMER_VECTOR "local_timer"
 
-/* Handler names of the timer interrupt on architectures without irq_vectors (arm64, arm). */
+/* Handler names of the timer interrupt on architectures without irq_vectors (arm64, arm), and
+ * the same as a kernel event filter (used when nothing needs the other interrupts). */
 static const char *const timer_irq_names[] = { "arch_timer", "arch_mem_timer" };
+#define TIMER_IRQ_FILTER "name == \"arch_timer\" || name == \"arch_mem_timer\""
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -354,9 +356,13 @@ static int choose(struct latprobe_trace *t, char *err, size_t errlen)
 	if (timer && timer->present) {
 		timer->enabled = true;
 		t->timer_vector_slot = timer->slot;
+		t->irq_event = "irq_vectors/" TIMER_VECTOR "_entry";
 	} else if (irq && irq->present) {
 		/* no x86 vector: the timer interrupt is the handler named like the timer */
 		t->timer_irq_by_name = true;
+		t->irq_event = "irq/irq_handler_entry";
+		if (!t->explain)
+			t->irq_filter = TIMER_IRQ_FILTER; /* the other interrupts are not needed */
 		irq->enabled = true;
 	} else {
 		return fail(err, errlen, ENOENT,
@@ -392,6 +398,9 @@ static int make_instance(struct latprobe_trace *t, const char *dir, uint64_t buf
 	if ((rc = setting(dir, "tracing_on", "0", err, errlen)) ||
 	    (rc = setting(dir, "buffer_size_kb", value, err, errlen)) ||
 	    (rc = setting(dir, "trace_clock", "mono", err, errlen)))
+		return rc;
+	if (t->irq_filter &&
+	    (rc = setting(dir, "events/irq/irq_handler_entry/filter", t->irq_filter, err, errlen)))
 		return rc;
 	for (unsigned i = 0; i < t->ntp; i++) {
 		if (!t->tp[i].enabled)

@@ -74,6 +74,8 @@ struct latprobe_trace {
 	uint8_t by_id[65536]; /**< event ID → 1 + index in tp[], 0: not ours */
 	struct latprobe_field f_type, f_flags, f_pid;
 	bool timer_irq_by_name; /**< the timer interrupt is found by its handler's name */
+	const char *irq_event;	/**< the timer interrupt's entry event ("system/event") */
+	const char *irq_filter; /**< the kernel filter on it (only the timer's), or NULL */
 	int timer_vector_slot;	/**< x86: the slot of local_timer, else -1 */
 	unsigned char *page;
 	size_t page_size;

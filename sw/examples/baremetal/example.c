@@ -77,7 +77,8 @@ int main(void)
 	if (err) {
 		platform_uart_write("latmon: ", 8);
 		platform_uart_puts(latmon_strerror(err));
-		platform_uart_write("\n", 1);
+		platform_uart_puts(" - is the bitstream loaded, and is the core at the address "
+				   "platform.h gives (PLATFORM_LATMON_ADDR)?\n");
 		return 1;
 	}
 	platform_irq_enable(PLATFORM_FABRIC_IRQ, example_isr);

@@ -22,6 +22,14 @@ void platform_irq_enable(unsigned id, void (*isr)(void));
 void platform_uart_write(const char *data, size_t len);
 void platform_uart_puts(const char *s);
 
+/* Status of a stop by a fault (a data abort, an undefined instruction): reported, never a hang. */
+#define PLATFORM_EXIT_FAULT 3
+/* Stop this program with @p status (main's return value); never returns. With semihosting
+ * (the QEMU build) the emulator exits with it; on a board the core stops. */
+void platform_exit(int status) __attribute__((noreturn));
+/* The program's command line (semihosting SYS_GET_CMDLINE): 0, or 1 when there is none. */
+int platform_cmdline(char *buf, size_t size);
+
 extern const char PLATFORM_CPU_NAME[];
 
 #endif
