@@ -451,15 +451,18 @@ int latprobe_trace_open(struct latprobe_trace *t, const struct latprobe_trace_co
 		if (mount("nodev", DEFAULT_MOUNT, "tracefs", 0, NULL)) {
 			rc = errno;
 			return fail(err, errlen, rc,
-				    "--stages: cannot mount tracefs on %s: %s (run as root)",
+				    "tracing (--stages, --explain, --break): cannot mount tracefs "
+				    "on %s: %s (run as root)",
 				    DEFAULT_MOUNT, strerror(rc));
 		}
 		snprintf(t->root, sizeof(t->root), "%s", DEFAULT_MOUNT);
 		t->mounted = true;
 	}
 	if (access(t->root, W_OK) && geteuid() != 0)
-		return fail(err, errlen, EACCES,
-			    "--stages needs root to trace (%s is not writable)", t->root);
+		return fail(
+		    err, errlen, EACCES,
+		    "tracing (--stages, --explain, --break) needs root (%s is not writable)",
+		    t->root);
 	if ((rc = load_page_layout(t, err, errlen)) || (rc = detect(t, err, errlen)) ||
 	    (rc = choose(t, err, errlen)))
 		return rc;
