@@ -52,6 +52,10 @@ def run(latprobe: Path, *args: str, **kw) -> subprocess.CompletedProcess[str]:
         (["-o"], "option -o needs a value"),
         (["stray"], "unexpected argument 'stray'"),
         (["--max-samples", "x"], "--max-samples x"),
+        (["--dma-latency", "some"], "--dma-latency some: give microseconds"),
+        (["--explain", "0"], "--explain 0: give a latency"),
+        (["--break", "soon"], "--break soon: give a latency"),
+        (["--stages", "--max-samples", "0"], "give --max-samples above 0"),
     ],
 )
 def test_bad_arguments(latprobe: Path, args: list[str], message: str) -> None:

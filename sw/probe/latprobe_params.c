@@ -466,6 +466,10 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		    err, errlen,
 		    "the latmon-log and the JSON summary cannot both go to standard output; "
 		    "give -o FILE or --json FILE");
+	if (params->stages && params->max_samples == 0)
+		return fail(err, errlen,
+			    "--stages, --explain and --break work on the kept samples: give "
+			    "--max-samples above 0");
 	if (params->duration_ns && params->duration_ns < params->interval_ns)
 		return fail(err, errlen,
 			    "--duration is shorter than one --interval: nothing would be measured");

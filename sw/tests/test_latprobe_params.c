@@ -116,6 +116,8 @@ static void test_options(void)
 	      strstr(err, "0 to 1000"));
 	CHECK(parse(&p, err, "--explain-max", "0", NULL, NULL) == EINVAL &&
 	      strstr(err, "--explain-max 0"));
+	CHECK(parse(&p, err, "--explain", "1ms", "--max-samples", "0") == EINVAL &&
+	      strstr(err, "give --max-samples above 0"));
 }
 
 int main(void)
