@@ -14,7 +14,8 @@ means 7.0-7.999 µs), so latprobe's exact ns are truncated the same way for the 
 exact values are in the note). Ratios are latprobe / cyclictest: below 1 means latprobe measured
 less latency or used less CPU. The effect of the setting is its own figure per tool: held at
 0 / untouched (latprobe --dma-latency none, cyclictest --default-system); below 1 means holding
-0 lowers the latency.
+0 lowers the latency. As root, a fifth configuration gives the cost of tracing: latprobe
+--stages (stages of every wake-up, the worst explained) against latprobe without it.
 
 Nothing here is asserted: the figures are this machine's, which is a VM with millisecond tails,
 shared with other work (measure under the same load, compare within one run).
@@ -143,6 +144,9 @@ def main() -> int:
         Config("ct-untouched", "cyclictest", ["--default-system"]),
     ]
     lp, ct, lp_off, ct_off = configs
+    traced = Config("lp-traced", "latprobe", ["--stages"]) if rt else None
+    if traced is not None:
+        configs.append(traced)
     with tempfile.TemporaryDirectory() as tmp:
         for r in range(args.rounds):
             for cfg in configs:
@@ -195,6 +199,30 @@ def main() -> int:
                     "whole µs; below 1: holding 0 lowers the latency",
                 }
             )
+    if traced is not None:
+        for key in ("p50", "p99"):
+            a, b = stats[traced.name][key], stats[lp.name][key]
+            results.append(
+                {
+                    "metric": f"cost of tracing: latprobe --stages {key} ({conditions})",
+                    "value": a,
+                    "unit": "ns",
+                    "baseline": b,
+                    "ratio": round(a / b, 3) if b else None,
+                    "note": "with the stages and the worst wake-ups explained vs without "
+                    "tracing (exact ns); above 1: what tracing adds",
+                }
+            )
+        results.append(
+            {
+                "metric": f"cost of tracing: latprobe --stages CPU time per second ({conditions})",
+                "value": round(traced.cpu_s / seconds * 1000, 3),
+                "unit": "ms/s",
+                "baseline": round(lp.cpu_s / seconds * 1000, 3),
+                "ratio": round(traced.cpu_s / lp.cpu_s, 3) if lp.cpu_s else None,
+                "note": "user+system time of latprobe (reading and decoding the trace)",
+            }
+        )
     for r in results:
         print(f"{r['metric']}: {r['value']} vs {r['baseline']} {r['unit']} (ratio {r['ratio']})")
     args.out.write_text(
