@@ -71,6 +71,7 @@ void latprobe_thread_free(struct latprobe_thread *thread)
 
 static void finish(struct latprobe_thread *thread)
 {
+	atomic_store(&thread->finished, true);
 	/* The last thread to finish wakes the main thread, which waits in sigtimedwait(). */
 	if (atomic_fetch_sub(thread->running, 1) == 1)
 		kill(thread->main_pid, SIGUSR1);

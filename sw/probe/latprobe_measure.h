@@ -54,6 +54,7 @@ struct latprobe_thread {
 	uint64_t events;	    /**< wake-ups measured */
 	uint64_t missed;	    /**< periods skipped because a wake-up came too late */
 	_Atomic pid_t tid;	    /**< the thread's kernel id (for tracing), 0 until it runs */
+	atomic_bool finished;	    /**< it measures no more (its last sample is published) */
 	/* --stages: per kept sample, filled in by the tracker as the run goes */
 	int64_t *stages;	/**< LATPROBE_NSTAGES values per kept sample */
 	uint8_t *stage_result;	/**< enum latprobe_stage_result per kept sample */

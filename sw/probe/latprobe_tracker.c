@@ -192,6 +192,9 @@ uint64_t latprobe_tracker_horizon(const struct latprobe_tracker *tk)
 		const struct latprobe_tracker_cpu *c = &tk->cpu[i];
 		uint64_t interval = tk->params->interval_ns, need;
 
+		if (atomic_load(&th->finished) &&
+		    c->done == atomic_load_explicit(&th->published, memory_order_acquire))
+			continue; /* it stopped, all of it processed: it needs nothing more */
 		if (c->done == 0) {
 			need = th->start_ns > START_MARGIN_NS ? th->start_ns - START_MARGIN_NS : 0;
 		} else {
