@@ -1,11 +1,12 @@
 """latprobe against cyclictest on this machine, like for like, and the effect of cpu_dma_latency.
 
 Four configurations run in turn in every round (latprobe, cyclictest, latprobe with
-/dev/cpu_dma_latency untouched, cyclictest with it untouched, latprobe, ...) under the same
-conditions: every CPU, SCHED_FIFO 95 with mlockall (SCHED_OTHER without them when not root),
-1 ms interval, the same duration, no load. Latencies of all rounds and CPUs are pooled per
-configuration; the CPU time is the user + system time of the tool's process (wait4), per second
-of measuring.
+/dev/cpu_dma_latency untouched, cyclictest with it untouched, latprobe, ...; 6 rounds of 5 s by
+default: short rounds, so that the load of a shared machine drifts little between the
+configurations of a round) under the same conditions: every CPU, SCHED_FIFO 95 with mlockall
+(SCHED_OTHER without them when not root), 1 ms interval, the same duration, no load. Latencies
+of all rounds and CPUs are pooled per configuration; the CPU time is the user + system time of
+the tool's process (wait4), per second of measuring.
 
 Like for like: each tool with its defaults, which as root both hold /dev/cpu_dma_latency at
 0 µs while measuring (checked: latprobe's log header, cyclictest's "# /dev/cpu_dma_latency set to
@@ -48,26 +49,26 @@ CYCLICTEST_DMA = re.compile(r"^# /dev/cpu_dma_latency set to (\d+)us", re.MULTIL
 
 @dataclass
 class Config:
-    """One way of measuring, with what it measured over all rounds."""
+    """One way of measuring, with what it measured in each round."""
 
     name: str
     tool: str  # latprobe or cyclictest
     extra: list[str]
-    values: list[np.ndarray] = field(default_factory=list)  # latprobe: exact ns
-    lo: list[np.ndarray] = field(default_factory=list)  # cyclictest: bucket lower ends
-    counts: list[np.ndarray] = field(default_factory=list)
+    #: per round: values and their counts (latprobe: exact ns, count 1; cyclictest: the lower
+    #: ends of its µs buckets and their counts)
+    rounds: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
     cpu_s: float = 0.0
     dma: set[str] = field(default_factory=set)  # what each run did with cpu_dma_latency
 
-    def stats(self, whole_us: bool = False) -> dict[str, float]:
-        """min, p50, p99, n; with whole_us latprobe's values are truncated to whole µs, as
-        cyclictest reports its own."""
-        if self.tool == "latprobe":
-            v = np.concatenate(self.values)
-            if whole_us:
-                v = v // 1000 * 1000
-            return weighted_stats(v, np.ones(len(v), dtype=np.int64))
-        return weighted_stats(np.concatenate(self.lo), np.concatenate(self.counts))
+    def stats(self, whole_us: bool = False, round_: int | None = None) -> dict[str, float]:
+        """min, p50, p99, n of all rounds (or one); with whole_us latprobe's values are
+        truncated to whole µs, as cyclictest reports its own."""
+        parts = self.rounds if round_ is None else [self.rounds[round_]]
+        v = np.concatenate([p[0] for p in parts])
+        c = np.concatenate([p[1] for p in parts])
+        if whole_us and self.tool == "latprobe":
+            v = v // 1000 * 1000
+        return weighted_stats(v, c)
 
 
 def run_timed(command: list[str]) -> tuple[float, str]:
@@ -103,7 +104,8 @@ def measure(cfg: Config, tmp: Path, r: int, rt: bool, seconds: int) -> None:
         command = [str(latprobe), *policy, *cfg.extra, "-i", "1000us", "-D", f"{seconds}s"]
         cpu_s, _ = run_timed([*command, "-q", "-o", str(log)])
         (run,) = load(log)
-        cfg.values.append(np.concatenate([s.latency for s in run.series if not s.is_derived]))
+        v = np.concatenate([s.latency for s in run.series if not s.is_derived])
+        cfg.rounds.append((v, np.ones(len(v), dtype=np.int64)))
         cfg.dma.add(run.meta.get("dma_latency_us", "?"))
     else:
         js = tmp / f"{cfg.name}{r}.json"
@@ -114,14 +116,16 @@ def measure(cfg: Config, tmp: Path, r: int, rt: bool, seconds: int) -> None:
         m = CYCLICTEST_DMA.search(out)
         cfg.dma.add(m.group(1) if m else "none")
         (run,) = load(js)
+        lo, counts = [], []
         for s in run.series:
             h = s.histogram
             assert h is not None
-            cfg.lo.append(h.lo)
-            cfg.counts.append(h.count)
+            lo.append(h.lo)
+            counts.append(h.count)
             if h.overflow:
-                cfg.lo.append(np.array([h.overflow_lo or h.hi.max()]))
-                cfg.counts.append(np.array([h.overflow]))
+                lo.append(np.array([h.overflow_lo or h.hi.max()]))
+                counts.append(np.array([h.overflow]))
+        cfg.rounds.append((np.concatenate(lo), np.concatenate(counts)))
     cfg.cpu_s += cpu_s
 
 
@@ -133,8 +137,8 @@ def dma_text(cfg: Config) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=int, default=8, help="seconds per run")
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--duration", type=int, default=5, help="seconds per run")
     args = parser.parse_args()
     rt = os.geteuid() == 0
     configs = [
@@ -160,6 +164,14 @@ def main() -> int:
         "SCHED_FIFO 95 + mlockall" if rt else "SCHED_OTHER (not root)"
     )
     like = f"cpu_dma_latency: latprobe {dma_text(lp)}, cyclictest {dma_text(ct)}"
+    # how stable the comparison is: the p50 ratio of each round alone
+    per_round = sorted(
+        lp.stats(True, r)["p50"] / ct.stats(True, r)["p50"] for r in range(args.rounds)
+    )
+    spread = (
+        f"p50 ratio per round: median {float(np.median(per_round)):.3f}, "
+        f"{per_round[0]:.3f}-{per_round[-1]:.3f}"
+    )
     results = []
     for key in ("min", "p50", "p99"):
         a, b = whole["lp"][key], whole["ct"][key]
@@ -171,7 +183,9 @@ def main() -> int:
                 "baseline": b,
                 "ratio": round(a / b, 3) if b else None,
                 "note": f"both tools with their defaults, both in whole µs as cyclictest reports "
-                f"(latprobe exact: {stats['lp'][key]:.0f} ns); {like}; goal ratio <= 1",
+                f"(latprobe exact: {stats['lp'][key]:.0f} ns); {like}"
+                + (f"; {spread}" if key == "p50" else "")
+                + "; goal ratio <= 1",
             }
         )
     results.append(
