@@ -197,9 +197,10 @@ static void json_spike(FILE *out, const struct latprobe_explanation *x, unsigned
 	if (x->running_at_expiry >= 0)
 		fprintf(out, ", \"running_at_expiry\": %" PRId32, x->running_at_expiry);
 	fprintf(out,
-		", \"events\": %" PRIu32 ", \"window_cut\": %s, \"other_ns\": %" PRIu64
-		", \"contributors\": [",
-		x->nevents, x->window_cut ? "true" : "false", x->other_ns);
+		", \"events\": %" PRIu32 ", \"silence_ns\": %" PRIu64 ", \"silence_at\": %" PRId64
+		", \"window_cut\": %s, \"other_ns\": %" PRIu64 ", \"contributors\": [",
+		x->nevents, x->silence_ns, x->silence_at, x->window_cut ? "true" : "false",
+		x->other_ns);
 	for (unsigned k = 0; k < x->ncontrib; k++) {
 		const struct latprobe_contribution *c = &x->contrib[k];
 
