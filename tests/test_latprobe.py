@@ -296,7 +296,12 @@ def test_realtime_and_dma_latency(
     log = tmp_path / "rt.log"
     args = [str(latprobe), "-D", "1s", "-p", "90", "-q", "-o", str(log), *option]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.5)
+    # measuring: the threads run (after the set-up, which takes longer on a loaded machine)
+    deadline = time.monotonic() + 10
+    while len(list(Path(f"/proc/{proc.pid}/task").iterdir())) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, "latprobe did not start"
+        time.sleep(0.02)
+    time.sleep(0.1)
     fds = _dma_latency_fds(proc.pid)
     during = qos()
     policies = set()

@@ -25,13 +25,16 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from latmon import __version__
-from latmon.compare import columns_for, compare, group_runs, table_cells
-from latmon.formatting import fmt
+from latmon.analysis import series_stats
+from latmon.compare import compare, comparison_table, group_runs
+from latmon.distribution import nearest_rank
+from latmon.errors import LatmonError
 from latmon.model import Run, Series
+from latmon.output import write_bytes
 from latmon.plots import (
-    distribution,
     exceedance_figure,
     histogram_figure,
+    labelled,
     mean_max_figure,
     save,
     stage_figure,
@@ -39,12 +42,13 @@ from latmon.plots import (
     violin_figure,
 )
 from latmon.spikes import Spike, spikes_of
-from latmon.stats import PERCENTILES, Summary, deadline_in_unit, nearest_rank, summarize_series
+from latmon.stats import CONFIDENCE, PERCENTILES, Summary, stat_cell
+from latmon.tables import Column, Table, escape_markdown, fmt, render
 
 
 @dataclass
 class SeriesResult:
-    """A series with its statistics, in ns when the series has a clock (display unit)."""
+    """A series with its statistics (native unit) and the same in ns (the report's unit)."""
 
     run: Run
     series: Series
@@ -57,14 +61,11 @@ class SeriesResult:
 
 
 def analyse(runs: list[Run], deadline_ns: int | None = None) -> list[SeriesResult]:
+    """The statistics of every series, by the same path as ``latmon stats``."""
     out = []
-    for run in runs:
-        for series in run.series:
-            if series.is_derived:
-                continue  # drawn in the stage and spike sections
-            deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)
-            native = summarize_series(series, deadline=deadline)
-            out.append(SeriesResult(run, series, native, native.scaled(series.ns_per_unit)))
+    for r in series_stats(runs, CONFIDENCE, deadline_ns):
+        ns = r.summary.in_unit("ns", r.series.ns_per_unit) if r.series.unit != "ns" else r.summary
+        out.append(SeriesResult(r.run, r.series, r.summary, ns))
     return out
 
 
@@ -114,6 +115,8 @@ class HtmlReport:
     figure_dir: Path | None = None
     figure_format: str = "png"
     written: list[Path] = field(default_factory=list)
+    #: Free text shown verbatim under the summary (what the figures mean; --notes).
+    notes: str = ""
 
     def render(self, runs: list[Run]) -> str:
         results = analyse(runs, self.deadline_ns)
@@ -127,6 +130,7 @@ class HtmlReport:
             f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} from {len(runs)} run(s).</p>",
             _emulated_note(runs, html_form=True),
             self._summary(results),
+            self._notes(),
             self._settings(runs),
             self._comparison(runs),
             self._overview(results),
@@ -138,49 +142,24 @@ class HtmlReport:
         ]
         return "\n".join(parts) + "\n"
 
+    def _notes(self) -> str:
+        if not self.notes.strip():
+            return ""
+        return f"<h2>Notes</h2><pre>{html.escape(self.notes)}</pre>"
+
     def _image(self, fig: Figure, name: str, alt: str) -> str:
         """The figure as an embedded PNG (and as a file in figure_dir)."""
         if self.figure_dir is not None:
-            self.figure_dir.mkdir(parents=True, exist_ok=True)
+            if self.figure_dir.exists() and not self.figure_dir.is_dir():
+                raise LatmonError(f"--figures {self.figure_dir}: not a folder")
             stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "figure"
             path = self.figure_dir / f"{len(self.written) + 1:02d}-{stem}.{self.figure_format}"
-            path.write_bytes(save(fig, self.figure_format, close=False))
+            write_bytes(path, save(fig, self.figure_format, close=False))
             self.written.append(path)
         return _img(save(fig, "png"), alt)
 
     def _summary(self, results: list[SeriesResult]) -> str:
-        pct_heads = "".join(f"<th>{html.escape(k)}</th>" for k in PERCENTILES)
-        deadline_heads = (
-            "<th>&gt; deadline</th><th>margin</th><th>verdict</th>" if self.deadline_ns else ""
-        )
-        rows = []
-        for r in results:
-            s = r.ns
-            native_unit = r.series.unit
-            res_ns = r.series.resolution * float(r.series.ns_per_unit)
-            cls = ' class="damaged"' if r.run.damaged else ""
-            note = ' <span class="bad">damaged</span>' if r.run.damaged else ""
-            if not r.native.exact:
-                error = f"±{fmt(r.native.bin_error)} {native_unit}"
-                note += f' <span class="note">(histogram, {error})</span>'
-            pct = "".join(f"<td>{fmt(s.percentiles.get(k))}</td>" for k in PERCENTILES)
-            lo, hi = s.percentile_ci.get("p99", (None, None))
-            verdict = ""
-            if s.deadline is not None:
-                d = s.deadline
-                css = "" if d.above == 0 else ' class="bad"'
-                verdict = (
-                    f"<td>{fmt(d.above)}</td><td>{fmt(d.margin)}</td>"
-                    f"<td{css}>{html.escape(d.verdict)}</td>"
-                )
-            rows.append(
-                f"<tr{cls}><td class=l>{html.escape(r.run.label)}</td>"
-                f"<td class=l>{html.escape(r.series.name)}{note}</td>"
-                f"<td>{fmt(s.count)}</td><td>{fmt(res_ns)}</td><td>{fmt(s.min)}</td>"
-                f"<td>{fmt(s.mean)}</td><td>{fmt(s.median)}</td><td>{fmt(s.max)}</td>"
-                f"<td>{fmt(s.stdev)}</td><td>{fmt(s.jitter)}</td><td>{fmt(s.rsd_pct, 2)}</td>"
-                f"{pct}<td>[{fmt(lo)}, {fmt(hi)}]</td>{verdict}</tr>"
-            )
+        table = summary_table(results, self.deadline_ns is not None, html_notes=True)
         deadline_note = (
             f" Deadline: {fmt(self.deadline_ns)} ns; &gt; deadline counts the samples above it, "
             "margin = deadline - max."
@@ -192,11 +171,9 @@ class HtmlReport:
             '<p class="note">All values in nanoseconds (clock cycles converted with the recorded '
             "clock). Percentiles are nearest-rank; jitter is max(max - mean, mean - min); the "
             "p99 CI is a 95 % distribution-free interval (binomial order statistics; — : too "
-            f"few samples to bound that side).{deadline_note}</p>"
-            "<table><tr><th class=l>run</th><th class=l>series</th><th>n</th>"
-            "<th>resolution</th><th>min</th><th>mean</th><th>median</th><th>max</th>"
-            f"<th>stdev</th><th>jitter</th><th>%RSD</th>{pct_heads}<th>p99 95% CI</th>"
-            f"{deadline_heads}</tr>" + "".join(rows) + "</table>"
+            "few samples to bound that side). Histograms: each value at its bin's lower edge "
+            "(the true value up to the bin width above); ≥x: in the overflow, above the "
+            f"histogram's range.{deadline_note}</p>" + render(table, "html")
         )
 
     def _comparison(self, runs: list[Run]) -> str:
@@ -206,25 +183,13 @@ class HtmlReport:
         if len(groups) < 2:
             return ""
         rows = compare(groups, None, self.deadline_ns)
-        columns = columns_for(rows, self.deadline_ns is not None)
-        heads = "".join(
-            f"<th{' class=l' if i == 0 else ''}>{html.escape(h)}</th>"
-            for i, (_, h) in enumerate(columns)
-        )
-        body = []
-        for cells in table_cells(rows, columns):
-            tds = "".join(
-                f"<td{' class=l' if i == 0 else ''}>{html.escape(c)}</td>"
-                for i, c in enumerate(cells)
-            )
-            body.append(f"<tr>{tds}</tr>")
+        table = comparison_table(rows, self.deadline_ns is not None)
         return (
             "<h2>Scenarios compared</h2>"
             '<p class="note">Each scenario pooled over its runs and series, in ns. Against the '
             f"first scenario ({html.escape(groups[0].label)}): differences of p50 and p99 with "
             "95 % intervals and the Vargha-Delaney A12 effect size (0.5: no difference; see "
-            "docs/statistics.md). Also: <code>latmon compare</code>.</p>"
-            f"<table><tr>{heads}</tr>" + "".join(body) + "</table>"
+            "docs/statistics.md). Also: <code>latmon compare</code>.</p>" + render(table, "html")
         )
 
     def _overview(self, results: list[SeriesResult]) -> str:
@@ -233,8 +198,13 @@ class HtmlReport:
         if not with_data:
             return ""
         parts = ["<h2>Overview</h2>"]
-        bars = mean_max_figure([(r.label, r.ns.mean, r.ns.max) for r in with_data])
-        dists = [d for r in with_data if (d := distribution(r.series, r.label)) is not None]
+        bars = mean_max_figure(
+            [
+                (r.label, float(r.ns.value("mean") or 0), float(r.ns.bounds("max")[0] or 0))
+                for r in with_data
+            ]
+        )
+        dists = [d for r in with_data if (d := labelled(r.series, r.label)) is not None]
         figures = [
             (bars, "mean-max", "mean and maximum per series"),
             (violin_figure(dists, self.deadline_ns), "violin", "violin plot of every series"),
@@ -285,16 +255,14 @@ class HtmlReport:
             parts.append(f'<p class="note">{html.escape(coverage_text(s, kept, unmatched))}</p>')
             if not s.has_samples:
                 continue
-            heads = "".join(
-                f"<th>{html.escape(n.removeprefix('stage_'))}</th>"
-                for n in ["total", *s.stage_names]
-            )
-            rows = []
+            names = ["total", *(n.removeprefix("stage_") for n in s.stage_names)]
+            table = Table([Column("stat", "ns", "l"), *(Column(n, n) for n in names)])
             columns = [s.latency] + [s.columns[n] for n in s.stage_names]
             for stat in ("mean", "p50", "p99", "max"):
-                cells = "".join(f"<td>{fmt(_stage_stat(c, stat))}</td>" for c in columns)
-                rows.append(f"<tr><td class=l>{stat}</td>{cells}</tr>")
-            parts.append(f"<table><tr><th class=l>ns</th>{heads}</tr>" + "".join(rows) + "</table>")
+                cells: dict[str, object] = {"stat": stat}
+                cells.update({n: _stage_stat(c, stat) for n, c in zip(names, columns, strict=True)})
+                table.add(cells)
+            parts.append(render(table, "html"))
             fig = stage_figure(s, label)
             if fig is not None:
                 parts.append(self._image(fig, f"{label}-stages", f"stages of {label}"))
@@ -302,23 +270,20 @@ class HtmlReport:
 
     def _settings(self, runs: list[Run]) -> str:
         """The settings that change what a latency tool measures, per run that has them."""
-        rows = [settings_row(run) for run in runs]
-        shown = [(run, row) for run, row in zip(runs, rows, strict=True) if row is not None]
-        if not shown:
+        table = Table(SETTINGS_COLUMNS)
+        for run in runs:
+            row = settings_row(run)
+            if row is not None:
+                table.add(dict(zip((c.key for c in SETTINGS_COLUMNS), row, strict=True)))
+        if not table.rows:
             return ""
-        heads = "".join(f"<th class=l>{h}</th>" for h in SETTINGS_HEADS)
-        body = "".join(
-            "<tr>" + "".join(f"<td class=l>{html.escape(c)}</td>" for c in row) + "</tr>"
-            for _, row in shown
-            if row is not None
-        )
         return (
             "<h2>How each run measured</h2>"
             '<p class="note">Settings that change the measurement, so that tools and runs are '
             "compared like with like. /dev/cpu_dma_latency at 0 µs keeps idle CPUs out of idle "
             "states whose exit latency would otherwise land in every wake-up; cyclictest holds "
             "it at 0 by default, latprobe too when it runs as root (docs/latprobe.md).</p>"
-            f"<table><tr>{heads}</tr>{body}</table>"
+            + render(table, "html")
         )
 
     def _spikes(self, runs: list[Run]) -> str:
@@ -336,26 +301,14 @@ class HtmlReport:
             "hardware (idle exit, a late interrupt), interrupts, scheduler, or probe. Every "
             "spike's contributions add up to its latency (docs/latprobe.md).</p>",
         ]
-        heads = ["cpu", "t (s)", "latency (µs)", "cause", "class", "stages (µs)"]
-        heads += ["largest contributors (µs, stage)", "why"]
-        head_html = "".join(
-            f"<th{'' if i in (1, 2) else ' class=l'}>{html.escape(h)}</th>"
-            for i, h in enumerate(heads)
-        )
         for run, spikes in found:
             parts.append(f"<h3>{html.escape(run.label)}</h3>")
-            rows = []
+            table = Table(SPIKE_COLUMNS)
             for spike in spikes:
-                cells = spike_cells(spike)
-                rows.append(
-                    "<tr>"
-                    + "".join(
-                        f"<td{'' if i in (1, 2) else ' class=l'}>{html.escape(c)}</td>"
-                        for i, c in enumerate(cells)
-                    )
-                    + "</tr>"
+                table.add(
+                    dict(zip((c.key for c in SPIKE_COLUMNS), spike_cells(spike), strict=True))
                 )
-            parts.append(f"<table><tr>{head_html}</tr>" + "".join(rows) + "</table>")
+            parts.append(render(table, "html"))
         return "\n".join(parts)
 
     def _metadata(self, runs: list[Run]) -> str:
@@ -369,11 +322,10 @@ class HtmlReport:
                     '<p class="bad">This run was read from a damaged file; the statistics '
                     f"cover only the valid records.</p><ul>{items}</ul>"
                 )
-            rows = "".join(
-                f"<tr><td class=l>{html.escape(k)}</td><td class=l>{html.escape(v)}</td></tr>"
-                for k, v in run.meta.items()
-            )
-            parts.append(f"<table>{rows}</table>")
+            table = Table([Column("key", "metadata", "l"), Column("value", "value", "l")])
+            for k, v in run.meta.items():
+                table.add({"key": k, "value": v})
+            parts.append(render(table, "html"))
             for s in run.series:
                 counters = ", ".join(f"{k}={v}" for k, v in s.counters.items())
                 meta = ", ".join(f"{k}={v}" for k, v in s.meta.items())
@@ -385,15 +337,25 @@ class HtmlReport:
         return "\n".join(parts)
 
 
-SETTINGS_HEADS = (
-    "run",
-    "tool",
-    "interval",
-    "policy",
-    "memory locked",
-    "/dev/cpu_dma_latency",
-    "tracing",
-)
+SETTINGS_COLUMNS = [
+    Column("run", "run", "l"),
+    Column("tool", "tool", "l"),
+    Column("interval", "interval", "l"),
+    Column("policy", "policy", "l"),
+    Column("mlock", "memory locked", "l"),
+    Column("dma_latency", "/dev/cpu_dma_latency", "l"),
+    Column("tracing", "tracing", "l"),
+]
+SPIKE_COLUMNS = [
+    Column("cpu", "cpu", "l"),
+    Column("t", "t (s)"),
+    Column("latency", "latency (µs)"),
+    Column("cause", "cause", "l"),
+    Column("class", "class", "l"),
+    Column("stages", "stages (µs)", "l"),
+    Column("contributors", "largest contributors (µs, stage)", "l"),
+    Column("why", "why", "l"),
+]
 
 
 def settings_row(run: Run) -> list[str] | None:
@@ -482,40 +444,23 @@ class MarkdownReport:
 
     def render(self, runs: list[Run]) -> str:
         results = analyse(runs, self.deadline_ns)
-        heads = ["run", "series", "n", "min", "mean", "median", "p99", "p99 95% CI", "max"]
-        heads += ["jitter", "stdev", "%RSD"]
-        if self.deadline_ns is not None:
-            heads += ["> deadline", "margin", "verdict"]
+        table = summary_table(results, self.deadline_ns is not None, html_notes=False)
         note = _emulated_note(runs, html_form=False)
         lines = [
-            f"## {_md(self.title)}",
+            f"## {escape_markdown(self.title)}",
             "",
             *([note, ""] if note else []),
-            "| " + " | ".join(heads) + " |",
-            "|" + "|".join("---" if i < 2 else "---:" for i in range(len(heads))) + "|",
+            render(table, "markdown").rstrip("\n"),
         ]
-        failed = 0
-        for r in results:
-            s = r.ns
-            lo, hi = s.percentile_ci.get("p99", (None, None))
-            name = r.series.name + (" (damaged)" if r.run.damaged else "")
-            if not r.native.exact:
-                name += f" (histogram ±{fmt(r.native.bin_error)} {r.series.unit})"
-            cells = [_md(r.run.label), _md(name), fmt(s.count), fmt(s.min), fmt(s.mean)]
-            cells += [fmt(s.median), fmt(s.percentiles.get("p99")), f"[{fmt(lo)}, {fmt(hi)}]"]
-            cells += [fmt(s.max), fmt(s.jitter), fmt(s.stdev), fmt(s.rsd_pct, 2)]
-            if s.deadline is not None:
-                d = s.deadline
-                failed += d.above > 0
-                verdict = "pass" if d.above == 0 else "**FAIL**"
-                cells += [fmt(d.above), fmt(d.margin), verdict]
-            lines.append("| " + " | ".join(cells) + " |")
         lines += [
             "",
             "Values in ns; percentiles nearest-rank; jitter = max(max - mean, mean - min).",
         ]
         lines += self._spikes(runs)
         if self.deadline_ns is not None:
+            failed = sum(
+                1 for r in results if r.ns.deadline is not None and r.ns.deadline.verdict != "pass"
+            )
             lines.append(
                 f"Deadline {fmt(self.deadline_ns)} ns: "
                 + (f"**{failed} series above it.**" if failed else "every series meets it.")
@@ -533,14 +478,66 @@ class MarkdownReport:
                     worst.append((run, spike))
         if not worst:
             return []
-        lines = ["", "### Why were the spikes slow (the worst of each CPU)", ""]
-        lines += ["| run | cpu | t (s) | latency (µs) | cause | class | why |"]
-        lines += ["|---|---|---:|---:|---|---|---|"]
+        table = Table([Column("run", "run", "l"), *SPIKE_COLUMNS[:5], SPIKE_COLUMNS[7]])
         for run, spike in worst:
-            cells = spike_cells(spike)
-            row = [run.label, cells[0], cells[1], cells[2], cells[3], cells[4], cells[7]]
-            lines.append("| " + " | ".join(_md(c) for c in row) + " |")
+            cells = dict(zip((c.key for c in SPIKE_COLUMNS), spike_cells(spike), strict=True))
+            table.add({"run": run.label, **cells})
+        lines = ["", "### Why were the spikes slow (the worst of each CPU)", ""]
+        lines += render(table, "markdown").rstrip("\n").split("\n")
         return lines
+
+
+SUMMARY_COLUMNS = [
+    Column("run", "run", "l"),
+    Column("series", "series", "l"),
+    Column("count", "n"),
+    Column("resolution", "resolution"),
+    Column("min", "min"),
+    Column("mean", "mean"),
+    Column("median", "median"),
+    Column("max", "max"),
+    Column("stdev", "stdev"),
+    Column("jitter", "jitter"),
+    Column("rsd_pct", "%RSD"),
+    *(Column(k, k) for k in PERCENTILES),
+    Column("p99_ci", "p99 95% CI"),
+]
+DEADLINE_COLUMNS = [
+    Column("above_deadline", "> deadline"),
+    Column("margin", "margin"),
+    Column("verdict", "verdict", "l"),
+]
+
+
+def summary_table(results: list[SeriesResult], with_deadline: bool, html_notes: bool) -> Table:
+    """The report's summary (HTML and Markdown): the figures of ``latmon stats`` in ns."""
+    table = Table(SUMMARY_COLUMNS + (DEADLINE_COLUMNS if with_deadline else []))
+    for r in results:
+        s = r.ns
+        name = r.series.name + (" (damaged)" if r.run.damaged else "")
+        if not r.native.exact:
+            name += f" (histogram ±{fmt(r.native.bin_error)} {r.series.unit})"
+        cells: dict[str, object] = {
+            "run": r.run.label,
+            "series": name,
+            "count": s.count,
+            "resolution": r.series.resolution * r.series.ns_per_unit,
+        }
+        for key in ("min", "mean", "median", "max", "stdev", "jitter", "rsd_pct", *PERCENTILES):
+            cells[key] = stat_cell(s, key)
+        cells["p99_ci"] = stat_cell(s, "p99_ci")
+        if with_deadline and s.deadline is not None:
+            d = s.deadline_dict()
+            verdict = str(d["verdict"])
+            cells.update(
+                {
+                    "above_deadline": d["above_deadline"],
+                    "margin": d["margin"],
+                    "verdict": verdict,
+                }
+            )
+        table.add(cells, "damaged" if r.run.damaged else "")
+    return table
 
 
 def _emulated_note(runs: list[Run], html_form: bool) -> str:
@@ -558,11 +555,4 @@ def _emulated_note(runs: list[Run], html_form: bool) -> str:
     )
     if html_form:
         return f'<p class="emulated"><strong>{html.escape(text)}</strong></p>'
-    return f"**{_md(text)}**"
-
-
-def _md(text: str) -> str:
-    """Text for a Markdown table cell: pipes, backslashes, markup and HTML escaped."""
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-    text = re.sub(r"([`*_\[\]<>#])", r"\\\1", text)
-    return text
+    return f"**{escape_markdown(text)}**"
