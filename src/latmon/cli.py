@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "report": "report",
     "run": "run",
     "stats": "stats",
+    "tail": "tail",
 }
 
 EXIT_USAGE = 2
