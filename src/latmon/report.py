@@ -39,6 +39,8 @@ from latmon.plots import (
     violin_figure,
 )
 from latmon.stats import PERCENTILES, Summary, deadline_in_unit, nearest_rank, summarize_series
+from latmon.tail import GevFit, GpdFit, TailAnalysis, analyse_series, time_ordered
+from latmon.tail_plots import exceedance_band_figure, threshold_figure
 
 
 @dataclass
@@ -126,6 +128,7 @@ class HtmlReport:
             self._comparison(runs),
             self._overview(results),
             self._histograms(results),
+            self._tail(results),
             self._stages(runs),
             self._metadata(runs),
             "</body></html>",
@@ -256,6 +259,106 @@ class HtmlReport:
                 parts.append(self._image(timeline, f"{r.label}-timeline", alt))
         return "\n".join(parts)
 
+    def _tail(self, results: list[SeriesResult]) -> str:
+        """The probabilistic worst case per series (latmon tail): the validity checks first,
+        then, only when they pass, the pWCETs with their intervals and the extrapolated
+        exceedance curve; otherwise the reasons."""
+        parts = [
+            "<h2>Probabilistic worst case (extreme-value analysis)</h2>",
+            '<p class="note">The latency exceeded with probability p per activation (pWCET), '
+            "extrapolated beyond the samples by extreme-value theory: peaks over a threshold "
+            "(generalised Pareto) and block maxima (GEV), with 95 % profile-likelihood "
+            "intervals. Only for samples that pass the checks: independence (Ljung–Box, runs "
+            "test), identical distribution (KPSS, KS between the halves; the four as one "
+            "family at 5 %), enough exceedances, and a tail that is not heavy (ξ &gt; 0 has no "
+            "bound: no number). Values in ns. Also: <code>latmon tail</code>; see "
+            "docs/tail.md.</p>",
+        ]
+        for r in results:
+            parts.append(f"<h3>{html.escape(r.label)}</h3>")
+            analysis = analyse_series(r.series)
+            if analysis.unavailable is not None:
+                parts.append(f'<p class="note">no pWCET: {html.escape(analysis.unavailable)}</p>')
+                continue
+            parts.append(_checks_table(analysis))
+            if not analysis.iid:
+                reasons = "; ".join(c.name for c in analysis.checks if not c.passed)
+                parts.append(
+                    '<p class="bad">no pWCET: the samples are not i.i.d. (failed: '
+                    f"{html.escape(reasons)}), so an extreme-value model does not apply to "
+                    "them.</p>"
+                )
+                continue
+            parts.append(self._pwcet_table(r, analysis))
+            if not analysis.valid:
+                parts.append(
+                    '<p class="bad">no pWCET: '
+                    + html.escape("; ".join(analysis.reasons()))
+                    + "</p>"
+                )
+                continue
+            values = time_ordered(r.series)
+            assert values is not None
+            to_ns = float(r.series.ns_per_unit)
+            band = exceedance_band_figure(values, analysis, to_ns, r.label, self.deadline_ns)
+            if band is not None:
+                alt = f"tail of {r.label} extrapolated"
+                parts.append(self._image(band, f"{r.label}-tail", alt))
+            diagnostics = threshold_figure(analysis, to_ns, r.label)
+            if diagnostics is not None:
+                alt = f"threshold diagnostics of {r.label}"
+                parts.append(self._image(diagnostics, f"{r.label}-threshold", alt))
+        return "\n".join(parts)
+
+    def _pwcet_table(self, r: SeriesResult, analysis: TailAnalysis) -> str:
+        to_ns = float(r.series.ns_per_unit)
+        deadline = (
+            None if self.deadline_ns is None else deadline_in_unit(r.series, self.deadline_ns)
+        )
+        heads = "".join(f"<th>p = {p:g}</th>" for p in analysis.probabilities)
+        rows = []
+        for m in (analysis.pot, analysis.gev):
+            if m is None:
+                continue
+            fit = m.fit
+            if isinstance(fit, GpdFit):
+                what = f"threshold {fmt(fit.threshold * to_ns)}, {fmt(fit.exceedances)} exceedances"
+            elif isinstance(fit, GevFit):
+                what = f"{fmt(fit.blocks)} blocks of {fmt(fit.block)}"
+            else:
+                what = "not fitted"
+            shape = "—"
+            if fit is not None:
+                shape = f"{fit.xi:+.3f} [{fit.xi_ci[0]:+.3f}, {fit.xi_ci[1]:+.3f}]"
+            cells = []
+            for q in m.quantiles:
+                high = q.high * to_ns
+                css = ""
+                if deadline is not None and q.high > deadline:
+                    css = ' class="bad"'
+                upper = fmt(high) if high != float("inf") else "∞"
+                cells.append(
+                    f"<td{css}>{fmt(q.estimate * to_ns)} [{fmt(q.low * to_ns)}, {upper}]</td>"
+                )
+            if not m.quantiles:
+                failed = [c for c in m.checks if not c.passed]
+                why = html.escape(failed[0].detail if failed else "no fit")
+                cells = [f'<td class=l colspan="{len(analysis.probabilities)}">none: {why}</td>']
+            rows.append(
+                f"<tr><td class=l>{html.escape(m.method)}</td><td class=l>{html.escape(what)}</td>"
+                f"<td>{html.escape(shape)}</td>{''.join(cells)}</tr>"
+            )
+        deadline_note = ""
+        if self.deadline_ns is not None:
+            deadline_note = (
+                f" Red: the interval's upper end is beyond the {fmt(self.deadline_ns)} ns deadline."
+            )
+        return (
+            f'<p class="note">pWCET per activation, ns, with the 95 % interval.{deadline_note}'
+            "</p><table><tr><th class=l>method</th><th class=l>fit</th><th>shape ξ [95 %]</th>"
+            f"{heads}</tr>" + "".join(rows) + "</table>"
+        )
+
     def _stages(self, runs: list[Run]) -> str:
         """Stage decomposition (latprobe --stages): a table and a stacked plot per series."""
         found = [(run, s) for run in runs for s in run.series if s.is_stages and s.stage_names]
@@ -323,6 +426,26 @@ class HtmlReport:
                     f"{html.escape(meta)}; counters: {html.escape(counters)}</p>"
                 )
         return "\n".join(parts)
+
+
+def _checks_table(analysis: TailAnalysis) -> str:
+    """The i.i.d. checks of one series: name, pass/FAIL, p-value against its level, detail."""
+    rows = []
+    for c in analysis.checks:
+        css = "" if c.passed else ' class="bad"'
+        p = "—" if c.p_value is None else f"{c.p_value:.3g}"
+        level = "" if c.level is None else f" (&lt; {c.level:g} fails)"
+        rows.append(
+            f"<tr><td class=l>{html.escape(c.name)}</td><td{css}>"
+            f"{'pass' if c.passed else 'FAIL'}</td><td>{p}{level}</td>"
+            f"<td class=l>{html.escape(c.detail)}</td></tr>"
+        )
+    return (
+        f'<p class="note">{fmt(analysis.n)} samples in time order.</p>'
+        "<table><tr><th class=l>check</th><th>result</th><th>p</th><th class=l>detail</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )
 
 
 def _img(png: bytes, alt: str) -> str:
