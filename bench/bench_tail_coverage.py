@@ -74,6 +74,9 @@ def main() -> int:
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--n", type=int, default=20000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--models", nargs="*", default=list(MODELS), choices=list(MODELS), help="a subset"
+    )
     args = parser.parse_args()
 
     results: list[dict[str, object]] = []
@@ -86,7 +89,8 @@ def main() -> int:
         "|---|---|---:|---:|---:|---:|---:|",
     ]
     with ProcessPoolExecutor(args.workers) as pool:
-        for name, model in MODELS.items():
+        for name in args.models:
+            model = MODELS[name]
             jobs = [(name, args.n, 1000 + r) for r in range(args.reps)]
             reps = list(pool.map(one_repetition, jobs))
             refused = sum(not r["iid"] for r in reps) / len(reps)
