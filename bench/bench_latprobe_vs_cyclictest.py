@@ -29,8 +29,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from latmon.distribution import nearest_rank  # noqa: E402
 from latmon.ingest import load  # noqa: E402
-from latmon.stats import nearest_rank  # noqa: E402
 
 
 def run_timed(command: list[str]) -> float:

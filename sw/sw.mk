@@ -57,6 +57,22 @@ $(SW_BUILD)/tests/%: $(SW_BUILD)/obj/sw/tests/%.o $(SW_PROBE_LIB) $(SW_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SW_CFLAGS) -o $@ $^ $(SW_LDLIBS) -lm
 
+# ---- latprobe for arm64 Linux guests (docs/target/qemu.md): static, so the guest needs no libc ----
+SW_ARM64 := $(SW_BUILD)/arm64
+SW_ARM64_CC := aarch64-linux-gnu-gcc
+SW_ARM64_OBJS := $(patsubst %.c,$(SW_ARM64)/obj/%.o,$(SW_PROBE_MAIN) $(SW_PROBE_SRCS) $(SW_LIB_SRCS))
+
+$(SW_ARM64)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(SW_ARM64_CC) $(SW_CFLAGS) -c $< -o $@
+
+## sw-arm64: latprobe cross-built for arm64, statically linked (build/sw/arm64/latprobe)
+$(SW_ARM64)/latprobe: $(SW_ARM64_OBJS)
+	$(SW_ARM64_CC) $(SW_CFLAGS) -static -o $@ $^ $(SW_LDLIBS) -lm
+
+.PHONY: sw-arm64
+sw-arm64: $(SW_ARM64)/latprobe
+
 sw-clean:
 	rm -rf $(SW_BUILD)
 
@@ -74,33 +90,67 @@ sw-clean:
 
 EX_DIR := sw/examples/baremetal
 EX_BUILD := $(SW_BUILD)/examples
-EX_COMMON_SRCS := $(EX_DIR)/example.c $(EX_DIR)/support.c sw/lib/latmon.c sw/lib/latmon_log.c \
-	sw/lib/latmon_crc32.c
+EX_LIB_SRCS := sw/lib/latmon.c sw/lib/latmon_log.c sw/lib/latmon_crc32.c $(EX_DIR)/support.c
 EX_CFLAGS := -std=c11 -O2 -g $(SW_WARN) -ffreestanding -nostdinc -fno-stack-protector \
 	-fno-tree-loop-distribute-patterns -Isw/include -Isw/lib -I$(EX_DIR)
 EX_LDFLAGS := -nostdlib -static -Wl,--build-id=none -Wl,--no-warn-rwx-segments
 
-# One image: $(1) name (example-$(1).elf, $(EX_DIR)/$(1).ld), $(2) compiler, $(3) CPU flags,
-# $(4) the platform's sources (start code, platform file).
+# One image: $(1) name ($(EX_BUILD)/$(1).elf, objects in $(EX_BUILD)/$(1)/), $(2) compiler,
+# $(3) CPU flags and defines, $(4) sources (program, start code, platform files), $(5) linker script.
 define EX_IMAGE
-EX_OBJS_$(1) := $$(patsubst %,$(EX_BUILD)/$(1)/%.o,$(EX_COMMON_SRCS) $(4))
+EX_OBJS_$(1) := $$(patsubst %,$(EX_BUILD)/$(1)/%.o,$(EX_LIB_SRCS) $(4))
 
 $(EX_BUILD)/$(1)/%.o: %
 	@mkdir -p $$(dir $$@)
 	$(2) $(3) $$(EX_CFLAGS) -isystem "$$$$($(2) -print-file-name=include)" -MD -MP -c $$< -o $$@
 
-$(EX_BUILD)/example-$(1).elf: $$(EX_OBJS_$(1)) $(EX_DIR)/$(1).ld
-	$(2) $(3) $$(EX_LDFLAGS) -T $(EX_DIR)/$(1).ld -Wl,-Map=$(EX_BUILD)/example-$(1).map \
-	  -o $$@ $$(EX_OBJS_$(1)) -lgcc
+$(EX_BUILD)/$(1).elf: $$(EX_OBJS_$(1)) $(5)
+	$(2) $(3) $$(EX_LDFLAGS) -T $(5) -Wl,-Map=$(EX_BUILD)/$(1).map -o $$@ $$(EX_OBJS_$(1)) -lgcc
 
 -include $$(EX_OBJS_$(1):.o=.d)
 endef
 
-$(eval $(call EX_IMAGE,a53,aarch64-linux-gnu-gcc,-mcpu=cortex-a53 -mgeneral-regs-only,\
-	$(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c))
-$(eval $(call EX_IMAGE,r5,arm-none-eabi-gcc,-mcpu=cortex-r5 -mfloat-abi=hard -mfpu=vfpv3-d16 -marm,\
-	$(EX_DIR)/start_r5.S $(EX_DIR)/platform_r5.c))
+EX_A53 := aarch64-linux-gnu-gcc
+EX_A53_FLAGS := -mcpu=cortex-a53 -mgeneral-regs-only
+EX_A53_SRCS := $(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c
+EX_R5_SRCS := $(EX_DIR)/start_r5.S $(EX_DIR)/platform_r5.c
+EX_SUITE_SRCS := $(EX_DIR)/suite.c $(EX_DIR)/suite_a53.c
 
-## sw-examples: the bare-metal example for Cortex-A53 (aarch64) and Cortex-R5 (arm-none-eabi)
+# The example for a board (A53 and R5), and the A53 images for QEMU's ZCU102 model
+# (-DPLATFORM_SEMIHOSTING: exit through semihosting with main's status; docs/target/qemu.md).
+$(eval $(call EX_IMAGE,example-a53,$(EX_A53),$(EX_A53_FLAGS),\
+	$(EX_DIR)/example.c $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+$(eval $(call EX_IMAGE,example-r5,arm-none-eabi-gcc,\
+	-mcpu=cortex-r5 -mfloat-abi=hard -mfpu=vfpv3-d16 -marm,\
+	$(EX_DIR)/example.c $(EX_R5_SRCS),$(EX_DIR)/r5.ld))
+$(eval $(call EX_IMAGE,example-a53-qemu,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_SEMIHOSTING,\
+	$(EX_DIR)/example.c $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+$(eval $(call EX_IMAGE,suite-a53,$(EX_A53),$(EX_A53_FLAGS),\
+	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+$(eval $(call EX_IMAGE,suite-a53-qemu,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_SEMIHOSTING,\
+	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+
+# The virtual SoC's VexRiscv harts (hw/soc, docs/hw/soc.md): RV32IM with the CSR and fence.i
+# extensions. Debian's GCC 12 picks its multilib by the base ISA only, so the rv32im/ilp32 libgcc
+# is named by its directory (-L).
+EX_RV32 := riscv64-unknown-elf-gcc
+EX_RV32_LIBGCC_DIR := $(dir $(shell $(EX_RV32) -march=rv32im -mabi=ilp32 -print-libgcc-file-name 2>/dev/null))
+EX_RV32_FLAGS := -march=rv32im_zicsr_zifencei -mabi=ilp32 -DPLATFORM_FABRIC_IRQ=0u \
+	-L$(EX_RV32_LIBGCC_DIR)
+EX_RV32_SRCS := $(EX_DIR)/start_rv32.S $(EX_DIR)/platform_rv32.c $(EX_DIR)/fabric_suite_soc.c
+EX_FABRIC_SUITE_SRCS := $(EX_DIR)/fabric_suite.c $(EX_DIR)/fabric_suite_cases.c
+
+# The example on the SoC's platform, and the fabric-measured suite, the firmware the SoC runs
+$(eval $(call EX_IMAGE,example-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
+	$(EX_DIR)/example.c $(EX_RV32_SRCS),$(EX_DIR)/rv32.ld))
+$(eval $(call EX_IMAGE,fabric-suite-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
+	$(EX_FABRIC_SUITE_SRCS) $(EX_RV32_SRCS),$(EX_DIR)/rv32.ld))
+
+EX_IMAGES := example-a53 example-r5 example-a53-qemu suite-a53 suite-a53-qemu example-rv32 \
+	fabric-suite-rv32
+
+## sw-examples: the bare-metal example (A53, R5, RV32), the A53 interrupt suite (board and QEMU
+## builds) and the fabric suite for the virtual SoC
 .PHONY: sw-examples
-sw-examples: $(EX_BUILD)/example-a53.elf $(EX_BUILD)/example-r5.elf
+sw-examples: $(EX_IMAGES:%=$(EX_BUILD)/%.elf)
+-include $(SW_ARM64_OBJS:.o=.d)

@@ -1,9 +1,11 @@
-"""The bare-metal example is cross-built by `make sw-all` for both published CPU targets; it
-cannot run here (no board), so this checks what the linker produced: the architecture, the
-floating-point ABI, the entry and the ISR."""
+"""The bare-metal images are cross-built by `make sw-all`: the example for both published CPU
+targets, the A53 interrupt suite and the QEMU builds of both. This checks what the linker
+produced: the architecture, the floating-point ABI, the entry, the ISR, and that every image is
+freestanding. The QEMU builds also run: tests/test_qemu_a53.py."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -48,9 +50,35 @@ def test_cortex_r5_image(c_binary) -> None:
         assert f" {name}\n" in symbols, name
 
 
+def test_rv32_images(c_binary) -> None:
+    """The example and the interrupt test-case suite for the virtual SoC's RV32IM harts (they run
+    in hw/tb/test_soc.py): 32-bit RISC-V, soft-float ABI, entry at the reset vector 0."""
+    for name in ("examples/example-rv32.elf", "examples/fabric-suite-rv32.elf"):
+        elf = c_binary(name)
+        header = subprocess.run(
+            [tool("riscv64-unknown-elf-readelf"), "-h", str(elf)], capture_output=True, text=True
+        ).stdout
+        assert "ELF32" in header and "RISC-V" in header, name
+        assert "Entry point address:               0x0" in header, name
+        # e_flags 0: soft-float ABI (ilp32), no compressed instructions (the core has no RVC)
+        assert re.search(r"Flags:\s+0x0\n", header), name
+        symbols = subprocess.run(
+            [tool("riscv64-unknown-elf-nm"), str(elf)], capture_output=True, text=True
+        ).stdout
+        for symbol in ("_start", "trap_entry", "platform_trap", "main", "latmon_attach"):
+            assert f" {symbol}\n" in symbols, (name, symbol)
+
+
+A53 = ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-nm")
+RV32 = ("riscv64-unknown-elf-gcc", "riscv64-unknown-elf-nm")
 IMAGES = {
-    "a53": ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-nm"),
-    "r5": ("arm-none-eabi-gcc", "arm-none-eabi-nm"),
+    "example-a53": A53,
+    "example-r5": ("arm-none-eabi-gcc", "arm-none-eabi-nm"),
+    "example-a53-qemu": A53,
+    "suite-a53": A53,
+    "suite-a53-qemu": A53,
+    "example-rv32": RV32,
+    "fabric-suite-rv32": RV32,
 }
 # Symbols any hosted C library (glibc, newlib, picolibc) would bring with its start code or stdio.
 LIBC_SYMBOLS = (
@@ -110,16 +138,16 @@ def test_image_links_no_c_library(image: str, repo_root) -> None:
     build = repo_root / "build/sw/examples"
     loads = [
         line.removeprefix("LOAD ")
-        for line in (build / f"example-{image}.map").read_text().splitlines()
+        for line in (build / f"{image}.map").read_text().splitlines()
         if line.startswith("LOAD ") and line != "LOAD linker stubs"  # the linker's own veneers
     ]
     assert loads, "the link map lists no inputs"
     for path in loads:
-        assert path.startswith(str(build / image)) or Path(path).name == "libgcc.a", path
+        assert path.startswith(str(build / image) + "/") or Path(path).name == "libgcc.a", path
     symbols = {
         line.split()[-1]
         for line in subprocess.run(
-            [tool(nm), str(build / f"example-{image}.elf")],
+            [tool(nm), str(build / f"{image}.elf")],
             capture_output=True,
             text=True,
             check=True,

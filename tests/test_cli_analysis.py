@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.formatting import fmt
 from latmon.logformat import LogWriter
 from latmon.model import Run, Series
 from latmon.runfile import write_run
+from latmon.tables import fmt
 
 REQUIRED_KEYS = [
     "source",
@@ -89,7 +89,7 @@ CASES = [
         r"bad\.log: line 20: CRC mismatch.*cover only its valid records",
     ),
     ("stats missing", ["stats", "nope.log"], 2, r"^$", r"nope\.log: no such file"),
-    ("stats not a log", ["stats", "notes.txt"], 2, r"^$", r"notes\.txt: unrecognised format"),
+    ("stats not a log", ["stats", "notes.txt"], 2, r"^$", r"notes\.txt:1: unrecognised format"),
     ("stats no args", ["stats"], 2, r"^$", r"Missing argument 'FILES"),
     ("stats bad format", ["stats", "--format", "csv", "good.log"], 2, r"^$", r"Invalid value"),
     (
@@ -103,6 +103,13 @@ CASES = [
     ("report", ["report", "good.log", "-o", "r.html"], 0, r"r\.html", r"^$"),
     ("report damaged", ["report", "bad.log", "-o", "r.html"], 2, r"^$", r"bad\.log:20"),
     ("report no output", ["report", "good.log"], 2, r"^$", r"nothing to write: give -o"),
+    (
+        "report missing notes",
+        ["report", "good.log", "-o", "r.html", "--notes", "none.txt"],
+        2,
+        r"^$",
+        r"--notes.*none\.txt",
+    ),
     (
         "report bad deadline",
         ["report", "good.log", "-o", "r.html", "--deadline", "x"],
@@ -225,6 +232,18 @@ def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> N
     assert "&lt;script&gt;" in html
 
 
+def test_report_shows_notes_verbatim_and_escaped(latmon_cli: Path, work: Path) -> None:
+    (work / "notes.txt").write_text("T2 +314 cycles <b>not bold</b>\n  indented line\n")
+    proc = run(latmon_cli, "report", "good.log", "-o", "r.html", "--notes", "notes.txt", cwd=work)
+    assert proc.returncode == 0, proc.stderr
+    html = (work / "r.html").read_text()
+    assert (
+        "<h2>Notes</h2><pre>T2 +314 cycles &lt;b&gt;not bold&lt;/b&gt;\n  indented line\n</pre>"
+        in html
+    )
+    assert html.index("<h2>Summary</h2>") < html.index("<h2>Notes</h2>")
+
+
 def test_stage_series_get_their_own_report_section(latmon_cli: Path, tmp_path: Path) -> None:
     """latprobe --stages writes cpuN.stages beside cpuN: stats leave it out (it is a subset of
     cpuN), the report draws it as a stage table whose numbers are the columns' own."""
@@ -292,9 +311,12 @@ def test_report_figures_and_markdown(latmon_cli: Path, work: Path) -> None:
     lines = [line for line in proc.stdout.splitlines() if line.startswith("| ")]
     assert lines[0].startswith("| run | series | n |") and lines[0].endswith("| verdict |")
     good = json.loads(run(latmon_cli, "stats", "--json", "good.log", cwd=work).stdout)[0]
+    heads = lines[0].split(" | ")
     row = next(line for line in lines[1:] if "idle" in line).split(" | ")
-    assert row[2] == f"{good['count']:,}" and row[3] == f"{good['min']:,}"
-    verdict = "pass" if good["max"] <= 40_000 else "**FAIL**"
+    assert row[heads.index("n")] == f"{good['count']:,}"
+    assert row[heads.index("min")] == f"{good['min']:,}"
+    assert row[heads.index("p99")] == f"{good['p99']:,}"  # the same figures as latmon stats
+    verdict = "pass" if good["max"] <= 40_000 else "FAIL"
     assert row[-1].rstrip(" |") == verdict
     # the hostile label cannot break the table or inject markup
     hostile = next(line for line in lines[1:] if "script" in line)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 import subprocess
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def test_valid_series_gets_pwcets_with_intervals(latmon_cli: Path, logs: Path) -
 def test_dependent_series_says_why(latmon_cli: Path, logs: Path) -> None:
     proc = run(latmon_cli, str(logs / "ar1.log"))
     assert proc.returncode == 0, proc.stderr
-    assert "FAIL  independence: Ljung-Box" in proc.stdout
+    assert re.search(r"independence: Ljung-Box +FAIL", proc.stdout)
     assert "no pWCET: the samples are not i.i.d." in proc.stdout
     (row,) = json.loads(run(latmon_cli, str(logs / "ar1.log"), "--json").stdout)
     assert not row["valid"] and row["pot"] is None

@@ -46,6 +46,14 @@ def scenario(tmp_path: Path, name: str, body: str) -> Path:
         ("load: {kind: memory, bytes: lots}\n", "load.bytes: write a size like 256M"),
         ("side_by_side: perf\n", "side_by_side: must be one of cyclictest"),
         ("colour: blue\n", "scenario: unknown key 'colour'"),
+        ("target: {kind: board}\n", "target.kind: must be one of host, qemu-arm64"),
+        ("target: {kind: qemu-arm64, kernel: lowlatency}\n", "target.kernel: must be one of"),
+        ("target: {kind: qemu-arm64, cpus: 0}\n", "target.cpus: must be a whole number"),
+        ("target: {kernel: rt}\n", "target: kernel, cpus, memory and rtla are for kind"),
+        (
+            "target: {kind: qemu-arm64}\nload: {kind: hackbench}\n",
+            "load.kind: a QEMU guest has none or stress-ng",
+        ),
         ("duration: [\n", "not valid YAML"),
     ],
 )
@@ -66,6 +74,11 @@ def test_shipped_scenarios_are_valid() -> None:
     assert {"idle", "cpu-stress", "many-stressors", "hackbench", "memory", "side-by-side"} <= names
     side = load_scenario(ROOT / "scenarios" / "cyclictest-side-by-side.yaml")
     assert side.cyclictest and side.load.kind == "stress-ng"
+    for kernel in ("std", "rt"):
+        for load in ("idle", "stress"):
+            s = load_scenario(ROOT / "scenarios" / f"qemu-arm64-{kernel}-{load}.yaml")
+            assert s.target.kind == "qemu-arm64" and s.target.kernel == kernel
+            assert s.cyclictest and s.load.kind == ("none" if load == "idle" else "stress-ng")
 
 
 def test_repetitions_are_interleaved(tmp_path: Path) -> None:
@@ -200,7 +213,9 @@ def test_killed_runner_takes_its_load_along(latmon_cli: Path, tmp_path: Path) ->
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    time.sleep(1.5)
+    started = time.monotonic() + 60  # a loaded machine starts the runner slowly: wait for it
+    while not group_members(str(out)) and time.monotonic() < started and proc.poll() is None:
+        time.sleep(0.1)
     assert group_members(str(out))
     proc.kill()
     proc.wait()

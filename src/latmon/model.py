@@ -136,4 +136,10 @@ class Run:
         """A short name for tables: the scenario, else the file name."""
         base = self.meta.get("scenario") or self.meta.get("name") or self.path or self.source
         tool = self.meta.get("tool")
-        return f"{base} ({tool})" if tool else base
+        label = f"{base} ({tool})" if tool else base
+        return f"{label} [emulated]" if self.emulated else label
+
+    @property
+    def emulated(self) -> bool:
+        """Measured in an emulator (QEMU): the numbers are not a real CPU's timing."""
+        return self.meta.get("emulated", "no") == "yes"

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from latmon.environment import environment
 from latmon.errors import InputError, LatmonError
@@ -238,8 +239,121 @@ class StepResult:
     notes: list[str] | None = None
 
 
+def _scenario_meta(step: Step) -> dict[str, str]:
+    s = step.scenario
+    return {
+        "scenario": s.name,
+        "scenario_file": s.path,
+        "scenario_description": s.description,
+        "repetition": str(step.repetition),
+        "campaign_order": str(step.order),
+        "load": s.load.describe(),
+        "warmup_ns": str(s.warmup_ns),
+        "duration_ns": str(s.duration_ns),
+        **({"deadline_ns": str(s.deadline_ns)} if s.deadline_ns else {}),
+    }
+
+
+def _guest_kernel(files: dict[str, Any]) -> str:
+    """The guest's kernel release from latprobe's log header (H kernel=RELEASE\x20#...), for
+    when the guest's own report of it was lost."""
+    log = files.get("latprobe.log")
+    for line in log.text.splitlines() if log is not None else []:
+        if line.startswith("H kernel="):
+            return str(line.split("=", 1)[1].split("\\x20", 1)[0])
+    return "unknown"
+
+
+def run_guest_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
+    """One repetition in an arm64 guest on QEMU: boot the scenario's kernel, run the load,
+    latprobe, cyclictest and rtla timerlat inside (latmon.guest.measurement_job), power off;
+    the results are labelled emulated, with the guest's kernel and preemption model."""
+    from latmon import guest  # the guest module imports the runner's neighbours only
+
+    s = step.scenario
+    images = guest.target_dir()
+    kernel = s.target.kernel
+    seconds = max(1, round(s.duration_ns / 1e9))
+    job = guest.measurement_job(
+        s.probe.args(),
+        s.name,
+        s.duration_ns,
+        s.warmup_ns,
+        (s.load.command(Path("/tmp")) if s.load.kind != "none" else None),
+        (cyclictest_command(s, Path("/tmp/cyclictest.json")) if s.cyclictest else None),
+        (s.probe.priority if s.target.rtla and s.probe.policy != "other" else None),
+    )
+    workdir = outdir / f"{step.stem}.guest"
+    result = StepResult(step, [], [], notes=[])
+    tools = 1 + s.cyclictest + s.target.rtla
+    timeout = 240 + (s.warmup_ns / 1e9 + tools * seconds) * 4
+    try:
+        run = guest.run_guest(
+            images / f"vmlinuz-{kernel}",
+            images / "initramfs.cpio.gz",
+            job,
+            workdir,
+            timeout,
+            cpus=s.target.cpus,
+            memory_mib=s.target.memory_mib,
+        )
+    except guest.GuestError as error:
+        raise LatmonError(f"{step.stem}: {error}") from None
+    meta = {
+        **_scenario_meta(step),
+        "emulated": "yes",
+        "platform": "qemu-virt-cortex-a53",
+        "target": s.target.describe(),
+        "guest_kernel": kernel,
+        "env.kernel_version": run.info.get("kernel") or _guest_kernel(run.files),
+        "env.preemption": guest.preemption_model(images / f"config-{kernel}"),
+        "env.machine": "aarch64",
+        "env.cpus_online": run.info.get("cpus", "unknown"),
+        "env.virtualization": "qemu (TCG, emulated)",
+        "env.host_cpu_model": env.get("env.cpu_model", "unknown"),
+        "env.host_kernel": env.get("env.kernel_version", "unknown"),
+    }
+    saved: dict[str, Path] = {}
+    for name, target in (
+        ("latprobe.log", f"{step.stem}.log"),
+        ("latprobe.txt", f"{step.stem}.latprobe.txt"),
+        ("cyclictest.json", f"{step.stem}.cyclictest.json"),
+        ("cyclictest.txt", f"{step.stem}.cyclictest.txt"),
+        ("rtla.txt", f"{step.stem}.rtla.txt"),
+        ("load.txt", f"{step.stem}.load.txt"),
+    ):
+        if name in run.files:
+            path = outdir / target
+            text = run.files[name].text
+            path.write_text(text if text.endswith("\n") else text + "\n")
+            saved[name] = path
+            result.logs.append(path)
+    probe = run.files.get("latprobe.txt")
+    if probe is not None and probe.status != 0:
+        raise LatmonError(
+            f"latprobe failed in the guest (exit {probe.status}): {probe.text.strip()}"
+        )
+    for name, tool, suffix in (
+        ("latprobe.log", None, ""),
+        ("cyclictest.json", "cyclictest", ".cyclictest"),
+        ("rtla.txt", "rtla timerlat", ".rtla"),
+    ):
+        if name not in saved:
+            continue
+        for run_ in _ingest(saved[name], result)[:1]:
+            extra = {"tool": tool} if tool else {}
+            run_file = outdir / f"{step.stem}{suffix}.parquet"
+            result.run_files.append(_save(run_, {**meta, **extra}, run_file))
+    if s.target.rtla and "rtla.txt" not in saved:
+        assert result.notes is not None
+        result.notes.append(f"{kernel} kernel has no timerlat tracer: rtla not run")
+    return result
+
+
 def run_step(step: Step, outdir: Path, latprobe: Path, env: dict[str, str]) -> StepResult:
     s = step.scenario
+    if s.target.kind == "qemu-arm64":
+        return run_guest_step(step, outdir, env)
     log = outdir / f"{step.stem}.log"
     load = LoadProcess(
         s.load.command(outdir / "load-tmp"), outdir / f"{step.stem}.load.txt", outdir
@@ -294,18 +408,7 @@ def run_step(step: Step, outdir: Path, latprobe: Path, env: dict[str, str]) -> S
         interrupted = True
     finally:
         load.stop()
-    meta = {
-        "scenario": s.name,
-        "scenario_file": s.path,
-        "scenario_description": s.description,
-        "repetition": str(step.repetition),
-        "campaign_order": str(step.order),
-        "load": s.load.describe(),
-        "warmup_ns": str(s.warmup_ns),
-        "duration_ns": str(s.duration_ns),
-        **({"deadline_ns": str(s.deadline_ns)} if s.deadline_ns else {}),
-        **env,
-    }
+    meta = {**_scenario_meta(step), **env}
     if log.exists():
         for run in _ingest(log, result):
             result.run_files.append(_save(run, meta, outdir / f"{step.stem}.parquet"))

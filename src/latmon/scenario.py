@@ -26,6 +26,8 @@ _UNITS_NS = {
     "h": 3_600_000_000_000,
 }
 LOAD_KINDS = ("none", "stress-ng", "hackbench", "memory")
+TARGET_KINDS = ("host", "qemu-arm64")
+GUEST_KERNELS = ("std", "rt")
 POLICIES = ("fifo", "rr", "other")
 
 
@@ -129,6 +131,24 @@ class Load:
 
 
 @dataclass
+class Target:
+    """Where the measurement runs: this machine (host), or an arm64 Linux guest on QEMU
+    booted for each repetition with the standard or the PREEMPT_RT kernel (docs/target/qemu.md)."""
+
+    kind: str = "host"
+    kernel: str = "std"
+    cpus: int = 2
+    memory_mib: int = 1024
+    #: also run rtla timerlat hist in the guest when the kernel has the timerlat tracer
+    rtla: bool = True
+
+    def describe(self) -> str:
+        if self.kind == "host":
+            return "this machine"
+        return f"QEMU arm64 guest, {self.kernel} kernel, {self.cpus} CPUs (emulated)"
+
+
+@dataclass
 class Scenario:
     name: str
     path: str
@@ -141,6 +161,7 @@ class Scenario:
     deadline_ns: int | None = None
     #: also run cyclictest under the same conditions, right after latprobe
     cyclictest: bool = False
+    target: Target = field(default_factory=Target)
 
 
 _TOP_KEYS = {
@@ -153,7 +174,9 @@ _TOP_KEYS = {
     "repetitions",
     "deadline",
     "side_by_side",
+    "target",
 }
+_TARGET_KEYS = {"kind", "kernel", "cpus", "memory", "rtla"}
 _PROBE_KEYS = {
     "interval",
     "cpus",
@@ -289,4 +312,18 @@ def load_scenario(path: str | Path) -> Scenario:
         s.deadline_ns = c.duration(top["deadline"], "deadline", "us")
     if "side_by_side" in top:
         s.cyclictest = c.choice(top["side_by_side"], "side_by_side", ("cyclictest",)) != ""
+    t = c.mapping(top.get("target"), "target", _TARGET_KEYS)
+    s.target.kind = c.choice(t.get("kind", "host"), "target.kind", TARGET_KINDS)
+    if s.target.kind == "host" and set(t) - {"kind"}:
+        raise c.fail("target", "kernel, cpus, memory and rtla are for kind qemu-arm64")
+    if "kernel" in t:
+        s.target.kernel = c.choice(t["kernel"], "target.kernel", GUEST_KERNELS)
+    if "cpus" in t:
+        s.target.cpus = c.integer(t["cpus"], "target.cpus", 1, 8)
+    if "memory" in t:
+        s.target.memory_mib = c.integer(t["memory"], "target.memory", 256, 8192)
+    if "rtla" in t:
+        s.target.rtla = c.boolean(t["rtla"], "target.rtla")
+    if s.target.kind != "host" and s.load.kind not in ("none", "stress-ng"):
+        raise c.fail("load.kind", "a QEMU guest has none or stress-ng (its initramfs has no more)")
     return s

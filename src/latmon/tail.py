@@ -51,8 +51,8 @@ from scipy import optimize
 from scipy import stats as sps
 
 from latmon.errors import LatmonError
-from latmon.formatting import fmt
 from latmon.model import Series
+from latmon.tables import fmt
 
 #: Probabilities per activation at which the pWCET is given by default.
 PROBABILITIES: tuple[float, ...] = (1e-6, 1e-9, 1e-12)

@@ -18,6 +18,8 @@ from latmon.tail import GpdFit, Quantile, TailAnalysis
 
 #: The extrapolated curve is drawn down to this probability per activation.
 LOWEST_PROBABILITY = 1e-12
+#: The measured curve: its top values all drawn, the body below them thinned to as many.
+CURVE_POINTS = 2000
 
 
 def _unit(largest_ns: float) -> tuple[float, str]:
@@ -63,9 +65,16 @@ def exceedance_band_figure(
     factor, unit = _unit(largest * to_ns)
     scale = factor * to_ns
     fig, ax = plt.subplots(figsize=(7.5, 3.8), dpi=100)
-    x = np.sort(np.asarray(values, dtype=np.float64))
-    n = len(x)
-    ax.step(x * scale, (n - np.arange(1, n + 1)) / n, where="post", color="#333", lw=1.2,
+    # the measured curve from the distinct values and their counts (never one point per sample)
+    distinct, counts = np.unique(np.asarray(values), return_counts=True)
+    n = int(counts.sum())
+    above = (n - np.cumsum(counts)) / n
+    if len(distinct) > 2 * CURVE_POINTS:  # thin the body, keep the top CURVE_POINTS values
+        body = len(distinct) - CURVE_POINTS
+        keep = np.concatenate((np.linspace(0, body - 1, CURVE_POINTS).astype(np.int64),
+                               np.arange(body, len(distinct))))  # fmt: skip
+        distinct, above = distinct[keep], above[keep]
+    ax.step(distinct.astype(np.float64) * scale, above, where="post", color="#333", lw=1.2,
             label=f"measured ({n:,} samples)")  # fmt: skip
     est = np.array([q.estimate for q in quantiles]) * scale
     low = np.array([q.low for q in quantiles]) * scale

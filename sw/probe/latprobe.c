@@ -250,6 +250,7 @@ static int finish_stages(struct run *run, struct latprobe_run_info *info)
 	if (latprobe_trace_close(&run->trace, err, sizeof(err)))
 		error_msg("%s", err);
 	info->trace_events = run->trace.n;
+	info->trace_irq_event = run->trace.irq_event;
 	info->trace_lost_pages = run->trace.lost_pages;
 	info->trace_overrun = run->trace.overrun;
 	info->trace_over_limit = run->trace.over_limit;

@@ -88,7 +88,7 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 {
 	char interval[24], elapsed[24], priority[24], bin[24], max_samples[24], dma[24];
 	char trace[5][24];
-	struct latmon_log_kv header[24];
+	struct latmon_log_kv header[28];
 	unsigned nseries = info->stages ? 2 * nthreads : nthreads;
 	size_t nheader = 0;
 	struct latmon_log_writer *w = NULL;
@@ -140,6 +140,9 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		header[nheader++] =
 		    (struct latmon_log_kv){ "stages", "irq,handler,wakeup,sched,user" };
 		header[nheader++] = (struct latmon_log_kv){ "trace_events", trace[0] };
+		if (info->trace_irq_event)
+			header[nheader++] =
+			    (struct latmon_log_kv){ "trace_irq_event", info->trace_irq_event };
 		header[nheader++] = (struct latmon_log_kv){ "trace_overrun", trace[1] };
 		header[nheader++] = (struct latmon_log_kv){ "trace_lost_pages", trace[2] };
 		header[nheader++] = (struct latmon_log_kv){ "trace_over_limit", trace[3] };

@@ -13,18 +13,19 @@
 
 /** What the run as a whole needs to describe itself. */
 struct latprobe_run_info {
-	const char *cmdline;	   /**< the command line, joined with spaces */
-	const char *start_utc;	   /**< ISO 8601 UTC start time */
-	const char *host;	   /**< nodename */
-	const char *kernel;	   /**< uname release and version */
-	int interrupted;	   /**< stopped by SIGINT/SIGTERM */
-	uint64_t elapsed_ns;	   /**< from start to the end of the measurement */
-	bool stages;		   /**< --stages: the threads' stages are filled in */
-	uint64_t trace_events;	   /**< trace events kept */
-	uint64_t trace_lost_pages; /**< trace pages that said events were lost */
-	uint64_t trace_overrun;	   /**< trace events the kernel overwrote or dropped */
-	uint64_t trace_over_limit; /**< trace events not kept (memory limit) */
-	uint64_t trace_bad_pages;  /**< trace pages that could not be parsed */
+	const char *cmdline;	     /**< the command line, joined with spaces */
+	const char *start_utc;	     /**< ISO 8601 UTC start time */
+	const char *host;	     /**< nodename */
+	const char *kernel;	     /**< uname release and version */
+	int interrupted;	     /**< stopped by SIGINT/SIGTERM */
+	uint64_t elapsed_ns;	     /**< from start to the end of the measurement */
+	bool stages;		     /**< --stages: the threads' stages are filled in */
+	uint64_t trace_events;	     /**< trace events kept */
+	const char *trace_irq_event; /**< the timer interrupt's trace event (--stages) */
+	uint64_t trace_lost_pages;   /**< trace pages that said events were lost */
+	uint64_t trace_overrun;	     /**< trace events the kernel overwrote or dropped */
+	uint64_t trace_over_limit;   /**< trace events not kept (memory limit) */
+	uint64_t trace_bad_pages;    /**< trace pages that could not be parsed */
 };
 
 /**

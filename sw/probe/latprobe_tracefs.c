@@ -18,7 +18,20 @@
 #define DEFAULT_MOUNT	"/sys/kernel/tracing"
 #define INSTANCE_PREFIX "latprobe."
 
-static const char *const event_paths[LATPROBE_NEVENTS] = {
+/*
+ * The entry of the CPU's timer interrupt, the first event that exists: x86's local APIC timer
+ * vector; else the generic handler entry filtered to the ARM generic timer's handler (arm64,
+ * arm: "arch_timer"). latprobe_trace_open() records the one used in t->irq_event.
+ */
+static const struct {
+	const char *path, *filter;
+} irq_events[] = {
+	{ "irq_vectors/local_timer_entry", NULL },
+	{ "irq/irq_handler_entry", "name == \"arch_timer\"" },
+};
+#define NIRQ_EVENTS (sizeof irq_events / sizeof irq_events[0])
+
+static const char *event_paths[LATPROBE_NEVENTS] = {
 	[LATPROBE_EV_IRQ_ENTRY] = "irq_vectors/local_timer_entry",
 	[LATPROBE_EV_TIMER_START] = "timer/hrtimer_start",
 	[LATPROBE_EV_TIMER_EXPIRE] = "timer/hrtimer_expire_entry",
@@ -173,6 +186,20 @@ static int load_formats(struct latprobe_trace *t, char *err, size_t errlen)
 	t->layout.commit_size = commit.size;
 	t->layout.data_offset = data.offset;
 
+	for (size_t i = 0; i < NIRQ_EVENTS; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/format", t->root, irq_events[i].path);
+		if (access(path, R_OK) == 0) {
+			t->irq_event = irq_events[i].path;
+			t->irq_filter = irq_events[i].filter;
+			break;
+		}
+	}
+	if (!t->irq_event)
+		return fail(err, errlen, ENOENT,
+			    "this kernel has no trace event for its timer interrupt (%s, %s); "
+			    "--stages needs one",
+			    irq_events[0].path, irq_events[1].path);
+	event_paths[LATPROBE_EV_IRQ_ENTRY] = t->irq_event;
 	for (int k = 0; k < LATPROBE_NEVENTS; k++) {
 		snprintf(path, sizeof(path), "%s/events/%s/format", t->root, event_paths[k]);
 		rc = read_text(path, text, sizeof(text));
@@ -241,6 +268,11 @@ int latprobe_trace_open(struct latprobe_trace *t, uint64_t buffer_kb, size_t lim
 	    (rc = setting(t, "buffer_size_kb", value, err, errlen)) ||
 	    (rc = setting(t, "trace_clock", "mono", err, errlen)))
 		return rc;
+	if (t->irq_filter) { /* only the timer's interrupt among all handler entries */
+		snprintf(path, sizeof(path), "events/%s/filter", t->irq_event);
+		if ((rc = setting(t, path, t->irq_filter, err, errlen)))
+			return rc;
+	}
 	for (int k = 0; k < LATPROBE_NEVENTS; k++) {
 		snprintf(path, sizeof(path), "events/%s/enable", event_paths[k]);
 		if ((rc = setting(t, path, "1", err, errlen)))

@@ -33,6 +33,8 @@ struct latprobe_trace {
 	int *fds;	/**< per_cpu/cpuN/trace_pipe_raw */
 	struct latprobe_page_layout layout;
 	unsigned ids[LATPROBE_NEVENTS]; /**< event IDs, by enum latprobe_trace_kind */
+	const char *irq_event;		/**< the timer interrupt's entry event used (system/name) */
+	const char *irq_filter;		/**< its filter, or NULL */
 	struct latprobe_field f_type, f_pid, f_timer_start, f_softexpires, f_timer_expire,
 	    f_waking_pid, f_next_pid;
 	unsigned char *page;

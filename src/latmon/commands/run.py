@@ -76,7 +76,9 @@ def command(
                     s.probe.mlock = False
         except ValueError as error:
             raise click.BadParameter(str(error)) from None
-    latprobe = find_latprobe(latprobe_path)
+    # guest scenarios run the arm64 latprobe inside the initramfs, not this machine's
+    needs_host = any(s.target.kind == "host" for s in loaded)
+    latprobe = find_latprobe(latprobe_path) if needs_host else Path("latprobe")
     results, interrupted = run_campaign(loaded, Path(outdir), latprobe, repetitions)
     manifest = Path(outdir) / "manifest.json"
     if as_json:

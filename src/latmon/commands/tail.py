@@ -4,7 +4,6 @@ make it valid (docs/tail.md)."""
 from __future__ import annotations
 
 import json
-import math
 import sys
 from fractions import Fraction
 
@@ -17,22 +16,20 @@ from latmon.commands.options import (
     parse_deadline,
     report_problems,
 )
-from latmon.formatting import fmt
 from latmon.model import Run, Series
 from latmon.readers import ReadOptions
 from latmon.scenario import parse_duration_ns
 from latmon.stats import deadline_in_unit
+from latmon.tables import Table, escape_markdown, fmt, render
 from latmon.tail import (
     ALPHA,
     CONFIDENCE,
     MIN_EXCEEDANCES,
     PROBABILITIES,
-    GevFit,
-    GpdFit,
-    MethodResult,
     TailAnalysis,
     analyse_series,
 )
+from latmon.tail_tables import checks_table, fit_text, pwcet_table
 
 
 def row_of(
@@ -114,6 +111,14 @@ def _probability(text: str) -> float:
     help="native: each series in its own unit (ns or cycles); ns: cycles converted to ns.",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per series, in a list.")
+@click.option(
+    "--output-format",
+    "out_format",
+    type=click.Choice(["terminal", "markdown", "json"]),
+    default="terminal",
+    show_default=True,
+    help="Text for a terminal, Markdown (e.g. a CI job summary), or JSON (as --json).",
+)
 def command(
     files: tuple[str, ...],
     fmt: str,
@@ -127,6 +132,7 @@ def command(
     deadline: str | None,
     unit: str,
     as_json: bool,
+    out_format: str,
     read_options: ReadOptions,
 ) -> None:
     """Probabilistic worst case of every series in FILES by extreme-value theory.
@@ -164,13 +170,13 @@ def command(
                 options["threshold"] = float(Fraction(threshold_ns) / series.ns_per_unit)
             analysis = analyse_series(series, **options)
             rows.append((run, series, analysis))
-    if as_json:
+    if as_json or out_format == "json":
         out = [row_of(r, s, a, unit, deadline_ns) for r, s, a in rows]
         json.dump(out, sys.stdout, indent=2, allow_nan=False, default=_json_default)
         sys.stdout.write("\n")
     else:
         for run, series, analysis in rows:
-            print_analysis(run, series, analysis, unit, deadline_ns)
+            print_analysis(run, series, analysis, unit, deadline_ns, out_format)
     if damaged:
         click.echo(
             "latmon: the input was damaged: the analysis above covers only its valid records",
@@ -183,84 +189,58 @@ def _json_default(value: object) -> object:
     raise TypeError(f"not JSON: {value!r}")
 
 
-def _mark(passed: bool) -> str:
-    return "pass" if passed else "FAIL"
-
-
 def print_analysis(
-    run: Run, series: Series, a: TailAnalysis, unit: str, deadline_ns: int | None
+    run: Run,
+    series: Series,
+    a: TailAnalysis,
+    unit: str,
+    deadline_ns: int | None,
+    out_format: str = "terminal",
 ) -> None:
-    """The analysis of one series as text: checks, fits, pWCETs (or the reasons for none)."""
+    """The analysis of one series as text: the i.i.d. checks, each method's fit, checks and
+    pWCETs (or the reasons for none), tables through the one table writer."""
     factor = float(series.ns_per_unit) if unit == "ns" else 1.0
     shown = "ns" if unit == "ns" else series.unit
     title = f"{run.label} / {series.name}" + (" [DAMAGED]" if run.damaged else "")
-    click.echo(f"== {title}: {a.n:,} samples in time order ({shown})")
-    if a.unavailable is not None:
-        click.echo(f"   no pWCET: {a.unavailable}")
-        click.echo("")
-        return
-    click.echo(f"   i.i.d. checks (family significance {a.alpha:g}, each test at {a.alpha / 4:g}):")
-    for c in a.checks:
-        p = "" if c.p_value is None else f"p = {c.p_value:<9.3g}"
-        click.echo(f"     {_mark(c.passed):<4}  {c.name:<36} {p}  {c.detail}")
-    if not a.iid:
-        click.echo(
-            "   no pWCET: the samples are not i.i.d., so an extreme-value model does not apply"
-        )
-        click.echo("")
-        return
-    for method in (a.pot, a.gev):
-        if method is not None:
-            deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)
-            _print_method(method, factor, shown, a.confidence, deadline, deadline_ns)
-    if not a.valid:
-        click.echo("   no pWCET: " + "; ".join(a.reasons()))
-    click.echo("")
-
-
-def _print_method(
-    m: MethodResult,
-    factor: float,
-    unit: str,
-    confidence: float,
-    deadline: int | None,
-    deadline_ns: int | None,
-) -> None:
-    """One method: its fit, its checks, its pWCETs; ``deadline`` is in the series' unit."""
-    fit = m.fit
-    if isinstance(fit, GpdFit):
-        head = (
-            f"threshold {fmt(fit.threshold * factor)} {unit} "
-            f"({fit.exceedances:,} samples above it, {fit.rate:.3g} of all), "
-            f"scale {fmt(fit.sigma * factor)}"
-        )
-    elif isinstance(fit, GevFit):
-        head = (
-            f"{fit.blocks:,} blocks of {fit.block:,} samples, location {fmt(fit.mu * factor)}, "
-            f"scale {fmt(fit.sigma * factor)}"
-        )
+    heading = f"{title}: {a.n:,} samples in time order ({shown})"
+    if out_format == "markdown":
+        click.echo(f"### {escape_markdown(heading)}\n")
     else:
-        head = "not fitted"
-    click.echo(f"   {m.method}: {head}")
-    for c in m.checks:
-        click.echo(f"     {_mark(c.passed):<4}  {c.name:<36} {c.detail}")
-    if not m.quantiles:
+        click.echo(f"== {heading}")
+
+    def line(text: str) -> None:
+        click.echo(escape_markdown(text) + "\n" if out_format == "markdown" else text)
+
+    def table(t: Table) -> None:
+        text = render(t, out_format)
+        if out_format == "terminal":
+            text = "".join(f"   {row}\n" for row in text.splitlines())
+        click.echo(text)
+
+    if a.unavailable is not None:
+        line(f"no pWCET: {a.unavailable}")
+        click.echo("")
         return
-    verdict_head = "  verdict" if deadline is not None else ""
-    click.echo(
-        f"     {'p per activation':>16}  {'pWCET':>14}  {confidence:.0%} interval{verdict_head}"
-    )
-    for q in m.quantiles:
-        low, high = q.low * factor, q.high * factor
-        interval = f"[{fmt(low)}, {fmt(high) if math.isfinite(high) else '∞'}]"
-        verdict = ""
+    line(f"i.i.d. checks (family significance {a.alpha:g}, each test at {a.alpha / 4:g}):")
+    table(checks_table(a.checks))
+    if not a.iid:
+        line("no pWCET: the samples are not i.i.d., so an extreme-value model does not apply")
+        click.echo("")
+        return
+    deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)
+    for method in (a.pot, a.gev):
+        if method is None:
+            continue
+        line(f"{method.method}: {fit_text(method, factor, shown)}")
+        table(checks_table(method.checks))
+    if a.valid:
+        line(f"pWCET ({shown}):")
+        table(pwcet_table(a, factor, deadline))
         if deadline is not None:
-            verdict = "  " + ("pass" if q.high <= deadline else "FAIL")
-        click.echo(
-            f"     {q.probability:>16g}  {fmt(q.estimate * factor):>14}  {interval}{verdict}"
-        )
-    if deadline is not None:
-        click.echo(
-            f"     verdict: pass when the upper end of the interval is within the deadline "
-            f"({fmt(deadline_ns)} ns)"
-        )
+            line(
+                "verdict: pass when the upper end of the interval is within the deadline "
+                f"({fmt(deadline_ns)} ns)"
+            )
+    else:
+        line("no pWCET: " + "; ".join(a.reasons()))
+    click.echo("")

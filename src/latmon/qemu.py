@@ -1,0 +1,174 @@
+"""Run QEMU for the ARM targets (docs/target/qemu.md): a time limit on every run, the serial
+console captured to a file, an optional second channel for data, and the exit status.
+
+Two machines are used:
+- ``xlnx-zcu102`` (Zynq UltraScale+): bare-metal A53 images loaded with QEMU's generic loader,
+  deterministic under ``-icount``; the image ends through semihosting, so QEMU's exit status is
+  the firmware's;
+- ``virt`` with a Cortex-A53: arm64 Linux from a kernel and an initramfs; a virtio console
+  (``hvc0`` in the guest) carries the results, separate from the kernel's console.
+
+Every result of these runs is emulated: QEMU executes the instructions but does not model a
+Cortex-A53's timing, caches or the programmable logic.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from latmon.errors import LatmonError
+
+QEMU = "qemu-system-aarch64"
+#: -icount shift=4: every instruction advances virtual time by 16 ns, one tick of the ZCU102
+#: model's 62.5 MHz generic timer; align=off, sleep=off: virtual time only, never the host's.
+ICOUNT = "shift=4,align=off,sleep=off"
+
+
+class QemuError(LatmonError):
+    """QEMU is missing, did not start, or exceeded its time limit."""
+
+
+@dataclass
+class QemuResult:
+    command: list[str]
+    status: int | None  # None: killed at the time limit
+    console: str  # the serial console (UART0 / ttyAMA0)
+    data: str  # the data channel (virtio console), "" when there is none
+    stderr: str
+    seconds: float
+    timed_out: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def qemu_binary() -> str:
+    path = shutil.which(QEMU)
+    if path is None:
+        raise QemuError(f"{QEMU} is not installed; run 'make setup' (Debian: qemu-system-arm)")
+    return path
+
+
+def run(
+    args: list[str],
+    workdir: Path,
+    timeout_s: float,
+    data_channel: bool = False,
+) -> QemuResult:
+    """Run QEMU with @args (machine, images), the console on a file, no display, no audio.
+
+    With @data_channel a virtio console is added whose guest side is ``hvc0``. The run is killed
+    after @timeout_s seconds (the result says timed_out; what was captured until then is kept).
+    """
+    workdir.mkdir(parents=True, exist_ok=True)
+    console = workdir / "console.txt"
+    data = workdir / "data.txt"
+    for f in (console, data):
+        f.unlink(missing_ok=True)
+    command = [
+        qemu_binary(),
+        *args,
+        "-display",
+        "none",
+        "-monitor",
+        "none",
+        "-audiodev",
+        "none,id=noaudio",
+        "-chardev",
+        f"file,id=console,path={console}",
+        "-serial",
+        "chardev:console",
+    ]
+    if data_channel:
+        command += [
+            "-device",
+            "virtio-serial-device",
+            "-chardev",
+            f"file,id=data,path={data}",
+            "-device",
+            "virtconsole,chardev=data",
+        ]
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        command,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    timed_out = False
+    try:
+        out, err = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    seconds = time.monotonic() - start
+    stderr = (out + err).decode(errors="replace")
+    return QemuResult(
+        command=command,
+        status=None if timed_out else proc.returncode,
+        console=console.read_text(errors="replace") if console.exists() else "",
+        data=data.read_text(errors="replace") if data.exists() else "",
+        stderr=_quiet(stderr),
+        seconds=seconds,
+        timed_out=timed_out,
+    )
+
+
+def _quiet(stderr: str) -> str:
+    """QEMU's messages without the ZCU102 model's fixed chatter about absent devices."""
+    noise = ("DPDMA client not attached", "audiodev default parameter is deprecated")
+    return "\n".join(line for line in stderr.splitlines() if not any(n in line for n in noise))
+
+
+def zcu102_args(elf: Path, args: list[str] | None = None, icount: bool = True) -> list[str]:
+    """A bare-metal image on the ZCU102 model's A53 core 0, at EL1 (the EL3 firmware's place
+    is QEMU's), semihosting on for the exit status and @args as the image's command line."""
+    if not elf.exists():
+        raise QemuError(f"{elf} is not built; run 'make sw-all'")
+    semihosting = "enable=on,target=native"
+    for a in ["image", *(args or [])]:
+        if "," in a:
+            raise QemuError(f"a semihosting argument cannot contain ',': {a!r}")
+        semihosting += f",arg={a}"
+    out = ["-M", "xlnx-zcu102", "-semihosting-config", semihosting]
+    if icount:
+        out += ["-icount", ICOUNT]
+    return [*out, "-device", f"loader,file={elf},cpu-num=0"]
+
+
+def virt_linux_args(
+    kernel: Path, initrd: Path, append: str, cpus: int = 2, memory_mib: int = 1024
+) -> list[str]:
+    """arm64 Linux on the virt machine with Cortex-A53 cores, no network."""
+    for f in (kernel, initrd):
+        if not f.exists():
+            raise QemuError(f"{f} is missing; run 'make target-images'")
+    return [
+        "-M",
+        "virt",
+        "-cpu",
+        "cortex-a53",
+        "-smp",
+        str(cpus),
+        "-m",
+        str(memory_mib),
+        "-nic",
+        "none",
+        "-no-reboot",
+        "-kernel",
+        str(kernel),
+        "-initrd",
+        str(initrd),
+        "-append",
+        append,
+    ]

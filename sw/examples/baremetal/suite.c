@@ -1,0 +1,468 @@
+/*
+ * The interrupt test-case suite, portable part (suite.h): the case table, the runner loop, the
+ * checks and the latmon-log output. Nothing here knows the CPU.
+ *
+ * Every case measures the latency of the suite's high-priority interrupt (a one-shot timer) in
+ * counts of the platform's counter: the value the handler read on entry minus the value the
+ * timer was programmed to fire at. The cases differ in what the system does around it:
+ *
+ *   caches-on           MMU and caches on, the core busy-polls           (the baseline)
+ *   caches-off          MMU and caches off
+ *   caches-invalidated  caches on, cleaned and invalidated (D, I, TLB) before every interrupt
+ *   wfi-idle            the core waits in WFI (idle) when the interrupt arrives
+ *   many-irqs           every interrupt the controller has is enabled, not only the measured one
+ *   priority            a low-priority interrupt is pending together with the measured one; the
+ *                       value is unmask-to-entry, and the high one must be taken first
+ *   nested              the measured interrupt arrives while a low-priority handler runs with
+ *                       interrupts re-enabled; it must preempt that handler
+ *   two-cores           core 1 measures its own timer while core 0 polls memory
+ *   cross-core          core 0 raises the software interrupt of core 1: send-to-entry
+ *
+ * A lost interrupt (a handler that does not end it, a wrong ID) is a timeout: the case fails with
+ * a message that says what to check, and the run goes on to the next case instead of hanging.
+ */
+#include "suite.h"
+
+#include "latmon/latmon.h"
+#include "latmon/latmon_log.h"
+#include "latmon_errno.h"
+
+#define SUITE_SAMPLES 200u
+#define SUITE_CORES   2u
+
+enum suite_kind {
+	KIND_TIMER,
+	KIND_TIMER_IDLE,
+	KIND_PRIORITY,
+	KIND_NESTED,
+	KIND_OTHER_CORE,
+	KIND_CROSS_CORE,
+};
+
+struct suite_case {
+	const char *name;
+	const char *what;
+	enum suite_kind kind;
+	enum suite_caches caches;
+	int many_irqs;
+	int invalidate_each;
+};
+
+static const struct suite_case suite_cases[] = {
+	{ "caches-on", "timer-irq-busy-core-caches-on", KIND_TIMER, SUITE_CACHES_ON, 0, 0 },
+	{ "caches-off", "timer-irq-busy-core-mmu-and-caches-off", KIND_TIMER, SUITE_CACHES_OFF, 0,
+	  0 },
+	{ "caches-invalidated", "timer-irq-caches-and-tlb-invalidated-before-each", KIND_TIMER,
+	  SUITE_CACHES_ON, 0, 1 },
+	{ "wfi-idle", "timer-irq-core-in-wfi", KIND_TIMER_IDLE, SUITE_CACHES_ON, 0, 0 },
+	{ "many-irqs", "timer-irq-all-interrupts-enabled", KIND_TIMER, SUITE_CACHES_ON, 1, 0 },
+	{ "priority", "unmask-to-entry-high-before-pending-low", KIND_PRIORITY, SUITE_CACHES_ON, 0,
+	  0 },
+	{ "nested", "timer-irq-preempts-low-priority-handler", KIND_NESTED, SUITE_CACHES_ON, 0, 0 },
+	{ "two-cores", "timer-irq-on-core1-core0-polling", KIND_OTHER_CORE, SUITE_CACHES_ON, 0, 0 },
+	{ "cross-core", "sgi-core0-to-core1-send-to-entry", KIND_CROSS_CORE, SUITE_CACHES_ON, 0,
+	  0 },
+};
+#define SUITE_CASES (sizeof suite_cases / sizeof suite_cases[0])
+
+/* What the interrupt handlers record, per core. Written in handlers, read by the runner. */
+struct suite_core_state {
+	volatile uint64_t timer_at;    /* the value the timer was programmed to fire at */
+	volatile uint64_t timer_entry; /* counter on entry of the timer handler */
+	volatile uint32_t timer_seen;  /* timer handler runs */
+	volatile uint64_t soft_entry;  /* counter on entry of the software-interrupt handler */
+	volatile uint32_t soft_seen;   /* software-interrupt handler runs */
+	volatile uint32_t order;       /* handler entries, numbered */
+	volatile uint32_t timer_order; /* order number of the last timer entry */
+	volatile uint32_t soft_order;  /* order number of the last software-interrupt entry */
+	volatile uint32_t in_soft;     /* the software-interrupt handler is running */
+	volatile uint32_t nested;      /* timer entries that preempted the software handler */
+	volatile uint32_t soft_wait; /* the software handler waits, interrupts on, for the timer */
+	volatile uint32_t soft_timeouts; /* ... and the timer did not come */
+};
+
+static struct suite_core_state state[SUITE_CORES];
+
+/* Core 1's mailbox: core 0 asks for one measurement, core 1 answers. */
+static volatile uint32_t core1_request; /* incremented by core 0 */
+static volatile uint32_t core1_done;	/* set to the request number when answered */
+static volatile int64_t core1_latency;
+static volatile int core1_error;
+static volatile uint32_t core1_running;
+
+static int64_t samples[SUITE_SAMPLES];
+static uint64_t timeout_ticks, lead_ticks;
+static uint32_t rng = 0x9E3779B9u;
+
+static void fence(void)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+/* xorshift32: a varying lead time, so the interrupt does not always meet the same instruction. */
+static uint32_t next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+void suite_on_timer(uint64_t entry)
+{
+	struct suite_core_state *s = &state[suite_core_id() % SUITE_CORES];
+
+	s->timer_entry = entry;
+	s->timer_order = ++s->order;
+	if (s->in_soft)
+		s->nested = s->nested + 1u;
+	fence();
+	s->timer_seen = s->timer_seen + 1u;
+}
+
+void suite_on_soft_irq(uint64_t entry)
+{
+	struct suite_core_state *s = &state[suite_core_id() % SUITE_CORES];
+
+	s->soft_entry = entry;
+	s->soft_order = ++s->order;
+	fence();
+	s->soft_seen = s->soft_seen + 1u;
+	if (s->soft_wait) {
+		/* the nested case: stay in this low-priority handler, interrupts on, until the
+		 * timer has preempted it (or the timeout) */
+		uint32_t seen = s->timer_seen;
+		uint64_t end = suite_now() + timeout_ticks;
+
+		s->in_soft = 1;
+		suite_irq_unmask();
+		while (s->timer_seen == seen && suite_now() < end) {
+		}
+		suite_irq_mask();
+		s->in_soft = 0;
+		if (s->timer_seen == seen)
+			s->soft_timeouts = s->soft_timeouts + 1u;
+	}
+}
+
+/* Wait until *flag differs from @p old; 0 or ETIMEDOUT. */
+static int wait_change(volatile uint32_t *flag, uint32_t old, int idle)
+{
+	uint64_t end = suite_now() + timeout_ticks;
+
+	while (*flag == old) {
+		if (suite_now() > end)
+			return ETIMEDOUT;
+		if (idle)
+			suite_idle_until(end);
+		else
+			suite_relax();
+	}
+	fence();
+	return 0;
+}
+
+/* One interrupt of this core's timer: the latency in counts. */
+static int measure_timer(int idle, int64_t *latency)
+{
+	struct suite_core_state *s = &state[suite_core_id() % SUITE_CORES];
+	uint32_t seen = s->timer_seen;
+	int err;
+
+	s->timer_at = suite_now() + lead_ticks + (next_random() % 64u);
+	fence();
+	suite_timer_fire_at(s->timer_at);
+	err = wait_change(&s->timer_seen, seen, idle);
+	if (!err)
+		*latency = (int64_t)(s->timer_entry - s->timer_at);
+	return err;
+}
+
+/* Core 1: answer core 0's requests, forever. */
+static void core1_main(void)
+{
+	uint32_t served = 0;
+
+	suite_irq_unmask();
+	core1_running = 1;
+	for (;;) {
+		while (core1_request == served)
+			suite_relax();
+		fence();
+		served = core1_request;
+		{
+			int64_t latency = 0;
+			int err = measure_timer(0, &latency);
+			core1_latency = latency;
+			core1_error = err;
+		}
+		fence();
+		core1_done = served;
+	}
+}
+
+static uint32_t poll_sink; /* core 0 reads memory while core 1 measures */
+
+static int measure_on_core1(int64_t *latency)
+{
+	uint32_t want = core1_request + 1u;
+	uint64_t end;
+	uint32_t i = 0;
+
+	fence();
+	core1_request = want;
+	end = suite_now() + 2u * timeout_ticks;
+	while (core1_done != want) {
+		poll_sink += ((volatile int64_t *)samples)[i++ % SUITE_SAMPLES] != 0;
+		suite_relax();
+		if (suite_now() > end)
+			return ETIMEDOUT;
+	}
+	fence();
+	*latency = core1_latency;
+	return core1_error;
+}
+
+static int measure_cross_core(int64_t *latency)
+{
+	struct suite_core_state *s1 = &state[1];
+	uint32_t seen = s1->soft_seen;
+	uint64_t sent;
+	int err;
+
+	sent = suite_now();
+	suite_soft_irq_raise(1);
+	err = wait_change(&s1->soft_seen, seen, 0);
+	if (!err)
+		*latency = (int64_t)(s1->soft_entry - sent);
+	return err;
+}
+
+/* Both pending at once, interrupts masked; then unmask: the timer (high) must come first. */
+static int measure_priority(int64_t *latency, uint32_t *order_errors)
+{
+	struct suite_core_state *s = &state[0];
+	uint32_t tseen = s->timer_seen, sseen = s->soft_seen;
+	uint64_t unmasked;
+	int err;
+
+	suite_irq_mask();
+	s->timer_at = suite_now() + 1u;
+	suite_timer_fire_at(s->timer_at);
+	suite_soft_irq_raise(0);
+	while (suite_now() <= s->timer_at + 2u) { /* both are pending now */
+	}
+	unmasked = suite_now();
+	suite_irq_unmask();
+	err = wait_change(&s->timer_seen, tseen, 0);
+	if (!err)
+		err = wait_change(&s->soft_seen, sseen, 0);
+	if (err)
+		return err;
+	*latency = (int64_t)(s->timer_entry - unmasked);
+	if (s->timer_order > s->soft_order)
+		*order_errors = *order_errors + 1u;
+	return 0;
+}
+
+/* The timer fires while the low-priority handler runs with interrupts on. */
+static int measure_nested(int64_t *latency)
+{
+	struct suite_core_state *s = &state[0];
+	uint32_t tseen = s->timer_seen, sseen = s->soft_seen;
+	int err;
+
+	s->soft_wait = 1;
+	s->timer_at = suite_now() + lead_ticks + (next_random() % 64u);
+	fence();
+	suite_timer_fire_at(s->timer_at);
+	suite_soft_irq_raise(0);
+	err = wait_change(&s->soft_seen, sseen, 0);
+	if (!err)
+		err = wait_change(&s->timer_seen, tseen, 0);
+	s->soft_wait = 0;
+	if (!err)
+		*latency = (int64_t)(s->timer_entry - s->timer_at);
+	return err;
+}
+
+/* ---- output ---- */
+
+static int console_sink(void *ctx, const char *data, size_t len)
+{
+	(void)ctx;
+	suite_console_write(data, len);
+	return 0;
+}
+
+static void say(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	suite_console_write(s, n);
+}
+
+static void say_u64(uint64_t v)
+{
+	char buf[LATMON_LOG_U64_TEXT];
+
+	say(latmon_log_format_u64(buf, v));
+}
+
+static uint64_t writer_mem[1024]; /* latmon_log_writer_size(SUITE_CASES), checked at init */
+
+static void fail_message(const struct suite_case *c, unsigned k, int err)
+{
+	say("suite: FAIL ");
+	say(c->name);
+	say(": sample ");
+	say_u64(k);
+	say(": ");
+	if (err == ETIMEDOUT) {
+		say("interrupt not taken within ");
+		say_u64(timeout_ticks);
+		say(" counts - does the handler end it (EOIR) with the ID it acknowledged?");
+	} else if (err == EALREADY) {
+		say("core 1 did not start (no PSCI firmware, or not released from reset)");
+	} else if (err == ENOTSUP) {
+		say("not supported on this platform");
+	} else {
+		say(latmon_strerror(err));
+	}
+	say("\n");
+}
+
+int suite_run(void)
+{
+	struct latmon_log_writer *w;
+	char hz[LATMON_LOG_U64_TEXT], many[LATMON_LOG_U64_TEXT];
+	unsigned failed = 0, core1 = 0;
+	int err;
+
+	timeout_ticks = suite_clock_hz() / 50u;	       /* 20 ms */
+	lead_ticks = suite_clock_hz() / 100000u + 16u; /* 10 us */
+	err =
+	    latmon_log_writer_init(&w, writer_mem, sizeof writer_mem, SUITE_CASES, console_sink, 0);
+	if (err) {
+		say("suite: log writer: ");
+		say(latmon_strerror(err));
+		say("\n");
+		return 1;
+	}
+	{
+		struct latmon_log_kv header[] = {
+			{ "source", "latmon-irq-suite" },
+			{ "unit", "cycles" },
+			{ "clock_hz", latmon_log_format_u64(hz, suite_clock_hz()) },
+			{ "counter", "generic-timer" },
+			{ "cpu", SUITE_CPU_NAME },
+			{ "platform", SUITE_PLATFORM_NAME },
+			{ "emulated", SUITE_EMULATED ? "yes" : "no" },
+		};
+		err = latmon_log_begin(w, header, sizeof header / sizeof header[0]);
+	}
+	suite_irq_unmask();
+	for (unsigned i = 0; i < SUITE_CASES && !err; i++) {
+		const struct suite_case *c = &suite_cases[i];
+		struct suite_core_state *s0 = &state[0];
+		uint32_t order_errors = 0, nested0 = s0->nested, soft_to0 = s0->soft_timeouts;
+		unsigned n = 0, k, extra = 0;
+		int cerr;
+
+		cerr = suite_caches(c->caches);
+		if (!cerr && c->many_irqs)
+			extra = suite_many_irqs(1);
+		if (!cerr && (c->kind == KIND_OTHER_CORE || c->kind == KIND_CROSS_CORE) && !core1) {
+			cerr = suite_core_start(1, core1_main);
+			for (uint64_t end = suite_now() + timeout_ticks; !cerr && !core1_running;) {
+				suite_relax();
+				if (suite_now() > end)
+					cerr = EALREADY; /* reported as: core 1 did not start */
+			}
+			core1 = !cerr;
+		}
+		for (k = 0; k < SUITE_SAMPLES && !cerr; k++) {
+			int64_t v = 0;
+
+			if (c->invalidate_each)
+				cerr = suite_caches(SUITE_CACHES_INVALIDATE);
+			if (cerr)
+				break;
+			switch (c->kind) {
+			case KIND_TIMER:
+				cerr = measure_timer(0, &v);
+				break;
+			case KIND_TIMER_IDLE:
+				cerr = measure_timer(1, &v);
+				break;
+			case KIND_PRIORITY:
+				cerr = measure_priority(&v, &order_errors);
+				break;
+			case KIND_NESTED:
+				cerr = measure_nested(&v);
+				break;
+			case KIND_OTHER_CORE:
+				cerr = measure_on_core1(&v);
+				break;
+			case KIND_CROSS_CORE:
+				cerr = measure_cross_core(&v);
+				break;
+			}
+			if (!cerr)
+				samples[n++] = v;
+		}
+		if (c->many_irqs)
+			suite_many_irqs(0);
+		suite_caches(SUITE_CACHES_ON);
+
+		{
+			struct latmon_log_kv extra_kv[] = {
+				{ "test", c->what },
+				{ "cpu", (c->kind == KIND_OTHER_CORE || c->kind == KIND_CROSS_CORE)
+					     ? "1"
+					     : "0" },
+				{ "extra_irqs", latmon_log_format_u64(many, extra) },
+			};
+			err = latmon_log_series(w, i, c->name, 0, extra_kv, 3);
+		}
+		for (k = 0; k < n && !err; k++)
+			err = latmon_log_sample(w, i, &samples[k], 1);
+		if (!err) {
+			struct latmon_log_counter counters[] = {
+				{ "events", SUITE_SAMPLES },
+				{ "lost", SUITE_SAMPLES - n },
+				{ "order_errors", order_errors },
+				{ "nested", s0->nested - nested0 },
+				{ "nest_timeouts", s0->soft_timeouts - soft_to0 },
+			};
+			err = latmon_log_counters(w, i, counters, 5);
+		}
+		if (!cerr && c->kind == KIND_PRIORITY && order_errors) {
+			say("suite: FAIL priority: the low-priority interrupt was taken first ");
+			say_u64(order_errors);
+			say(" times\n");
+			failed++;
+		}
+		if (!cerr && c->kind == KIND_NESTED && s0->nested - nested0 != n) {
+			say("suite: FAIL nested: the timer did not preempt the low-priority "
+			    "handler\n");
+			failed++;
+		}
+		if (cerr) {
+			fail_message(c, k, cerr);
+			failed++;
+		}
+	}
+	if (!err)
+		err = latmon_log_end(w);
+	if (err) {
+		say("suite: latmon-log: ");
+		say(latmon_strerror(err));
+		say("\n");
+		return 1;
+	}
+	say(failed ? "suite: FAILED\n" : "suite: passed\n");
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,383 @@
+/*
+ * The interrupt test-case suite on the Zynq UltraScale+ APU (Cortex-A53): what suite.h asks of a
+ * platform, with the ARM generic timer (virtual timer, PPI 27), the GIC-400 (software-generated
+ * interrupt 1 as the low-priority one), the MMU and caches (an identity map of the 4 GiB address
+ * space), PSCI CPU_ON for core 1, and main().
+ *
+ * Priorities: the timer 0x40 (high), the SGI 0xA0 (low); the binary point is 0, so the timer
+ * preempts the SGI's handler once that unmasks interrupts.
+ */
+#include "latmon_errno.h"
+#include "platform.h"
+#include "platform_a53.h"
+#include "platform_gic.h"
+#include "suite.h"
+
+#define TIMER_PPI 27u /* the EL1 virtual timer */
+#define SOFT_SGI  1u
+#define PRIO_HIGH 0x40u
+#define PRIO_LOW  0xA0u
+
+#define GICD_ICENABLER 0x180u
+#define GICD_SGIR      0xF00u
+#define GICD_TYPER     0x004u
+#define GICC_BPR       0x008u
+
+#define PSCI_CPU_ON_64 0xC4000003u
+
+const char SUITE_CPU_NAME[] = "cortex-a53";
+#ifdef PLATFORM_SEMIHOSTING
+const char SUITE_PLATFORM_NAME[] = "qemu-xlnx-zcu102";
+const int SUITE_EMULATED = 1;
+#else
+const char SUITE_PLATFORM_NAME[] = "zynqmp-apu";
+const int SUITE_EMULATED = 0;
+#endif
+
+/* ---- counter and timer ---- */
+
+uint64_t suite_now(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v)::"memory");
+	return v;
+}
+
+uint64_t suite_clock_hz(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(v));
+	return v;
+}
+
+void suite_timer_fire_at(uint64_t at)
+{
+	__asm__ volatile("msr cntv_cval_el0, %0\n\tmsr cntv_ctl_el0, %1\n\tisb" ::"r"(at), "r"(1ull)
+			 : "memory");
+}
+
+static void timer_isr(uint64_t entry)
+{
+	__asm__ volatile("msr cntv_ctl_el0, %0\n\tisb" ::"r"(0ull) : "memory"); /* line low */
+	suite_on_timer(entry);
+}
+
+unsigned suite_core_id(void)
+{
+	uint64_t mpidr;
+
+	__asm__ volatile("mrs %0, mpidr_el1" : "=r"(mpidr));
+	return (unsigned)(mpidr & 0xFFu);
+}
+
+/* ---- interrupts ---- */
+
+void suite_irq_mask(void)
+{
+	__asm__ volatile("msr daifset, #2" ::: "memory");
+}
+
+void suite_irq_unmask(void)
+{
+	__asm__ volatile("msr daifclr, #2" ::: "memory");
+}
+
+/* The watchdog of suite_idle_until: the EL1 physical timer, above every other priority. */
+#define WATCHDOG_PPI  30u
+#define PRIO_WATCHDOG 0x00u
+
+void suite_idle_until(uint64_t deadline)
+{
+	__asm__ volatile("msr cntp_cval_el0, %0\n\tmsr cntp_ctl_el0, %1\n\tisb" ::"r"(deadline),
+			 "r"(1ull)
+			 : "memory");
+	__asm__ volatile("dsb sy\n\twfi" ::: "memory");
+}
+
+static void watchdog_isr(uint64_t entry)
+{
+	(void)entry;
+	__asm__ volatile("msr cntp_ctl_el0, %0\n\tisb" ::"r"(0ull) : "memory");
+}
+
+void suite_relax(void)
+{
+	/* a hint on a Cortex-A53; QEMU's single-threaded TCG runs the next core on it */
+	__asm__ volatile("yield" ::: "memory");
+}
+
+void suite_soft_irq_raise(unsigned core)
+{
+	__asm__ volatile("dsb sy" ::: "memory");
+	mmio_w32(A53_GICD_BASE + GICD_SGIR, (1u << (16u + core)) | SOFT_SGI);
+}
+
+static void set_priority(unsigned id, unsigned prio)
+{
+	*(volatile uint8_t *)(uintptr_t)(A53_GICD_BASE + GICD_IPRIORITYR + id) = (uint8_t)prio;
+}
+
+static void enable_irq(unsigned id, int on)
+{
+	mmio_w32(A53_GICD_BASE + (on ? GICD_ISENABLER : GICD_ICENABLER) + 4u * (id / 32u),
+		 1u << (id % 32u));
+}
+
+/* This core's banked part of the distributor (SGIs, PPIs) and its CPU interface. */
+static void gic_core_init(void)
+{
+	set_priority(TIMER_PPI, PRIO_HIGH);
+	set_priority(SOFT_SGI, PRIO_LOW);
+	set_priority(WATCHDOG_PPI, PRIO_WATCHDOG);
+	enable_irq(WATCHDOG_PPI, 1);
+	enable_irq(TIMER_PPI, 1);
+	enable_irq(SOFT_SGI, 1);
+	mmio_w32(A53_GICC_BASE + GICC_PMR, 0xF0u);
+	mmio_w32(A53_GICC_BASE + GICC_BPR, 0u);
+	mmio_w32(A53_GICC_BASE + GICC_CTLR, 1u);
+}
+
+static void soft_isr(uint64_t entry)
+{
+	suite_on_soft_irq(entry);
+}
+
+unsigned suite_many_irqs(int on)
+{
+	unsigned lines = 32u * ((mmio_r32(A53_GICD_BASE + GICD_TYPER) & 0x1Fu) + 1u);
+	unsigned n = 0;
+
+	for (unsigned id = 32; id < lines; id++) { /* every SPI, low priority, to core 0 */
+		set_priority(id, PRIO_LOW);
+		*(volatile uint8_t *)(uintptr_t)(A53_GICD_BASE + GICD_ITARGETSR + id) = 0x01u;
+		enable_irq(id, on);
+		n++;
+	}
+	for (unsigned id = 0; id < 16u; id++) /* the other SGIs */
+		if (id != SOFT_SGI) {
+			enable_irq(id, on);
+			n++;
+		}
+	return on ? n : 0;
+}
+
+/* ---- MMU and caches ---- */
+
+/*
+ * Identity map, 4 KiB granule, 4 GiB (T0SZ = 32, the walk starts at level 1): DDR (0-2 GiB)
+ * normal write-back, the PL and the peripherals device-nGnRnE, except the last 2 MiB (OCM, where
+ * this image runs), normal write-back.
+ */
+static uint64_t l1_table[512] __attribute__((aligned(4096)));
+static uint64_t l2_top[512] __attribute__((aligned(4096)));
+
+#define ATTR_DEVICE 0u /* MAIR index 0: 0x00 device-nGnRnE */
+#define ATTR_NORMAL 1u /* MAIR index 1: 0xFF normal, inner/outer write-back */
+#define DESC_BLOCK(pa, attr) \
+	((pa) | (1ull << 10) /* AF */ | (3ull << 8) /* inner shareable */ | ((attr) << 2) | 1u)
+#define DESC_TABLE(pa) ((pa) | 3u)
+
+static int current_el(void)
+{
+	uint64_t el;
+
+	__asm__ volatile("mrs %0, CurrentEL" : "=r"(el));
+	return (int)((el >> 2) & 3u);
+}
+
+static void build_tables(void)
+{
+	l1_table[0] = DESC_BLOCK(0x00000000ull, ATTR_NORMAL);
+	l1_table[1] = DESC_BLOCK(0x40000000ull, ATTR_NORMAL);
+	l1_table[2] = DESC_BLOCK(0x80000000ull, ATTR_DEVICE);
+	for (unsigned i = 0; i < 512u; i++)
+		l2_top[i] = DESC_BLOCK(0xC0000000ull + ((uint64_t)i << 21), ATTR_DEVICE);
+	l2_top[511] = DESC_BLOCK(0xFFE00000ull, ATTR_NORMAL);
+	l1_table[3] = DESC_TABLE((uint64_t)(uintptr_t)l2_top);
+	__asm__ volatile("dsb sy" ::: "memory");
+}
+
+/* Clean and invalidate the data caches by set/way, every level the CLIDR reports. */
+static void dcache_clean_invalidate_all(void)
+{
+	uint64_t clidr;
+
+	__asm__ volatile("mrs %0, clidr_el1" : "=r"(clidr));
+	for (unsigned level = 0; level < 7u; level++) {
+		unsigned ctype = (unsigned)(clidr >> (3u * level)) & 7u;
+		uint64_t ccsidr;
+		unsigned line_shift, ways, sets, way_shift = 0;
+
+		if (ctype < 2u) /* no cache or instruction cache only */
+			continue;
+		__asm__ volatile("msr csselr_el1, %0\n\tisb\n\tmrs %1, ccsidr_el1"
+				 : "=r"(ccsidr)
+				 : "r"((uint64_t)level << 1)
+				 : "memory");
+		line_shift = (unsigned)(ccsidr & 7u) + 4u;
+		ways = (unsigned)((ccsidr >> 3) & 0x3FFu) + 1u;
+		sets = (unsigned)((ccsidr >> 13) & 0x7FFFu) + 1u;
+		while ((1u << way_shift) < ways)
+			way_shift++;
+		for (unsigned way = 0; way < ways; way++)
+			for (unsigned set = 0; set < sets; set++) {
+				uint64_t sw = ((uint64_t)level << 1) |
+					      ((uint64_t)set << line_shift) |
+					      (way_shift ? (uint64_t)way << (32u - way_shift) : 0);
+				__asm__ volatile("dc cisw, %0" ::"r"(sw) : "memory");
+			}
+	}
+	__asm__ volatile("dsb sy\n\tisb" ::: "memory");
+}
+
+#define SCTLR_M (1ull << 0)
+#define SCTLR_C (1ull << 2)
+#define SCTLR_I (1ull << 12)
+
+#define SYSREG_RW(name)                                                                       \
+	static uint64_t read_##name(int el)                                                   \
+	{                                                                                     \
+		uint64_t v;                                                                   \
+		if (el == 3)                                                                  \
+			__asm__ volatile("mrs %0, " #name "_el3" : "=r"(v));                  \
+		else                                                                          \
+			__asm__ volatile("mrs %0, " #name "_el1" : "=r"(v));                  \
+		return v;                                                                     \
+	}                                                                                     \
+	static void write_##name(int el, uint64_t v)                                          \
+	{                                                                                     \
+		if (el == 3)                                                                  \
+			__asm__ volatile("msr " #name "_el3, %0\n\tisb" ::"r"(v) : "memory"); \
+		else                                                                          \
+			__asm__ volatile("msr " #name "_el1, %0\n\tisb" ::"r"(v) : "memory"); \
+	}
+SYSREG_RW(sctlr)
+SYSREG_RW(tcr)
+SYSREG_RW(mair)
+SYSREG_RW(ttbr0)
+
+static void invalidate_tlb_icache(int el)
+{
+	if (el == 3)
+		__asm__ volatile("tlbi alle3\n\tic iallu\n\tdsb sy\n\tisb" ::: "memory");
+	else
+		__asm__ volatile("tlbi vmalle1\n\tic iallu\n\tdsb sy\n\tisb" ::: "memory");
+}
+
+static int caches_on_now;
+
+static void mmu_caches_on(void)
+{
+	int el = current_el();
+
+	invalidate_tlb_icache(el);
+	write_mair(el, 0xFF00ull); /* index 0 device-nGnRnE, index 1 normal write-back */
+	/* T0SZ 32, inner/outer write-back, inner shareable, 4 KiB granule; EL3: PS 32 bits */
+	write_tcr(el, 32u | (1u << 8) | (1u << 10) | (3u << 12) | (1ull << 23) |
+			  (el == 3 ? (1ull << 31) : 0));
+	(void)read_tcr;
+	(void)read_mair;
+	(void)read_ttbr0;
+	write_ttbr0(el, (uint64_t)(uintptr_t)l1_table);
+	write_sctlr(el, read_sctlr(el) | SCTLR_M | SCTLR_C | SCTLR_I);
+	caches_on_now = 1;
+}
+
+static void mmu_caches_off(void)
+{
+	int el = current_el();
+
+	write_sctlr(el, read_sctlr(el) & ~(SCTLR_M | SCTLR_C | SCTLR_I));
+	dcache_clean_invalidate_all();
+	invalidate_tlb_icache(el);
+	caches_on_now = 0;
+}
+
+int suite_caches(enum suite_caches mode)
+{
+	switch (mode) {
+	case SUITE_CACHES_ON:
+		if (!caches_on_now)
+			mmu_caches_on();
+		return 0;
+	case SUITE_CACHES_OFF:
+		if (caches_on_now)
+			mmu_caches_off();
+		return 0;
+	case SUITE_CACHES_INVALIDATE:
+		dcache_clean_invalidate_all();
+		invalidate_tlb_icache(current_el());
+		return 0;
+	}
+	return EINVAL;
+}
+
+/* ---- core 1 ---- */
+
+static uint64_t core1_stack[2048] __attribute__((aligned(16)));
+static void (*volatile core1_fn)(void);
+
+extern void secondary_entry(void);
+extern volatile uint64_t platform_spin_release; /* start_a53.S */
+
+void platform_secondary_main(void);
+void platform_secondary_main(void)
+{
+	if (caches_on_now)
+		mmu_caches_on();
+	gic_core_init();
+	core1_fn();
+}
+
+/* PSCI CPU_ON (SMC calling convention): 0 or a negative PSCI status. */
+static int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t context)
+{
+	register uint64_t x0 __asm__("x0") = PSCI_CPU_ON_64;
+	register uint64_t x1 __asm__("x1") = mpidr;
+	register uint64_t x2 __asm__("x2") = entry;
+	register uint64_t x3 __asm__("x3") = context;
+
+	__asm__ volatile("smc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)::"memory");
+	return (int64_t)x0;
+}
+
+int suite_core_start(unsigned core, void (*fn)(void))
+{
+	uint64_t stack_top = (uint64_t)(uintptr_t)(core1_stack + 2048);
+
+	if (core != 1u)
+		return EINVAL;
+	core1_fn = fn;
+	dcache_clean_invalidate_all(); /* core 1 starts with its caches off */
+	/*
+	 * Below EL3 a PSCI firmware (ATF on a board, QEMU's built-in PSCI for the ZCU102 model)
+	 * starts the core with CPU_ON. At EL3 there is none: a core parked in start_a53.S's spin
+	 * table (a boot loader that released every core) is released by the word.
+	 */
+	if (current_el() == 3) {
+		platform_spin_release = stack_top;
+		__asm__ volatile("dsb sy\n\tsev" ::: "memory");
+		return 0;
+	}
+	return psci_cpu_on(core, (uint64_t)(uintptr_t)secondary_entry, stack_top) == 0 ? 0
+										       : ENOTSUP;
+}
+
+void suite_console_write(const char *data, size_t len)
+{
+	platform_uart_write(data, len);
+}
+
+int main(void)
+{
+	platform_init();
+	a53_irq_route(TIMER_PPI, timer_isr);
+	a53_irq_route(SOFT_SGI, soft_isr);
+	a53_irq_route(WATCHDOG_PPI, watchdog_isr);
+	build_tables();
+	mmio_w32(A53_GICD_BASE + GICD_CTLR, 1u);
+	gic_core_init();
+	return suite_run();
+}

@@ -1,0 +1,156 @@
+"""The A53 images run on QEMU's ZCU102 model (docs/target/qemu.md): the interrupt test-case
+suite passes its own checks, its latmon-log is read back by the installed `latmon ingest`, it
+is deterministic under -icount, and a broken interrupt handler or a fault ends the run with a
+clear message and a status, never a hang."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from latmon import qemu
+
+pytestmark = pytest.mark.qemu
+
+CASES = {
+    "caches-on": "0",
+    "caches-off": "0",
+    "caches-invalidated": "0",
+    "wfi-idle": "0",
+    "many-irqs": "0",
+    "priority": "0",
+    "nested": "0",
+    "two-cores": "1",
+    "cross-core": "1",
+}
+SAMPLES = 200
+TIMEOUT_S = 120  # a few seconds normally; the machine is shared
+
+
+def run_image(c_binary, tmp_path: Path, image: str, *args: str) -> qemu.QemuResult:
+    elf = c_binary(f"examples/{image}.elf")
+    result = qemu.run(qemu.zcu102_args(elf, list(args)), tmp_path, TIMEOUT_S)
+    assert not result.timed_out, f"{image} {args}: no exit within {TIMEOUT_S} s (a hang)"
+    return result
+
+
+@pytest.fixture(scope="module")
+def suite_run(c_binary, tmp_path_factory) -> qemu.QemuResult:
+    return run_image(c_binary, tmp_path_factory.mktemp("suite"), "suite-a53-qemu")
+
+
+def test_suite_passes_and_latmon_reads_every_case(suite_run, latmon_cli, tmp_path) -> None:
+    assert suite_run.status == 0, suite_run.console[-2000:] + suite_run.stderr
+    assert "suite: passed" in suite_run.console
+    log = tmp_path / "uart.log"
+    log.write_text(suite_run.console)
+    proc = subprocess.run(
+        [str(latmon_cli), "ingest", str(log), "-o", str(tmp_path), "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    listing = json.loads(proc.stdout)
+    assert len(listing) == 1
+    stats = subprocess.run(
+        [str(latmon_cli), "stats", str(log), "--json"], capture_output=True, text=True
+    )
+    assert stats.returncode == 0, stats.stderr
+    series = {s["series"]: s for s in json.loads(stats.stdout)}
+    assert set(series) == set(CASES)
+    for name, s in series.items():
+        assert s["count"] == SAMPLES, name
+        assert s["min"] >= 0, name  # entry is never before the programmed time
+
+
+def test_suite_metadata_says_emulated(suite_run, tmp_path) -> None:
+    from latmon.ingest import load  # the reader `latmon ingest` uses
+
+    log = tmp_path / "uart.log"
+    log.write_text(suite_run.console)
+    run = load(log)[0]
+    assert run.meta["emulated"] == "yes"
+    assert run.meta["platform"] == "qemu-xlnx-zcu102"
+    assert run.series[0].clock_hz == 62_500_000  # the ZCU102 model's generic timer
+    for s in run.series:
+        assert s.meta["cpu"] == CASES[s.name], s.name
+    assert run.label.endswith("[emulated]")
+
+
+def test_suite_case_checks_hold(suite_run) -> None:
+    """Counters the firmware wrote: nothing lost, the high priority first every time, every
+    measured interrupt of the nested case preempted the low-priority handler."""
+    counters = {}
+    for line in suite_run.console.splitlines():
+        m = re.match(r"^X (\d+) (events=.*) \*", line)
+        if m:
+            counters[int(m.group(1))] = dict(kv.split("=") for kv in m.group(2).split())
+    names = list(CASES)
+    for i, name in enumerate(names):
+        c = counters[i]
+        assert c["lost"] == "0", name
+        assert c["order_errors"] == "0", name
+    assert counters[names.index("nested")]["nested"] == str(SAMPLES)
+
+
+def test_suite_is_deterministic_under_icount(suite_run, c_binary, tmp_path) -> None:
+    again = run_image(c_binary, tmp_path, "suite-a53-qemu")
+    assert again.status == 0
+    assert again.console == suite_run.console  # every count, every CRC
+
+
+def test_broken_isr_fails_with_a_message_not_a_hang(c_binary, tmp_path) -> None:
+    """The handler ends another interrupt ID than it acknowledged: the timer's interrupt stays
+    active, no second one is taken; each case times out inside the firmware and says why."""
+    result = run_image(c_binary, tmp_path, "suite-a53-qemu", "inject=wrong-eoi")
+    assert result.status == 1
+    assert "suite: FAIL caches-on: sample 1: interrupt not taken" in result.console
+    assert "does the handler end it (EOIR) with the ID it acknowledged?" in result.console
+    assert "suite: FAILED" in result.console
+
+
+def test_data_abort_is_reported_with_its_address(c_binary, tmp_path) -> None:
+    result = run_image(c_binary, tmp_path, "suite-a53-qemu", "inject=data-abort")
+    assert result.status == 3  # PLATFORM_EXIT_FAULT
+    assert "fault: data abort at address 0x00000000a0010001: alignment fault" in result.console
+
+
+def test_example_without_the_pl_says_what_to_check(c_binary, tmp_path) -> None:
+    """QEMU has no PL: the latmon core's ID register does not answer; the example stops with
+    the driver's error and the hint, instead of hanging."""
+    result = run_image(c_binary, tmp_path, "example-a53-qemu")
+    assert result.status == 1
+    assert "no latmon core at this address" in result.console
+    assert "is the bitstream loaded" in result.console
+
+
+def test_a_hang_is_cut_at_the_time_limit(c_binary, tmp_path) -> None:
+    """The board build has no semihosting exit: it stops in a loop, which the runner's time
+    limit ends (what a wedged firmware would do)."""
+    elf = c_binary("examples/example-a53.elf")
+    result = qemu.run(qemu.zcu102_args(elf), tmp_path, timeout_s=3)
+    assert result.timed_out and result.status is None
+    assert "is the bitstream loaded" in result.console  # what it printed is kept
+
+
+def test_print_the_suite_cases(suite_run, tmp_path) -> None:
+    """The case table as make target-test shows it (counts of the 62.5 MHz generic timer; under
+    -icount shift=4 one count is one executed instruction)."""
+    from latmon.ingest import load
+
+    log = tmp_path / "uart.log"
+    log.write_text(suite_run.console)
+    run = load(log)[0]
+    print("\nA53 interrupt test-case suite on QEMU xlnx-zcu102 (emulated, generic timer counts)")
+    print(f"{'case':<20} {'cpu':>3} {'samples':>7} {'min':>5} {'median':>6} {'max':>5}  test")
+    for s in run.series:
+        v = sorted(int(x) for x in s.latency)
+        assert len(v) == SAMPLES
+        print(
+            f"{s.name:<20} {s.meta['cpu']:>3} {len(v):>7} {v[0]:>5} {v[len(v) // 2]:>6} "
+            f"{v[-1]:>5}  {s.meta['test']}"
+        )
