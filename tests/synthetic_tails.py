@@ -8,7 +8,13 @@ anything in latmon.tail. The four cover the three domains of attraction:
 - lognormal: e^N(ln 20 µs, 0.25²), in the Gumbel domain (ξ = 0) but approached slowly, so a
   GPD fitted at a finite threshold sees a small positive shape;
 - uniform: U(10 µs, 50 µs), bounded (ξ = -1);
-- pareto: 10 µs · U^(-1/3), a heavy tail (ξ = 1/3) that the shape check must refuse.
+- pareto: 10 µs · U^(-1/3), a heavy tail (ξ = 1/3) that the shape check must refuse;
+
+and one that is common in interrupt latency and hard for a threshold chosen by rule:
+
+- two-paths: a fast path 5 µs + Exp(1 µs) and, in 0.5 % of the activations, a slow path
+  15 µs + Exp(5 µs) (a cache miss, a lock, an SMI); the tail is exponential (ξ = 0) only above
+  the fast path, so a threshold low enough to include fast-path samples sees a mixture.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import optimize
 from scipy import stats as sps
 
 
@@ -46,6 +53,27 @@ def _pareto(rng: np.random.Generator, n: int) -> np.ndarray:
     return np.rint(10000.0 * rng.uniform(0.0, 1.0, n) ** (-1.0 / 3.0)).astype(np.int64)
 
 
+SLOW_FRACTION = 0.005
+
+
+def _two_paths(rng: np.random.Generator, n: int) -> np.ndarray:
+    slow = rng.uniform(size=n) < SLOW_FRACTION
+    fast_path = 5000 + rng.exponential(1000.0, n)
+    slow_path = 15000 + rng.exponential(5000.0, n)
+    return np.rint(np.where(slow, slow_path, fast_path)).astype(np.int64)
+
+
+def _two_paths_quantile(p: float) -> float:
+    """Solves (1-s) e^-(x-5000)/1000 + s e^-(x-15000)/5000 = p above 15 µs (brentq)."""
+
+    def excess(x: float) -> float:
+        fast = (1 - SLOW_FRACTION) * math.exp(-(x - 5000) / 1000)
+        slow = SLOW_FRACTION * math.exp(-(x - 15000) / 5000)
+        return fast + slow - p
+
+    return float(optimize.brentq(excess, 15000, 1e9, xtol=1e-6))
+
+
 MODELS: dict[str, TailModel] = {
     m.name: m
     for m in (
@@ -58,6 +86,7 @@ MODELS: dict[str, TailModel] = {
         ),
         TailModel("uniform", -1.0, _uniform, lambda p: 10000 + 40000 * (1 - p)),
         TailModel("pareto", 1 / 3, _pareto, lambda p: 10000 * p ** (-1 / 3)),
+        TailModel("two-paths", 0.0, _two_paths, _two_paths_quantile),
     )
 }
 

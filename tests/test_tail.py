@@ -198,12 +198,25 @@ def test_threshold_selection_prefers_the_lowest_stable_threshold() -> None:
     assert points[0].exceedances == pytest.approx(3 * math.sqrt(20000), abs=2)
     assert tail.select_threshold(points) == 0
     # a threshold whose ξ disagrees with every higher one is passed over
-    shifted = [
-        tail.StabilityPoint(p.quantile, p.threshold, p.exceedances, p.xi, p.xi_se, 0, 1)
-        for p in points
-    ]
+    shifted = list(points)
     shifted[0] = tail.StabilityPoint(0.9, 1.0, 10_000, -0.5, 0.01, 0, 1)
     assert tail.select_threshold(shifted) == 1
+
+
+def test_threshold_selection_climbs_above_a_fast_path() -> None:
+    """A rare slow path above a fast one: the lowest candidate (3√n = 1,342 exceedances) still
+    holds fast-path samples (the slow path is 0.5 %, about 1,000), its ξ disagrees with the
+    candidates above, and the threshold chosen lies on the slow path (above 15 µs)."""
+    x = MODELS["two-paths"].draw(np.random.default_rng(12), 200_000)
+    points = tail.stability(x)
+    assert points[0].threshold < 15000
+    chosen = points[tail.select_threshold(points)]
+    assert chosen.threshold > 15000
+    pot, _, _ = tail.fit_tail(x, (1e-6,), block=len(x))
+    assert isinstance(pot.fit, tail.GpdFit) and pot.fit.threshold == chosen.threshold
+    assert "disagrees" in pot.checks[0].detail
+    q = pot.fit.quantile_ci(1e-6)
+    assert q.low <= MODELS["two-paths"].true_quantile(1e-6) <= q.high
 
 
 def test_mean_residual_life_is_flat_for_an_exponential_tail() -> None:

@@ -73,6 +73,8 @@ MIN_DISTINCT = 10
 #: profile intervals cover the true 1e-6 quantile (docs/tail.md has the measured coverage).
 EXCEEDANCES_PER_ROOT = 3.0
 THRESHOLD_STEP = 1.5
+#: Family confidence of the threshold-stability comparisons (see select_threshold).
+STABILITY_CONFIDENCE = 0.99
 #: Autocorrelation lags of the Ljung–Box test (fewer when n < 5 · LJUNG_BOX_LAGS).
 LJUNG_BOX_LAGS = 20
 #: The shape parameter is searched in this range: below -1 the GPD/GEV likelihood is
@@ -168,17 +170,18 @@ def _finite_or_none(v: float) -> float | None:
 
 def ljung_box(values: np.ndarray, level: float, lags: int = LJUNG_BOX_LAGS) -> Check:
     """Ljung–Box Q = n(n+2) Σ r_k²/(n-k) over ``lags`` autocorrelations, χ²(lags) under
-    independence (statsmodels ``acorr_ljungbox``)."""
-    from statsmodels.stats.diagnostic import acorr_ljungbox
+    independence (statsmodels ``acf`` with ``qstat``; its autocorrelations by FFT, so the test
+    costs O(n log n) — ``acorr_ljungbox`` correlates directly, O(n²): 3.5 s at 20,000 samples,
+    hours at 10⁶)."""
+    from statsmodels.tsa.stattools import acf
 
     x = np.asarray(values, dtype=np.float64)
     h = max(1, min(lags, len(x) // 5))
     if np.ptp(x) == 0:
-        return Check(CHECK_NAMES[0], False, "the series is constant: nothing to test", None, None)
-    result = acorr_ljungbox(x, lags=[h])
-    q = float(result["lb_stat"].iloc[0])
-    p = float(result["lb_pvalue"].iloc[0])
-    r1 = float(np.corrcoef(x[:-1], x[1:])[0, 1])
+        return Check(CHECK_NAMES[0], False, "the series is constant: nothing to test")
+    result = acf(x, nlags=h, fft=True, qstat=True, result_object=True)
+    q, p = float(result.qstat[h - 1]), float(result.pvalues[h - 1])
+    r1 = float(result.acf[1])
     passed = p >= level
     detail = f"Q = {q:.4g} over {h} lags, lag-1 autocorrelation {r1:+.3f}" + (
         "" if passed else ": successive latencies are correlated"
@@ -307,10 +310,11 @@ def _sigma_for_xi(xi: float, y: np.ndarray) -> tuple[float, float]:
 
 
 def _maximise_1d(
-    nll: Callable[[float], float], low: float, high: float, points: int = 25
+    nll: Callable[[float], float], low: float, high: float, points: int = 11
 ) -> tuple[float, float]:
     """Minimise a 1-D function that may be inf on parts of [low, high]: a grid, then Brent's
-    method around the best grid point. Returns (argmin, min)."""
+    method around the best grid point. Returns (argmin, min). (11 points find the same
+    profile intervals as 25 on the synthetic tails of the tests, in half the time.)"""
     grid = np.linspace(low, high, points)
     values = np.array([nll(float(g)) for g in grid])
     best = int(np.argmin(values))
@@ -537,8 +541,11 @@ def fit_pot(values: np.ndarray, threshold: float, confidence: float = CONFIDENCE
 @dataclass(frozen=True)
 class StabilityPoint:
     """Parameter-stability diagnostic at one candidate threshold: ξ and the modified scale
-    σ* = σ_u - ξ u (both constant above a threshold where the GPD holds), with normal
-    intervals from the GPD's Fisher information (Coles 2001, §4.3.4)."""
+    σ* = σ_u - ξ u (both constant above a threshold where the GPD holds), with standard errors
+    from the GPD's Fisher information (Coles 2001, §4.3.4). The standard error of ξ is the
+    conservative max(1, 1 + ξ)/√k: the information at ξ = 0 for a bounded tail (below
+    ξ = -1/2 the Fisher information does not apply, and (1 + ξ)/√k would claim a precision
+    the estimate does not have), the information at ξ for a heavier one."""
 
     quantile: float
     threshold: float
@@ -588,8 +595,8 @@ def stability(values: np.ndarray, min_exceedances: int = MIN_EXCEEDANCES) -> lis
         sigma, xi, _ = fit_gpd(y)
         k = len(y)
         # inverse Fisher information of the GPD (valid for ξ > -1/2): Var ξ = (1+ξ)²/k,
-        # Var σ = 2σ²(1+ξ)/k, Cov = -σ(1+ξ)/k
-        one = max(1.0 + xi, 1e-3)
+        # Var σ = 2σ²(1+ξ)/k, Cov = -σ(1+ξ)/k; with 1 + ξ raised to at least 1 (see above)
+        one = max(1.0 + xi, 1.0)
         var_xi = one * one / k
         var_sigma = 2.0 * sigma * sigma * one / k
         cov = -sigma * one / k
@@ -600,20 +607,29 @@ def stability(values: np.ndarray, min_exceedances: int = MIN_EXCEEDANCES) -> lis
     return points
 
 
-def select_threshold(points: Sequence[StabilityPoint], confidence: float = CONFIDENCE) -> int:
-    """Index of the lowest candidate whose ξ agrees with ξ at every higher candidate.
+def select_threshold(
+    points: Sequence[StabilityPoint], confidence: float = STABILITY_CONFIDENCE
+) -> int:
+    """Index of the lowest candidate whose ξ agrees with ξ at every higher candidate: the
+    parameter-stability plot, automated.
 
-    The estimates at two nested thresholds differ, under a GPD above the lower one, by a
-    quantity of variance about se_high² - se_low² (the higher one uses a subset of the same
-    excesses); a difference beyond z · √(se_high² - se_low²) says that the lower threshold is
-    not yet in the tail. The comparisons of one candidate are one family (Bonferroni), so one
-    noisy estimate at a high threshold does not throw out every lower one. This automates the
-    parameter-stability plot."""
+    Under a GPD above the lower threshold u_j the estimate at a higher u_h uses a subset of
+    the same excesses, and ξ̂_h - ξ̂_j has the variance v_h - v_j of nested efficient
+    estimators, v = c/k with c = max(1, 1 + ξ̂_j)² (the conservative information of
+    :class:`StabilityPoint`, taken at the lower candidate for both). A difference beyond
+    z · √(v_h - v_j) says that u_j is not yet in the tail. The comparisons of one candidate
+    are one family (Bonferroni) at ``confidence``, which is high (0.99) on purpose: every move
+    away from the lowest candidate is a choice made with the same data the interval then
+    treats as given, and moves on noise cost coverage (docs/tail.md has the measurements);
+    a tail that is not yet GPD at the lowest candidate — a rare slow path above a fast one —
+    still moves it."""
     for i, low in enumerate(points):
         family = max(len(points) - 1 - i, 1)
         z = float(sps.norm.ppf(1 - (1 - confidence) / (2 * family)))
+        c = max(1.0, 1.0 + low.xi) ** 2
         if all(
-            abs(high.xi - low.xi) <= z * math.sqrt(max(high.xi_se**2 - low.xi_se**2, 1e-12))
+            abs(high.xi - low.xi)
+            <= z * math.sqrt(max(c * (1 / high.exceedances - 1 / low.exceedances), 1e-12))
             for high in points[i + 1 :]
         ):
             return i
@@ -897,6 +913,8 @@ class TailAnalysis:
             return [self.unavailable]
         out = [
             f"{c.name}: p = {_p(c.p_value)} < {c.level:g}: {c.detail}"
+            if c.level is not None
+            else f"{c.name}: {c.detail}"
             for c in self.checks
             if not c.passed
         ]
@@ -1022,11 +1040,16 @@ def _pot(
                 "values above it",
             )
             return MethodResult(method, None, [check], [])
-        threshold = points[select_threshold(points, confidence)].threshold
+        chosen = select_threshold(points)
+        threshold = points[chosen].threshold
+        choice = Check("threshold", True, _threshold_choice(points, chosen))
+    else:
+        choice = Check("threshold", True, "given (--threshold)")
     fit = fit_pot(x, threshold, confidence)
     above = x[x > threshold]
     checks = [
-        _count_check("exceedances", len(above), min_exceedances, "samples above the threshold")
+        choice,
+        _count_check("exceedances", len(above), min_exceedances, "samples above the threshold"),
     ]
     distinct = len(np.unique(above))
     if distinct < MIN_DISTINCT:
@@ -1055,6 +1078,21 @@ def _pot(
     if result.valid:
         result.quantiles = [fit.quantile_ci(p) for p in probs]
     return result
+
+
+def _threshold_choice(points: Sequence[StabilityPoint], chosen: int) -> str:
+    """How the automatic threshold was chosen, in one line."""
+    first = f"{len(points)} candidates from {points[0].exceedances:,} down to "
+    first += f"{points[-1].exceedances:,} exceedances"
+    if chosen == 0:
+        return (
+            f"the lowest of {first}: its ξ agrees with ξ at every higher one "
+            f"({STABILITY_CONFIDENCE:.0%} family)"
+        )
+    return (
+        f"candidate {chosen + 1} of {first}: ξ at the {chosen} lower one(s) disagrees with ξ "
+        "higher up (the tail is not yet generalised Pareto there; see the stability plot)"
+    )
 
 
 def _block_maxima(
