@@ -226,39 +226,41 @@ def kpss_level(values: np.ndarray, level: float) -> Check:
         stat, p, lags, _ = kpss(x, regression="c", nlags="auto")
     stat, p = float(stat), float(p)
     passed = p >= level
-    bound = "≥ " if p >= 0.1 else "≤ " if p <= 0.01 else ""
+    bound = "≥ " if p >= 0.1 else "≤ " if p <= 0.01 else "= "
     detail = f"KPSS = {stat:.3f} ({lags} lags), p {bound}{p:.3g}" + (
         "" if passed else ": the level drifts over the run"
     )
     return Check(CHECK_NAMES[2], passed, detail, stat, p, level)
 
 
-def halves_ks(values: np.ndarray, level: float) -> Check:
-    """Two-sample Kolmogorov–Smirnov test between the first and the second half (scipy)."""
+def halves_ks(values: np.ndarray, level: float, unit: str = "") -> Check:
+    """Two-sample Kolmogorov–Smirnov test between the first and the second half (scipy); the
+    detail names the halves' medians and maxima in ``unit``."""
     x = np.asarray(values)
     half = len(x) // 2
     first, second = x[:half], x[half:]
     result = sps.ks_2samp(first, second)
     d, p = float(result.statistic), float(result.pvalue)
     passed = p >= level
+    suffix = f" {unit}" if unit else ""
     detail = (
         f"D = {d:.4f}; medians {fmt(float(np.median(first)))} and "
-        f"{fmt(float(np.median(second)))}, maxima {fmt(int(first.max()))} and "
-        f"{fmt(int(second.max()))}"
+        f"{fmt(float(np.median(second)))}{suffix}, maxima {fmt(int(first.max()))} and "
+        f"{fmt(int(second.max()))}{suffix}"
     )
     if not passed:
         detail += ": the two halves differ"
     return Check(CHECK_NAMES[3], passed, detail, d, p, level)
 
 
-def iid_checks(values: np.ndarray, alpha: float = ALPHA) -> list[Check]:
-    """The four i.i.d. tests, each at alpha / 4."""
+def iid_checks(values: np.ndarray, alpha: float = ALPHA, unit: str = "") -> list[Check]:
+    """The four i.i.d. tests, each at alpha / 4 (``unit`` names the values' unit in details)."""
     level = alpha / 4
     return [
         ljung_box(values, level),
         runs_test(values, level),
         kpss_level(values, level),
-        halves_ks(values, level),
+        halves_ks(values, level, unit),
     ]
 
 
@@ -975,11 +977,13 @@ def analyse_tail(
     threshold: float | None = None,
     block: int | None = None,
     min_exceedances: int = MIN_EXCEEDANCES,
+    unit: str = "",
 ) -> TailAnalysis:
     """Checks, then (when they pass) the POT and block-maxima fits of samples in time order.
 
     ``threshold`` fixes the POT threshold (a value in the samples' unit) instead of the
-    automatic choice; ``block`` fixes the block size."""
+    automatic choice; ``block`` fixes the block size; ``unit`` names the samples' unit in the
+    checks' details."""
     x = np.asarray(values)
     n = len(x)
     probs = tuple(sorted(set(probabilities), reverse=True))
@@ -992,7 +996,7 @@ def analyse_tail(
         )
         return result
     result.sample_max = float(x.max())
-    result.checks = iid_checks(x, alpha)
+    result.checks = iid_checks(x, alpha, unit)
     if not result.iid:
         return result
     result.pot, result.gev, result.stability = fit_tail(
@@ -1128,12 +1132,18 @@ def time_ordered(series: Series) -> np.ndarray | None:
     return latency
 
 
-def analyse_series(series: Series, **options: object) -> TailAnalysis:
+def analyse_series(
+    series: Series,
+    probabilities: Sequence[float] = PROBABILITIES,
+    alpha: float = ALPHA,
+    confidence: float = CONFIDENCE,
+    threshold: float | None = None,
+    block: int | None = None,
+    min_exceedances: int = MIN_EXCEEDANCES,
+) -> TailAnalysis:
     """:func:`analyse_tail` of a series in time order; a histogram-only series gets a reason
     instead."""
     values = time_ordered(series)
-    probabilities = options.get("probabilities", PROBABILITIES)
-    assert isinstance(probabilities, Sequence)
     if values is None:
         kind = "a histogram only" if series.histogram is not None else "no samples"
         return TailAnalysis(
@@ -1142,6 +1152,10 @@ def analyse_series(series: Series, **options: object) -> TailAnalysis:
             "independence and stationarity checks and the block maxima); record samples "
             "(e.g. latprobe without --hist, latctl read) to get a pWCET",
             [],
-            probabilities=tuple(probabilities),
+            alpha=alpha,
+            confidence=confidence,
+            probabilities=tuple(sorted(set(probabilities), reverse=True)),
         )
-    return analyse_tail(values, **options)  # type: ignore[arg-type]
+    return analyse_tail(
+        values, probabilities, alpha, confidence, threshold, block, min_exceedances, series.unit
+    )

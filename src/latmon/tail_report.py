@@ -17,9 +17,9 @@ from matplotlib.figure import Figure
 
 from latmon.model import Series
 from latmon.stats import deadline_in_unit
-from latmon.tables import fmt, render
+from latmon.tables import Column, Table, fmt, render
 from latmon.tail import TailAnalysis, analyse_series, time_ordered
-from latmon.tail_plots import exceedance_band_figure, threshold_figure
+from latmon.tail_plots import tail_figure
 from latmon.tail_tables import checks_table, fit_text, pwcet_table
 
 #: Embeds a figure: (figure, file name stem, alt text) -> HTML.
@@ -44,14 +44,22 @@ class TailSection:
 
     def render(self, series: Sequence[tuple[str, Series]], image: ImageWriter) -> str:
         parts = ["<h2>Probabilistic worst case (extreme-value analysis)</h2>", INTRODUCTION]
+        unavailable = Table(
+            [Column("series", "series", "l"), Column("n", "samples"), Column("why", "why", "l")]
+        )
         for label, s in series:
+            a = analyse_series(s)
+            if a.unavailable is not None:  # too few samples, a histogram: one line each below
+                unavailable.add({"series": label, "n": a.n, "why": a.unavailable})
+                continue
             parts.append(f"<h3>{html.escape(label)}</h3>")
-            parts.append(self._series(label, s, analyse_series(s), image))
+            parts.append(self._series(label, s, a, image))
+        if unavailable.rows:
+            parts.append("<h3>Series without an analysis</h3>")
+            parts.append(render(unavailable, "html"))
         return "\n".join(parts)
 
     def _series(self, label: str, s: Series, a: TailAnalysis, image: ImageWriter) -> str:
-        if a.unavailable is not None:
-            return f'<p class="note">no pWCET: {html.escape(a.unavailable)}</p>'
         parts = [
             f'<p class="note">{fmt(a.n)} samples in time order; i.i.d. checks as one family at '
             f"{a.alpha:g} (each test at {a.alpha / 4:g}).</p>",
@@ -87,13 +95,8 @@ class TailSection:
         parts.append(f'<p class="note">{note}</p>')
         parts.append(render(pwcet_table(a, to_ns, deadline), "html"))
         values = time_ordered(s)
-        if values is not None:
-            band = exceedance_band_figure(values, a, to_ns, label, self.deadline_ns)
-            if band is not None:
-                parts.append(image(band, f"{label}-tail", f"tail of {label} extrapolated"))
-        diagnostics = threshold_figure(a, to_ns, label)
-        if diagnostics is not None:
-            parts.append(
-                image(diagnostics, f"{label}-threshold", f"threshold diagnostics of {label}")
-            )
+        figure = None if values is None else tail_figure(values, a, to_ns, label, self.deadline_ns)
+        if figure is not None:
+            alt = f"tail of {label} extrapolated, with the threshold diagnostics"
+            parts.append(image(figure, f"{label}-tail", alt))
         return "\n".join(parts)

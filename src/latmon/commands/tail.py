@@ -159,16 +159,18 @@ def command(
         for series in run.series:
             if series.is_stages:
                 continue
-            options: dict[str, object] = {
-                "probabilities": probs,
-                "alpha": alpha,
-                "confidence": confidence,
-                "block": block_size,
-                "min_exceedances": min_exceedances,
-            }
+            unit_threshold = None
             if threshold_ns is not None:
-                options["threshold"] = float(Fraction(threshold_ns) / series.ns_per_unit)
-            analysis = analyse_series(series, **options)
+                unit_threshold = float(Fraction(threshold_ns) / series.ns_per_unit)
+            analysis = analyse_series(
+                series,
+                probs,
+                alpha,
+                confidence,
+                unit_threshold,
+                block_size,
+                min_exceedances,
+            )
             rows.append((run, series, analysis))
     if as_json or out_format == "json":
         out = [row_of(r, s, a, unit, deadline_ns) for r, s, a in rows]
