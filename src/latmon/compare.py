@@ -85,7 +85,7 @@ def group_runs(runs: list[Run]) -> list[Group]:
     run_count: dict[str, set[int]] = {}
     for run in runs:
         for s in run.series:
-            if s.is_stages:
+            if s.is_derived:
                 continue
             key = run.label if s.name.startswith("cpu") else f"{run.label} / {s.name}"
             if key not in members:
