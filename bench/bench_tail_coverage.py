@@ -124,7 +124,7 @@ def coverage(pool: ProcessPoolExecutor, args: argparse.Namespace) -> tuple[list,
             )
             table.append(
                 f"| {name} ({MODELS[name].xi:+.2g}) | {label} | {rate:.1%} [{low:.1%}, {high:.1%}] "
-                f"| {above:.1%} | {heavy:.0%} | {width:.2f} | {refusals:.1%} |"
+                f"| {above:.1%} | {heavy:.0%} | {width:.2g} | {refusals:.1%} |"
             )
         print("\n".join(table[-2:]), flush=True)
     return results, table
