@@ -65,6 +65,8 @@ def test_extrapolated_intervals_are_the_fits_own(analysis) -> None:
     quantiles = extrapolated(a.pot)
     q6 = next(q for q in quantiles if q.probability == 1e-6)
     assert q6 == a.pot.fit.quantile_ci(1e-6)
+    # the pWCETs are reused, not profiled a second time
+    assert all(any(q is mine for q in quantiles) for mine in a.pot.quantiles)
     assert all(q.low <= q.estimate <= q.high for q in quantiles)
     assert all(math.isfinite(q.low) for q in quantiles)
 

@@ -52,13 +52,21 @@ def band_probabilities(start: float) -> list[float]:
 def extrapolated(method: MethodResult) -> list[Quantile]:
     """The fit's quantiles with their intervals from where it starts to speak for the samples
     (POT: the threshold, exceeded by the fraction ζ; block maxima: one in a block) down to
-    LOWEST_PROBABILITY, one per decade."""
+    LOWEST_PROBABILITY, one per decade. The pWCETs the method already has (the same
+    intervals of the same fit) are reused: each profile interval costs tens of likelihood
+    maximisations, and the figure is part of every report."""
     fit = method.fit
+    known = {q.probability: q for q in method.quantiles}
+
+    def interval(p: float) -> Quantile:
+        assert fit is not None
+        return known[p] if p in known else fit.quantile_ci(p)
+
     if isinstance(fit, GpdFit):
         at_threshold = Quantile(fit.rate, fit.threshold, fit.threshold, fit.threshold)
-        return [at_threshold, *(fit.quantile_ci(p) for p in band_probabilities(fit.rate))]
+        return [at_threshold, *(interval(p) for p in band_probabilities(fit.rate))]
     if isinstance(fit, GevFit):
-        return [fit.quantile_ci(p) for p in band_probabilities(1.0 / fit.block)]
+        return [interval(p) for p in band_probabilities(1.0 / fit.block)]
     return []
 
 
