@@ -201,6 +201,7 @@ class _Scan(HTMLParser):
         self.external: list[str] = []
         self.scripts = 0
         self.images = 0
+        self.alts: list[str] = []
         self.text: list[str] = []
 
     def handle_starttag(self, tag, attrs) -> None:
@@ -213,6 +214,7 @@ class _Scan(HTMLParser):
                 self.external.append(f"{key}=")
         if tag == "img":
             self.images += 1
+            self.alts.append(dict(attrs).get("alt") or "")
 
     def handle_data(self, data) -> None:
         self.text.append(data)
@@ -225,8 +227,11 @@ def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> N
     scan = _Scan()
     scan.feed(html)
     assert scan.external == [] and scan.scripts == 0
-    # overview: mean/max bars, violins, exceedance; per series: histogram and timeline
-    assert scan.images == 3 + 2 * 2
+    # overview: mean/max bars, violins, exceedance; per series: histogram and timeline, and
+    # the tail extrapolated (500 uniform samples: i.i.d., bounded, enough for POT, not GEV)
+    tails = [a for a in scan.alts if a.startswith("tail of")]
+    assert scan.images == 3 + 2 * 2 + len(tails) and len(tails) == 2
+    assert html.count("pWCET per activation") == 2
     text = "".join(scan.text)
     assert "<script>alert(1)</script>" in text  # shown as text, not markup
     assert "&lt;script&gt;" in html
@@ -398,7 +403,8 @@ def test_report_figures_and_markdown(latmon_cli: Path, work: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     figures = sorted((work / "figs").iterdir())
-    assert [f.suffix for f in figures] == [".svg"] * 7
+    assert [f.suffix for f in figures] == [".svg"] * (7 + 2)  # with the two tail figures
+    assert sum(f.stem.endswith("-tail") for f in figures) == 2
     assert all(f.read_bytes().lstrip().startswith(b"<?xml") for f in figures)
     assert not (work / "r.html").exists()  # no -o: no HTML written
     lines = [line for line in proc.stdout.splitlines() if line.startswith("| ")]

@@ -4,9 +4,10 @@
 confidence intervals and, given a deadline, the verdict), overview figures across all series
 (mean/max bars, violins drawn from counts, exceedance on log-log scales), per series a log-y
 latency histogram and latency over time with its spikes marked, the stages of the interrupt
-path when a run has them, and each run's metadata and problems. Images are PNG embedded as
-base64; with ``figure_dir`` every figure is also written there as PNG or SVG. Every text that
-comes from an input file is HTML-escaped; nothing refers to anything outside the file.
+path when a run has them, the probabilistic worst case of every series (latmon.tail_report),
+and each run's metadata and problems. Images are PNG embedded as base64; with ``figure_dir``
+every figure is also written there as PNG or SVG. Every text that comes from an input file is
+HTML-escaped; nothing refers to anything outside the file.
 
 ``MarkdownReport`` writes the summary table as GitHub-flavoured Markdown, for CI logs and job
 summaries.
@@ -44,6 +45,7 @@ from latmon.plots import (
 from latmon.spikes import Spike, spikes_of
 from latmon.stats import CONFIDENCE, PERCENTILES, Summary, stat_cell
 from latmon.tables import Column, Table, escape_markdown, fmt, render
+from latmon.tail_report import TailSection
 
 
 @dataclass
@@ -137,6 +139,9 @@ class HtmlReport:
             self._histograms(results),
             self._stages(runs),
             self._spikes(runs),
+            TailSection(self.deadline_ns).render(
+                [(r.label, r.series) for r in results], self._image
+            ),
             self._metadata(runs),
             "</body></html>",
         ]

@@ -65,7 +65,8 @@ def command(
 ) -> None:
     """Report on FILES: summary table with percentile intervals (and a deadline verdict),
     mean/max bars, violins, exceedance, per series a log-y histogram and latency over time,
-    the stages of the interrupt path, each run's metadata.
+    the stages of the interrupt path, the probabilistic worst case (extreme-value analysis
+    with its checks; docs/tail.md), each run's metadata.
 
     Give at least one of -o (HTML), --markdown and --figures.
     """
