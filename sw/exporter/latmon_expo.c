@@ -356,9 +356,8 @@ static void put_labels(struct latmon_buf *b, const struct latmon_label *labels, 
 	puts_buf(b, "}");
 }
 
-static void put_sample(struct latmon_expo *e, const char *suffix,
-		       const struct latmon_label *labels, unsigned n, const char *le,
-		       const char *value)
+static void put_sample(struct latmon_expo *e, const char *suffix, const struct latmon_label *labels,
+		       unsigned n, const char *le, const char *value)
 {
 	latmon_buf_printf(&e->family, "%s%s", e->name, suffix);
 	put_labels(&e->family, labels, n, le);
@@ -609,8 +608,8 @@ static const struct {
 				"(counted in the core's counters, not in the histogram)." },
 };
 
-void latmon_expo_meters(struct latmon_expo *e, const struct latmon_expo_series *series,
-			unsigned n, const struct latmon_buckets *buckets, unsigned counters)
+void latmon_expo_meters(struct latmon_expo *e, const struct latmon_expo_series *series, unsigned n,
+			const struct latmon_buckets *buckets, unsigned counters)
 {
 	latmon_expo_family(e, "latmon_latency_seconds", LATMON_EXPO_HISTOGRAM,
 			   "Latency: a classic histogram (le: value <= bound, exact integer counts "

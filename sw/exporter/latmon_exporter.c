@@ -24,6 +24,9 @@
 /* Most bytes of one request (request line and headers): 8 KB, as common servers allow. */
 #define MAX_REQUEST 8192
 
+/* The exporter thread's stack: the exposition is built on the heap. */
+#define EXPORTER_STACK (256u * 1024u)
+
 /* Longest single poll() wait; deadlines are checked at least this often. */
 #define POLL_MAX_MS 1000
 
@@ -38,8 +41,8 @@ struct conn {
 	size_t in_len;
 	struct latmon_buf out;
 	size_t out_off;
-	bool close_after;    /* close once the response is sent */
-	uint64_t deadline;   /* monotonic ms */
+	bool close_after;     /* close once the response is sent */
+	uint64_t deadline;    /* monotonic ms */
 	uint64_t last_active; /* monotonic ms of the last byte in or out */
 };
 
@@ -120,8 +123,9 @@ static void describe(struct latmon_exporter *x, const struct sockaddr *sa)
 {
 	char host[INET6_ADDRSTRLEN + 2] = "?", port[8] = "?";
 
-	getnameinfo(sa, sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-						   : sizeof(struct sockaddr_in),
+	getnameinfo(sa,
+		    sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+					      : sizeof(struct sockaddr_in),
 		    host, sizeof(host), port, sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV);
 	snprintf(x->address, sizeof(x->address), sa->sa_family == AF_INET6 ? "[%s]:%s" : "%s:%s",
 		 host, port);
@@ -371,7 +375,8 @@ static void serve(struct latmon_exporter *x, struct conn *c, const struct latmon
 
 		if (rc) {
 			respond_text(x, c, 503,
-				     rc == ENOMEM ? "out of memory" : "the metrics cannot be read now",
+				     rc == ENOMEM ? "out of memory"
+						  : "the metrics cannot be read now",
 				     NULL, head, req->keep_alive);
 			return;
 		}
@@ -470,8 +475,9 @@ static void conn_expire(struct latmon_exporter *x, struct conn *c)
 {
 	if (c->state == CONN_READ && c->in_len) {
 		/* a request that does not finish in time (a slow or stalled sender): best effort */
-		static const char timeout[] = "HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\n"
-					      "Connection: close\r\n\r\n";
+		static const char timeout[] =
+		    "HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\n"
+		    "Connection: close\r\n\r\n";
 
 		if (send(c->fd, timeout, sizeof(timeout) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
 			(void)0; /* closing anyway */
@@ -510,7 +516,8 @@ static void accept_all(struct latmon_exporter *x, uint64_t now)
 		struct conn *c;
 
 		if (fd < 0)
-			return; /* EAGAIN: no more; other errors (EMFILE, ECONNABORTED): next round */
+			return; /* EAGAIN: no more; other errors (EMFILE, ECONNABORTED): next round
+				 */
 		x->stats.connections++;
 		c = free_slot(x);
 		if (!c) {
@@ -544,9 +551,9 @@ static void *run(void *arg)
 			if (c->state == CONN_FREE)
 				continue;
 			x->pfd_conn[n] = i;
-			x->pfds[n++] = (struct pollfd){
-				.fd = c->fd, .events = c->state == CONN_READ ? POLLIN : POLLOUT
-			};
+			x->pfds[n++] =
+			    (struct pollfd){ .fd = c->fd,
+					     .events = c->state == CONN_READ ? POLLIN : POLLOUT };
 			if (c->deadline < next)
 				next = c->deadline;
 		}
@@ -599,6 +606,9 @@ int latmon_exporter_start(struct latmon_exporter *x)
 		rc = pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
 	if (!rc)
 		rc = pthread_attr_setschedparam(&attr, &sp);
+	/* a small stack: under mlockall(MCL_FUTURE) all of it stays resident */
+	if (!rc)
+		rc = pthread_attr_setstacksize(&attr, EXPORTER_STACK);
 	if (rc) {
 		pthread_attr_destroy(&attr);
 		return rc;

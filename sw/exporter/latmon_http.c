@@ -257,7 +257,8 @@ int latmon_http_parse(const char *buf, size_t len, size_t max_header,
 	req->length = (size_t)(lf + 1 - buf);
 	if (req->minor >= 1 && !host)
 		return bad(req, 400, "HTTP/1.1 request without a Host header");
-	req->keep_alive = req->minor >= 1 ? !connection_close : connection_keep && !connection_close;
+	req->keep_alive =
+	    req->minor >= 1 ? !connection_close : connection_keep && !connection_close;
 	if (req->method == LATMON_HTTP_OTHER)
 		return bad(req, 405, "only GET and HEAD are allowed");
 	return 0;

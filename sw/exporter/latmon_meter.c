@@ -190,7 +190,8 @@ int latmon_meter_read(const struct latmon_meter *meter, struct latmon_meter_snap
 
 /* ---- bucket bounds ------------------------------------------------------------------------ */
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -303,7 +304,8 @@ static int parse_log_spacing(const char *text, struct latmon_buckets *b, char *e
 			    text);
 	per_decade = strtoul(p + 1, &end, 10);
 	if (*end || per_decade == 0 || per_decade > 20)
-		return fail(err, errlen, "bucket spacing %s: N (bounds per decade) is 1 to 20", text);
+		return fail(err, errlen, "bucket spacing %s: N (bounds per decade) is 1 to 20",
+			    text);
 	if (lo == 0 || hi <= lo)
 		return fail(err, errlen, "bucket spacing %s: give 0 < MIN < MAX", text);
 	for (unsigned k = 0;; k++) {
@@ -313,9 +315,10 @@ static int parse_log_spacing(const char *text, struct latmon_buckets *b, char *e
 		if (ns > hi)
 			ns = hi;
 		if (!add_bound(b, ns))
-			return fail(err, errlen,
-				    "bucket spacing %s gives more than %d bounds; widen the spacing",
-				    text, LATMON_METER_MAX_BUCKETS);
+			return fail(
+			    err, errlen,
+			    "bucket spacing %s gives more than %d bounds; widen the spacing", text,
+			    LATMON_METER_MAX_BUCKETS);
 		if (ns >= hi)
 			return 0;
 	}
@@ -348,8 +351,8 @@ int latmon_buckets_parse(const char *text, uint64_t deadline_ns, struct latmon_b
 					    "order",
 					    text);
 			if (!add_bound(buckets, v))
-				return fail(err, errlen, "bucket bounds %s: at most %d bounds", text,
-					    LATMON_METER_MAX_BUCKETS);
+				return fail(err, errlen, "bucket bounds %s: at most %d bounds",
+					    text, LATMON_METER_MAX_BUCKETS);
 			prev = v;
 			if (!*p)
 				break;
@@ -357,7 +360,8 @@ int latmon_buckets_parse(const char *text, uint64_t deadline_ns, struct latmon_b
 		}
 	}
 	if (deadline_ns && !add_bound(buckets, deadline_ns))
-		return fail(err, errlen, "bucket bounds %s: no room left for the deadline (at most %d)",
-			    text, LATMON_METER_MAX_BUCKETS);
+		return fail(err, errlen,
+			    "bucket bounds %s: no room left for the deadline (at most %d)", text,
+			    LATMON_METER_MAX_BUCKETS);
 	return 0;
 }

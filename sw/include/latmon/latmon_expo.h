@@ -41,7 +41,7 @@ int latmon_buf_printf(struct latmon_buf *buf, const char *fmt, ...)
 enum latmon_expo_format {
 	LATMON_EXPO_TEXT,	 /**< Prometheus text 0.0.4 (also for browsers and curl) */
 	LATMON_EXPO_OPENMETRICS, /**< OpenMetrics 1.0.0 text */
-	LATMON_EXPO_PROTOBUF,	 /**< delimited io.prometheus.client.MetricFamily, native histograms */
+	LATMON_EXPO_PROTOBUF, /**< delimited io.prometheus.client.MetricFamily, native histograms */
 };
 
 /**
@@ -123,8 +123,8 @@ struct latmon_expo_series {
  * (histogram), latmon_samples_total, the counters of @p counters (mask of enum
  * latmon_meter_counter), latmon_latency_{last,max,min}_seconds (gauges, once a sample exists).
  */
-void latmon_expo_meters(struct latmon_expo *e, const struct latmon_expo_series *series,
-			unsigned n, const struct latmon_buckets *buckets, unsigned counters);
+void latmon_expo_meters(struct latmon_expo *e, const struct latmon_expo_series *series, unsigned n,
+			const struct latmon_buckets *buckets, unsigned counters);
 
 /** Decimal text of num / 10^decimals, exact, without trailing zeros ("0.000015", "3"). */
 void latmon_expo_decimal(char *buf, size_t len, uint64_t num, unsigned decimals);

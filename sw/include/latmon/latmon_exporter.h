@@ -23,7 +23,10 @@ extern "C" {
 #endif
 
 /** Status codes counted in latmon_exporter_requests_total{code=...}. */
-#define LATMON_EXPORTER_CODES {200, 400, 404, 405, 408, 414, 431, 500, 501, 503, 505}
+#define LATMON_EXPORTER_CODES                                         \
+	{                                                             \
+		200, 400, 404, 405, 408, 414, 431, 500, 501, 503, 505 \
+	}
 #define LATMON_EXPORTER_NCODES 11
 
 struct latmon_exporter_config {
@@ -47,7 +50,8 @@ struct latmon_exporter_stats {
 	uint64_t connections; /**< accepted */
 	uint64_t dropped;     /**< closed for a timeout or to make room */
 	uint64_t scrapes;     /**< /metrics answered with 200 */
-	uint64_t requests[LATMON_EXPORTER_NCODES]; /**< responses per status (LATMON_EXPORTER_CODES) */
+	uint64_t
+	    requests[LATMON_EXPORTER_NCODES]; /**< responses per status (LATMON_EXPORTER_CODES) */
 };
 
 struct latmon_exporter;

@@ -23,15 +23,15 @@ enum latmon_http_method { LATMON_HTTP_GET, LATMON_HTTP_HEAD, LATMON_HTTP_OTHER }
 
 /** One parsed request. */
 struct latmon_http_request {
-	int status;	/**< 0: well-formed; else the HTTP error status to answer (400, 405,
-			     414, 431, 501, 505) */
+	int status;	 /**< 0: well-formed; else the HTTP error status to answer (400, 405,
+			      414, 431, 501, 505) */
 	const char *why; /**< for an error: a short reason, for the response body */
 	enum latmon_http_method method;
-	int minor;				  /**< HTTP/1.minor */
-	char path[LATMON_HTTP_MAX_TARGET];	  /**< the target's path, without the query */
-	char accept[LATMON_HTTP_MAX_ACCEPT];	  /**< the Accept header(s), "" when absent */
-	int keep_alive;				  /**< the connection may stay open afterwards */
-	size_t length;				  /**< bytes of the request (header end included) */
+	int minor;			     /**< HTTP/1.minor */
+	char path[LATMON_HTTP_MAX_TARGET];   /**< the target's path, without the query */
+	char accept[LATMON_HTTP_MAX_ACCEPT]; /**< the Accept header(s), "" when absent */
+	int keep_alive;			     /**< the connection may stay open afterwards */
+	size_t length;			     /**< bytes of the request (header end included) */
 };
 
 /**

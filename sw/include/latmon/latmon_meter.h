@@ -46,7 +46,8 @@ struct latmon_buckets {
 /** Counters beside the histogram; which ones a meter has is its `counters` mask. */
 enum latmon_meter_counter {
 	LATMON_METER_MISSED = 0, /**< latprobe: periods skipped because a wake-up came too late */
-	LATMON_METER_VIOLATIONS, /**< samples above the deadline (latprobe) or the core's THRESHOLD */
+	LATMON_METER_VIOLATIONS, /**< samples above the deadline (latprobe) or the core's THRESHOLD
+				  */
 	LATMON_METER_TIMEOUTS,	 /**< latmon core: irq without ack within TIMEOUT */
 	LATMON_METER_OVERRUNS,	 /**< latmon core: irq while a measurement was running */
 	LATMON_METER_IGNORED,	 /**< latmon core: ack without a measurement */
