@@ -316,13 +316,15 @@ void latmon_expo_decimal(char *buf, size_t len, uint64_t num, unsigned decimals)
 	snprintf(buf, len, "%" PRIu64 ".%s", num / scale, frac);
 }
 
+/* num / 10^decimals as the nearest double: one division by an exact power of ten (every power
+ * up to 10^22 is a double), so 1000 ns gives the double of "0.000001", as the text formats do */
 static double to_double(uint64_t num, unsigned decimals)
 {
-	double v = (double)num;
+	double scale = 1.0;
 
-	for (unsigned i = 0; i < decimals; i++)
-		v /= 10.0;
-	return v;
+	for (unsigned i = 0; i < decimals && i < 22; i++)
+		scale *= 10.0;
+	return (double)num / scale;
 }
 
 static void put_escaped(struct latmon_buf *b, const char *s)

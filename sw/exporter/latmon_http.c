@@ -186,8 +186,13 @@ int latmon_http_parse(const char *buf, size_t len, size_t max_header,
 		end = buf + max_header;
 	lf = line_end(p, end);
 	if (!lf) {
-		if (memchr(buf, '\0', (size_t)(end - buf)))
-			return bad(req, 400, "NUL byte in the request");
+		/* bytes no request line holds (a TLS hello, binary noise): no need to wait */
+		for (const char *c = p; c < end; c++) {
+			unsigned char u = (unsigned char)*c;
+
+			if ((u < 0x20 && u != '\r') || u >= 0x7f)
+				return bad(req, 400, "not an HTTP request");
+		}
 		if (len >= max_header)
 			return bad(req, 414, "the request line is too long");
 		return EAGAIN;
