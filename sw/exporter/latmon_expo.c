@@ -205,6 +205,71 @@ int latmon_label_name_valid(const char *name)
 	return 1;
 }
 
+static bool reserved_name(const char *name, const char *reserved)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = reserved; p && *p;) {
+		size_t n = strcspn(p, " ");
+
+		if (n == len && !strncmp(p, name, n))
+			return true;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return false;
+}
+
+int latmon_label_set_add(struct latmon_label_set *set, const char *text, const char *reserved,
+			 char *err, size_t errlen)
+{
+	const char *eq = text ? strchr(text, '=') : NULL;
+	size_t half = sizeof(set->text[0]) / 2;
+	size_t nlen = eq ? (size_t)(eq - text) : 0;
+	char *name;
+
+	if (!eq || nlen == 0 || nlen >= half || strlen(eq + 1) >= half) {
+		snprintf(err, errlen,
+			 "%s: give NAME=VALUE, e.g. site=plant3 (name and value below %zu "
+			 "characters)",
+			 text ? text : "", half);
+		return EINVAL;
+	}
+	if (set->n == LATMON_MAX_LABELS) {
+		snprintf(err, errlen, "%s: at most %d labels", text, LATMON_MAX_LABELS);
+		return EINVAL;
+	}
+	name = set->text[set->n];
+	memcpy(name, text, nlen);
+	name[nlen] = '\0';
+	if (!latmon_label_name_valid(name) || reserved_name(name, reserved)) {
+		snprintf(err, errlen,
+			 "%s: a label name is letters, digits and _, not starting with a digit "
+			 "or __, and not le%s%s",
+			 text, reserved ? " or one the tool sets itself: " : "",
+			 reserved ? reserved : "");
+		return EINVAL;
+	}
+	if (latmon_label_set_get(set, name)) {
+		snprintf(err, errlen, "%s: the label %s is given twice", text, name);
+		return EINVAL;
+	}
+	snprintf(name + nlen + 1, sizeof(set->text[0]) - nlen - 1, "%s", eq + 1);
+	set->label[set->n] = (struct latmon_label){ name, name + nlen + 1 };
+	set->n++;
+	return 0;
+}
+
+const char *latmon_label_set_get(const struct latmon_label_set *set, const char *name)
+{
+	for (unsigned i = 0; i < set->n; i++) {
+		if (!strcmp(set->label[i].name, name))
+			return set->label[i].value;
+	}
+	return NULL;
+}
+
 /* ---- protobuf wire format ----------------------------------------------------------------- */
 
 enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_BYTES = 2 };

@@ -11,19 +11,10 @@
 #include "latmon/latmon_expo.h"
 
 /* Labels of one series: host, scenario, the --metrics-label ones, source, cpu. */
-#define MAX_SERIES_LABELS (LATPROBE_MAX_LABELS + 4)
+#define MAX_SERIES_LABELS (LATMON_MAX_LABELS + 4)
 
 /* How long a scrape waits for a snapshot when the writer is always inside a section. */
 #define SNAPSHOT_TRIES 100
-
-static bool label_given(const struct latprobe_params *p, const char *name)
-{
-	for (unsigned i = 0; i < p->nlabels; i++) {
-		if (!strcmp(p->label_names[i], name))
-			return true;
-	}
-	return false;
-}
 
 /* The labels every series of this probe carries (without cpu). @return how many. */
 static unsigned common_labels(const struct latprobe_metrics *m, struct latmon_label *labels)
@@ -31,12 +22,12 @@ static unsigned common_labels(const struct latprobe_metrics *m, struct latmon_la
 	const struct latprobe_params *p = m->params;
 	unsigned n = 0;
 
-	if (!label_given(p, "host"))
+	if (!latmon_label_set_get(&p->labels, "host"))
 		labels[n++] = (struct latmon_label){ "host", m->host };
-	if (p->scenario && !label_given(p, "scenario"))
+	if (p->scenario && !latmon_label_set_get(&p->labels, "scenario"))
 		labels[n++] = (struct latmon_label){ "scenario", p->scenario };
-	for (unsigned i = 0; i < p->nlabels; i++)
-		labels[n++] = (struct latmon_label){ p->label_names[i], p->label_values[i] };
+	for (unsigned i = 0; i < p->labels.n; i++)
+		labels[n++] = p->labels.label[i];
 	labels[n++] = (struct latmon_label){ "source", "latprobe" };
 	return n;
 }

@@ -245,41 +245,6 @@ enum long_only {
 	OPT_METRICS_LABEL,
 };
 
-/* --metrics-label NAME=VALUE: a valid, unreserved name, each once. */
-static int add_label(struct latprobe_params *params, const char *text, char *err, size_t errlen)
-{
-	const char *eq = strchr(text, '=');
-	size_t nlen = eq ? (size_t)(eq - text) : 0;
-	unsigned i = params->nlabels;
-	char *name;
-
-	if (!eq || nlen == 0 || nlen >= sizeof(params->label_text[0]) / 2 ||
-	    strlen(eq + 1) >= sizeof(params->label_text[0]) / 2)
-		return fail(err, errlen,
-			    "--metrics-label %s: give NAME=VALUE, e.g. site=plant3 (name and value "
-			    "below 128 characters)",
-			    text);
-	if (i == LATPROBE_MAX_LABELS)
-		return fail(err, errlen, "--metrics-label: at most %d labels", LATPROBE_MAX_LABELS);
-	name = params->label_text[i];
-	memcpy(name, text, nlen);
-	name[nlen] = '\0';
-	if (!latmon_label_name_valid(name) || !strcmp(name, "cpu") || !strcmp(name, "source"))
-		return fail(err, errlen,
-			    "--metrics-label %s: a label name is letters, digits and _, not "
-			    "starting with a digit or __; le, cpu and source are latprobe's own",
-			    text);
-	for (unsigned k = 0; k < i; k++) {
-		if (!strcmp(params->label_names[k], name))
-			return fail(err, errlen, "--metrics-label: %s is given twice", name);
-	}
-	snprintf(name + nlen + 1, sizeof(params->label_text[0]) - nlen - 1, "%s", eq + 1);
-	params->label_names[i] = name;
-	params->label_values[i] = name + nlen + 1;
-	params->nlabels++;
-	return 0;
-}
-
 int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv, char *err,
 			  size_t errlen, bool *help)
 {
@@ -511,10 +476,14 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		case OPT_METRICS_BUCKETS:
 			buckets = optarg;
 			break;
-		case OPT_METRICS_LABEL:
-			if (add_label(params, optarg, err, errlen))
-				return EINVAL;
+		case OPT_METRICS_LABEL: {
+			char why[300];
+
+			if (latmon_label_set_add(&params->labels, optarg, "cpu source", why,
+						 sizeof(why)))
+				return fail(err, errlen, "--metrics-label %s", why);
 			break;
+		}
 		case 'h':
 			*help = true;
 			return 0;
@@ -555,7 +524,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 	if (params->duration_ns && params->duration_ns < params->interval_ns)
 		return fail(err, errlen,
 			    "--duration is shorter than one --interval: nothing would be measured");
-	if ((buckets || params->nlabels) && !params->metrics)
+	if ((buckets || params->labels.n) && !params->metrics)
 		return fail(err, errlen,
 			    "--metrics-buckets and --metrics-label shape the metrics: give "
 			    "--metrics ADDR:PORT too");

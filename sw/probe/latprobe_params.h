@@ -9,13 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "latmon/latmon_expo.h"
 #include "latmon/latmon_meter.h"
 
 /** Most CPUs latprobe measures at once. */
 #define LATPROBE_MAX_CPUS 1024
-
-/** Most --metrics-label options. */
-#define LATPROBE_MAX_LABELS 16
 
 /** --dma-latency not given: hold 0 when root (as cyclictest does), else leave it untouched. */
 #define LATPROBE_DMA_DEFAULT (-2)
@@ -61,10 +59,7 @@ struct latprobe_params {
 	uint64_t deadline_ns; /**< samples above it are deadline violations; 0: none */
 	const char *metrics;  /**< --metrics ADDR:PORT: serve Prometheus metrics; NULL: none */
 	struct latmon_buckets buckets;		      /**< the metrics histogram's bounds */
-	const char *label_names[LATPROBE_MAX_LABELS]; /**< --metrics-label NAME=VALUE */
-	const char *label_values[LATPROBE_MAX_LABELS];
-	char label_text[LATPROBE_MAX_LABELS][256]; /**< storage of the names and values */
-	unsigned nlabels;
+	struct latmon_label_set labels; /**< --metrics-label NAME=VALUE */
 };
 
 /** Exit codes of latprobe (documented in docs/latprobe.md). */

@@ -133,8 +133,8 @@ static void test_metrics_options(void)
 	CHECK(parse(&p, err, "--metrics", ":0", "--metrics-buckets", "1us..1ms/3") == 0 &&
 	      p.buckets.n == 10);
 	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-label", "site=plant3") == 0);
-	CHECK(p.nlabels == 1 && !strcmp(p.label_names[0], "site") &&
-	      !strcmp(p.label_values[0], "plant3"));
+	CHECK(p.labels.n == 1 && !strcmp(p.labels.label[0].name, "site") &&
+	      !strcmp(latmon_label_set_get(&p.labels, "site"), "plant3"));
 	CHECK(parse(&p, err, "--metrics", "9110", NULL, NULL) == EINVAL &&
 	      strstr(err, "ADDRESS:PORT"));
 	CHECK(parse(&p, err, "--metrics", "::1:9110", NULL, NULL) == EINVAL);
@@ -142,7 +142,7 @@ static void test_metrics_options(void)
 	CHECK(parse(&p, err, "--metrics-label", "a=b", NULL, NULL) == EINVAL &&
 	      strstr(err, "give --metrics"));
 	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-label", "cpu=3") == EINVAL &&
-	      strstr(err, "latprobe's own"));
+	      strstr(err, "cpu source"));
 	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-label", "novalue") == EINVAL &&
 	      strstr(err, "NAME=VALUE"));
 	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-buckets", "5us,1us") == EINVAL &&

@@ -64,6 +64,28 @@ struct latmon_label {
 /** 1 when @p name is a valid label name that is not reserved (no leading __, not le). */
 int latmon_label_name_valid(const char *name);
 
+/** Most labels a user adds (--metrics-label). */
+#define LATMON_MAX_LABELS 16
+
+/** Labels a user gave as NAME=VALUE, with their storage. */
+struct latmon_label_set {
+	struct latmon_label label[LATMON_MAX_LABELS];
+	char text[LATMON_MAX_LABELS][256];
+	unsigned n;
+};
+
+/**
+ * Add "NAME=VALUE" (name and value below 128 characters each, the name valid and given once).
+ * @param reserved names the tool sets itself, separated by spaces ("cpu source"), or NULL.
+ * @param err      receives a one-line message naming @p text on error.
+ * @return 0, or EINVAL.
+ */
+int latmon_label_set_add(struct latmon_label_set *set, const char *text, const char *reserved,
+			 char *err, size_t errlen);
+
+/** The value of label @p name in the set, or NULL. */
+const char *latmon_label_set_get(const struct latmon_label_set *set, const char *name);
+
 /** Metric types. */
 enum latmon_expo_type {
 	LATMON_EXPO_COUNTER,
