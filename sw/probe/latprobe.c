@@ -610,6 +610,37 @@ static int run_report(struct run *run)
 	return rc;
 }
 
+/* --metrics-linger: the output is complete (flushed); keep serving the final counts so that the
+ * last scrape sees every sample, until the time is up or SIGINT/SIGTERM. Not after a signal
+ * stopped the run (the user asked to stop). */
+static void linger_metrics(struct run *run)
+{
+	uint64_t ns = run->params.metrics_linger_ns;
+	struct timespec left;
+	sigset_t set;
+
+	if (!ns || !run->metrics.exporter || run->info.interrupted)
+		return;
+	if (run->log)
+		fflush(run->log);
+	if (run->json)
+		fflush(run->json);
+	if (!run->params.quiet)
+		fprintf(stderr, "latprobe: serving the final metrics for %.3f s more\n",
+			(double)ns / 1e9);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	for (uint64_t end = latprobe_now_ns() + ns, now; (now = latprobe_now_ns()) < end;) {
+		left.tv_sec = (time_t)((end - now) / 1000000000u);
+		left.tv_nsec = (long)((end - now) % 1000000000u);
+		if (sigtimedwait(&set, NULL, &left) >= 0)
+			break;
+		if (errno != EAGAIN && errno != EINTR)
+			break;
+	}
+}
+
 /* ---- teardown ------------------------------------------------------------------------- */
 
 static int run_teardown(struct run *run, int rc)
@@ -666,7 +697,9 @@ int main(int argc, char **argv)
 	rc = run_setup(&run);
 	if (!rc)
 		rc = run_measure(&run);
-	if (!rc)
+	if (!rc) {
 		rc = run_report(&run);
+		linger_metrics(&run);
+	}
 	return run_teardown(&run, rc);
 }

@@ -62,6 +62,9 @@ static const char usage_text[] =
     "                          to max(10ms, 10 x deadline), the deadline among them\n"
     "      --metrics-label K=V a label on every metric, e.g. site=plant3 (repeatable; host=\n"
     "                          and scenario= replace the defaults)\n"
+    "      --metrics-linger T  after the measurement, keep serving the final counts for T\n"
+    "                          (e.g. 5s; at least two scrape intervals lets the last scrape\n"
+    "                          see every sample); Ctrl-C or SIGTERM end it early\n"
     "\n"
     "exit status: 0 ok, 1 measurement failed, 2 bad arguments, 3 setup failed (permissions,\n"
     "CPUs, tracefs, output). Ctrl-C or SIGTERM stop the measurement and write complete output.\n";
@@ -243,6 +246,7 @@ enum long_only {
 	OPT_METRICS,
 	OPT_METRICS_BUCKETS,
 	OPT_METRICS_LABEL,
+	OPT_METRICS_LINGER,
 };
 
 int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv, char *err,
@@ -276,6 +280,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		{ "metrics", required_argument, NULL, OPT_METRICS },
 		{ "metrics-buckets", required_argument, NULL, OPT_METRICS_BUCKETS },
 		{ "metrics-label", required_argument, NULL, OPT_METRICS_LABEL },
+		{ "metrics-linger", required_argument, NULL, OPT_METRICS_LINGER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -476,6 +481,16 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		case OPT_METRICS_BUCKETS:
 			buckets = optarg;
 			break;
+		case OPT_METRICS_LINGER:
+			rc = latprobe_parse_duration(optarg, 1000000000, &v);
+			if (rc || v > 86400000000000ull)
+				return fail(
+				    err, errlen,
+				    "--metrics-linger %s: give a time such as 5s or 1m (a number "
+				    "alone is seconds), at most 24h",
+				    optarg);
+			params->metrics_linger_ns = v;
+			break;
 		case OPT_METRICS_LABEL: {
 			char why[300];
 
@@ -524,10 +539,10 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 	if (params->duration_ns && params->duration_ns < params->interval_ns)
 		return fail(err, errlen,
 			    "--duration is shorter than one --interval: nothing would be measured");
-	if ((buckets || params->labels.n) && !params->metrics)
+	if ((buckets || params->labels.n || params->metrics_linger_ns) && !params->metrics)
 		return fail(err, errlen,
-			    "--metrics-buckets and --metrics-label shape the metrics: give "
-			    "--metrics ADDR:PORT too");
+			    "--metrics-buckets, --metrics-label and --metrics-linger shape the "
+			    "metrics: give --metrics ADDR:PORT too");
 	if (buckets) {
 		char why[200];
 

@@ -58,8 +58,9 @@ struct latprobe_params {
 	/* field monitoring (docs/fleet.md) */
 	uint64_t deadline_ns; /**< samples above it are deadline violations; 0: none */
 	const char *metrics;  /**< --metrics ADDR:PORT: serve Prometheus metrics; NULL: none */
-	struct latmon_buckets buckets;		      /**< the metrics histogram's bounds */
+	struct latmon_buckets buckets;	/**< the metrics histogram's bounds */
 	struct latmon_label_set labels; /**< --metrics-label NAME=VALUE */
+	uint64_t metrics_linger_ns;	/**< serve the final counts this long after the run */
 };
 
 /** Exit codes of latprobe (documented in docs/latprobe.md). */
