@@ -619,8 +619,12 @@ int latmon_exporter_start(struct latmon_exporter *x)
 	rc = pthread_create(&x->thread, &attr, run, x);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
-	if (!rc)
+	if (!rc) {
 		x->started = true;
+		/* a name for top -H, ps -L and /proc/PID/task/TID/comm (its CPU time is measured
+		 * there by bench/bench_exporter.py); a failure only leaves the process's name */
+		pthread_setname_np(x->thread, "latmon-exporter");
+	}
 	return rc;
 }
 

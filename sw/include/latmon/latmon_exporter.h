@@ -75,7 +75,8 @@ int latmon_exporter_open(struct latmon_exporter **out, const struct latmon_expor
 void latmon_exporter_address(const struct latmon_exporter *exporter, char *buf, size_t len);
 
 /**
- * Start serving in a new thread (SCHED_OTHER, every signal blocked, the caller's CPU affinity).
+ * Start serving in a new thread "latmon-exporter" (SCHED_OTHER, every signal blocked, the
+ * caller's CPU affinity).
  * @return 0, or the pthread error.
  */
 int latmon_exporter_start(struct latmon_exporter *exporter);
