@@ -34,6 +34,7 @@ import pytest
 from prometheus_support import Prometheus, free_port
 
 from latmon.logformat import read_file
+from latmon.runfile import read_run
 
 PROBE = ["--policy", "other", "--no-mlock", "-i", "1ms", "--deadline", "200us"]
 LINGER = "120s"  # ended by SIGTERM once the checks are done
@@ -105,6 +106,7 @@ class Fleet:
     b1: Probe
     b2: Probe
     b_port: int
+    t_start: float
     notes: list[str] = field(default_factory=list)
 
 
@@ -118,6 +120,7 @@ def fleet(c_binary, tmp_path_factory) -> Iterator[Fleet]:
     native = Prometheus(tmp / "prom-native", targets, native_histograms=True)
     classic.wait_scraping(2)
     native.wait_scraping(2)
+    t_start = time.time()
     load = None
     if shutil.which("stress-ng"):
         load = subprocess.Popen(
@@ -129,7 +132,7 @@ def fleet(c_binary, tmp_path_factory) -> Iterator[Fleet]:
     b1 = start_probe(latprobe, tmp, "b1", "board-b", b_port, "3s", "3s")
     b1.proc.wait(timeout=60)
     b2 = start_probe(latprobe, tmp, "b2", "board-b", b_port, "3s", LINGER)
-    fl = Fleet(classic, native, a, b1, b2, b_port)
+    fl = Fleet(classic, native, a, b1, b2, b_port, t_start)
     try:
         a.wait_measured()
         b2.wait_measured()
@@ -284,3 +287,59 @@ def test_native_histogram_offered(fleet: Fleet) -> None:
     assert re.fullmatch(
         r"\d+", fleet.native.query('count(latmon_latency_seconds{host="board-a"})')[0]["value"][1]
     )
+
+
+def test_fleet_pull_gives_exact_run_files(fleet: Fleet, latmon_cli: Path, tmp_path: Path) -> None:
+    """latmon fleet: the histograms over the whole run, one run file per host, counts exact
+    (board-b: both runs of the restarted exporter added up), usable by latmon stats."""
+    out = tmp_path / "fleet"
+    done = subprocess.run(
+        [
+            str(latmon_cli),
+            "fleet",
+            fleet.classic.url,
+            "--match",
+            'scenario="fleet-test"',
+            "--start",
+            f"{fleet.t_start - 1:.3f}",
+            "--end",
+            "now",
+            "-o",
+            str(out),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    written = {Path(w["file"]).stem: w for w in json.loads(done.stdout)}
+    assert set(written) == {"board-a", "board-b"}
+    want = {
+        "board-a": samples(fleet.a.log),
+        "board-b": {
+            cpu: np.concatenate([v, samples(fleet.b2.log)[cpu]])
+            for cpu, v in samples(fleet.b1.log).items()
+        },
+    }
+    for host, logged in want.items():
+        stats = subprocess.run(
+            [str(latmon_cli), "stats", "--json", str(out / f"{host}.parquet")],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rows = {r["series"].removeprefix("cpu"): r for r in json.loads(stats.stdout)}
+        assert {cpu: r["count"] for cpu, r in rows.items()} == {
+            cpu: len(v) for cpu, v in logged.items()
+        }
+        run = read_run(out / f"{host}.parquet")
+        for series in run.series:
+            lat = logged[series.meta["cpu"]]
+            h = series.histogram
+            assert h is not None
+            for lo, hi, n in zip(h.lo, h.hi, h.count, strict=True):
+                assert n == np.count_nonzero((lat >= lo) & (lat < hi)), (host, lo, hi)
+            assert h.overflow == np.count_nonzero(lat >= h.overflow_lo)
+            assert series.counters["deadline_violations"] == np.count_nonzero(lat > 200_000)
+            assert series.counters["samples"] == len(lat)

@@ -19,6 +19,7 @@ from latmon.errors import LatmonError
 # Subcommand name -> module in latmon.commands that defines `command` (a click.Command).
 COMMANDS: dict[str, str] = {
     "compare": "compare",
+    "fleet": "fleet",
     "ingest": "ingest",
     "plan": "plan",
     "report": "report",

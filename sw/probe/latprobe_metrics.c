@@ -80,6 +80,11 @@ static int collect(void *ctx, struct latmon_expo *e)
 	latmon_expo_family(e, "latmon_interval_seconds", LATMON_EXPO_GAUGE,
 			   "The probe's wake-up period.", "seconds");
 	latmon_expo_value(e, common, ncommon, p->interval_ns, 9);
+	latmon_expo_family(e, "latmon_start_time_seconds", LATMON_EXPO_GAUGE,
+			   "When this exporter's counters began at 0 (Unix time): a new value is a "
+			   "restart, however the counts compare.",
+			   "seconds");
+	latmon_expo_value(e, common, ncommon, m->start_ms, 3);
 	if (p->deadline_ns) {
 		latmon_expo_family(e, "latmon_deadline_seconds", LATMON_EXPO_GAUGE,
 				   "The deadline latmon_deadline_violations_total counts against.",
@@ -102,12 +107,15 @@ int latprobe_metrics_open(struct latprobe_metrics *m, const struct latprobe_para
 	struct latmon_exporter_config cfg = { .listen = params->metrics,
 					      .collect = collect,
 					      .ctx = m };
+	struct timespec now;
 
 	memset(m, 0, sizeof(*m));
 	m->params = params;
 	m->threads = threads;
 	m->nthreads = nthreads;
 	m->host = host;
+	clock_gettime(CLOCK_REALTIME, &now);
+	m->start_ms = (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
 	for (unsigned i = 0; i < nthreads; i++) {
 		/* a cache line of its own per meter: the threads never share one */
 		size_t size = (sizeof(struct latmon_meter) + 63) / 64 * 64;

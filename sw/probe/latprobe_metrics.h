@@ -19,6 +19,7 @@ struct latprobe_metrics {
 	struct latprobe_thread *threads;
 	unsigned nthreads;
 	const char *host;
+	uint64_t start_ms; /* CLOCK_REALTIME when the meters began at 0 */
 	struct latmon_exporter *exporter;
 	struct latmon_meter_snapshot snap; /* the exporter thread's scratch copy */
 };
