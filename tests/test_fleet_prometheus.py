@@ -343,3 +343,21 @@ def test_fleet_pull_gives_exact_run_files(fleet: Fleet, latmon_cli: Path, tmp_pa
             assert h.overflow == np.count_nonzero(lat >= h.overflow_lo)
             assert series.counters["deadline_violations"] == np.count_nonzero(lat > 200_000)
             assert series.counters["samples"] == len(lat)
+    # the fleet's run files answer SQL like lab runs (latmon query, the bins view)
+    done = subprocess.run(
+        [
+            str(latmon_cli),
+            "query",
+            "SELECT host, sum(count) AS n FROM bins GROUP BY host ORDER BY host",
+            str(out),
+            "--output-format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        {"host": h, "n": sum(len(v) for v in want[h].values())} for h in sorted(want)
+    ]

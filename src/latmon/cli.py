@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "fleet": "fleet",
     "ingest": "ingest",
     "plan": "plan",
+    "query": "query",
     "report": "report",
     "run": "run",
     "stats": "stats",
