@@ -361,3 +361,31 @@ def test_fleet_pull_gives_exact_run_files(fleet: Fleet, latmon_cli: Path, tmp_pa
     assert json.loads(done.stdout) == [
         {"host": h, "n": sum(len(v) for v in want[h].values())} for h in sorted(want)
     ]
+
+
+def test_dashboard_queries_return_data(fleet: Fleet, repo_root: Path) -> None:
+    """Every PromQL of the Grafana dashboard (docs/grafana) parses and returns data from this
+    Prometheus, with Grafana's variables set as Grafana would."""
+    dashboard = json.loads((repo_root / "docs" / "grafana" / "latmon-fleet.json").read_text())
+    grafana = {
+        "$__rate_interval": "4s",  # Grafana: max(4 x scrape interval, step + scrape interval)
+        "$__interval": "1s",
+        "$__range": "60s",
+        "$host": ".*",
+        "$scenario": "fleet-test",
+    }
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    for var in dashboard["templating"]["list"]:
+        if var["type"] == "query":
+            values = re.fullmatch(r"label_values\((\w+), (\w+)\)", var["query"]["query"])
+            assert values, var
+            found = fleet.classic.api("label/" + values.group(2) + "/values")
+            assert "board-a" in found or "fleet-test" in found, (var["name"], found)
+    end = time.time()
+    for expr in exprs:
+        for name, value in grafana.items():
+            expr = expr.replace(name, value)
+        data = fleet.classic.api(
+            "query_range", query=expr, start=f"{fleet.t_start:.3f}", end=f"{end:.3f}", step="1"
+        )
+        assert data["result"], f"no data: {expr}"
