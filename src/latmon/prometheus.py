@@ -49,6 +49,7 @@ COUNTERS = {
     "timeouts": "latmon_timeouts_total",
     "overruns": "latmon_overruns_total",
     "lost": "latmon_lost_samples_total",
+    "ignored": "latmon_ignored_acks_total",
 }
 #: labels that name a series within a run (the first one present wins)
 SERIES_LABELS = ("cpu", "core")
