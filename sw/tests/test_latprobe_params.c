@@ -148,6 +148,14 @@ static void test_metrics_options(void)
 	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-buckets", "5us,1us") == EINVAL &&
 	      strstr(err, "--metrics-buckets"));
 	CHECK(parse(&p, err, "--deadline", "0", NULL, NULL) == EINVAL && strstr(err, "--deadline"));
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-linger", "5") == 0 &&
+	      p.metrics_linger_ns == 5000000000ull);
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-linger", "250ms") == 0 &&
+	      p.metrics_linger_ns == 250000000ull);
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-linger", "soon") == EINVAL &&
+	      strstr(err, "--metrics-linger soon"));
+	CHECK(parse(&p, err, "--metrics-linger", "5s", NULL, NULL) == EINVAL &&
+	      strstr(err, "give --metrics"));
 }
 
 int main(void)
