@@ -129,7 +129,7 @@ def fleet(c_binary, tmp_path_factory) -> Iterator[Fleet]:
             stderr=subprocess.DEVNULL,
         )
     a = start_probe(latprobe, tmp, "a", "board-a", a_port, "8s", LINGER)
-    b1 = start_probe(latprobe, tmp, "b1", "board-b", b_port, "3s", "3s")
+    b1 = start_probe(latprobe, tmp, "b1", "board-b", b_port, "3s", "5s")
     b1.proc.wait(timeout=60)
     b2 = start_probe(latprobe, tmp, "b2", "board-b", b_port, "3s", LINGER)
     fl = Fleet(classic, native, a, b1, b2, b_port, t_start)
@@ -178,7 +178,7 @@ def le_ns(le: str) -> int:
     return round(float(le) * 1e9)
 
 
-def test_counts_exact(fleet: Fleet) -> None:
+def check_counts_exact(fleet: Fleet) -> None:
     """Every classic bucket in Prometheus equals the logged samples at or below its bound."""
     for probe, host in ((fleet.a, "board-a"), (fleet.b2, "board-b")):
         logged = samples(probe.log)
@@ -197,7 +197,7 @@ def test_counts_exact(fleet: Fleet) -> None:
         assert native_count == {cpu: float(len(v)) for cpu, v in logged.items()}
 
 
-def test_p99_within_one_bucket(fleet: Fleet, latmon_cli: Path) -> None:
+def check_p99_within_one_bucket(fleet: Fleet, latmon_cli: Path) -> None:
     """PromQL's histogram_quantile(0.99) against latmon's own p99 of the same samples."""
     fleet.notes += [
         "# PromQL p99 against latmon's p99, same run (tests/test_fleet_prometheus.py)",
@@ -242,7 +242,7 @@ def test_p99_within_one_bucket(fleet: Fleet, latmon_cli: Path) -> None:
             )
 
 
-def test_restart_is_a_counter_reset(fleet: Fleet) -> None:
+def check_restart_is_a_counter_reset(fleet: Fleet) -> None:
     """board-b restarted: its raw counter drops once; Prometheus counts one reset and increase()
     covers both runs (never a negative rate)."""
     b1 = {cpu: len(v) for cpu, v in samples(fleet.b1.log).items()}
@@ -279,7 +279,7 @@ def test_restart_is_a_counter_reset(fleet: Fleet) -> None:
     assert len(up) == 1
 
 
-def test_native_histogram_offered(fleet: Fleet) -> None:
+def check_native_histogram_offered(fleet: Fleet) -> None:
     """The native server stored native histograms (no _bucket series), the classic one none."""
     assert fleet.native.query('latmon_latency_seconds{host="board-a"}')
     assert not fleet.native.query('latmon_latency_seconds_bucket{host="board-a"}')
@@ -289,7 +289,7 @@ def test_native_histogram_offered(fleet: Fleet) -> None:
     )
 
 
-def test_fleet_pull_gives_exact_run_files(fleet: Fleet, latmon_cli: Path, tmp_path: Path) -> None:
+def check_fleet_pull_gives_exact_run_files(fleet: Fleet, latmon_cli: Path, tmp_path: Path) -> None:
     """latmon fleet: the histograms over the whole run, one run file per host, counts exact
     (board-b: both runs of the restarted exporter added up), usable by latmon stats."""
     out = tmp_path / "fleet"
@@ -363,7 +363,7 @@ def test_fleet_pull_gives_exact_run_files(fleet: Fleet, latmon_cli: Path, tmp_pa
     ]
 
 
-def test_dashboard_queries_return_data(fleet: Fleet, repo_root: Path) -> None:
+def check_dashboard_queries_return_data(fleet: Fleet, repo_root: Path) -> None:
     """Every PromQL of the Grafana dashboard (docs/grafana) parses and returns data from this
     Prometheus, with Grafana's variables set as Grafana would."""
     dashboard = json.loads((repo_root / "docs" / "grafana" / "latmon-fleet.json").read_text())
@@ -389,3 +389,16 @@ def test_dashboard_queries_return_data(fleet: Fleet, repo_root: Path) -> None:
             "query_range", query=expr, start=f"{fleet.t_start:.3f}", end=f"{end:.3f}", step="1"
         )
         assert data["result"], f"no data: {expr}"
+
+
+def test_fleet_against_prometheus(
+    fleet: Fleet, latmon_cli: Path, repo_root: Path, tmp_path: Path
+) -> None:
+    """One test for the one fleet run (pytest-xdist would otherwise set the module's fixture up
+    on each worker: two fleets, twice the time); each check is its own function."""
+    check_counts_exact(fleet)
+    check_p99_within_one_bucket(fleet, latmon_cli)
+    check_restart_is_a_counter_reset(fleet)
+    check_native_histogram_offered(fleet)
+    check_fleet_pull_gives_exact_run_files(fleet, latmon_cli, tmp_path)
+    check_dashboard_queries_return_data(fleet, repo_root)
