@@ -31,6 +31,7 @@ apt_packages=(
   clang-format             # C style check
   ghdl                     # checks the VHDL component declaration of the IP
   git                      # generated-file staleness check, version strings
+  prometheus               # the fleet integration test scrapes latprobe's and latctl's exporters with a real Prometheus
 )
 
 missing=()

@@ -1,4 +1,5 @@
-# C parts: liblatmon (sw/lib), latprobe (sw/probe), latctl (sw/tools/latctl), unit tests (sw/tests).
+# C parts: liblatmon (sw/lib), the metrics exporter (sw/exporter), latprobe (sw/probe), latctl
+# (sw/tools/latctl), unit tests (sw/tests).
 # Included by the top-level Makefile; all outputs go to build/sw/.
 
 SW_BUILD := $(BUILD)/sw
@@ -10,6 +11,11 @@ SW_LDLIBS := -lpthread
 SW_LIB_SRCS := $(wildcard sw/lib/*.c)
 SW_LIB_OBJS := $(SW_LIB_SRCS:%.c=$(SW_BUILD)/obj/%.o)
 SW_LIB := $(SW_BUILD)/liblatmon.a
+
+# The metrics exporter (Linux: sockets, threads): meters, exposition formats, HTTP responder.
+SW_EXPORTER_SRCS := $(wildcard sw/exporter/*.c)
+SW_EXPORTER_OBJS := $(SW_EXPORTER_SRCS:%.c=$(SW_BUILD)/obj/%.o)
+SW_EXPORTER_LIB := $(SW_BUILD)/liblatmon_exporter.a
 
 # latprobe: main() in latprobe.c; everything else also goes into liblatprobe.a so that the C
 # unit tests can link the pure parts (option parsing, histogram, statistics).
@@ -29,7 +35,7 @@ SW_TESTS := $(SW_TEST_SRCS:sw/tests/%.c=$(SW_BUILD)/tests/%)
 .PHONY: sw-all sw-test sw-clean
 
 ## sw-all: build liblatmon, latprobe, latctl and the C unit tests (warnings are errors)
-sw-all: $(SW_LIB) $(SW_PROBE_LIB) $(SW_PROBE) $(SW_LATCTL) $(SW_TESTS) sw-examples
+sw-all: $(SW_LIB) $(SW_EXPORTER_LIB) $(SW_PROBE_LIB) $(SW_PROBE) $(SW_LATCTL) $(SW_TESTS) sw-examples
 
 ## sw-test: run every C unit test; stops at the first failing one
 sw-test: $(SW_TESTS)
@@ -43,24 +49,29 @@ $(SW_LIB): $(SW_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(SW_EXPORTER_LIB): $(SW_EXPORTER_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
 $(SW_PROBE_LIB): $(SW_PROBE_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(SW_BUILD)/latprobe: $(SW_BUILD)/obj/$(SW_PROBE_MAIN:.c=.o) $(SW_PROBE_LIB) $(SW_LIB)
+$(SW_BUILD)/latprobe: $(SW_BUILD)/obj/$(SW_PROBE_MAIN:.c=.o) $(SW_PROBE_LIB) $(SW_EXPORTER_LIB) $(SW_LIB)
 	$(CC) $(SW_CFLAGS) -o $@ $^ $(SW_LDLIBS) -lm
 
-$(SW_BUILD)/latctl: $(SW_LATCTL_OBJS) $(SW_LIB)
-	$(CC) $(SW_CFLAGS) -o $@ $(SW_LATCTL_OBJS) $(SW_LIB) $(SW_LDLIBS)
+$(SW_BUILD)/latctl: $(SW_LATCTL_OBJS) $(SW_EXPORTER_LIB) $(SW_LIB)
+	$(CC) $(SW_CFLAGS) -o $@ $(SW_LATCTL_OBJS) $(SW_EXPORTER_LIB) $(SW_LIB) $(SW_LDLIBS) -lm
 
-$(SW_BUILD)/tests/%: $(SW_BUILD)/obj/sw/tests/%.o $(SW_PROBE_LIB) $(SW_LIB)
+$(SW_BUILD)/tests/%: $(SW_BUILD)/obj/sw/tests/%.o $(SW_PROBE_LIB) $(SW_EXPORTER_LIB) $(SW_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(SW_CFLAGS) -o $@ $^ $(SW_LDLIBS) -lm
 
 # ---- latprobe for arm64 Linux guests (docs/target/qemu.md): static, so the guest needs no libc ----
 SW_ARM64 := $(SW_BUILD)/arm64
 SW_ARM64_CC := aarch64-linux-gnu-gcc
-SW_ARM64_OBJS := $(patsubst %.c,$(SW_ARM64)/obj/%.o,$(SW_PROBE_MAIN) $(SW_PROBE_SRCS) $(SW_LIB_SRCS))
+SW_ARM64_OBJS := $(patsubst %.c,$(SW_ARM64)/obj/%.o,$(SW_PROBE_MAIN) $(SW_PROBE_SRCS) \
+	$(SW_EXPORTER_SRCS) $(SW_LIB_SRCS))
 
 $(SW_ARM64)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -14,9 +14,11 @@ import signal
 import struct
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -258,3 +260,60 @@ def test_device_errors_and_bounds(c_binary, image: Image, tmp_path: Path) -> Non
     image.save()
     p = latctl(c_binary, image, "info")
     assert p.returncode == 1 and "no latmon core" in p.stderr
+
+
+def test_stream_metrics_serve_every_sample_and_the_core_counters(c_binary, image: Image) -> None:
+    """latctl stream --metrics: the histogram holds exactly the samples streamed (cycles at
+    100 MHz: 10 ns each), lost samples and the core's counters are counted, labels are set."""
+    proc = subprocess.Popen(
+        [
+            str(c_binary("latctl")),
+            *("--device-file", str(image.path), "--map-size", str(MAP)),
+            *("--clock-hz", "100000000", "stream", "--interval-ms", "20", "-o", "/dev/null"),
+            *("--metrics", "127.0.0.1:0", "--metrics-label", "site=lab"),
+            *("--metrics-buckets", "1us,10us,100us"),
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    m = re.search(r"metrics at http://(127\.0\.0\.1:\d+)/metrics", line)
+    assert m, line
+    url = f"http://{m.group(1)}/metrics"
+    cycles: list[int] = []
+    written = 0
+    for burst in (10, 10, 40):  # the last burst overruns the 32-deep ring: 8 lost
+        for _ in range(burst):
+            image.set("TRACE_OFFSET", 50 * written + 7, written % 32)
+            if burst != 40 or written >= 28:
+                cycles.append(50 * written + 7)
+            written += 1
+        image.set("TRACE_COUNT_OFFSET", written)
+        image.set("VIOLATIONS_OFFSET", written // 10)
+        image.set("TIMEOUTS_OFFSET", 2)
+        image.save()
+        time.sleep(0.3)
+
+    with urllib.request.urlopen(url, timeout=10) as r:
+        body = r.read().decode()
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    ns = [10 * c for c in cycles]
+    got = {
+        (s.name, s.labels.get("le", "")): (s.value, s.labels)
+        for f in text_string_to_metric_families(body)
+        for s in f.samples
+        if s.name.startswith("latmon_") and not s.name.startswith("latmon_exporter")
+    }
+    for le, bound in (("0.000001", 1000), ("0.00001", 10000), ("0.0001", 100000), ("+Inf", None)):
+        value, labels = got[("latmon_latency_seconds_bucket", le)]
+        want = len(ns) if bound is None else sum(v <= bound for v in ns)
+        assert value == want, (le, value, want)
+        assert labels["site"] == "lab" and labels["core"] == "0" and labels["source"] == "latctl"
+    assert got[("latmon_samples_total", "")][0] == len(ns) == 52
+    assert got[("latmon_lost_samples_total", "")][0] == 8
+    assert got[("latmon_deadline_violations_total", "")][0] == 6
+    assert got[("latmon_timeouts_total", "")][0] == 2
+    assert got[("latmon_latency_max_seconds", "")][0] == pytest.approx(max(ns) / 1e9)

@@ -19,8 +19,10 @@ from latmon.errors import LatmonError
 # Subcommand name -> module in latmon.commands that defines `command` (a click.Command).
 COMMANDS: dict[str, str] = {
     "compare": "compare",
+    "fleet": "fleet",
     "ingest": "ingest",
     "plan": "plan",
+    "query": "query",
     "report": "report",
     "run": "run",
     "stats": "stats",

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "latprobe_measure.h"
+#include "latprobe_metrics.h"
 #include "latprobe_output.h"
 #include "latprobe_params.h"
 #include "latprobe_tracefs.h"
@@ -69,6 +70,7 @@ struct run {
 	char trace_used[4000], trace_missing[1024];
 	pid_t *tids;
 	struct latprobe_run_info info;
+	struct latprobe_metrics metrics; /* --metrics */
 	bool failed; /* a measurement thread or the trace failed: exit 1, results kept */
 };
 
@@ -300,6 +302,24 @@ static int setup_tracing(struct run *run)
 	return LATPROBE_EXIT_OK;
 }
 
+/* --metrics: a meter per thread and the exporter's socket (a taken port fails here, before
+ * measuring); its thread starts with the measurement. */
+static int setup_metrics(struct run *run)
+{
+	char err[512], address[160];
+
+	if (!run->params.metrics)
+		return LATPROBE_EXIT_OK;
+	if (latprobe_metrics_open(&run->metrics, &run->params, run->threads, run->params.ncpus,
+				  run->host, err, sizeof(err))) {
+		error_msg("%s", err);
+		return LATPROBE_EXIT_SETUP;
+	}
+	latmon_exporter_address(run->metrics.exporter, address, sizeof(address));
+	fprintf(stderr, "latprobe: metrics at http://%s/metrics\n", address);
+	return LATPROBE_EXIT_OK;
+}
+
 static int run_setup(struct run *run)
 {
 	struct latprobe_params *params = &run->params;
@@ -327,6 +347,9 @@ static int run_setup(struct run *run)
 			return LATPROBE_EXIT_SETUP;
 	}
 	rc = setup_threads(run);
+	if (rc)
+		return rc;
+	rc = setup_metrics(run);
 	if (rc)
 		return rc;
 	if (params->mlock && mlockall(MCL_CURRENT | MCL_FUTURE)) {
@@ -512,6 +535,14 @@ static int run_measure(struct run *run)
 	}
 	if (!rc) {
 		pin_main_thread(params, &run->allowed);
+		/* after pinning: the exporter's thread inherits the CPUs that are not measured */
+		if (run->metrics.exporter && (rc = latprobe_metrics_start(&run->metrics))) {
+			error_msg("cannot start the metrics thread: %s", strerror(rc));
+			atomic_store(&run->stop, true);
+			rc = LATPROBE_EXIT_SETUP;
+		}
+	}
+	if (!rc) {
 		release_threads(run);
 		run->info.interrupted = wait_for_end(run);
 	}
@@ -579,6 +610,37 @@ static int run_report(struct run *run)
 	return rc;
 }
 
+/* --metrics-linger: the output is complete (flushed); keep serving the final counts so that the
+ * last scrape sees every sample, until the time is up or SIGINT/SIGTERM. Not after a signal
+ * stopped the run (the user asked to stop). */
+static void linger_metrics(struct run *run)
+{
+	uint64_t ns = run->params.metrics_linger_ns;
+	struct timespec left;
+	sigset_t set;
+
+	if (!ns || !run->metrics.exporter || run->info.interrupted)
+		return;
+	if (run->log)
+		fflush(run->log);
+	if (run->json)
+		fflush(run->json);
+	if (!run->params.quiet)
+		fprintf(stderr, "latprobe: serving the final metrics for %.3f s more\n",
+			(double)ns / 1e9);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	for (uint64_t end = latprobe_now_ns() + ns, now; (now = latprobe_now_ns()) < end;) {
+		left.tv_sec = (time_t)((end - now) / 1000000000u);
+		left.tv_nsec = (long)((end - now) % 1000000000u);
+		if (sigtimedwait(&set, NULL, &left) >= 0)
+			break;
+		if (errno != EAGAIN && errno != EINTR)
+			break;
+	}
+}
+
 /* ---- teardown ------------------------------------------------------------------------- */
 
 static int run_teardown(struct run *run, int rc)
@@ -591,6 +653,7 @@ static int run_teardown(struct run *run, int rc)
 		if (latprobe_trace_close(&run->trace, err, sizeof(err)))
 			error_msg("%s", err);
 	}
+	latprobe_metrics_close(&run->metrics);
 	latprobe_tracker_free(&run->tracker);
 	latprobe_trace_free(&run->trace);
 	free(run->tids);
@@ -634,7 +697,9 @@ int main(int argc, char **argv)
 	rc = run_setup(&run);
 	if (!rc)
 		rc = run_measure(&run);
-	if (!rc)
+	if (!rc) {
 		rc = run_report(&run);
+		linger_metrics(&run);
+	}
 	return run_teardown(&run, rc);
 }

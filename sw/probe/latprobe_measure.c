@@ -150,6 +150,8 @@ static void *measure(void *arg)
 		now = latprobe_now_ns();
 		late = now - next;
 		latprobe_hist_add(&thread->hist, late);
+		if (thread->meter)
+			latmon_meter_record(thread->meter, late); /* wait-free */
 		if (thread->nsamples < p->max_samples) {
 			thread->t[thread->nsamples] = (int64_t)(next - thread->start_ns);
 			thread->latency[thread->nsamples] = (int64_t)late;
@@ -178,6 +180,8 @@ static void *measure(void *arg)
 			}
 			thread->missed += skipped;
 			next += skipped * interval;
+			if (thread->meter)
+				latmon_meter_add(thread->meter, LATMON_METER_MISSED, skipped);
 		}
 	}
 	finish(thread);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "latmon/latmon_meter.h"
 #include "latprobe_explain.h"
 #include "latprobe_hist.h"
 #include "latprobe_params.h"
@@ -45,6 +46,7 @@ struct latprobe_thread {
 	atomic_uint *running; /**< threads still measuring; the last one to finish signals main */
 	pid_t main_pid;
 	struct latprobe_break *brk; /**< --break, or NULL */
+	struct latmon_meter *meter; /**< --metrics: every sample published here, or NULL */
 	/* results */
 	struct latprobe_hist hist;
 	int64_t *t;		    /**< wake-up time since start_ns (phase included), per sample */

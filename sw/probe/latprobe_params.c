@@ -2,6 +2,9 @@
 #define _GNU_SOURCE
 #include "latprobe_params.h"
 
+#include "latmon/latmon_expo.h"
+#include "latmon/latmon_exporter.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -50,6 +53,18 @@ static const char usage_text[] =
     "      --scenario NAME     scenario name written into the log header\n"
     "  -q, --quiet             no summary on standard error\n"
     "  -h, --help              this text\n"
+    "field monitoring (docs/fleet.md):\n"
+    "      --deadline TIME     count the samples above TIME as deadline violations\n"
+    "      --metrics ADDR:PORT serve Prometheus/OpenMetrics metrics over HTTP while measuring,\n"
+    "                          e.g. :9110 (every address) or 127.0.0.1:9110\n"
+    "      --metrics-buckets B histogram bounds: a list 10us,100us,1ms or log spacing\n"
+    "                          MIN..MAX/N (N per decade); default 1-2-5 per decade from 1us\n"
+    "                          to max(10ms, 10 x deadline), the deadline among them\n"
+    "      --metrics-label K=V a label on every metric, e.g. site=plant3 (repeatable; host=\n"
+    "                          and scenario= replace the defaults)\n"
+    "      --metrics-linger T  after the measurement, keep serving the final counts for T\n"
+    "                          (e.g. 5s; at least two scrape intervals lets the last scrape\n"
+    "                          see every sample); Ctrl-C or SIGTERM end it early\n"
     "\n"
     "exit status: 0 ok, 1 measurement failed, 2 bad arguments, 3 setup failed (permissions,\n"
     "CPUs, tracefs, output). Ctrl-C or SIGTERM stop the measurement and write complete output.\n";
@@ -227,6 +242,11 @@ enum long_only {
 	OPT_MAX_SAMPLES,
 	OPT_JSON,
 	OPT_SCENARIO,
+	OPT_DEADLINE,
+	OPT_METRICS,
+	OPT_METRICS_BUCKETS,
+	OPT_METRICS_LABEL,
+	OPT_METRICS_LINGER,
 };
 
 int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv, char *err,
@@ -256,9 +276,16 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "scenario", required_argument, NULL, OPT_SCENARIO },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "deadline", required_argument, NULL, OPT_DEADLINE },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "metrics-buckets", required_argument, NULL, OPT_METRICS_BUCKETS },
+		{ "metrics-label", required_argument, NULL, OPT_METRICS_LABEL },
+		{ "metrics-linger", required_argument, NULL, OPT_METRICS_LINGER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *buckets = NULL;
+	char host[256], port[8];
 	uint64_t v;
 	int c, rc;
 
@@ -433,6 +460,45 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		case 'q':
 			params->quiet = true;
 			break;
+		case OPT_DEADLINE:
+			rc = latprobe_parse_duration(optarg, 1000, &v);
+			if (rc || v == 0 || v > 1000000000000ull)
+				return fail(err, errlen,
+					    "--deadline %s: give a latency such as 3ms or 100us (a "
+					    "number alone is microseconds), at most 1000s",
+					    optarg);
+			params->deadline_ns = v;
+			break;
+		case OPT_METRICS:
+			if (latmon_exporter_parse_listen(optarg, host, sizeof(host), port,
+							 sizeof(port)))
+				return fail(err, errlen,
+					    "--metrics %s: give ADDRESS:PORT, e.g. :9110 (every "
+					    "address), 127.0.0.1:9110 or [::1]:9110",
+					    optarg);
+			params->metrics = optarg;
+			break;
+		case OPT_METRICS_BUCKETS:
+			buckets = optarg;
+			break;
+		case OPT_METRICS_LINGER:
+			rc = latprobe_parse_duration(optarg, 1000000000, &v);
+			if (rc || v > 86400000000000ull)
+				return fail(
+				    err, errlen,
+				    "--metrics-linger %s: give a time such as 5s or 1m (a number "
+				    "alone is seconds), at most 24h",
+				    optarg);
+			params->metrics_linger_ns = v;
+			break;
+		case OPT_METRICS_LABEL: {
+			char why[300];
+
+			if (latmon_label_set_add(&params->labels, optarg, "cpu source", why,
+						 sizeof(why)))
+				return fail(err, errlen, "--metrics-label %s", why);
+			break;
+		}
 		case 'h':
 			*help = true;
 			return 0;
@@ -473,5 +539,18 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 	if (params->duration_ns && params->duration_ns < params->interval_ns)
 		return fail(err, errlen,
 			    "--duration is shorter than one --interval: nothing would be measured");
+	if ((buckets || params->labels.n || params->metrics_linger_ns) && !params->metrics)
+		return fail(err, errlen,
+			    "--metrics-buckets, --metrics-label and --metrics-linger shape the "
+			    "metrics: give --metrics ADDR:PORT too");
+	if (buckets) {
+		char why[200];
+
+		if (latmon_buckets_parse(buckets, params->deadline_ns, &params->buckets, why,
+					 sizeof(why)))
+			return fail(err, errlen, "--metrics-buckets: %s", why);
+	} else if (latmon_buckets_default(&params->buckets, params->deadline_ns)) {
+		return fail(err, errlen, "--deadline: too large for the default buckets");
+	}
 	return 0;
 }

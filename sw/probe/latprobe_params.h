@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "latmon/latmon_expo.h"
+#include "latmon/latmon_meter.h"
+
 /** Most CPUs latprobe measures at once. */
 #define LATPROBE_MAX_CPUS 1024
 
@@ -52,6 +55,12 @@ struct latprobe_params {
 	const char *json;     /**< JSON summary path, "-" for stdout, NULL: none */
 	const char *scenario; /**< free text for the log header, NULL: none */
 	bool quiet;	      /**< no summary on stderr */
+	/* field monitoring (docs/fleet.md) */
+	uint64_t deadline_ns; /**< samples above it are deadline violations; 0: none */
+	const char *metrics;  /**< --metrics ADDR:PORT: serve Prometheus metrics; NULL: none */
+	struct latmon_buckets buckets;	/**< the metrics histogram's bounds */
+	struct latmon_label_set labels; /**< --metrics-label NAME=VALUE */
+	uint64_t metrics_linger_ns;	/**< serve the final counts this long after the run */
 };
 
 /** Exit codes of latprobe (documented in docs/latprobe.md). */

@@ -120,10 +120,49 @@ static void test_options(void)
 	      strstr(err, "give --max-samples above 0"));
 }
 
+static void test_metrics_options(void)
+{
+	static struct latprobe_params p; /* large: not on the stack */
+	char err[256];
+
+	CHECK(parse(&p, err, "--metrics", ":9110", NULL, NULL) == 0 && !strcmp(p.metrics, ":9110"));
+	/* default buckets: 1-2-5 from 1 us to 10 ms */
+	CHECK(p.buckets.n == 13 && p.buckets.bound_ns[0] == 1000);
+	CHECK(parse(&p, err, "--metrics", "[::1]:9110", "--deadline", "3ms") == 0);
+	CHECK(p.deadline_ns == 3000000 && p.buckets.bound_ns[p.buckets.n - 1] == 50000000);
+	CHECK(parse(&p, err, "--metrics", ":0", "--metrics-buckets", "1us..1ms/3") == 0 &&
+	      p.buckets.n == 10);
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-label", "site=plant3") == 0);
+	CHECK(p.labels.n == 1 && !strcmp(p.labels.label[0].name, "site") &&
+	      !strcmp(latmon_label_set_get(&p.labels, "site"), "plant3"));
+	CHECK(parse(&p, err, "--metrics", "9110", NULL, NULL) == EINVAL &&
+	      strstr(err, "ADDRESS:PORT"));
+	CHECK(parse(&p, err, "--metrics", "::1:9110", NULL, NULL) == EINVAL);
+	CHECK(parse(&p, err, "--metrics", ":70000", NULL, NULL) == EINVAL);
+	CHECK(parse(&p, err, "--metrics-label", "a=b", NULL, NULL) == EINVAL &&
+	      strstr(err, "give --metrics"));
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-label", "cpu=3") == EINVAL &&
+	      strstr(err, "cpu source"));
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-label", "novalue") == EINVAL &&
+	      strstr(err, "NAME=VALUE"));
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-buckets", "5us,1us") == EINVAL &&
+	      strstr(err, "--metrics-buckets"));
+	CHECK(parse(&p, err, "--deadline", "0", NULL, NULL) == EINVAL && strstr(err, "--deadline"));
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-linger", "5") == 0 &&
+	      p.metrics_linger_ns == 5000000000ull);
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-linger", "250ms") == 0 &&
+	      p.metrics_linger_ns == 250000000ull);
+	CHECK(parse(&p, err, "--metrics", ":1", "--metrics-linger", "soon") == EINVAL &&
+	      strstr(err, "--metrics-linger soon"));
+	CHECK(parse(&p, err, "--metrics-linger", "5s", NULL, NULL) == EINVAL &&
+	      strstr(err, "give --metrics"));
+}
+
 int main(void)
 {
 	test_durations();
 	test_cpus();
 	test_options();
+	test_metrics_options();
 	return check_report("test_latprobe_params");
 }
