@@ -214,8 +214,13 @@ def test_ctrl_c_keeps_what_was_measured_and_stops_the_load(
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(2.0)  # inside the first measurement
-    assert group_members(str(out)), "the load should be running"
+    # Inside the first measurement: the load is up (the runner starts it first; on a loaded
+    # machine that can take seconds), then latprobe has had time for well over 100 samples.
+    deadline = time.monotonic() + 60.0
+    while not group_members(str(out)):
+        assert proc.poll() is None and time.monotonic() < deadline, "the load should be running"
+        time.sleep(0.2)
+    time.sleep(2.0)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 130, stderr
