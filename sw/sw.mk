@@ -112,7 +112,10 @@ endef
 
 EX_A53 := aarch64-linux-gnu-gcc
 EX_A53_FLAGS := -mcpu=cortex-a53 -mgeneral-regs-only
-EX_A53_SRCS := $(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c
+EX_A53_SRCS := $(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c $(EX_DIR)/board_zcu102.c
+# the machine described by its device tree: QEMU virt, a Xen guest, cores next to Linux
+EX_VIRT_SRCS := $(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c $(EX_DIR)/board_virt.c \
+	$(EX_DIR)/fdt.c sw/lib/latmon_ring.c
 EX_R5_SRCS := $(EX_DIR)/start_r5.S $(EX_DIR)/platform_r5.c
 EX_SUITE_SRCS := $(EX_DIR)/suite.c $(EX_DIR)/suite_a53.c
 
@@ -129,10 +132,16 @@ $(eval $(call EX_IMAGE,suite-a53,$(EX_A53),$(EX_A53_FLAGS),\
 	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
 $(eval $(call EX_IMAGE,suite-a53-qemu,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_SEMIHOSTING,\
 	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+# The suite as an arm64 Image (docs/target/xen.md): QEMU virt, Xen guest, next to Linux (AMP)
+$(eval $(call EX_IMAGE,suite-a53-virt,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_VIRT,\
+	$(EX_SUITE_SRCS) $(EX_VIRT_SRCS),$(EX_DIR)/a53-virt.ld))
 
-EX_IMAGES := example-a53 example-r5 example-a53-qemu suite-a53 suite-a53-qemu
+$(EX_BUILD)/%.img: $(EX_BUILD)/%.elf
+	aarch64-linux-gnu-objcopy -O binary $< $@
+
+EX_IMAGES := example-a53 example-r5 example-a53-qemu suite-a53 suite-a53-qemu suite-a53-virt
 
 ## sw-examples: the bare-metal example (A53, R5) and the A53 interrupt suite, board and QEMU builds
 .PHONY: sw-examples
-sw-examples: $(EX_IMAGES:%=$(EX_BUILD)/%.elf)
+sw-examples: $(EX_IMAGES:%=$(EX_BUILD)/%.elf) $(EX_BUILD)/suite-a53-virt.img
 -include $(SW_ARM64_OBJS:.o=.d)

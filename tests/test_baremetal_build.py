@@ -56,6 +56,7 @@ IMAGES = {
     "example-a53-qemu": A53,
     "suite-a53": A53,
     "suite-a53-qemu": A53,
+    "suite-a53-virt": A53,
 }
 # Symbols any hosted C library (glibc, newlib, picolibc) would bring with its start code or stdio.
 LIBC_SYMBOLS = (

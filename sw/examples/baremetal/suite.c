@@ -370,8 +370,9 @@ int suite_run(void)
 			{ "clock_hz", u64_text(hz, sizeof hz, suite_clock_hz()) },
 			{ "counter", "generic-timer" },
 			{ "cpu", SUITE_CPU_NAME },
-			{ "platform", SUITE_PLATFORM_NAME },
-			{ "emulated", SUITE_EMULATED ? "yes" : "no" },
+			{ "platform", suite_platform_name() },
+			{ "emulated", suite_emulated() },
+			{ "hypervisor", suite_hypervisor() },
 		};
 		err = latmon_log_begin(w, header, sizeof header / sizeof header[0]);
 	}
