@@ -61,6 +61,7 @@ $(SW_BUILD)/tests/%: $(SW_BUILD)/obj/sw/tests/%.o $(SW_PROBE_LIB) $(SW_LIB)
 SW_ARM64 := $(SW_BUILD)/arm64
 SW_ARM64_CC := aarch64-linux-gnu-gcc
 SW_ARM64_OBJS := $(patsubst %.c,$(SW_ARM64)/obj/%.o,$(SW_PROBE_MAIN) $(SW_PROBE_SRCS) $(SW_LIB_SRCS))
+SW_ARM64_LATCTL_OBJS := $(patsubst %.c,$(SW_ARM64)/obj/%.o,$(SW_LATCTL_SRCS) $(SW_LIB_SRCS))
 
 $(SW_ARM64)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -70,8 +71,12 @@ $(SW_ARM64)/obj/%.o: %.c
 $(SW_ARM64)/latprobe: $(SW_ARM64_OBJS)
 	$(SW_ARM64_CC) $(SW_CFLAGS) -static -o $@ $^ $(SW_LDLIBS) -lm
 
+## latctl for arm64 guests (the AMP ring reader, docs/amp.md), static too
+$(SW_ARM64)/latctl: $(SW_ARM64_LATCTL_OBJS)
+	$(SW_ARM64_CC) $(SW_CFLAGS) -static -o $@ $^ $(SW_LDLIBS)
+
 .PHONY: sw-arm64
-sw-arm64: $(SW_ARM64)/latprobe
+sw-arm64: $(SW_ARM64)/latprobe $(SW_ARM64)/latctl
 
 sw-clean:
 	rm -rf $(SW_BUILD)
@@ -144,4 +149,4 @@ EX_IMAGES := example-a53 example-r5 example-a53-qemu suite-a53 suite-a53-qemu su
 ## sw-examples: the bare-metal example (A53, R5) and the A53 interrupt suite, board and QEMU builds
 .PHONY: sw-examples
 sw-examples: $(EX_IMAGES:%=$(EX_BUILD)/%.elf) $(EX_BUILD)/suite-a53-virt.img
--include $(SW_ARM64_OBJS:.o=.d)
+-include $(SW_ARM64_OBJS:.o=.d) $(SW_ARM64_LATCTL_OBJS:.o=.d)

@@ -17,7 +17,7 @@ target-fetch:
 
 target-images: target-fetch sw-arm64
 	python3 target/initramfs.py --debs $(TARGET_BUILD)/debs --latprobe $(SW_BUILD)/arm64/latprobe \
-	  --out $(TARGET_BUILD)
+	  --latctl $(SW_BUILD)/arm64/latctl --out $(TARGET_BUILD)
 
 target-test: setup sw-all target-images
 	LATMON_TARGET_OUT=$(TARGET_OUT) $(PY) -m pytest -p no:cacheprovider -m "target or qemu" -s \

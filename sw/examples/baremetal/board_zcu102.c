@@ -24,6 +24,7 @@ struct a53_board a53_board = {
 	.second_cpu = 1,
 	.psci_hvc = 0,
 	.gic_shared = 0,
+	.phys_timer = 1,
 };
 
 void platform_init(void)

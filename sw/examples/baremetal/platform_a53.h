@@ -19,6 +19,7 @@ struct a53_board {
 	unsigned second_cpu; /* the core the two-core cases start */
 	int psci_hvc;	     /* PSCI through HVC (virt, Xen guests) instead of SMC */
 	int gic_shared; /* another OS owns the distributor: touch only this core's banked part */
+	int phys_timer; /* the EL1 physical timer may wake WFI (the suite's watchdog) */
 };
 extern struct a53_board a53_board;
 
