@@ -3,7 +3,9 @@
 #   xen_tools_start                 load the Xen drivers, start xenstored and xenconsoled
 #   xen_facts                       emit xl-info.txt (version, scheduler, Xen's command line)
 #   xen_domu_start CFG              xl create CFG (the DomU's console is logged by xenconsoled)
-#   xen_domu_wait NAME SECONDS      wait until domain NAME is gone; 1 on time-out (then destroyed)
+#   xen_domu_wait NAME SECONDS      wait until domain NAME is gone; 1 on time-out (then destroyed);
+#                                   xl vcpu-list every 5 s meanwhile, the last one emitted as
+#                                   vcpu-list.txt (the pinning while the DomU ran)
 #   xen_domu_console NAME           emit NAME's console log as file NAME.console
 # The run/emit helpers come from /init (target/guest-init.sh).
 
@@ -35,15 +37,21 @@ xen_domu_start() {
 
 xen_domu_wait() {
   i=0
+  status=0
   while xl domid "$1" > /dev/null 2>&1; do
+    if [ $((i % 5)) -eq 0 ]; then
+      xl vcpu-list > /tmp/vcpu-list.new 2>&1 && mv /tmp/vcpu-list.new /tmp/vcpu-list.txt
+    fi
     if [ $i -ge "$2" ]; then
       xl destroy "$1"
-      return 1
+      status=1
+      break
     fi
     sleep 1
     i=$((i + 1))
   done
-  return 0
+  [ -f /tmp/vcpu-list.txt ] && emit vcpu-list.txt /tmp/vcpu-list.txt 0
+  return $status
 }
 
 xen_domu_console() {

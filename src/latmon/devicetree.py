@@ -27,6 +27,10 @@ RAM_BASE = 0x4000_0000
 QEMU_DTB_WINDOW = (RAM_BASE + 128 * MIB, RAM_BASE + 130 * MIB)
 
 
+#: no display, no network (which would want a ROM file) for the dump
+QUIET = ("-display", "none", "-nic", "none")
+
+
 class DeviceTreeError(LatmonError):
     """dtc is missing, or a tree or a module layout cannot be made."""
 
@@ -98,8 +102,7 @@ def machine_source(machine: str, options: list[str], workdir: Path) -> str:
     blob = workdir / "machine.dtb"
     blob.unlink(missing_ok=True)
     proc = subprocess.run(
-        [qemu.qemu_binary(), "-M", f"{machine},dumpdtb={blob}", *options, "-display", "none"]
-        + ["-nic", "none"],
+        [qemu.qemu_binary(), "-M", f"{machine},dumpdtb={blob}", *options, *QUIET],
         capture_output=True,
         text=True,
         timeout=120,

@@ -196,8 +196,7 @@ class Target:
             "domu": f"Linux DomU ({self.kernel} kernel, {self.domu_vcpus} vCPUs, xl create)",
             "dom0less": f"A53 suite as a dom0less guest ({self.domu_vcpus} vCPUs)",
         }[self.domain]
-        load = f", load in {self.load_domain}" if self.domain == "domu" else ""
-        return f"Xen 4.17 on QEMU virt ({self.cpus} CPUs): {what}{load} (emulated)"
+        return f"Xen 4.17 on QEMU virt ({self.cpus} CPUs): {what} (emulated)"
 
 
 @dataclass
@@ -447,8 +446,7 @@ def _target(c: _Checker, t: dict[str, Any], s: Scenario) -> None:
         if used > target.cpus:
             raise c.fail(
                 "target.cpus",
-                f"{used} vCPUs pinned 1:1 need {used} physical CPUs; the machine has "
-                f"{target.cpus}",
+                f"{used} vCPUs pinned 1:1 need {used} physical CPUs; the machine has {target.cpus}",
             )
     if kind == "xen" and target.domain == "dom0less" and target.domu_vcpus > target.cpus:
         raise c.fail("target.domu_vcpus", f"more vCPUs than the machine's {target.cpus} CPUs")

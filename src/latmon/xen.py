@@ -220,7 +220,6 @@ def domu_job(p: Partition, load: list[str] | None, warmup_ns: int, timeout_s: in
         lines.append(f"  {shlex.join(load)} > /tmp/load.txt 2>&1 & load_pid=$!")
         lines.append(f"  sleep {warmup_ns / 1e9:.3f}")
     lines.append("  xen_domu_start /etc/latmon/domu.cfg")
-    lines.append("  run vcpu-list.txt xl vcpu-list")
     lines.append(f"  xen_domu_wait {DOMU_NAME} {timeout_s}; waited=$?")
     lines.append('  [ -z "$load_pid" ] || kill -0 $load_pid || echo "load died" >> /tmp/load.txt')
     lines.append('  [ -z "$load_pid" ] || { kill $load_pid; wait $load_pid; }')
@@ -246,18 +245,18 @@ def run_dom0(
     files = {"job.sh": job.encode(), **(extra_files or {})}
     initrd = workdir / "dom0-initrd.img"
     initrd.write_bytes(
-        concatenate(
-            [imgs.initramfs.read_bytes(), imgs.dom0_archive.read_bytes(), archive(files)]
-        )
+        concatenate([imgs.initramfs.read_bytes(), imgs.dom0_archive.read_bytes(), archive(files)])
     )
     (workdir / "job.sh").write_text(job)
     kernel_path = imgs.kernel(kernel)
     end = RAM_BASE + p.memory_mib * MIB - p.dom0_memory_mib * MIB
     mods = devicetree.place([kernel_path, initrd], MODULES_START, end)
+    # Dom0's console is Xen's (hvc0), not the PL011, which Xen keeps for itself
+    dom0_console = dom0_cmdline.replace("console=ttyAMA0", "console=hvc0")
     chosen = (
         "\t\t#address-cells = <0x2>;\n\t\t#size-cells = <0x2>;\n"
         f"\t\txen,xen-bootargs = {quote(command_line(p))};\n"
-        f"\t\txen,dom0-bootargs = {quote(dom0_cmdline.replace('console=ttyAMA0', 'console=hvc0'))};\n"
+        f"\t\txen,dom0-bootargs = {quote(dom0_console)};\n"
         f"\t\tstdout-path = {quote(XEN_UART)};\n"
         + _module_node(mods[0], "kernel")
         + _module_node(mods[1], "ramdisk")
@@ -373,4 +372,3 @@ def run_dom0less(
     )
     result = boot(p, chosen, [mod], workdir, timeout_s, data_channel=False, until=end)
     return result, guest_console(result.console)
-
