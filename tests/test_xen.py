@@ -39,6 +39,7 @@ def test_partition_pins_dom0_then_domu_one_to_one() -> None:
     assert p.domu_pcpus == [2, 3]
     line = xen.command_line(p)
     assert "dom0_max_vcpus=2" in line and "dom0_vcpus_pin" in line and "dom0_mem=512M" in line
+    assert "vwfi=native" in line and "sched=credit2" in line
     assert "dom0" not in xen.command_line(p, with_dom0=False)
     cfg = xen.domu_config(p, "console=hvc0 rdinit=/init")
     assert 'cpus = ["2", "3"]' in cfg and "vcpus = 2" in cfg and "memory = 512" in cfg
