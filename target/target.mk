@@ -26,8 +26,8 @@ target-test: setup sw-all target-images
 	LATMON_TARGET_OUT=$(TARGET_OUT) $(PY) -m pytest -p no:cacheprovider -m "target or qemu" -s \
 	  tests/test_qemu_a53.py tests/test_qemu_linux.py
 
-# The hypervisor and AMP campaign: latmon run scenarios/hv-*.yaml and its report (about 15
-# minutes on 2 idle cores; docs/target/xen.md). The test checks what the report must show.
+# The hypervisor and AMP campaign: latmon run scenarios/hv-*.yaml and its report (about 7
+# minutes on 2 cores; docs/target/xen.md). The test checks what the report must show.
 hv-campaign: setup sw-all target-images
 	LATMON_TARGET_OUT=$(TARGET_OUT) $(PY) -m pytest -p no:cacheprovider -m target -s \
 	  tests/test_hv_campaign.py

@@ -1,5 +1,5 @@
 """The hypervisor and AMP campaign, end to end on emulated ARM (`make hv-campaign`, not
-`make test`: seven machines booted one after the other, about 15 minutes on 2 idle cores).
+`make test`: seven machines booted one after the other, about 7 minutes on 2 cores).
 
 `latmon run scenarios/hv-*.yaml`: the A53 suite on bare QEMU virt; Linux alone; Linux as Xen's
 Dom0; Linux as a DomU created with xl, Dom0 idle and Dom0 under stress-ng; the same suite image
