@@ -1,14 +1,16 @@
 """make demo: the main job, end to end, on this machine.
 
 1. simulates the latmon_core RTL under an interrupt-like workload (cocotb + Icarus) and writes
-   the latencies the RTL measured as latmon-log; simulates the published T1/T2 reference design
-   driven by its processor side in C (liblatmon) with a fast and a slow, jittery ISR;
+   the latencies the RTL measured as latmon-log; simulates the virtual SoC (Verilator): VexRiscv
+   RISC-V harts execute the interrupt test-case suite firmware against the latmon IP and the
+   published T1/T2 reference design, every sample cross-checked with the simulator's own trace;
 2. measures this machine's timer wake-up latency with `latmon run` and the scenarios
    scenarios/demo-idle.yaml and demo-stress.yaml (latprobe idle and under stress-ng --cpu 2,
-   with the stages of the interrupt path when run as root);
+   with the stages of the interrupt path and the worst wake-ups explained when run as root);
 3. compares the two scenarios and writes one HTML report of everything.
 
-Output: out/demo/ (logs, runs/, report.html, summary.md). Runs in about a minute and a half.
+Output: out/demo/ (logs, runs/, soc/, soc-notes.txt, report.html, summary.md). Runs in about two
+minutes (plus about a minute the first time, to build the SoC's simulator).
 """
 
 from __future__ import annotations
@@ -24,8 +26,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 LATPROBE = ROOT / "build" / "sw" / "latprobe"
 VENV_BIN = Path(sys.executable).parent
-# The reference design's scenarios in the demo (hw/tb/test_refdesign.py: SCENARIOS).
-REF_SCENARIOS = ("fast-isr", "slow-jittery-isr")
 
 
 def step(text: str) -> None:
@@ -41,6 +41,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "out" / "demo")
     parser.add_argument("--seconds", type=int, default=5, help="per scenario")
     parser.add_argument("--events", type=int, default=5000, help="simulated interrupts")
+    parser.add_argument(
+        "--soc-rounds", type=int, default=50, help="interrupts per case of the SoC's suite"
+    )
     args = parser.parse_args()
     if not LATPROBE.exists():
         raise SystemExit(f"demo: {LATPROBE} is not built; run 'make sw-all'")
@@ -65,29 +68,37 @@ def main() -> int:
     runs = out / "runs"
     run([latmon, "ingest", "--force", str(sim_log), "-o", str(runs)], stdout=subprocess.DEVNULL)
 
-    # The published T1/T2 reference design, its processor side in C on liblatmon, two ISRs;
-    # both simulations at once (before the measurement of this machine, which they would disturb)
-    step("simulating the T1/T2 reference design driven by the C driver: fast and slow ISR ...")
-    ref_logs = [out / f"refdesign-{name}.log" for name in REF_SCENARIOS]
-    sims = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                str(ROOT / "hw" / "tb" / "refdesign_sim.py"),
-                "--scenario",
-                name,
-                "--out",
-                str(log),
-                "--rounds",
-                "150",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        for name, log in zip(REF_SCENARIOS, ref_logs, strict=True)
-    ]
-    for sim in sims:
-        if sim.wait() != 0:
-            raise SystemExit(f"demo: the reference design simulation failed: {sim.args}")
+    # The virtual SoC: the suite's firmware on VexRiscv harts against the IP and the T1/T2
+    # reference design (before the measurement of this machine, which it would disturb)
+    step(
+        "simulating the virtual SoC: two VexRiscv harts run the interrupt test-case suite "
+        f"({args.soc_rounds} interrupts per case; Verilator, built once) ..."
+    )
+    soc_dir = out / "soc"
+    soc_notes = out / "soc-notes.txt"
+    sim = subprocess.Popen(
+        [
+            sys.executable,
+            str(ROOT / "hw" / "tb" / "soc_sim.py"),
+            "--out",
+            str(soc_dir),
+            "--rounds",
+            str(args.soc_rounds),
+            "--check",
+            "--notes",
+            str(soc_notes),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert sim.stdout is not None
+    for line in sim.stdout:
+        step("  " + line.strip().removeprefix("soc_sim: "))
+    if sim.wait() != 0:
+        raise SystemExit(f"demo: the SoC simulation failed; see {soc_dir / 'sim.log'}")
+    soc_log = out / "soc-suite.log"
+    shutil.copyfile(soc_dir / "uart.log", soc_log)
+    print(soc_notes.read_text(), end="", flush=True)
 
     campaign = out / "campaign"
     shutil.rmtree(campaign, ignore_errors=True)
@@ -112,7 +123,7 @@ def main() -> int:
         stdout=subprocess.DEVNULL,
     )
     measured = sorted(campaign.glob("*.parquet"))
-    inputs = [str(runs / "fabric-sim.parquet"), *map(str, ref_logs), *map(str, measured)]
+    inputs = [str(runs / "fabric-sim.parquet"), str(soc_log), *map(str, measured)]
     run([latmon, "stats", "--unit", "ns", *inputs])
     run([latmon, "compare", *map(str, measured), "--deadline", "3ms"])
     report = out / "report.html"
@@ -127,8 +138,10 @@ def main() -> int:
             "3ms",
             "--markdown",
             str(out / "summary.md"),
+            "--notes",
+            str(soc_notes),
             "--title",
-            "latmon demo: FPGA monitor (simulated) and this machine's wake-up latency",
+            "latmon demo: FPGA monitor and virtual SoC (simulated), this machine's wake-up latency",
         ],
         stdout=subprocess.DEVNULL,
     )

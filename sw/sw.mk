@@ -141,12 +141,31 @@ $(eval $(call EX_IMAGE,suite-a53-qemu,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_SEMIH
 $(eval $(call EX_IMAGE,suite-a53-virt,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_VIRT,\
 	$(EX_SUITE_SRCS) $(EX_VIRT_SRCS),$(EX_DIR)/a53-virt.ld))
 
+# The virtual SoC's VexRiscv harts (hw/soc, docs/hw/soc.md): RV32IM with the CSR and fence.i
+# extensions. Debian's GCC 12 picks its multilib by the base ISA only, so the rv32im/ilp32 libgcc
+# is named by its directory (-L).
+EX_RV32 := riscv64-unknown-elf-gcc
+EX_RV32_LIBGCC_DIR := $(dir $(shell $(EX_RV32) -march=rv32im -mabi=ilp32 -print-libgcc-file-name 2>/dev/null))
+EX_RV32_FLAGS := -march=rv32im_zicsr_zifencei -mabi=ilp32 -DPLATFORM_FABRIC_IRQ=0u \
+	-L$(EX_RV32_LIBGCC_DIR)
+EX_RV32_SRCS := $(EX_DIR)/start_rv32.S $(EX_DIR)/platform_rv32.c $(EX_DIR)/fabric_suite_soc.c
+EX_FABRIC_SUITE_SRCS := $(EX_DIR)/fabric_suite.c $(EX_DIR)/fabric_suite_cases.c
+
+# The example on the SoC's platform, and the fabric-measured suite, the firmware the SoC runs
+$(eval $(call EX_IMAGE,example-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
+	$(EX_DIR)/example.c $(EX_RV32_SRCS),$(EX_DIR)/rv32.ld))
+$(eval $(call EX_IMAGE,fabric-suite-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
+	$(EX_FABRIC_SUITE_SRCS) $(EX_RV32_SRCS),$(EX_DIR)/rv32.ld))
+
 $(EX_BUILD)/%.img: $(EX_BUILD)/%.elf
 	aarch64-linux-gnu-objcopy -O binary $< $@
 
-EX_IMAGES := example-a53 example-r5 example-a53-qemu suite-a53 suite-a53-qemu suite-a53-virt
+EX_IMAGES := example-a53 example-r5 example-a53-qemu suite-a53 suite-a53-qemu suite-a53-virt \
+	example-rv32 fabric-suite-rv32
 
-## sw-examples: the bare-metal example (A53, R5) and the A53 interrupt suite, board and QEMU builds
+## sw-examples: the bare-metal example (A53, R5, RV32), the A53 interrupt suite (board, QEMU
+## and device-tree builds: the latter also as an arm64 Image) and the fabric suite for the
+## virtual SoC
 .PHONY: sw-examples
 sw-examples: $(EX_IMAGES:%=$(EX_BUILD)/%.elf) $(EX_BUILD)/suite-a53-virt.img
 -include $(SW_ARM64_OBJS:.o=.d) $(SW_ARM64_LATCTL_OBJS:.o=.d)

@@ -5,6 +5,7 @@ freestanding. The QEMU builds also run: tests/test_qemu_a53.py."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -49,7 +50,27 @@ def test_cortex_r5_image(c_binary) -> None:
         assert f" {name}\n" in symbols, name
 
 
+def test_rv32_images(c_binary) -> None:
+    """The example and the interrupt test-case suite for the virtual SoC's RV32IM harts (they run
+    in hw/tb/test_soc.py): 32-bit RISC-V, soft-float ABI, entry at the reset vector 0."""
+    for name in ("examples/example-rv32.elf", "examples/fabric-suite-rv32.elf"):
+        elf = c_binary(name)
+        header = subprocess.run(
+            [tool("riscv64-unknown-elf-readelf"), "-h", str(elf)], capture_output=True, text=True
+        ).stdout
+        assert "ELF32" in header and "RISC-V" in header, name
+        assert "Entry point address:               0x0" in header, name
+        # e_flags 0: soft-float ABI (ilp32), no compressed instructions (the core has no RVC)
+        assert re.search(r"Flags:\s+0x0\n", header), name
+        symbols = subprocess.run(
+            [tool("riscv64-unknown-elf-nm"), str(elf)], capture_output=True, text=True
+        ).stdout
+        for symbol in ("_start", "trap_entry", "platform_trap", "main", "latmon_attach"):
+            assert f" {symbol}\n" in symbols, (name, symbol)
+
+
 A53 = ("aarch64-linux-gnu-gcc", "aarch64-linux-gnu-nm")
+RV32 = ("riscv64-unknown-elf-gcc", "riscv64-unknown-elf-nm")
 IMAGES = {
     "example-a53": A53,
     "example-r5": ("arm-none-eabi-gcc", "arm-none-eabi-nm"),
@@ -57,6 +78,8 @@ IMAGES = {
     "suite-a53": A53,
     "suite-a53-qemu": A53,
     "suite-a53-virt": A53,
+    "example-rv32": RV32,
+    "fabric-suite-rv32": RV32,
 }
 # Symbols any hosted C library (glibc, newlib, picolibc) would bring with its start code or stdio.
 LIBC_SYMBOLS = (

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.compare import Distribution, a12, compare, distribution_of, group_runs
+from latmon.compare import a12, compare, distribution_of, group_runs
+from latmon.distribution import Distribution
 from latmon.logformat import LogWriter
 from latmon.model import Histogram, Run, Series
 
@@ -45,7 +46,7 @@ def test_quantile_ci_ranks_are_the_binomial_ones() -> None:
     values = np.arange(1, 201)  # the k-th smallest value is k: values are ranks
     d = dist(values)
     for q in (0.5, 0.9, 0.99):
-        lo, hi = d.quantile_ci(q, 0.95)
+        lo, hi = d.interval(q, 0.95)
         # lo: the largest rank l with P(B <= l - 1) <= 0.025; hi: smallest u with
         # P(B <= u - 1) >= 0.975, B ~ Binomial(200, q)
         # lo: the smallest l with P(B <= l) >= 0.025; hi - 1: the smallest k with
@@ -57,7 +58,7 @@ def test_quantile_ci_ranks_are_the_binomial_ones() -> None:
         assert lo is not None
         if hi is not None:  # the interval covers the quantile with at least 95 %
             assert binom_cdf(hi - 1, 200, q) - binom_cdf(lo - 1, 200, q) >= 0.95
-    assert d.quantile_ci(0.99, 0.95)[1] is None  # P(B <= 199) = 0.866 < 0.975
+    assert d.interval(0.99, 0.95)[1] is None  # P(B <= 199) = 0.866 < 0.975
 
 
 def test_pooled_rows_match_numpy_and_the_deadline_count() -> None:
@@ -89,12 +90,30 @@ def test_pooled_rows_match_numpy_and_the_deadline_count() -> None:
     assert load["a12"] > 0.9 and load["effect"] == "large, higher"
 
 
-def test_histogram_inputs_use_bin_upper_values() -> None:
+def test_histogram_inputs_use_the_bins_lower_edges() -> None:
     h = Histogram(np.array([0, 1000, 2000]), np.array([1000, 2000, 3000]), np.array([5, 3, 2]))
     s = Series("cpu0", "ns", resolution=1000, histogram=h, counters={"max": 2500})
     d = distribution_of([s])
     assert not d.exact and d.bin_error == 1000
-    assert d.values.tolist() == [999, 1999, 2500] and d.counts.tolist() == [5, 3, 2]
+    values, counts = d.values_and_counts()
+    assert values.tolist() == [0, 1000, 2000] and counts.tolist() == [5, 3, 2]
+    assert d.maximum().value == 2500 and d.at_rank(10).hi == 2500
+
+
+def test_overflow_is_the_same_in_compare_and_stats() -> None:
+    """An overflow without a recorded maximum: compare and stats agree (the overflow is open,
+    bounded below by the histogram's end) instead of placing it at different values."""
+    from latmon.stats import summarize_series
+
+    h = Histogram(
+        np.array([0]), np.array([100_000]), np.array([990]), overflow=10, overflow_lo=100_000
+    )
+    s = Series("cpu0", "ns", resolution=1000, histogram=h)
+    run = Run({"source": "t", "scenario": "x"}, [s])
+    (row,) = compare(group_runs([run]))
+    st = summarize_series(s).as_dict()
+    assert row["max"] == st["max"] and row["p99_9"] == st["p99_9"] is None
+    assert row["p99_9_range"] == [100_000, None]
 
 
 def write_log(path: Path, scenario: str, values: np.ndarray) -> None:

@@ -58,7 +58,9 @@ def test_detection_by_content_not_name(tmp_path: Path) -> None:
     assert detect_format(numbers) == "plain"
     other = tmp_path / "notes.txt"
     other.write_text("lab notes\nnothing measured here\n")
-    with pytest.raises(InputError, match="unrecognised format: not a latmon run file"):
+    with pytest.raises(
+        InputError, match=r"notes.txt:1: unrecognised format: .lab notes.; not a latmon run file"
+    ):
         load(other)
 
 
@@ -66,7 +68,7 @@ def test_detection_by_content_not_name(tmp_path: Path) -> None:
     ("make", "message"),
     [
         (lambda p: None, "no such file"),
-        (lambda p: p.mkdir(), "is a directory"),
+        (lambda p: p.mkdir(), "is a folder"),
     ],
 )
 def test_file_errors(tmp_path: Path, make, message: str) -> None:

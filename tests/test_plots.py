@@ -10,8 +10,8 @@ from matplotlib.collections import PolyCollection
 from latmon.model import Histogram, Series
 from latmon.plots import (
     MAX_SPIKES,
-    distribution,
     exceedance_figure,
+    labelled,
     mean_max_figure,
     save,
     timeline_figure,
@@ -34,26 +34,28 @@ def samples(n: int = 20_000, seed: int = 1) -> np.ndarray:
 
 def test_distribution_is_the_exact_value_count() -> None:
     lat = samples()
-    d = distribution(Series("c", "ns", columns={"latency": lat}), "c")
+    d = labelled(Series("c", "ns", columns={"latency": lat}), "c")
     assert d is not None
     values, counts = np.unique(lat, return_counts=True)
-    assert np.array_equal(d.values, values) and np.array_equal(d.counts, counts)
+    got_v, got_c = d.values_counts()
+    assert np.array_equal(got_v, values) and np.array_equal(got_c, counts)
     # cycles are scaled to ns with the clock (100 MHz: 10 ns per cycle)
-    d = distribution(Series("c", "cycles", clock_hz=100_000_000, columns={"latency": lat}), "c")
-    assert d is not None and np.array_equal(d.values, values * 10.0)
+    d = labelled(Series("c", "cycles", clock_hz=100_000_000, columns={"latency": lat}), "c")
+    assert d is not None and np.array_equal(d.values_counts()[0], values * 10.0)
 
 
-def test_distribution_of_a_histogram_uses_bin_upper_values() -> None:
+def test_distribution_of_a_histogram_uses_the_bins_lower_edges() -> None:
     h = Histogram([0, 10, 20], [10, 20, 30], [5, 0, 2], overflow=1, overflow_lo=30)
-    d = distribution(Series("h", "ns", histogram=h, counters={"max": 95}), "h")
+    d = labelled(Series("h", "ns", histogram=h, counters={"max": 95}), "h")
     assert d is not None
-    assert d.values.tolist() == [9.0, 29.0, 95.0] and d.counts.tolist() == [5, 2, 1]
-    assert d.bin_error == 10
+    values, counts = d.values_counts()
+    assert values.tolist() == [0.0, 20.0, 30.0] and counts.tolist() == [5, 2, 1]
+    assert d.dist.bin_error == 10
 
 
 def test_exceedance_curve_is_the_fraction_at_or_above() -> None:
     lat = samples(5000)
-    d = distribution(Series("c", "ns", columns={"latency": lat}), "c")
+    d = labelled(Series("c", "ns", columns={"latency": lat}), "c")
     assert d is not None
     fig = exceedance_figure([d])
     assert fig is not None
@@ -71,8 +73,8 @@ def test_violin_bodies_follow_the_counts() -> None:
     fast = samples(20_000, 2) // 4
     slow = samples(20_000, 3)
     dists = [
-        distribution(Series("f", "ns", columns={"latency": fast}), "fast"),
-        distribution(Series("s", "ns", columns={"latency": slow}), "slow"),
+        labelled(Series("f", "ns", columns={"latency": fast}), "fast"),
+        labelled(Series("s", "ns", columns={"latency": slow}), "slow"),
     ]
     fig = violin_figure([d for d in dists if d is not None], deadline_ns=3_000_000)
     assert fig is not None

@@ -109,3 +109,40 @@ def test_write_is_atomic(tmp_path: Path) -> None:
     path = tmp_path / "r.parquet"
     write_run(sample_run(), path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet"]
+
+
+def test_checksum_detects_damage_anywhere_in_the_data(tmp_path: Path) -> None:
+    """64 random bytes written into the middle of a run file: refused on every read, never
+    turned into wrong statistics."""
+    from latmon.runfile import iter_latency
+
+    path = tmp_path / "r.parquet"
+    write_run(sample_run(), path)
+    good = path.read_bytes()
+    rng = np.random.default_rng(4)
+    for where in (len(good) // 3, len(good) // 2, 2 * len(good) // 3):
+        data = bytearray(good)
+        data[where : where + 64] = rng.integers(0, 256, 64, np.uint8).tobytes()
+        bad = tmp_path / f"bad{where}.parquet"
+        bad.write_bytes(bytes(data))
+        # the data: the checksum; the footer (small files): Parquet's own structure
+        refused = r"damaged run file|not a readable run file"
+        with pytest.raises(InputError, match=refused):
+            read_run(bad)
+        with pytest.raises(InputError, match=refused):
+            list(iter_latency(bad))
+
+
+def test_checksum_covers_the_metadata_and_old_files_warn(tmp_path: Path) -> None:
+    path = tmp_path / "r.parquet"
+    write_run(sample_run(), path)
+    meta = pq.ParquetFile(path).metadata.metadata
+    assert meta[b"latmon.checksum"].startswith(b"crc32:")
+    # a version 1 file (written without a checksum) is read, with a warning
+    table = pq.read_table(path)
+    old = json.loads(table.schema.metadata[META_KEY])
+    old["version"] = 1
+    pq.write_table(table.replace_schema_metadata({META_KEY: json.dumps(old).encode()}), path)
+    with pytest.warns(UserWarning, match="without a checksum"):
+        run = read_run(path)
+    assert run.series[0].latency.tolist() == sample_run().series[0].latency.tolist()

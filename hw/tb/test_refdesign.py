@@ -168,7 +168,9 @@ def run_scenario(name: str, rounds: int, log: Path, seed: int = 1) -> None:
             *tb_hdl("tb_refdesign"),
         ],
         module="test_refdesign",
-        build=build_id("refdesign"),
+        # one folder per scenario: two scenarios run at once (xdist workers) and must not build
+        # into the same folder (vvp aborted on a half-written sim.vvp)
+        build=build_id("refdesign", name),
         env={
             "SCENARIO": name,
             "ROUNDS": rounds,

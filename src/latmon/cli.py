@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import warnings
 
 import click
 
@@ -50,7 +51,13 @@ def cli() -> None:
     """latmon: measure, monitor and report interrupt and I/O latency."""
 
 
+def _warning(message: Warning | str, category: type[Warning], *_: object, **__: object) -> None:
+    """Warnings as one line each (never a source line or a traceback)."""
+    click.echo(f"latmon: warning: {message}", err=True)
+
+
 def main(argv: list[str] | None = None) -> int:
+    warnings.showwarning = _warning
     try:
         cli.main(args=argv, prog_name="latmon", standalone_mode=False)
     except LatmonError as error:
@@ -59,8 +66,14 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("latmon: aborted", err=True)
         return 130
+    except click.UsageError as error:
+        # one line: what is wrong and where the usage is, not the usage text itself
+        command = error.ctx.command_path if error.ctx is not None else "latmon"
+        message = " ".join(error.format_message().split())
+        click.echo(f"{command}: error: {message} (see '{command} --help')", err=True)
+        return EXIT_USAGE
     except click.ClickException as error:
-        error.show()
+        click.echo(f"latmon: error: {' '.join(error.format_message().split())}", err=True)
         return EXIT_USAGE
     except click.exceptions.Exit as done:
         return int(done.exit_code)
@@ -71,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("latmon: interrupted", err=True)
         return 130
+    except OSError as error:  # the machine's, not a bug: a full disk, a vanished file
+        where = f"{error.filename}: " if error.filename else ""
+        click.echo(f"latmon: error: {where}{error.strerror or error}", err=True)
+        return EXIT_USAGE
     except Exception as error:  # a bug of ours, not the user's
         if os.environ.get("LATMON_DEBUG"):
             raise

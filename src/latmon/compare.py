@@ -22,111 +22,40 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
-from scipy import stats as sps
 
-from latmon.formatting import fmt
+from latmon.distribution import Distribution
 from latmon.model import Run, Series
-from latmon.stats import nearest_rank, quantile_ci_ranks
+from latmon.stats import PERCENTILES, Summary, number, stat_cell, summarize
+from latmon.tables import Cell, Column, Table, plain
 
 QUANTILES = {"p50": 0.5, "p99": 0.99, "p99_9": 0.999}
-
-
-@dataclass
-class Distribution:
-    """Sorted distinct values (ns) with their counts."""
-
-    values: np.ndarray
-    counts: np.ndarray
-    exact: bool = True
-    bin_error: int = 0
-    sum_exact: int | None = None
-
-    @property
-    def n(self) -> int:
-        return int(self.counts.sum())
-
-    @property
-    def cum(self) -> np.ndarray:
-        return np.cumsum(self.counts)
-
-    def at_rank(self, rank: int) -> int:
-        """The rank-th smallest value (1-based)."""
-        return int(self.values[int(np.searchsorted(self.cum, rank))])
-
-    def quantile(self, q: float) -> int:
-        return self.at_rank(nearest_rank(q, self.n))
-
-    def quantile_ci(self, q: float, confidence: float) -> tuple[int | None, int | None]:
-        """Distribution-free CI of the q-quantile: order statistics at binomial ranks; None on
-        a side that n samples cannot bound."""
-        lo, hi = quantile_ci_ranks(q, self.n, confidence)
-        return (
-            None if lo is None else self.at_rank(lo),
-            None if hi is None else self.at_rank(hi),
-        )
-
-    @property
-    def mean(self) -> float:
-        if self.sum_exact is not None:
-            return self.sum_exact / self.n
-        return float(np.dot(self.values.astype(np.float64), self.counts) / self.n)
-
-    @property
-    def var(self) -> float:
-        if self.n < 2:
-            return math.nan
-        d = self.values.astype(np.float64) - self.mean
-        return float(np.dot(d * d, self.counts) / (self.n - 1))
+#: two-sided normal quantiles of the usual confidences (Welch's interval of the mean difference)
+_Z = {0.9: 1.6448536269514722, 0.95: 1.959963984540054, 0.99: 2.5758293035489004}
 
 
 def distribution_of(series: list[Series]) -> Distribution:
-    """Pool the series (samples, or histograms where there are no samples) in ns."""
-    values, counts = [], []
-    exact = True
-    bin_error = 0
-    for s in series:
-        scale = s.ns_per_unit
-        if s.has_samples:
-            v = s.latency
-            if scale != 1:
-                v = (v.astype(object) * scale).astype(np.float64).round().astype(np.int64)
-            u, c = np.unique(v, return_counts=True)
-            values.append(u)
-            counts.append(c)
-        elif s.histogram is not None and s.histogram.total:
-            exact = False
-            h = s.histogram
-            hi = int(s.counters.get("max", int(h.hi.max()) - 1 if len(h.hi) else 0))
-            upper = np.minimum(h.hi - 1, hi)
-            extra_v = [hi] if h.overflow else []
-            extra_c = [h.overflow] if h.overflow else []
-            if h.underflow:
-                extra_v.append(int(s.counters.get("min", h.underflow_hi or 0)))
-                extra_c.append(h.underflow)
-            v = np.concatenate((upper, np.asarray(extra_v, dtype=np.int64)))
-            values.append(np.round(v * float(scale)).astype(np.int64))
-            counts.append(np.concatenate((h.count, np.asarray(extra_c, dtype=np.int64))))
-            bin_error = max(bin_error, round(h.max_bin_width * float(scale)))
-    if not values:
-        return Distribution(np.empty(0, np.int64), np.empty(0, np.int64))
-    allv = np.concatenate(values)
-    allc = np.concatenate(counts)
-    u, inverse = np.unique(allv, return_inverse=True)
-    c = np.bincount(inverse, weights=allc, minlength=len(u)).astype(np.int64)
-    keep = c > 0
-    total = int(np.dot(u[keep].astype(object), c[keep].astype(object))) if exact else None
-    return Distribution(u[keep], c[keep], exact, bin_error, total)
+    """Pool the series (samples, or histograms where there are no samples) into one
+    distribution in ns."""
+    return Distribution.pool([Distribution.from_series(s) for s in series]).in_ns()
 
 
 def a12(x: Distribution, y: Distribution) -> float:
-    """Vargha-Delaney A12: P(X > Y) + P(X = Y)/2, exactly, from the two distributions."""
-    cy = np.concatenate(([0], np.cumsum(y.counts)))
-    below = cy[np.searchsorted(y.values, x.values, side="left")]
-    upto = cy[np.searchsorted(y.values, x.values, side="right")]
-    wins = below.astype(np.float64) + 0.5 * (upto - below)
-    return float(np.dot(x.counts.astype(np.float64), wins) / (x.n * y.n))
+    """Vargha-Delaney A12: P(X > Y) + P(X = Y)/2, exactly (integer counts), from the two
+    distributions."""
+    xv, xc = x.values_and_counts()
+    yv, yc = y.values_and_counts()
+    cy = np.concatenate(([0], np.cumsum(yc)))
+    below = cy[np.searchsorted(yv, xv, side="left")]
+    upto = cy[np.searchsorted(yv, xv, side="right")]
+    # 2·(wins) = 2·below + ties, as exact integers
+    twice = sum(
+        int(c) * (2 * int(b) + int(u) - int(b))
+        for c, b, u in zip(xc.tolist(), below.tolist(), upto.tolist(), strict=True)
+    )
+    return float(Fraction(twice, 2 * x.n * y.n))
 
 
 def a12_words(a: float) -> str:
@@ -156,7 +85,7 @@ def group_runs(runs: list[Run]) -> list[Group]:
     run_count: dict[str, set[int]] = {}
     for run in runs:
         for s in run.series:
-            if s.is_stages:
+            if s.is_derived:
                 continue
             key = run.label if s.name.startswith("cpu") else f"{run.label} / {s.name}"
             if key not in members:
@@ -171,124 +100,147 @@ def group_runs(runs: list[Run]) -> list[Group]:
     ]
 
 
+def _z(confidence: float) -> float:
+    if confidence in _Z:
+        return _Z[confidence]
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
 def compare(
     groups: list[Group],
     baseline: str | None = None,
     deadline_ns: int | None = None,
     confidence: float = 0.95,
 ) -> list[dict[str, object]]:
-    """One row per group: statistics, deadline verdict, differences to the baseline."""
+    """One row per group: statistics (the same :func:`latmon.stats.summarize` as latmon stats),
+    deadline verdict, differences to the baseline."""
     if not groups:
         return []
     base = next((g for g in groups if g.label == baseline), None) if baseline else groups[0]
     if base is None:
         names = ", ".join(g.label for g in groups)
         raise ValueError(f"no scenario named {baseline!r} to compare with; there are {names}")
-    z = float(sps.norm.ppf(0.5 + confidence / 2))
+    z = _z(confidence)
+    summaries = {id(g): summarize(g.dist, PERCENTILES, confidence, deadline_ns) for g in groups}
     rows: list[dict[str, object]] = []
     for g in groups:
-        d = g.dist
-        row: dict[str, object] = {"scenario": g.label, "runs": g.runs, "n": d.n}
-        if not d.n:
+        s = summaries[id(g)]
+        row: dict[str, object] = {"scenario": g.label, "runs": g.runs, "n": s.count}
+        row["summary"] = s
+        if not s.count:
             rows.append(row)
             continue
-        mean, lo, hi = d.mean, int(d.values[0]), int(d.values[-1])
-        stdev = math.sqrt(d.var) if d.n > 1 else math.nan
-        row.update(
-            {
-                "min": lo,
-                "mean": mean,
-                "median": d.quantile(0.5),
-                "max": hi,
-                "stdev": stdev,
-                "jitter": max(hi - mean, mean - lo),
-                "rsd_pct": 100 * stdev / mean if mean else math.nan,
-                "exact": d.exact,
-                "bin_error": d.bin_error,
-            }
-        )
-        for key, q in QUANTILES.items():
-            row[key] = d.quantile(q)
-            row[f"{key}_ci"] = list(d.quantile_ci(q, confidence))
-        if deadline_ns is not None:
-            above = int(d.counts[d.values > deadline_ns].sum())
-            row.update(
-                {
-                    "deadline": deadline_ns,
-                    "above_deadline": above,
-                    "above_fraction": above / d.n,
-                    "margin": deadline_ns - hi,
-                    "verdict": "pass" if above == 0 else "FAIL",
-                }
+        values = s.as_dict()
+        row.update({k: values[k] for k in ("min", "mean", "median", "max", "stdev", "jitter")})
+        row["rsd_pct"] = values["rsd_pct"]
+        row["exact"] = s.exact
+        row["bin_error"] = s.bin_error
+        for key in QUANTILES:
+            row[key] = number(s.value(key))  # type: ignore[arg-type]
+            row[f"{key}_ci"] = [number(b) for b in s.ci(key)]
+        row.update(s.range_dict())
+        if s.deadline is not None:
+            d = s.deadline_dict()
+            row.update({k: d[k] for k in ("deadline", "above_deadline", "above_fraction")})
+            row.update({"margin": d["margin"], "verdict": d["verdict"]})
+        b = summaries[id(base)]
+        if g is not base and b.count:
+            diff = s.mean - b.mean  # type: ignore[operator]
+            var_a, var_b = s.variance, b.variance
+            se = (
+                math.sqrt(float(var_a / s.count + var_b / b.count))
+                if var_a is not None and var_b is not None
+                else math.nan
             )
-        if g is not base and base.dist.n:
-            b = base.dist
-            diff = mean - b.mean
-            se = math.sqrt(d.var / d.n + b.var / b.n) if d.n > 1 and b.n > 1 else math.nan
             row["vs"] = base.label
-            row["d_mean"] = diff
-            row["d_mean_ci"] = [diff - z * se, diff + z * se]
-            for key, q in QUANTILES.items():
-                a_lo, a_hi = d.quantile_ci(q, confidence)
-                b_lo, b_hi = b.quantile_ci(q, confidence)
-                row[f"d_{key}"] = d.quantile(q) - b.quantile(q)
+            row["d_mean"] = float(diff)
+            row["d_mean_ci"] = [float(diff) - z * se, float(diff) + z * se]
+            for key in QUANTILES:
+                a_lo, a_hi = s.ci(key)
+                b_lo, b_hi = b.ci(key)
+                va, vb = s.value(key), b.value(key)
+                row[f"d_{key}"] = (
+                    None if va is None or vb is None else number(Fraction(va) - Fraction(vb))
+                )
                 row[f"d_{key}_ci"] = [
-                    None if a_lo is None or b_hi is None else a_lo - b_hi,
-                    None if a_hi is None or b_lo is None else a_hi - b_lo,
+                    None if a_lo is None or b_hi is None else number(a_lo - b_hi),
+                    None if a_hi is None or b_lo is None else number(a_hi - b_lo),
                 ]
-            row["a12"] = a12(d, b)
+            row["a12"] = a12(g.dist, base.dist)
             row["effect"] = a12_words(float(row["a12"]))  # type: ignore[arg-type]
         rows.append(row)
     return rows
 
 
+def json_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The rows of :func:`compare` without their Summary objects (for JSON)."""
+    return [{k: v for k, v in r.items() if k != "summary"} for r in rows]
+
+
 # -- the comparison table (latmon compare, the report) ---------------------------------------
 
 COLUMNS = [
-    ("scenario", "scenario"),
-    ("runs", "runs"),
-    ("n", "n"),
-    ("min", "min"),
-    ("mean", "avg"),
-    ("median", "median"),
-    ("p99", "p99"),
-    ("p99_ci", "p99 95% CI"),
-    ("p99_9", "p99.9"),
-    ("max", "max"),
-    ("jitter", "jitter"),
-    ("stdev", "stdev"),
-    ("rsd_pct", "%RSD"),
+    Column("scenario", "scenario", "l"),
+    Column("runs", "runs"),
+    Column("n", "n"),
+    Column("min", "min"),
+    Column("mean", "avg"),
+    Column("median", "median"),
+    Column("p99", "p99"),
+    Column("p99_ci", "p99 95% CI"),
+    Column("p99_9", "p99.9"),
+    Column("max", "max"),
+    Column("jitter", "jitter"),
+    Column("stdev", "stdev"),
+    Column("rsd_pct", "%RSD"),
 ]
-DEADLINE_COLUMNS = [("above_deadline", "> deadline"), ("margin", "margin"), ("verdict", "verdict")]
+DEADLINE_COLUMNS = [
+    Column("above_deadline", "> deadline"),
+    Column("margin", "margin"),
+    Column("verdict", "verdict", "l"),
+]
 VERSUS_COLUMNS = [
-    ("d_p50", "Δp50"),
-    ("d_p50_ci", "Δp50 CI"),
-    ("d_p99", "Δp99"),
-    ("d_p99_ci", "Δp99 CI"),
-    ("a12", "A12"),
-    ("effect", "effect"),
+    Column("d_p50", "Δp50"),
+    Column("d_p50_ci", "Δp50 CI"),
+    Column("d_p99", "Δp99"),
+    Column("d_p99_ci", "Δp99 CI"),
+    Column("a12", "A12"),
+    Column("effect", "effect", "l"),
 ]
+_STATS = ("min", "mean", "median", "p99", "p99_ci", "p99_9", "max", "jitter", "stdev", "rsd_pct")
 
 
-def columns_for(rows: list[dict[str, object]], with_deadline: bool) -> list[tuple[str, str]]:
-    """(key, heading) of the comparison table: the deadline and difference columns when they
-    apply."""
+def comparison_table(rows: list[dict[str, object]], with_deadline: bool) -> Table:
+    """The comparison as a :class:`latmon.tables.Table`; statistics cells are the ones
+    ``latmon stats`` prints (:func:`latmon.stats.stat_cell`)."""
     columns = COLUMNS + (DEADLINE_COLUMNS if with_deadline else [])
-    return columns + (VERSUS_COLUMNS if len(rows) > 1 else [])
+    columns = columns + (VERSUS_COLUMNS if len(rows) > 1 else [])
+    table = Table(columns)
+    for r in rows:
+        s = r["summary"]
+        assert isinstance(s, Summary)
+        cells: dict[str, object] = {"scenario": r["scenario"], "runs": r["runs"], "n": r["n"]}
+        if s.count:
+            cells.update({k: stat_cell(s, k) for k in _STATS})
+        for c in DEADLINE_COLUMNS:
+            if c.key in r:
+                cells[c.key] = r[c.key]
+        for key in ("d_p50", "d_p99"):
+            if key in r:
+                cells[key] = r[key]
+                bounds = r[f"{key}_ci"]
+                assert isinstance(bounds, list)
+                lo, hi = bounds
+                cells[f"{key}_ci"] = Cell(f"[{_fmt(lo)}, {_fmt(hi)}]", f"{plain(lo)};{plain(hi)}")
+        if "a12" in r:
+            a = float(r["a12"])  # type: ignore[arg-type]
+            cells["a12"] = Cell(f"{a:.3f}", repr(a))
+            cells["effect"] = r["effect"]
+        table.add(cells)
+    return table
 
 
-def _cell(value: object, key: str) -> str:
-    if isinstance(value, list):
-        return f"[{fmt(value[0])}, {fmt(value[1])}]"
-    if key == "a12" and isinstance(value, float):
-        return f"{value:.3f}"
-    if key == "rsd_pct" and isinstance(value, float):
-        return fmt(value, 2)
-    if isinstance(value, float) and math.isnan(value):
-        return ""
-    return fmt(value) if value is not None else ""
-
-
-def table_cells(rows: list[dict[str, object]], columns: list[tuple[str, str]]) -> list[list[str]]:
-    """The rows of :func:`compare` as formatted table cells."""
-    return [[_cell(r.get(k), k) for k, _ in columns] for r in rows]
+def _fmt(value: object) -> str:
+    return Cell.of(value).text

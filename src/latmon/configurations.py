@@ -118,9 +118,9 @@ def configuration_rows(runs: list[Run]) -> list[ConfigurationRow]:
         dist = distribution_of(series)
         if dist.n:
             row.n = dist.n
-            row.median = dist.quantile(0.5)
-            row.p99 = dist.quantile(0.99)
-            row.max = int(dist.values[-1])
+            row.median = dist.percentile(0.5).value
+            row.p99 = dist.percentile(0.99).value
+            row.max = dist.maximum().value
         rows.append(row)
     return rows
 

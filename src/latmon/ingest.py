@@ -5,6 +5,8 @@ The format is detected from the content, never from the file name.
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +26,7 @@ from latmon.readers import (
     rtla_timerlat_hist,
 )
 from latmon.runfile import is_run_file, read_run
+from latmon.textscan import shown
 
 #: text formats in the order they are tried; plain (any list of numbers) comes last
 _TEXT_READERS = (
@@ -64,14 +67,47 @@ def detect_format(path: Path) -> str:
     with path.open("rb") as f:
         if jitterdebugger.sniff_raw(f.read(SNIFF_BYTES - SNIFF_BYTES % 28)):
             return jitterdebugger.RAW_NAME
-    raise InputError(
-        str(path),
-        None,
-        "unrecognised format: not a latmon run file or latmon-log, cyclictest (-h text, -v, "
-        "--json), jitterdebugger (results.json, samples.raw), ILA CSV, an HdrHistogram log or a "
-        "list of numbers; "
-        "give --format to say which it is",
+    raise _unrecognised(path, head)
+
+
+_NUMBERISH = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*(,|$)")
+
+
+def _unrecognised(path: Path, head: str) -> InputError:
+    """The error for a file no reader recognises: it names the first line that does not fit
+    (for a list of numbers, the first line that is not a number: NaN, inf, 12us ...)."""
+    formats = (
+        "not a latmon run file or latmon-log, cyclictest (-h text, -v, --json), jitterdebugger "
+        "(results.json, samples.raw), ILA CSV, an HdrHistogram log or a list of numbers; give "
+        "--format to say which it is"
     )
+    if "\n" not in head and len(head) >= SNIFF_BYTES:
+        return InputError(
+            str(path),
+            1,
+            f"a line longer than {SNIFF_BYTES >> 10} KiB ({shown(head[:30].encode('latin-1'))}…): "
+            f"no format latmon reads has such lines (numbers: one per line); {formats}",
+        )
+    lines = head.split("\n")
+    numbers = 0
+    for number, line in enumerate(lines[:-1] if len(lines) > 1 else lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if _NUMBERISH.match(text):
+            numbers += 1
+            continue
+        shown_text = shown(line.encode("latin-1", "replace"))  # the bytes as they are
+        if numbers:
+            return InputError(
+                str(path),
+                number,
+                f"{shown_text} is not a number: a list of numbers holds one integer or decimal "
+                "per line, without a unit (give it with --input-unit); NaN and inf are not "
+                "latencies",
+            )
+        return InputError(str(path), number, f"unrecognised format: {shown_text}; {formats}")
+    return InputError(str(path), None, f"unrecognised format: {formats}")
 
 
 def load(
@@ -85,7 +121,9 @@ def load(
     if not path.exists():
         raise InputError(str(path), None, "no such file")
     if path.is_dir():
-        raise InputError(str(path), None, "is a directory; give the files in it")
+        raise InputError(str(path), None, "is a folder; give the files in it")
+    if not os.access(path, os.R_OK):
+        raise InputError(str(path), None, "cannot read: permission denied")
     if fmt == "auto":
         fmt = detect_format(path)
     if fmt == "run":

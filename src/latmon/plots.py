@@ -8,6 +8,7 @@ thousand samples as for a hundred million.
 from __future__ import annotations
 
 import io
+import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -19,8 +20,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
-from latmon.counting import Counter
+from latmon.distribution import Distribution
 from latmon.model import Series
+
+# Labels come from file names and metadata: a character the font lacks is drawn as a box, not
+# reported once per glyph and figure.
+warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=UserWarning)
 
 #: Bins of a plotted histogram, at most.
 PLOT_BINS = 400
@@ -159,47 +164,27 @@ SERIES_COLORS = ("#3b6ea5", "#c0504d", "#6a9f58", "#e3a33b", "#8064a2", "#4bacc6
 
 
 @dataclass
-class Distribution:
-    """Distinct values of one series, in ns, with their counts (bin upper values for a
-    histogram, with ``bin_error``)."""
+class Labelled:
+    """A distribution to draw, in ns, with its legend label."""
 
     label: str
-    values: np.ndarray
-    counts: np.ndarray
-    bin_error: float = 0.0
+    dist: Distribution
 
     @property
     def n(self) -> int:
-        return int(self.counts.sum())
+        return self.dist.n
+
+    def values_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct values (ns, float for drawing) with their counts."""
+        v, c = self.dist.values_and_counts()
+        return v.astype(np.float64), c
 
 
-def distribution(series: Series, label: str) -> Distribution | None:
-    """Exact distinct values (counted, never sorted) of a series, or None without data."""
-    scale = float(series.ns_per_unit)
-    if series.has_samples:
-        counter = Counter()
-        counter.add(series.latency)
-        nonzero = np.flatnonzero(counter.counts)
-        values = (counter.base + nonzero * counter.width).astype(np.float64) * scale
-        return Distribution(label, values, counter.counts[nonzero], 0.0)
-    h = series.histogram
-    if h is None or not h.total:
-        return None
-    top = int(series.counters.get("max", int(h.hi.max()) - 1 if len(h.hi) else 0))
-    uppers = [np.minimum(h.hi - 1, top)]
-    counts = [h.count]
-    if h.underflow:
-        uppers.insert(0, np.asarray([series.counters.get("min", (h.underflow_hi or 1) - 1)]))
-        counts.insert(0, np.asarray([h.underflow]))
-    if h.overflow:
-        uppers.append(np.asarray([max(top, h.overflow_lo or 0)]))
-        counts.append(np.asarray([h.overflow]))
-    v = np.concatenate(uppers).astype(np.float64) * scale
-    c = np.concatenate(counts).astype(np.int64)
-    order = np.argsort(v, kind="stable")
-    v, c = v[order], c[order]
-    keep = c > 0
-    return Distribution(label, v[keep], c[keep], h.max_bin_width * scale)
+def labelled(series: Series, label: str) -> Labelled | None:
+    """A series' distribution in ns (:class:`latmon.distribution.Distribution`), or None
+    without data."""
+    d = Distribution.from_series(series)
+    return Labelled(label, d.in_ns()) if d.n else None
 
 
 def _unit_for(largest_ns: float) -> tuple[float, str]:
@@ -214,18 +199,19 @@ def _short(label: str, width: int = 28) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
 
 
-def exceedance_figure(dists: list[Distribution], deadline_ns: int | None = None) -> Figure | None:
+def exceedance_figure(dists: list[Labelled], deadline_ns: int | None = None) -> Figure | None:
     """Exceedance (complementary CDF) on log-log scales: the fraction of samples at or above
     each latency, down to 1/n — the tail that a histogram's linear axis hides."""
     dists = [d for d in dists if d.n]
     if not dists:
         return None
-    factor, unit = _unit_for(max(float(d.values[-1]) for d in dists))
+    drawn = [(d, *d.values_counts()) for d in dists]
+    factor, unit = _unit_for(max(float(v[-1]) for _, v, _ in drawn))
     fig, ax = plt.subplots(figsize=(7.5, 3.6), dpi=100)
-    for i, d in enumerate(dists):
-        at_or_above = (d.n - np.cumsum(d.counts) + d.counts) / d.n
+    for i, (d, values, counts) in enumerate(drawn):
+        at_or_above = (d.n - np.cumsum(counts) + counts) / d.n
         ax.step(
-            np.maximum(d.values * factor, 1e-9),
+            np.maximum(values * factor, 1e-9),
             at_or_above,
             where="post",
             color=SERIES_COLORS[i % len(SERIES_COLORS)],
@@ -251,15 +237,16 @@ VIOLIN_BINS = 160
 VIOLIN_MIN_WIDTH = 0.04
 
 
-def violin_figure(dists: list[Distribution], deadline_ns: int | None = None) -> Figure | None:
+def violin_figure(dists: list[Labelled], deadline_ns: int | None = None) -> Figure | None:
     """Violin plot drawn from counts (no kernel smoothing): each body's half-width is the
     share of samples in a latency bin, every nonzero bin at least VIOLIN_MIN_WIDTH wide;
     white dot: median, black bar: p99, red bar: maximum."""
     dists = [d for d in dists if d.n]
     if not dists:
         return None
-    top = max(float(d.values[-1]) for d in dists)
-    bottom = min(float(d.values[0]) for d in dists)
+    drawn = [(d, *d.values_counts()) for d in dists]
+    top = max(float(v[-1]) for _, v, _ in drawn)
+    bottom = min(float(v[0]) for _, v, _ in drawn)
     factor, unit = _unit_for(top)
     # Latencies are skewed: bins and axis go logarithmic when the range spans decades.
     log_axis = bottom > 0 and top / bottom > 20
@@ -270,20 +257,19 @@ def violin_figure(dists: list[Distribution], deadline_ns: int | None = None) -> 
     else:
         edges = np.array([bottom, top + 1])
     fig, ax = plt.subplots(figsize=(max(4.5, 1.3 * len(dists) + 2), 3.8), dpi=100)
-    for i, d in enumerate(dists):
-        counts, _ = np.histogram(d.values, bins=edges, weights=d.counts)
+    for i, (d, values, weights) in enumerate(drawn):
+        counts, _ = np.histogram(values, bins=edges, weights=weights)
         width = counts / counts.max()
         width[(counts > 0) & (width < VIOLIN_MIN_WIDTH)] = VIOLIN_MIN_WIDTH
         centers = np.sqrt(edges[:-1] * edges[1:]) if log_axis else (edges[:-1] + edges[1:]) / 2
         centers = centers * factor
         color = SERIES_COLORS[i % len(SERIES_COLORS)]
         ax.fill_betweenx(centers, i - 0.4 * width, i + 0.4 * width, color=color, alpha=0.75, lw=0)
-        cum = np.cumsum(d.counts)
-        median = d.values[int(np.searchsorted(cum, (d.n + 1) // 2))] * factor
-        p99 = d.values[int(np.searchsorted(cum, -(-99 * d.n // 100)))] * factor
+        median = float(d.dist.at_rank((d.n + 1) // 2).lo or 0) * factor
+        p99 = float(d.dist.percentile(0.99).lo or 0) * factor
         ax.plot([i], [median], "o", color="white", mec="black", ms=5, zorder=3)
         ax.hlines(p99, i - 0.18, i + 0.18, color="black", lw=1.5, zorder=3)
-        ax.hlines(d.values[-1] * factor, i - 0.25, i + 0.25, color="#b33", lw=1.5, zorder=3)
+        ax.hlines(values[-1] * factor, i - 0.25, i + 0.25, color="#b33", lw=1.5, zorder=3)
     if deadline_ns is not None and deadline_ns <= top * 1.5:
         ax.axhline(deadline_ns * factor, color="#b33", ls="--", lw=1)
     if log_axis:

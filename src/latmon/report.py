@@ -25,26 +25,31 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from latmon import __version__
-from latmon.compare import columns_for, compare, group_runs, table_cells
+from latmon.analysis import series_stats
+from latmon.compare import compare, comparison_table, group_runs
 from latmon.configurations import MEANING, configuration_rows
-from latmon.formatting import fmt
+from latmon.distribution import nearest_rank
+from latmon.errors import LatmonError
 from latmon.model import Run, Series
+from latmon.output import write_bytes
 from latmon.plots import (
-    distribution,
     exceedance_figure,
     histogram_figure,
+    labelled,
     mean_max_figure,
     save,
     stage_figure,
     timeline_figure,
     violin_figure,
 )
-from latmon.stats import PERCENTILES, Summary, deadline_in_unit, nearest_rank, summarize_series
+from latmon.spikes import Spike, spikes_of
+from latmon.stats import CONFIDENCE, PERCENTILES, Summary, stat_cell
+from latmon.tables import Column, Table, escape_markdown, fmt, render
 
 
 @dataclass
 class SeriesResult:
-    """A series with its statistics, in ns when the series has a clock (display unit)."""
+    """A series with its statistics (native unit) and the same in ns (the report's unit)."""
 
     run: Run
     series: Series
@@ -57,14 +62,11 @@ class SeriesResult:
 
 
 def analyse(runs: list[Run], deadline_ns: int | None = None) -> list[SeriesResult]:
+    """The statistics of every series, by the same path as ``latmon stats``."""
     out = []
-    for run in runs:
-        for series in run.series:
-            if series.is_stages:
-                continue  # drawn in the stage section
-            deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)
-            native = summarize_series(series, deadline=deadline)
-            out.append(SeriesResult(run, series, native, native.scaled(series.ns_per_unit)))
+    for r in series_stats(runs, CONFIDENCE, deadline_ns):
+        ns = r.summary.in_unit("ns", r.series.ns_per_unit) if r.series.unit != "ns" else r.summary
+        out.append(SeriesResult(r.run, r.series, r.summary, ns))
     return out
 
 
@@ -77,6 +79,7 @@ STAGE_COUNTERS = (
     "no_switch",
     "disorder",
     "sum",
+    "armed_late",
 )
 
 
@@ -113,6 +116,8 @@ class HtmlReport:
     figure_dir: Path | None = None
     figure_format: str = "png"
     written: list[Path] = field(default_factory=list)
+    #: Free text shown verbatim under the summary (what the figures mean; --notes).
+    notes: str = ""
 
     def render(self, runs: list[Run]) -> str:
         results = analyse(runs, self.deadline_ns)
@@ -127,58 +132,36 @@ class HtmlReport:
             _emulated_note(runs, html_form=True),
             self._configurations(runs),
             self._summary(results),
+            self._notes(),
+            self._settings(runs),
             self._comparison(runs),
             self._overview(results),
             self._histograms(results),
             self._stages(runs),
+            self._spikes(runs),
             self._metadata(runs),
             "</body></html>",
         ]
         return "\n".join(parts) + "\n"
 
+    def _notes(self) -> str:
+        if not self.notes.strip():
+            return ""
+        return f"<h2>Notes</h2><pre>{html.escape(self.notes)}</pre>"
+
     def _image(self, fig: Figure, name: str, alt: str) -> str:
         """The figure as an embedded PNG (and as a file in figure_dir)."""
         if self.figure_dir is not None:
-            self.figure_dir.mkdir(parents=True, exist_ok=True)
+            if self.figure_dir.exists() and not self.figure_dir.is_dir():
+                raise LatmonError(f"--figures {self.figure_dir}: not a folder")
             stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "figure"
             path = self.figure_dir / f"{len(self.written) + 1:02d}-{stem}.{self.figure_format}"
-            path.write_bytes(save(fig, self.figure_format, close=False))
+            write_bytes(path, save(fig, self.figure_format, close=False))
             self.written.append(path)
         return _img(save(fig, "png"), alt)
 
     def _summary(self, results: list[SeriesResult]) -> str:
-        pct_heads = "".join(f"<th>{html.escape(k)}</th>" for k in PERCENTILES)
-        deadline_heads = (
-            "<th>&gt; deadline</th><th>margin</th><th>verdict</th>" if self.deadline_ns else ""
-        )
-        rows = []
-        for r in results:
-            s = r.ns
-            native_unit = r.series.unit
-            res_ns = r.series.resolution * float(r.series.ns_per_unit)
-            cls = ' class="damaged"' if r.run.damaged else ""
-            note = ' <span class="bad">damaged</span>' if r.run.damaged else ""
-            if not r.native.exact:
-                error = f"±{fmt(r.native.bin_error)} {native_unit}"
-                note += f' <span class="note">(histogram, {error})</span>'
-            pct = "".join(f"<td>{fmt(s.percentiles.get(k))}</td>" for k in PERCENTILES)
-            lo, hi = s.percentile_ci.get("p99", (None, None))
-            verdict = ""
-            if s.deadline is not None:
-                d = s.deadline
-                css = "" if d.above == 0 else ' class="bad"'
-                verdict = (
-                    f"<td>{fmt(d.above)}</td><td>{fmt(d.margin)}</td>"
-                    f"<td{css}>{html.escape(d.verdict)}</td>"
-                )
-            rows.append(
-                f"<tr{cls}><td class=l>{html.escape(r.run.label)}</td>"
-                f"<td class=l>{html.escape(r.series.name)}{note}</td>"
-                f"<td>{fmt(s.count)}</td><td>{fmt(res_ns)}</td><td>{fmt(s.min)}</td>"
-                f"<td>{fmt(s.mean)}</td><td>{fmt(s.median)}</td><td>{fmt(s.max)}</td>"
-                f"<td>{fmt(s.stdev)}</td><td>{fmt(s.jitter)}</td><td>{fmt(s.rsd_pct, 2)}</td>"
-                f"{pct}<td>[{fmt(lo)}, {fmt(hi)}]</td>{verdict}</tr>"
-            )
+        table = summary_table(results, self.deadline_ns is not None, html_notes=True)
         deadline_note = (
             f" Deadline: {fmt(self.deadline_ns)} ns; &gt; deadline counts the samples above it, "
             "margin = deadline - max."
@@ -190,11 +173,9 @@ class HtmlReport:
             '<p class="note">All values in nanoseconds (clock cycles converted with the recorded '
             "clock). Percentiles are nearest-rank; jitter is max(max - mean, mean - min); the "
             "p99 CI is a 95 % distribution-free interval (binomial order statistics; — : too "
-            f"few samples to bound that side).{deadline_note}</p>"
-            "<table><tr><th class=l>run</th><th class=l>series</th><th>n</th>"
-            "<th>resolution</th><th>min</th><th>mean</th><th>median</th><th>max</th>"
-            f"<th>stdev</th><th>jitter</th><th>%RSD</th>{pct_heads}<th>p99 95% CI</th>"
-            f"{deadline_heads}</tr>" + "".join(rows) + "</table>"
+            "few samples to bound that side). Histograms: each value at its bin's lower edge "
+            "(the true value up to the bin width above); ≥x: in the overflow, above the "
+            f"histogram's range.{deadline_note}</p>" + render(table, "html")
         )
 
     def _configurations(self, runs: list[Run]) -> str:
@@ -203,24 +184,30 @@ class HtmlReport:
         rows = configuration_rows(runs)
         if len(rows) < 2:
             return ""
-        body = []
+        table = Table(CONFIGURATION_COLUMNS)
         for r in rows:
             label = r.scenario + (" [emulated]" if r.emulated else "")
-            cells = [label, r.description, r.hypervisor, r.pinning, r.kernel, r.measured]
-            tds = "".join(f"<td class=l>{html.escape(c)}</td>" for c in cells)
-            nums = "".join(f"<td>{fmt(v)}</td>" for v in (r.n, r.median, r.p99, r.max))
-            body.append(f"<tr>{tds}{nums}</tr>")
+            table.add(
+                {
+                    "configuration": label,
+                    "description": r.description,
+                    "hypervisor": r.hypervisor,
+                    "pinning": r.pinning,
+                    "kernel": r.kernel,
+                    "measured": r.measured,
+                    "n": r.n,
+                    "median": r.median,
+                    "p99": r.p99,
+                    "max": r.max,
+                }
+            )
         meaning = f'<p class="note">{html.escape(MEANING)}</p>'
         return (
             "<h2>Configurations side by side</h2>"
             '<p class="note">One row per scenario: where it ran, as its run files record it, '
             "and its headline measurement in ns (n, median, p99, max; all runs of the scenario "
             "pooled). Every statistic of every series follows below.</p>"
-            "<table><tr><th class=l>configuration</th><th class=l>description</th>"
-            "<th class=l>hypervisor</th><th class=l>vCPU pinning</th><th class=l>kernel</th>"
-            "<th class=l>measured</th><th>n</th><th>median</th><th>p99</th><th>max</th></tr>"
-            + "".join(body)
-            + "</table>"
+            + render(table, "html")
             + (meaning if any(r.emulated for r in rows) else "")
         )
 
@@ -231,25 +218,13 @@ class HtmlReport:
         if len(groups) < 2:
             return ""
         rows = compare(groups, None, self.deadline_ns)
-        columns = columns_for(rows, self.deadline_ns is not None)
-        heads = "".join(
-            f"<th{' class=l' if i == 0 else ''}>{html.escape(h)}</th>"
-            for i, (_, h) in enumerate(columns)
-        )
-        body = []
-        for cells in table_cells(rows, columns):
-            tds = "".join(
-                f"<td{' class=l' if i == 0 else ''}>{html.escape(c)}</td>"
-                for i, c in enumerate(cells)
-            )
-            body.append(f"<tr>{tds}</tr>")
+        table = comparison_table(rows, self.deadline_ns is not None)
         return (
             "<h2>Scenarios compared</h2>"
             '<p class="note">Each scenario pooled over its runs and series, in ns. Against the '
             f"first scenario ({html.escape(groups[0].label)}): differences of p50 and p99 with "
             "95 % intervals and the Vargha-Delaney A12 effect size (0.5: no difference; see "
-            "docs/statistics.md). Also: <code>latmon compare</code>.</p>"
-            f"<table><tr>{heads}</tr>" + "".join(body) + "</table>"
+            "docs/statistics.md). Also: <code>latmon compare</code>.</p>" + render(table, "html")
         )
 
     def _overview(self, results: list[SeriesResult]) -> str:
@@ -258,8 +233,13 @@ class HtmlReport:
         if not with_data:
             return ""
         parts = ["<h2>Overview</h2>"]
-        bars = mean_max_figure([(r.label, r.ns.mean, r.ns.max) for r in with_data])
-        dists = [d for r in with_data if (d := distribution(r.series, r.label)) is not None]
+        bars = mean_max_figure(
+            [
+                (r.label, float(r.ns.value("mean") or 0), float(r.ns.bounds("max")[0] or 0))
+                for r in with_data
+            ]
+        )
+        dists = [d for r in with_data if (d := labelled(r.series, r.label)) is not None]
         figures = [
             (bars, "mean-max", "mean and maximum per series"),
             (violin_figure(dists, self.deadline_ns), "violin", "violin plot of every series"),
@@ -307,26 +287,63 @@ class HtmlReport:
             unmatched = ", ".join(
                 f"{k}: {s.counters[k]}" for k in STAGE_COUNTERS[1:] if s.counters.get(k)
             )
-            parts.append(
-                f'<p class="note">matched {fmt(len(s.latency))} of {fmt(kept)} kept wake-ups'
-                + (f" (not matched: {html.escape(unmatched)})" if unmatched else "")
-                + "</p>"
-            )
+            parts.append(f'<p class="note">{html.escape(coverage_text(s, kept, unmatched))}</p>')
             if not s.has_samples:
                 continue
-            heads = "".join(
-                f"<th>{html.escape(n.removeprefix('stage_'))}</th>"
-                for n in ["total", *s.stage_names]
-            )
-            rows = []
+            names = ["total", *(n.removeprefix("stage_") for n in s.stage_names)]
+            table = Table([Column("stat", "ns", "l"), *(Column(n, n) for n in names)])
             columns = [s.latency] + [s.columns[n] for n in s.stage_names]
             for stat in ("mean", "p50", "p99", "max"):
-                cells = "".join(f"<td>{fmt(_stage_stat(c, stat))}</td>" for c in columns)
-                rows.append(f"<tr><td class=l>{stat}</td>{cells}</tr>")
-            parts.append(f"<table><tr><th class=l>ns</th>{heads}</tr>" + "".join(rows) + "</table>")
+                cells: dict[str, object] = {"stat": stat}
+                cells.update({n: _stage_stat(c, stat) for n, c in zip(names, columns, strict=True)})
+                table.add(cells)
+            parts.append(render(table, "html"))
             fig = stage_figure(s, label)
             if fig is not None:
                 parts.append(self._image(fig, f"{label}-stages", f"stages of {label}"))
+        return "\n".join(parts)
+
+    def _settings(self, runs: list[Run]) -> str:
+        """The settings that change what a latency tool measures, per run that has them."""
+        table = Table(SETTINGS_COLUMNS)
+        for run in runs:
+            row = settings_row(run)
+            if row is not None:
+                table.add(dict(zip((c.key for c in SETTINGS_COLUMNS), row, strict=True)))
+        if not table.rows:
+            return ""
+        return (
+            "<h2>How each run measured</h2>"
+            '<p class="note">Settings that change the measurement, so that tools and runs are '
+            "compared like with like. /dev/cpu_dma_latency at 0 µs keeps idle CPUs out of idle "
+            "states whose exit latency would otherwise land in every wake-up; cyclictest holds "
+            "it at 0 by default, latprobe too when it runs as root (docs/latprobe.md).</p>"
+            + render(table, "html")
+        )
+
+    def _spikes(self, runs: list[Run]) -> str:
+        """Why were the spikes slow: every explained wake-up, largest first, per run."""
+        found = [(run, spikes) for run in runs if (spikes := spikes_of(run))]
+        if not found:
+            return ""
+        parts = [
+            "<h2>Why were the spikes slow</h2>",
+            '<p class="note">The worst wake-ups of each CPU (latprobe --stages; every one above '
+            "--explain), each explained from the kernel trace: the time from the timer's "
+            "expiry to the probe's clock read, attributed to what held the CPU — the idle "
+            "state, an interrupt, a softirq, another timer's callback, another task (with its "
+            "priority), or the probe's own path — per stage. Cause: the largest; class: "
+            "hardware (idle exit, a late interrupt), interrupts, scheduler, or probe. Every "
+            "spike's contributions add up to its latency (docs/latprobe.md).</p>",
+        ]
+        for run, spikes in found:
+            parts.append(f"<h3>{html.escape(run.label)}</h3>")
+            table = Table(SPIKE_COLUMNS)
+            for spike in spikes:
+                table.add(
+                    dict(zip((c.key for c in SPIKE_COLUMNS), spike_cells(spike), strict=True))
+                )
+            parts.append(render(table, "html"))
         return "\n".join(parts)
 
     def _metadata(self, runs: list[Run]) -> str:
@@ -340,11 +357,10 @@ class HtmlReport:
                     '<p class="bad">This run was read from a damaged file; the statistics '
                     f"cover only the valid records.</p><ul>{items}</ul>"
                 )
-            rows = "".join(
-                f"<tr><td class=l>{html.escape(k)}</td><td class=l>{html.escape(v)}</td></tr>"
-                for k, v in run.meta.items()
-            )
-            parts.append(f"<table>{rows}</table>")
+            table = Table([Column("key", "metadata", "l"), Column("value", "value", "l")])
+            for k, v in run.meta.items():
+                table.add({"key": k, "value": v})
+            parts.append(render(table, "html"))
             for s in run.series:
                 counters = ", ".join(f"{k}={v}" for k, v in s.counters.items())
                 meta = ", ".join(f"{k}={v}" for k, v in s.meta.items())
@@ -354,6 +370,111 @@ class HtmlReport:
                     f"{html.escape(meta)}; counters: {html.escape(counters)}</p>"
                 )
         return "\n".join(parts)
+
+
+CONFIGURATION_COLUMNS = [
+    Column("configuration", "configuration", "l"),
+    Column("description", "description", "l"),
+    Column("hypervisor", "hypervisor", "l"),
+    Column("pinning", "vCPU pinning", "l"),
+    Column("kernel", "kernel", "l"),
+    Column("measured", "measured", "l"),
+    Column("n", "n"),
+    Column("median", "median"),
+    Column("p99", "p99"),
+    Column("max", "max"),
+]
+SETTINGS_COLUMNS = [
+    Column("run", "run", "l"),
+    Column("tool", "tool", "l"),
+    Column("interval", "interval", "l"),
+    Column("policy", "policy", "l"),
+    Column("mlock", "memory locked", "l"),
+    Column("dma_latency", "/dev/cpu_dma_latency", "l"),
+    Column("tracing", "tracing", "l"),
+]
+SPIKE_COLUMNS = [
+    Column("cpu", "cpu", "l"),
+    Column("t", "t (s)"),
+    Column("latency", "latency (µs)"),
+    Column("cause", "cause", "l"),
+    Column("class", "class", "l"),
+    Column("stages", "stages (µs)", "l"),
+    Column("contributors", "largest contributors (µs, stage)", "l"),
+    Column("why", "why", "l"),
+]
+
+
+def settings_row(run: Run) -> list[str] | None:
+    """The measurement settings a run records (latprobe, or cyclictest run by latmon run)."""
+    meta = run.meta
+    tool = meta.get("tool") or meta.get("source", "")
+    if tool not in ("latprobe", "cyclictest") and "dma_latency_us" not in meta:
+        return None
+    interval = meta.get("interval_ns")
+    policy = meta.get("policy", "")
+    if policy and policy != "other" and meta.get("priority"):
+        policy = f"{policy} {meta['priority']}"
+    dma = meta.get("dma_latency_us", "")
+    if dma == "none":
+        dma = "untouched" + (f" ({meta['dma_latency_note']})" if "dma_latency_note" in meta else "")
+    elif dma:
+        dma = f"held at {dma} µs while measuring"
+    tracing = ""
+    if "stages" in meta:
+        tracing = "stages and spikes (tracefs)"
+        if meta.get("trace_missing"):
+            tracing += f"; this kernel lacks {meta['trace_missing']}"
+    return [
+        run.label,
+        tool,
+        f"{fmt(int(interval) / 1000)} µs" if interval and interval.isdigit() else "",
+        policy,
+        {"1": "yes", "0": "no"}.get(meta.get("mlock", ""), ""),
+        dma,
+        tracing,
+    ]
+
+
+def coverage_text(stages: Series, kept: int, unmatched: str) -> str:
+    """ "decomposed 2,990 of 3,000 kept wake-ups (99.67 %); ..." for a cpuN.stages series."""
+    matched = len(stages.latency)
+    text = f"decomposed {fmt(matched)} of {fmt(kept)} kept wake-ups"
+    if kept:
+        text += f" ({100 * matched / kept:.2f} %)"
+    if unmatched:
+        text += f"; not decomposed: {unmatched}"
+    untraced = stages.counters.get("switch_untraced", 0)
+    if untraced:
+        idle = stages.counters.get("switch_untraced_idle", 0)
+        text += (
+            f"; the kernel did not trace the switch to the probe in {fmt(untraced)} of them "
+            f"({fmt(idle)} from the idle task): their sched stage ends at the probe's return "
+            "from clock_nanosleep"
+        )
+    return text
+
+
+def spike_cells(spike: Spike, contributors: int = 3) -> list[str]:
+    """The cells of a spike's row in the "why were the spikes slow" tables."""
+    stages = (
+        " / ".join(f"{name} {fmt(ns / 1000)}" for name, ns in spike.stages.items())
+        if spike.stages
+        else f"({spike.stage_result})"
+    )
+    top = "; ".join(
+        f"{c.label} {fmt(c.ns / 1000)} ({c.stage})" for c in spike.contributors[:contributors]
+    )
+    return [
+        spike.cpu,
+        f"{spike.t / 1e9:.6f}",
+        fmt(spike.latency / 1000),
+        spike.cause,
+        spike.cause_class,
+        stages,
+        top,
+        spike.why,
+    ]
 
 
 def _img(png: bytes, alt: str) -> str:
@@ -370,44 +491,100 @@ class MarkdownReport:
 
     def render(self, runs: list[Run]) -> str:
         results = analyse(runs, self.deadline_ns)
-        heads = ["run", "series", "n", "min", "mean", "median", "p99", "p99 95% CI", "max"]
-        heads += ["jitter", "stdev", "%RSD"]
-        if self.deadline_ns is not None:
-            heads += ["> deadline", "margin", "verdict"]
+        table = summary_table(results, self.deadline_ns is not None, html_notes=False)
         note = _emulated_note(runs, html_form=False)
         lines = [
-            f"## {_md(self.title)}",
+            f"## {escape_markdown(self.title)}",
             "",
             *([note, ""] if note else []),
-            "| " + " | ".join(heads) + " |",
-            "|" + "|".join("---" if i < 2 else "---:" for i in range(len(heads))) + "|",
+            render(table, "markdown").rstrip("\n"),
         ]
-        failed = 0
-        for r in results:
-            s = r.ns
-            lo, hi = s.percentile_ci.get("p99", (None, None))
-            name = r.series.name + (" (damaged)" if r.run.damaged else "")
-            if not r.native.exact:
-                name += f" (histogram ±{fmt(r.native.bin_error)} {r.series.unit})"
-            cells = [_md(r.run.label), _md(name), fmt(s.count), fmt(s.min), fmt(s.mean)]
-            cells += [fmt(s.median), fmt(s.percentiles.get("p99")), f"[{fmt(lo)}, {fmt(hi)}]"]
-            cells += [fmt(s.max), fmt(s.jitter), fmt(s.stdev), fmt(s.rsd_pct, 2)]
-            if s.deadline is not None:
-                d = s.deadline
-                failed += d.above > 0
-                verdict = "pass" if d.above == 0 else "**FAIL**"
-                cells += [fmt(d.above), fmt(d.margin), verdict]
-            lines.append("| " + " | ".join(cells) + " |")
         lines += [
             "",
             "Values in ns; percentiles nearest-rank; jitter = max(max - mean, mean - min).",
         ]
+        lines += self._spikes(runs)
         if self.deadline_ns is not None:
+            failed = sum(
+                1 for r in results if r.ns.deadline is not None and r.ns.deadline.verdict != "pass"
+            )
             lines.append(
                 f"Deadline {fmt(self.deadline_ns)} ns: "
                 + (f"**{failed} series above it.**" if failed else "every series meets it.")
             )
         return "\n".join(lines) + "\n"
+
+    def _spikes(self, runs: list[Run]) -> list[str]:
+        """The worst explained wake-up of each CPU: why it was slow."""
+        worst = []
+        for run in runs:
+            seen: set[str] = set()
+            for spike in spikes_of(run):  # largest first
+                if spike.cpu not in seen:
+                    seen.add(spike.cpu)
+                    worst.append((run, spike))
+        if not worst:
+            return []
+        table = Table([Column("run", "run", "l"), *SPIKE_COLUMNS[:5], SPIKE_COLUMNS[7]])
+        for run, spike in worst:
+            cells = dict(zip((c.key for c in SPIKE_COLUMNS), spike_cells(spike), strict=True))
+            table.add({"run": run.label, **cells})
+        lines = ["", "### Why were the spikes slow (the worst of each CPU)", ""]
+        lines += render(table, "markdown").rstrip("\n").split("\n")
+        return lines
+
+
+SUMMARY_COLUMNS = [
+    Column("run", "run", "l"),
+    Column("series", "series", "l"),
+    Column("count", "n"),
+    Column("resolution", "resolution"),
+    Column("min", "min"),
+    Column("mean", "mean"),
+    Column("median", "median"),
+    Column("max", "max"),
+    Column("stdev", "stdev"),
+    Column("jitter", "jitter"),
+    Column("rsd_pct", "%RSD"),
+    *(Column(k, k) for k in PERCENTILES),
+    Column("p99_ci", "p99 95% CI"),
+]
+DEADLINE_COLUMNS = [
+    Column("above_deadline", "> deadline"),
+    Column("margin", "margin"),
+    Column("verdict", "verdict", "l"),
+]
+
+
+def summary_table(results: list[SeriesResult], with_deadline: bool, html_notes: bool) -> Table:
+    """The report's summary (HTML and Markdown): the figures of ``latmon stats`` in ns."""
+    table = Table(SUMMARY_COLUMNS + (DEADLINE_COLUMNS if with_deadline else []))
+    for r in results:
+        s = r.ns
+        name = r.series.name + (" (damaged)" if r.run.damaged else "")
+        if not r.native.exact:
+            name += f" (histogram ±{fmt(r.native.bin_error)} {r.series.unit})"
+        cells: dict[str, object] = {
+            "run": r.run.label,
+            "series": name,
+            "count": s.count,
+            "resolution": r.series.resolution * r.series.ns_per_unit,
+        }
+        for key in ("min", "mean", "median", "max", "stdev", "jitter", "rsd_pct", *PERCENTILES):
+            cells[key] = stat_cell(s, key)
+        cells["p99_ci"] = stat_cell(s, "p99_ci")
+        if with_deadline and s.deadline is not None:
+            d = s.deadline_dict()
+            verdict = str(d["verdict"])
+            cells.update(
+                {
+                    "above_deadline": d["above_deadline"],
+                    "margin": d["margin"],
+                    "verdict": verdict,
+                }
+            )
+        table.add(cells, "damaged" if r.run.damaged else "")
+    return table
 
 
 def _emulated_note(runs: list[Run], html_form: bool) -> str:
@@ -425,11 +602,4 @@ def _emulated_note(runs: list[Run], html_form: bool) -> str:
     )
     if html_form:
         return f'<p class="emulated"><strong>{html.escape(text)}</strong></p>'
-    return f"**{_md(text)}**"
-
-
-def _md(text: str) -> str:
-    """Text for a Markdown table cell: pipes, backslashes, markup and HTML escaped."""
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-    text = re.sub(r"([`*_\[\]<>#])", r"\\\1", text)
-    return text
+    return f"**{escape_markdown(text)}**"

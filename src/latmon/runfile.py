@@ -9,10 +9,15 @@ DuckDB or pandas user can open the samples and a latmon reader gets the run back
 
 from __future__ import annotations
 
+import io
 import json
+import struct
+import threading
+import warnings
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import pyarrow as pa
@@ -20,11 +25,41 @@ import pyarrow.parquet as pq
 
 from latmon.errors import InputError
 from latmon.model import Histogram, Run, Series
+from latmon.output import output_file
 
 FORMAT = "latmon-run"
-VERSION = 1
+#: Version 2 adds the checksum; version 1 files (no checksum) are still read.
+VERSION = 2
 META_KEY = b"latmon.run"
+#: CRC-32 of the data (every byte between the leading magic and the footer) and of the
+#: latmon.run metadata, as "crc32:xxxxxxxx"; verified on every read of the samples.
+CHECKSUM_KEY = b"latmon.checksum"
 PARQUET_MAGIC = b"PAR1"
+_READ_CHUNK = 8 << 20
+
+
+class UnverifiedRunFile(UserWarning):
+    """A run file written before run files had a checksum."""
+
+
+class _ChecksumSink(io.RawIOBase):
+    """Writes through to ``stream`` and keeps the CRC-32 of everything after the magic."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+        self.crc = 0
+        self.position = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        chunk = bytes(data)
+        skip = max(0, 4 - self.position)
+        self.crc = zlib.crc32(chunk[skip:], self.crc)
+        self.position += len(chunk)
+        self.stream.write(chunk)
+        return len(chunk)
 
 
 def is_run_file(path: Path) -> bool:
@@ -107,26 +142,85 @@ def write_run(run: Run, path: Path) -> None:
         ],
     }
     table = pa.table(arrays)
-    table = table.replace_schema_metadata({META_KEY: json.dumps(meta).encode()})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
+    meta_json = json.dumps(meta).encode()
+    table = table.replace_schema_metadata({META_KEY: meta_json})
     # Integer columns: delta/bit-packed, uncompressed — about as small as zstd on latencies
     # and far faster to read (docs/run-file.md); the series tags: dictionary + zstd.
     compression = {name: "none" for name in fields} | {"series": "zstd"}
-    pq.write_table(
-        table,
-        tmp,
-        compression=compression,
-        use_dictionary=["series"],
-        column_encoding={name: "DELTA_BINARY_PACKED" for name in fields},
-    )
-    tmp.replace(path)  # never leave a half-written run file under the real name
+    with output_file(path) as stream:  # atomic: never a half-written run file
+        sink = _ChecksumSink(stream)
+        writer = pq.ParquetWriter(
+            sink,
+            table.schema,
+            compression=compression,
+            use_dictionary=["series"],
+            column_encoding={name: "DELTA_BINARY_PACKED" for name in fields},
+        )
+        writer.write_table(table)
+        # every data page is written; the footer (with this key) follows on close
+        crc = zlib.crc32(meta_json, sink.crc)
+        data_end = sink.position
+        writer.add_key_value_metadata({CHECKSUM_KEY: f"crc32:{crc:08x}:{data_end}".encode()})
+        writer.close()
 
 
-def _open(path: Path) -> tuple[pq.ParquetFile, dict[str, Any]]:
-    """The Parquet file and its validated latmon metadata."""
+def _verify(path: Path, f: pq.ParquetFile, meta_json: bytes) -> None:
+    """Check the run file's checksum: its data bytes and metadata as written."""
+    recorded = (f.metadata.metadata or {}).get(CHECKSUM_KEY)
+    if recorded is None:
+        warnings.warn(
+            f"{path}: written by an older latmon without a checksum: its integrity cannot be "
+            "verified (ingest the log again to get one)",
+            UnverifiedRunFile,
+            stacklevel=3,
+        )
+        return
     try:
-        f = pq.ParquetFile(path)
+        kind, crc_text, end_text = recorded.decode().split(":")
+        expected, data_end = int(crc_text, 16), int(end_text)
+    except ValueError:
+        raise InputError(str(path), None, "damaged run file: unreadable checksum") from None
+    if kind != "crc32":
+        raise InputError(str(path), None, f"run file checksum {kind!r} is not supported")
+    try:
+        with path.open("rb") as stream:
+            stream.seek(-8, 2)
+            footer_len = struct.unpack("<I", stream.read(4))[0]
+            size = stream.tell() + 4
+            if data_end != size - 8 - footer_len:
+                raise InputError(str(path), None, "damaged run file: its footer moved")
+            stream.seek(4)
+            crc, left = 0, data_end - 4
+            buffer = bytearray(_READ_CHUNK)
+            view = memoryview(buffer)
+            while left > 0:
+                got = stream.readinto(view[: min(left, _READ_CHUNK)])
+                if not got:
+                    break
+                crc = zlib.crc32(view[:got], crc)
+                left -= got
+    except OSError as error:
+        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+    if zlib.crc32(meta_json, crc) != expected or left:
+        raise InputError(
+            str(path),
+            None,
+            "damaged run file: the checksum of its data does not match (changed or corrupted "
+            "after it was written); ingest its log again",
+        )
+
+
+def _raw_meta(f: pq.ParquetFile) -> bytes:
+    raw: bytes = (f.schema_arrow.metadata or {}).get(META_KEY, b"")
+    return raw
+
+
+def _open(path: Path, verify: bool = False) -> tuple[pq.ParquetFile, dict[str, Any]]:
+    """The Parquet file and its validated latmon metadata; with ``verify`` the checksum of the
+    data is checked first."""
+    try:
+        # no pre-buffering: it would hold every row group read in memory at once
+        f = pq.ParquetFile(path, pre_buffer=False, buffer_size=1 << 20)
     except (OSError, pa.ArrowInvalid) as error:
         raise InputError(str(path), None, f"not a readable run file: {error}") from None
     raw = (f.schema_arrow.metadata or {}).get(META_KEY)
@@ -138,7 +232,7 @@ def _open(path: Path) -> tuple[pq.ParquetFile, dict[str, Any]]:
         meta = json.loads(raw)
     except json.JSONDecodeError as error:
         raise InputError(str(path), None, f"damaged latmon metadata: {error}") from None
-    if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+    if meta.get("format") != FORMAT or meta.get("version") not in (1, VERSION):
         raise InputError(
             str(path),
             None,
@@ -147,7 +241,36 @@ def _open(path: Path) -> tuple[pq.ParquetFile, dict[str, Any]]:
         )
     if sum(int(s["rows"]) for s in meta["series"]) != f.metadata.num_rows:
         raise InputError(str(path), None, "damaged run file: row counts do not match metadata")
+    if verify:
+        _verify(path, f, raw)
     return f, meta
+
+
+class _Verifier(threading.Thread):
+    """Checks a run file's checksum beside the decoding (zlib and file reads release the GIL,
+    so on two cores it costs no wall time); :meth:`result` raises what the check found."""
+
+    def __init__(self, path: Path, f: pq.ParquetFile, raw: bytes) -> None:
+        super().__init__(daemon=True)
+        self.path, self.f, self.raw = path, f, raw
+        self.error: BaseException | None = None
+        self.warned: list[warnings.WarningMessage] = []
+
+    def run(self) -> None:
+        try:
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                _verify(self.path, self.f, self.raw)
+            self.warned = list(seen)
+        except BaseException as error:  # handed to the reading thread
+            self.error = error
+
+    def result(self) -> None:
+        self.join()
+        for w in self.warned:
+            warnings.warn(w.message, w.category, stacklevel=3)
+        if self.error is not None:
+            raise self.error
 
 
 def _series(s: dict[str, Any], columns: dict[str, np.ndarray]) -> Series:
@@ -176,7 +299,10 @@ def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, n
     """(series index, latency values) in file order, one row group slice at a time: memory
     bounded by the batch, whatever the size of the file."""
     f, meta = _open(path)
+    verifier = _Verifier(path, f, _raw_meta(f))
+    verifier.start()
     if "latency" not in f.schema_arrow.names:
+        verifier.result()
         return
     rows = [int(s["rows"]) for s in meta["series"]]
     has_latency = ["latency" in s["fields"] for s in meta["series"]]
@@ -198,12 +324,14 @@ def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, n
                 at += take
                 left -= take
     except (OSError, pa.ArrowInvalid) as error:
+        verifier.result()  # a checksum mismatch explains the decoding error best
         raise InputError(str(path), None, f"damaged run file: {error}") from None
+    verifier.result()
 
 
 def read_run(path: Path) -> Run:
     """Read a run file written by :func:`write_run`."""
-    f, meta = _open(path)
+    f, meta = _open(path, verify=True)
     try:
         table = f.read()
     except (OSError, pa.ArrowInvalid) as error:

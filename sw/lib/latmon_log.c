@@ -122,16 +122,41 @@ static void put_str(struct latmon_log_writer *w, const char *s)
 	put_bytes(w, s, text_len(s));
 }
 
+/* The digits of @p v at the end of @p digits; @return how many. */
+static size_t format_digits(char digits[20], uint64_t v)
+{
+	size_t n = 0;
+	uint32_t low;
+
+	/* 64-bit division only while needed: a 32-bit CPU (Cortex-R5, RV32) has none in hardware,
+	 * and libgcc's takes hundreds of cycles per digit */
+	while (v > UINT32_MAX) {
+		digits[19 - n] = (char)('0' + v % 10u);
+		v /= 10u;
+		n++;
+	}
+	low = (uint32_t)v;
+	do {
+		digits[19 - n] = (char)('0' + low % 10u);
+		low /= 10u;
+		n++;
+	} while (low);
+	return n;
+}
+
+const char *latmon_log_format_u64(char buf[LATMON_LOG_U64_TEXT], uint64_t v)
+{
+	size_t n = format_digits(buf, v);
+
+	buf[20] = '\0';
+	return buf + 20 - n;
+}
+
 static void put_u64(struct latmon_log_writer *w, uint64_t v)
 {
 	char digits[20];
-	size_t n = 0;
+	size_t n = format_digits(digits, v);
 
-	do {
-		digits[sizeof(digits) - 1 - n] = (char)('0' + v % 10u);
-		v /= 10u;
-		n++;
-	} while (v);
 	put_bytes(w, digits + sizeof(digits) - n, n);
 }
 

@@ -235,6 +235,23 @@ static void test_int64_extremes(void)
 	CHECK(strstr(b.data, "S 0 3 9223372036854775807 *") != NULL);
 }
 
+/* Against snprintf at the 32-bit boundary, the extremes and a spread of magnitudes. */
+static void test_format_u64(void)
+{
+	const uint64_t values[] = { 0,	       9, 10, 4294967295u, 4294967296u, 100000000000000000u,
+				    UINT64_MAX };
+	char buf[LATMON_LOG_U64_TEXT], want[32];
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		snprintf(want, sizeof(want), "%" PRIu64, values[i]);
+		CHECK(!strcmp(latmon_log_format_u64(buf, values[i]), want));
+	}
+	for (uint64_t v = 1; v < UINT64_MAX / 7u; v = v * 7u + 3u) {
+		snprintf(want, sizeof(want), "%" PRIu64, v);
+		CHECK(!strcmp(latmon_log_format_u64(buf, v), want));
+	}
+}
+
 static int roundtrip(void)
 {
 	static union writer_mem mem;
@@ -266,5 +283,6 @@ int main(int argc, char **argv)
 	test_vector();
 	test_errors();
 	test_int64_extremes();
+	test_format_u64();
 	return check_report("test_latmon_log");
 }

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sys
 
@@ -16,8 +14,9 @@ from latmon.commands.options import (
     parse_deadline,
     report_problems,
 )
-from latmon.compare import columns_for, compare, group_runs, table_cells
+from latmon.compare import compare, comparison_table, group_runs, json_rows
 from latmon.readers import ReadOptions
+from latmon.tables import render
 
 
 @click.command()
@@ -55,49 +54,18 @@ def command(
         rows = compare(groups, baseline, deadline_ns, confidence)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--baseline") from None
-    columns = columns_for(rows, deadline_ns is not None)
     if out_format == "json":
-        json.dump(rows, sys.stdout, indent=2, default=lambda v: None)
+        json.dump(json_rows(rows), sys.stdout, indent=2, default=lambda v: None)
         sys.stdout.write("\n")
-    elif out_format == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow([k for k, _ in columns])
-        for r in rows:
-            cells: list[object] = []
-            for k, _ in columns:
-                value = r.get(k, "")
-                cells.append(";".join(str(v) for v in value) if isinstance(value, list) else value)
-            writer.writerow(cells)
-        sys.stdout.write(out.getvalue())
     else:
-        heads = [h for _, h in columns]
-        body = table_cells(rows, columns)
-        if out_format == "markdown":
-            click.echo("| " + " | ".join(heads) + " |")
-            click.echo("|" + "|".join("---" for _ in heads) + "|")
-            for line in body:
-                click.echo("| " + " | ".join(c.replace("|", "\\|") for c in line) + " |")
-        elif out_format == "latex":
-            click.echo("\\begin{tabular}{l" + "r" * (len(heads) - 1) + "}")
-            click.echo(" & ".join(_tex(h) for h in heads) + " \\\\ \\hline")
-            for line in body:
-                click.echo(" & ".join(_tex(c) for c in line) + " \\\\")
-            click.echo("\\end{tabular}")
-        else:
-            widths = [max(len(h), *(len(line[i]) for line in body)) for i, h in enumerate(heads)]
-            click.echo("  ".join(h.ljust(w) for h, w in zip(heads, widths, strict=True)))
-            click.echo("  ".join("-" * w for w in widths))
-            for line in body:
-                click.echo(
-                    "  ".join(
-                        c.rjust(w) if i else c.ljust(w)
-                        for i, (c, w) in enumerate(zip(line, widths, strict=True))
-                    )
-                )
+        table = comparison_table(rows, deadline_ns is not None)
+        click.echo(render(table, "terminal" if out_format == "table" else out_format), nl=False)
         notes = []
         if any(not r.get("exact", True) for r in rows):
-            notes.append("histogram inputs: values known to within their bin width")
+            notes.append(
+                "histogram inputs: values at their bin's lower edge, known to within their bin "
+                "width; ≥: in the overflow"
+            )
         notes.append(f"CIs at {confidence:.0%}; percentiles nearest-rank; values in ns")
         if len(rows) > 1:
             notes.append(
@@ -106,16 +74,3 @@ def command(
         click.echo("(" + "; ".join(notes) + ")", err=True)
     if damaged:
         sys.exit(EXIT_DAMAGED)
-
-
-def _tex(text: str) -> str:
-    for a, b in (
-        ("\\", "\\textbackslash{}"),
-        ("&", "\\&"),
-        ("%", "\\%"),
-        ("_", "\\_"),
-        ("#", "\\#"),
-        ("Δ", "$\\Delta$"),
-    ):
-        text = text.replace(a, b)
-    return text

@@ -35,12 +35,20 @@ def input_options(func: F) -> F:
         irq: str | None,
         ack: str | None,
         clock_hz: int | None,
+        column: str | None,
         **kwargs: Any,
     ) -> Any:
-        options = ReadOptions(input_unit=input_unit, irq=irq, ack=ack, clock_hz=clock_hz)
+        options = ReadOptions(
+            input_unit=input_unit, irq=irq, ack=ack, clock_hz=clock_hz, column=column
+        )
         return inner(*args, read_options=options, **kwargs)
 
     func = wrapper
+    func = click.option(
+        "--column",
+        help="Plain numbers in a CSV: the column that holds the latency (its header name, or "
+        "its number from 1); needed when there are several and no 'latency' header.",
+    )(func)
     func = click.option(
         "--clock-hz",
         type=click.IntRange(min=1),
@@ -72,7 +80,9 @@ def input_options(func: F) -> F:
         show_default=True,
         help="Input format; auto detects it from the content.",
     )(func)
-    return click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))(func)
+    # plain strings: a missing file, a folder or an unreadable file is reported by the reader
+    # in one line (file: problem), not by click's usage text
+    return click.argument("files", nargs=-1, required=True)(func)
 
 
 def report_problems(runs: list[Any]) -> bool:

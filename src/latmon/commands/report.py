@@ -14,30 +14,25 @@ from latmon.commands.options import (
     parse_deadline,
     report_problems,
 )
+from latmon.output import write_text
 from latmon.readers import ReadOptions
 from latmon.report import HtmlReport, MarkdownReport
 
 
-def _write(path: Path, text: str) -> None:
-    """Write text atomically (never a half-written report under the real name)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-
-
 @click.command()
 @input_options
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The HTML report file.")
+@click.option(
+    "-o",
+    "--output",
+    help="The HTML report file (a FIFO or device is written as a stream; '-': standard output).",
+)
 @click.option(
     "--markdown",
-    type=click.Path(dir_okay=False, allow_dash=True),
     help="Also write the summary table as Markdown to this file ('-': standard output), "
     "e.g. for a CI log or $GITHUB_STEP_SUMMARY.",
 )
 @click.option(
     "--figures",
-    type=click.Path(file_okay=False),
     help="Also write every figure of the report into this directory.",
 )
 @click.option(
@@ -49,6 +44,12 @@ def _write(path: Path, text: str) -> None:
 )
 @click.option("--deadline", help="Mark the deadline and give a verdict per series, e.g. 3ms.")
 @click.option("--title", default="latmon report", show_default=True)
+@click.option(
+    "--notes",
+    type=click.Path(exists=True, dir_okay=False),
+    help="A text file shown verbatim under the summary of the HTML report (what the figures "
+    "mean, how they were produced).",
+)
 def command(
     files: tuple[str, ...],
     fmt: str,
@@ -59,6 +60,7 @@ def command(
     figure_format: str,
     deadline: str | None,
     title: str,
+    notes: str | None,
     read_options: ReadOptions,
 ) -> None:
     """Report on FILES: summary table with percentile intervals (and a deadline verdict),
@@ -79,18 +81,22 @@ def command(
             Path(figures) if figures else None,
             figure_format,
         )
+        if notes:
+            try:
+                report.notes = Path(notes).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as e:
+                raise click.BadParameter(f"cannot read {notes}: {e}", param_hint="--notes") from e
         text = report.render(runs)
         if output:
-            _write(Path(output), text)
-            click.echo(output)
+            write_text(output, text)
+            if output != "-":
+                click.echo(output)
         for path in report.written:
             click.echo(str(path))
     if markdown:
         summary = MarkdownReport(title, deadline_ns).render(runs)
-        if markdown == "-":
-            click.echo(summary, nl=False)
-        else:
-            _write(Path(markdown), summary)
+        write_text(markdown, summary)
+        if markdown != "-":
             click.echo(markdown)
     if damaged:
         sys.exit(EXIT_DAMAGED)

@@ -1,4 +1,5 @@
-"""latmon stats: statistics per series, as a table or JSON."""
+"""latmon stats: statistics per series, as a table (terminal, Markdown, CSV, LaTeX, HTML) or
+JSON."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 
 import click
 
+from latmon.analysis import STREAMED_TEXT, SeriesStats, run_file_stats, series_stats, text_stats
 from latmon.commands.options import (
     EXIT_DAMAGED,
     input_options,
@@ -18,22 +21,13 @@ from latmon.commands.options import (
     report_problems,
     show_progress,
 )
-from latmon.counting import MAX_BINS
-from latmon.formatting import fmt
+from latmon.distribution import MAX_BINS
 from latmon.ingest import detect_format
-from latmon.model import Run, Series
+from latmon.model import Run
 from latmon.readers import ReadOptions
 from latmon.runfile import read_run_header
-from latmon.stats import (
-    CONFIDENCE,
-    EXTRA_KEYS,
-    PERCENTILES,
-    SUMMARY_KEYS,
-    Summary,
-    deadline_in_unit,
-    summarize_run_file,
-    summarize_series,
-)
+from latmon.stats import CONFIDENCE, EXTRA_KEYS, PERCENTILES, SUMMARY_KEYS, stat_cell
+from latmon.tables import FORMATS, Column, Table, fmt, render
 
 #: Show a progress bar for run files with at least this many rows (and only on a terminal).
 PROGRESS_ROWS = 20_000_000
@@ -49,7 +43,7 @@ def progress_bar(path: Path, rows: int) -> Iterator[Callable[[int], None] | None
         yield bar.update
 
 
-def summaries(
+def file_stats(
     path: str,
     fmt_name: str,
     keep_going: bool,
@@ -57,29 +51,34 @@ def summaries(
     confidence: float,
     deadline_ns: int | None,
     max_bins: int,
-) -> list[tuple[Run, Series, Summary]]:
-    """(run, series, statistics) of one input; run files are streamed in bounded memory."""
+) -> list[SeriesStats]:
+    """Statistics of every series of one input; run files are streamed in bounded memory."""
     p = Path(path)
-    if p.is_file() and (fmt_name == "run" or (fmt_name == "auto" and detect_format(p) == "run")):
+    detected = fmt_name
+    if p.is_file() and fmt_name == "auto":
+        detected = detect_format(p)
+    if p.is_file() and detected == "run":
         _, rows = read_run_header(p)
         with progress_bar(p, sum(rows)) as update:
-            run, stats = summarize_run_file(
-                p, PERCENTILES, confidence, deadline_ns, max_bins, update
-            )
-        return [(run, s, st) for s, st in zip(run.series, stats, strict=True) if st is not None]
-    out = []
-    for run in next(load_each([path], fmt_name, keep_going, read_options))[1]:
-        for series in run.series:
-            if series.is_stages:
-                continue  # a subset of another series, split into stages: see latmon report
-            deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)
-            out.append((run, series, summarize_series(series, PERCENTILES, confidence, deadline)))
-    return out
+            return run_file_stats(p, confidence, deadline_ns, max_bins, update)
+    if p.is_file() and detected in STREAMED_TEXT:
+        read_options.keep_going = keep_going
+        return text_stats(p, detected, read_options, confidence, deadline_ns, max_bins)
+    runs = next(load_each([path], fmt_name, keep_going, read_options))[1]
+    return series_stats(runs, confidence, deadline_ns, max_bins)
 
 
 @click.command()
 @input_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per series, in a list.")
+@click.option(
+    "--output-format",
+    "out_format",
+    type=click.Choice([*FORMATS, "json"]),
+    default="terminal",
+    show_default=True,
+    help="The table's format (json: the same as --json).",
+)
 @click.option(
     "--unit",
     type=click.Choice(["native", "ns"]),
@@ -100,14 +99,16 @@ def summaries(
     type=click.IntRange(min=1024),
     default=MAX_BINS,
     show_default=True,
-    help="Run files: at most this many exact-count bins per series (memory: 8 bytes each); "
-    "wider-spread series larger than 32 M samples get bin-width statistics (stated).",
+    help="At most this many exact-count bins per series (memory: 8 bytes each); a series "
+    "spread wider is counted in coarser bins and its order statistics made exact by a "
+    "second pass over the file.",
 )
 def command(
     files: tuple[str, ...],
     fmt: str,
     keep_going: bool,
     as_json: bool,
+    out_format: str,
     unit: str,
     confidence: float,
     deadline: str | None,
@@ -118,25 +119,35 @@ def command(
 
     count, min, max, mean, median, stdev (n-1), jitter = max(max-mean, mean-min), rsd_pct and
     nearest-rank percentiles p50 ... p99_999 with distribution-free confidence intervals,
-    exact on integer samples. Run files are read in batches, in memory bounded by the bins.
+    exact on integer samples at any size. Run files are read in batches, in memory bounded by
+    the bins.
     """
     deadline_ns = parse_deadline(deadline)
-    results = []
+    results: list[SeriesStats] = []
     for path in files:
         results.extend(
-            summaries(path, fmt, keep_going, read_options, confidence, deadline_ns, max_bins)
+            file_stats(path, fmt, keep_going, read_options, confidence, deadline_ns, max_bins)
         )
     runs: list[Run] = []
-    for run, _, _ in results:
-        if all(run is not r for r in runs):
-            runs.append(run)
+    for r in results:
+        if all(r.run is not x for x in runs):
+            runs.append(r.run)
     damaged = report_problems(runs)
-    rows = [row_of(run, series, summary, unit) for run, series, summary in results]
-    if as_json:
-        json.dump(rows, sys.stdout, indent=2)
+    if unit == "ns":
+        for r in results:
+            if r.series.unit == "cycles":
+                r.summary = r.summary.in_unit("ns", r.series.ns_per_unit)
+    if as_json or out_format == "json":
+        json.dump([row_of(r) for r in results], sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print_table(rows, deadline_ns is not None)
+        click.echo(render(stats_table(results, deadline_ns is not None), out_format), nl=False)
+        if results and out_format == "terminal":
+            click.echo(
+                f"p99 CI: {confidence:.0%} distribution-free interval (— : unbounded); "
+                "[hist ±W]: binned data, values at their bin's lower edge, up to W above; "
+                "≥x: in the histogram's overflow"
+            )
     if damaged:
         click.echo(
             "latmon: the input was damaged: the statistics above cover only its valid records",
@@ -145,24 +156,20 @@ def command(
         sys.exit(EXIT_DAMAGED)
 
 
-def row_of(run: Run, series: Series, summary: Summary, unit: str) -> dict[str, object]:
+def row_of(r: SeriesStats) -> dict[str, object]:
     """One JSON object: the foundation's keys first, in their order, then the newer ones."""
-    shown_unit = series.unit
-    if unit == "ns" and series.unit == "cycles":
-        summary = summary.scaled(series.ns_per_unit)
-        shown_unit = "ns"
-    row: dict[str, object] = {"source": run.source, "series": series.name, "unit": shown_unit}
+    run, series, summary = r.run, r.series, r.summary
+    row: dict[str, object] = {"source": run.source, "series": series.name, "unit": summary.unit}
     values = summary.as_dict()
     row.update({k: values[k] for k in SUMMARY_KEYS})
     row["run"] = run.label
     row["file"] = run.path
-    row["resolution"] = series.resolution * (
-        float(series.ns_per_unit) if shown_unit != series.unit else 1
-    )
+    resolution = Fraction(series.resolution) * summary.scale
+    row["resolution"] = int(resolution) if resolution.denominator == 1 else float(resolution)
     row["stdev_pop"] = values["stdev_pop"]
     row["exact"] = summary.exact
     if not summary.exact:
-        row["bin_error"] = summary.bin_error
+        row["bin_error"] = int(summary.bin_error * summary.scale)
     if series.clock_hz:
         row["clock_hz"] = series.clock_hz
     row["damaged"] = run.damaged
@@ -174,64 +181,56 @@ def row_of(run: Run, series: Series, summary: Summary, unit: str) -> dict[str, o
     if series.histogram is not None:
         row["underflow"] = series.histogram.underflow
         row["overflow"] = series.histogram.overflow
-    if summary.deadline is not None:
-        row.update(summary.deadline.as_dict())
+    row.update(summary.range_dict())
+    row.update(summary.deadline_dict())
     return row
 
 
-def _ci(bounds: object) -> str:
-    assert isinstance(bounds, list)
-    return f"[{fmt(bounds[0])}, {fmt(bounds[1])}]"
+STATS_COLUMNS = [
+    Column("run", "run", "l"),
+    Column("series", "series", "l"),
+    Column("unit", "unit", "l"),
+    Column("count", "n"),
+    Column("resolution", "res"),
+    Column("min", "min"),
+    Column("mean", "mean"),
+    Column("median", "median"),
+    Column("max", "max"),
+    Column("stdev", "stdev"),
+    Column("jitter", "jitter"),
+    Column("rsd_pct", "rsd%"),
+    *(Column(k, k) for k in PERCENTILES),
+    Column("p99_ci", "p99 CI"),
+]
+DEADLINE_COLUMNS = [
+    Column("above_deadline", "> deadline"),
+    Column("margin", "margin"),
+    Column("verdict", "verdict", "l"),
+]
 
 
-def print_table(rows: list[dict[str, object]], with_deadline: bool) -> None:
-    heads = [
-        "run",
-        "series",
-        "unit",
-        "n",
-        "res",
-        "min",
-        "mean",
-        "median",
-        "max",
-        "stdev",
-        "jitter",
-        "rsd%",
-        *PERCENTILES,
-        "p99 CI",
-    ]
-    if with_deadline:
-        heads += ["> deadline", "margin", "verdict"]
-    table = [heads]
-    for r in rows:
-        label = str(r["series"]) + (" [DAMAGED]" if r["damaged"] else "")
-        if not r["exact"]:
-            label += f" [hist ±{r['bin_error']}]"
-        cells = [
-            str(r["run"]),
-            label,
-            str(r["unit"]),
-            fmt(r["count"]),
-            fmt(r["resolution"]),
-            *(fmt(r[k]) for k in ("min", "mean", "median", "max", "stdev", "jitter")),
-            fmt(r["rsd_pct"], 2),
-            *(fmt(r[k]) for k in PERCENTILES),
-            _ci(r["p99_ci"]),
-        ]
-        if with_deadline:
-            cells += [fmt(r.get("above_deadline")), fmt(r.get("margin")), str(r.get("verdict"))]
-        table.append(cells)
-    widths = [max(len(row[i]) for row in table) for i in range(len(heads))]
-    for j, row in enumerate(table):
-        cells = [
-            c.ljust(w) if i < 3 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        click.echo("  ".join(cells).rstrip())
-        if j == 0:
-            click.echo("  ".join("-" * w for w in widths))
-    if rows:
-        confidence = rows[0]["confidence"]
-        assert isinstance(confidence, float)
-        click.echo(f"p99 CI: {confidence:.0%} distribution-free interval (— : unbounded)")
+def stats_table(results: list[SeriesStats], with_deadline: bool) -> Table:
+    """The statistics table; every figure through :func:`latmon.stats.stat_cell`, as in
+    compare and the report."""
+    table = Table(STATS_COLUMNS + (DEADLINE_COLUMNS if with_deadline else []))
+    for r in results:
+        s = r.summary
+        label = r.series.name + (" [DAMAGED]" if r.run.damaged else "")
+        if not s.exact:
+            label += f" [hist ±{fmt(Fraction(s.bin_error) * s.scale)}]"
+        resolution = Fraction(r.series.resolution) * s.scale
+        cells: dict[str, object] = {
+            "run": r.run.label,
+            "series": label,
+            "unit": s.unit,
+            "count": s.count,
+            "resolution": resolution,
+        }
+        for key in ("min", "mean", "median", "max", "stdev", "jitter", "rsd_pct", *PERCENTILES):
+            cells[key] = stat_cell(s, key)
+        cells["p99_ci"] = stat_cell(s, "p99_ci")
+        if with_deadline and s.deadline is not None:
+            d = s.deadline_dict()
+            cells.update({k: d[k] for k in ("above_deadline", "margin", "verdict")})
+        table.add(cells)
+    return table

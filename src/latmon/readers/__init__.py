@@ -26,6 +26,8 @@ class ReadOptions:
     irq: str | None = None
     ack: str | None = None
     clock_hz: int | None = None
+    #: plain numbers: the column of a CSV that holds the latency (a name or 1-based number)
+    column: str | None = None
 
 
 class Problems:

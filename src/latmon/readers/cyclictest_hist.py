@@ -15,6 +15,10 @@ cyclictest truncates each latency to a whole unit, so bucket k holds latencies i
 The text does not say whether -N was given: the unit is µs unless --input-unit ns says so.
 Values above the histogram's range are counted as overflows (an overflow bin whose lower edge is
 the histogram's end).
+
+Strict: inside the table every line must be a row (a damaged row is reported with its file:line
+and text), and the footer (``# Total`` or ``# Max Latencies``) must follow — without it the
+output was cut short and samples are missing.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import numpy as np
 
 from latmon.model import Histogram, Run, Series
 from latmon.readers import Problems, ReadOptions, in_range, us_or_ns
+from latmon.textscan import shown
 
 NAME = "cyclictest-hist"
 
@@ -87,9 +92,19 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
             continue
         if line.startswith("#") or not line.strip():
             continue
+        if in_hist and not summary:
+            # inside the table: a row that is not one is damage, never skipped silently
+            problems.add(number, f"not a histogram row: {shown(line.encode())}")
+            continue
         foreign += 1
     if nthreads is None:
         raise problems.fatal(None, "no histogram rows: is this cyclictest -h output?")
+    if "Max Latencies" not in summary and "Total" not in summary:
+        problems.add(
+            None,
+            "no '# Total' or '# Max Latencies' footer after the histogram: the output is cut "
+            "short (rows and samples lost?)",
+        )
     buckets = np.array(sorted(rows), dtype=np.int64)
     matrix = np.array([rows[b] for b in sorted(rows)], dtype=np.int64).reshape(-1, nthreads)
 

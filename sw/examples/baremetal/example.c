@@ -35,19 +35,6 @@ static int uart_sink(void *ctx, const char *data, size_t len)
 	return 0;
 }
 
-/* Decimal text of v (latmon-log header values are text). */
-static const char *u64_text(char *buf, size_t size, uint64_t v)
-{
-	char *p = buf + size - 1;
-
-	*p = 0;
-	do {
-		*--p = (char)('0' + v % 10u);
-		v /= 10u;
-	} while (v && p > buf);
-	return p;
-}
-
 static uint64_t writer_mem[256]; /* latmon_log_writer_size(1) is far below 2 KiB */
 
 int main(void)
@@ -61,7 +48,7 @@ int main(void)
 	struct latmon_stats stats;
 	struct latmon_log_writer *w;
 	uint32_t trace[SAMPLES], first;
-	char clock[24];
+	char clock[LATMON_LOG_U64_TEXT];
 	size_t n, k;
 	int err;
 
@@ -95,7 +82,7 @@ int main(void)
 		struct latmon_log_kv header[] = {
 			{ "source", "baremetal-example" },
 			{ "unit", "cycles" },
-			{ "clock_hz", u64_text(clock, sizeof clock, PLATFORM_FABRIC_HZ) },
+			{ "clock_hz", latmon_log_format_u64(clock, PLATFORM_FABRIC_HZ) },
 			{ "cpu", PLATFORM_CPU_NAME },
 		};
 		err = latmon_log_begin(w, header, sizeof header / sizeof header[0]);

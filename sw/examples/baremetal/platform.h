@@ -13,8 +13,13 @@
 #define PLATFORM_LATMON_ADDR	0xA0010000u /* the latmon core measuring T2 (T1: 0xA0000000) */
 #define PLATFORM_DATA_ADDR	0xA0020000u /* the FIFO's data register */
 #define PLATFORM_FABRIC_HZ	100000000u
-#define PLATFORM_FABRIC_IRQ	121u	   /* pl_ps_irq0[0] on ZynqMP: GIC SPI 89 = ID 121 */
 #define PLATFORM_TIMEOUT_CYCLES 100000000u /* 1 s: a lost interrupt is counted, not waited for */
+
+/* pl_ps_irq0[0] on ZynqMP: GIC SPI 89 = ID 121; the virtual SoC's build sets 0 (its external
+ * interrupt 0) */
+#ifndef PLATFORM_FABRIC_IRQ
+#define PLATFORM_FABRIC_IRQ 121u
+#endif
 
 void platform_init(void);
 /* Route interrupt @p id to this CPU and call @p isr from the interrupt handler. */

@@ -314,23 +314,11 @@ static void say(const char *s)
 	suite_console_write(s, n);
 }
 
-static const char *u64_text(char *buf, size_t size, uint64_t v)
-{
-	char *p = buf + size - 1;
-
-	*p = 0;
-	do {
-		*--p = (char)('0' + v % 10u);
-		v /= 10u;
-	} while (v && p > buf);
-	return p;
-}
-
 static void say_u64(uint64_t v)
 {
-	char buf[24];
+	char buf[LATMON_LOG_U64_TEXT];
 
-	say(u64_text(buf, sizeof buf, v));
+	say(latmon_log_format_u64(buf, v));
 }
 
 static uint64_t writer_mem[1024]; /* latmon_log_writer_size(SUITE_CASES), checked at init */
@@ -400,7 +388,7 @@ static void fail_message(const struct suite_case *c, unsigned k, int err)
 int suite_run(void)
 {
 	struct latmon_log_writer *w;
-	char hz[24], many[24];
+	char hz[LATMON_LOG_U64_TEXT], many[LATMON_LOG_U64_TEXT];
 	unsigned failed = 0, core1 = 0;
 	int err;
 
@@ -429,7 +417,7 @@ int suite_run(void)
 		struct latmon_log_kv header[] = {
 			{ "source", "latmon-irq-suite" },
 			{ "unit", "cycles" },
-			{ "clock_hz", u64_text(hz, sizeof hz, suite_clock_hz()) },
+			{ "clock_hz", latmon_log_format_u64(hz, suite_clock_hz()) },
 			{ "counter", "generic-timer" },
 			{ "cpu", SUITE_CPU_NAME },
 			{ "platform", suite_platform_name() },
@@ -500,7 +488,7 @@ int suite_run(void)
 				{ "cpu", (c->kind == KIND_OTHER_CORE || c->kind == KIND_CROSS_CORE)
 					     ? "1"
 					     : "0" },
-				{ "extra_irqs", u64_text(many, sizeof many, extra) },
+				{ "extra_irqs", latmon_log_format_u64(many, extra) },
 			};
 			err = latmon_log_series(w, i, c->name, 0, extra_kv, 3);
 		}

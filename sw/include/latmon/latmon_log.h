@@ -117,6 +117,16 @@ int latmon_log_counters(struct latmon_log_writer *w, unsigned id,
  */
 int latmon_log_end(struct latmon_log_writer *w);
 
+/** Room for the decimal text of any uint64_t and its NUL (latmon_log_format_u64). */
+#define LATMON_LOG_U64_TEXT 21
+
+/**
+ * Decimal text of @p v in @p buf (header values are text: a clock frequency, a count), without
+ * a C library and without 64-bit division where the value fits 32 bits.
+ * @return a pointer into @p buf to the NUL-terminated digits.
+ */
+const char *latmon_log_format_u64(char buf[LATMON_LOG_U64_TEXT], uint64_t v);
+
 /**
  * CRC-32/ISO-HDLC (zlib's crc32) of @p len bytes, continuing from @p crc (0 to start).
  * @return the updated CRC.

@@ -1,0 +1,6 @@
+# The C extension latmon._textparse (src/latmon/_textparse.c).
+from typing_extensions import Buffer
+
+def parse(
+    buf: Buffer, delim: int, nfields: int, column: int, scale: int, out: object
+) -> tuple[int, int, int, int]: ...

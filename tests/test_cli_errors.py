@@ -1,0 +1,178 @@
+"""Hostile inputs and outputs, the installed command, table-driven: every malformed input
+fails with exit status 2 and one line naming the file and (where there is one) the line;
+outputs never replace what is not a regular file."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from latmon.model import Run, Series
+from latmon.runfile import write_run
+
+DATA = Path(__file__).parent / "data" / "third-party"
+
+
+def run(cli: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(cli), *args], capture_output=True, text=True, cwd=cwd, check=False, timeout=120
+    )
+
+
+def truncated_hist(tmp: Path) -> str:
+    lines = (DATA / "cyclictest-hist.txt").read_text().splitlines(keepends=True)
+    end = next(i for i, line in enumerate(lines) if line.startswith("# Total"))
+    (tmp / "cut.txt").write_text("".join(lines[: end - 60]))  # rows and footer lost
+    return "cut.txt"
+
+
+def corrupted_hist(tmp: Path) -> str:
+    lines = (DATA / "cyclictest-hist.txt").read_text().splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.startswith("000004"))
+    lines[first] = "000004 0x00ZZ\t000003\n"
+    (tmp / "zz.txt").write_text("".join(lines))
+    return "zz.txt"
+
+
+def damaged_run_file(tmp: Path) -> str:
+    lat = np.random.default_rng(1).integers(1000, 70_000, 200_000)
+    path = tmp / "r.parquet"
+    write_run(Run({"source": "t"}, [Series("c", "ns", columns={"latency": lat})]), path)
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 64] = np.random.default_rng(2).integers(0, 256, 64, np.uint8).tobytes()
+    path.write_bytes(bytes(data))
+    return "r.parquet"
+
+
+def one_long_line(tmp: Path) -> str:
+    with (tmp / "long.csv").open("w") as f:
+        f.write(",".join(["123"] * 1_500_000))  # 6 MB on one line
+    return "long.csv"
+
+
+def write(name: str, data: bytes):  # type: ignore[no-untyped-def]
+    def make(tmp: Path) -> str:
+        (tmp / name).write_bytes(data)
+        return name
+
+    return make
+
+
+CASES = [
+    # name, make the input, stderr pattern (the whole of stderr: one line)
+    ("NaN", write("nan.txt", b"10\n20\nNaN\n"), r"nan\.txt:3: .*not a number: 'NaN'"),
+    ("inf", write("inf.txt", b"10\ninf\n"), r"inf\.txt:2: .*not a number: 'inf'"),
+    ("unit in value", write("us.txt", b"10\n12us\n"), r"us\.txt:2: .*not a number: '12us'"),
+    ("non-UTF-8", write("bin.txt", b"10\n\xff\xfe12\n"), r"bin\.txt:2: .*not a number: '.*xff"),
+    ("only NaN", write("nans.txt", b"NaN\nNaN\n"), r"nans\.txt:1: unrecognised format: 'NaN'"),
+    (
+        "bad line later",
+        write("late.txt", b"1\n" * 1000 + b"12.5.3\n"),
+        r"late\.txt:1001: not a latency: not a number: '12\.5\.3'",
+    ),
+    (
+        "headerless multi-column",
+        write("multi.csv", b"5,6,7\n8,9,10\n"),
+        r"multi\.csv:1: 3 columns .* choose the latency column with --column",
+    ),
+    (
+        "ragged csv",
+        write("ragged.csv", b"latency,cpu\n5,0\n6\n"),
+        r"ragged\.csv:3: not a latency: wrong number of fields: '6'",
+    ),
+    ("one long line", one_long_line, r"long\.csv:1: a line longer than 64 KiB"),
+    (
+        "a long line later",
+        write("later.txt", b"10\n20\n" + b"1" * (5 << 20) + b"\n"),
+        r"later\.txt:3: a line longer than 4 MiB",
+    ),
+    ("truncated histogram", truncated_hist, r"cut\.txt: no '# Total' or '# Max Latencies' footer"),
+    (
+        "corrupted histogram row",
+        corrupted_hist,
+        r"zz\.txt:\d+: not a histogram row: '000004 0x00ZZ\\t000003'",
+    ),
+    ("damaged run file", damaged_run_file, r"r\.parquet: damaged run file"),
+    ("folder", lambda tmp: (tmp / "d").mkdir() or "d", r"d: is a folder; give the files in it"),
+    ("missing", lambda tmp: "nope.txt", r"nope\.txt: no such file"),
+]
+
+
+@pytest.mark.parametrize(("name", "make", "err"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("command", ["stats", "report", "compare"])
+def test_malformed_input_is_one_line_exit_2(
+    latmon_cli: Path, tmp_path: Path, name: str, make, err: str, command: str
+) -> None:
+    target = make(tmp_path)
+    extra = ["--markdown", "-"] if command == "report" else []
+    proc = run(latmon_cli, command, target, *extra, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert re.search(err, lines[0]), lines[0]
+
+
+def test_keep_going_keeps_the_valid_rows(latmon_cli: Path, tmp_path: Path) -> None:
+    (tmp_path / "late.txt").write_bytes(b"1\n2\nx\n3\n")
+    proc = run(latmon_cli, "stats", "--json", "--keep-going", "late.txt", cwd=tmp_path)
+    assert proc.returncode == 3
+    assert '"count": 3' in proc.stdout and "late.txt: line 3: not a latency" in proc.stderr
+
+
+def test_usage_errors_are_one_line(latmon_cli: Path, tmp_path: Path) -> None:
+    for args in (["stats"], ["stats", "--confidence", "2", "x"], ["report", "x"], ["nope"]):
+        proc = run(latmon_cli, *args, cwd=tmp_path)
+        assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1, proc.stderr
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    (tmp_path / "n.txt").write_text("\n".join(str(v) for v in range(1000, 3000)) + "\n")
+    return tmp_path
+
+
+def test_report_onto_a_symlink_updates_its_target(latmon_cli: Path, log: Path) -> None:
+    (log / "target.html").write_text("old")
+    (log / "link.html").symlink_to("target.html")
+    proc = run(latmon_cli, "report", "n.txt", "-o", "link.html", cwd=log)
+    assert proc.returncode == 0, proc.stderr
+    assert (log / "link.html").is_symlink()  # still a link
+    assert (log / "target.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def test_report_into_a_fifo_streams_it(latmon_cli: Path, log: Path) -> None:
+    fifo = log / "pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
+    proc = run(latmon_cli, "report", "n.txt", "-o", "pipe", cwd=log)
+    out, _ = reader.communicate(timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert out.startswith(b"<!DOCTYPE html>")
+    assert fifo.is_fifo()  # not replaced by a regular file
+
+
+def test_report_to_dev_null_leaves_the_device(latmon_cli: Path, log: Path) -> None:
+    proc = run(latmon_cli, "report", "n.txt", "-o", "/dev/null", cwd=log)
+    assert proc.returncode == 0, proc.stderr
+    assert Path("/dev/null").is_char_device()
+
+
+def test_unwritable_output_is_a_user_error(latmon_cli: Path, log: Path) -> None:
+    (log / "file").write_text("")
+    proc = run(latmon_cli, "report", "n.txt", "-o", "file/r.html", cwd=log)
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+    assert "cannot write file/r.html" in proc.stderr and "internal error" not in proc.stderr
+
+
+def test_non_ascii_names_draw_without_warnings(latmon_cli: Path, log: Path) -> None:
+    (log / "n.txt").rename(log / "lat-日本語-ünï.txt")
+    proc = run(latmon_cli, "report", "lat-日本語-ünï.txt", "-o", "r.html", cwd=log)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert "日本語" in (log / "r.html").read_text()
