@@ -6,6 +6,8 @@
 #   xen_domu_wait NAME SECONDS      wait until domain NAME is gone; 1 on time-out (then destroyed);
 #                                   xl vcpu-list every 5 s meanwhile, the last one emitted as
 #                                   vcpu-list.txt (the pinning while the DomU ran)
+#   xen_domu_load_wait NAME SECONDS wait until domain NAME (which only carries the load) says
+#                                   on its console that the load runs; 1 if not in time or dead
 #   xen_domu_console NAME           emit NAME's console log as file NAME.console
 # The run/emit helpers come from /init (target/guest-init.sh).
 
@@ -40,7 +42,9 @@ xen_domu_wait() {
   status=0
   while xl domid "$1" > /dev/null 2>&1; do
     if [ $((i % 5)) -eq 0 ]; then
-      xl vcpu-list > /tmp/vcpu-list.new 2>&1 && mv /tmp/vcpu-list.new /tmp/vcpu-list.txt
+      # only a list that names the domain: one taken as it powers off says "(null)"
+      xl vcpu-list > /tmp/vcpu-list.new 2>&1 && grep -q "^$1 " /tmp/vcpu-list.new \
+        && mv /tmp/vcpu-list.new /tmp/vcpu-list.txt
     fi
     if [ $i -ge "$2" ]; then
       xl destroy "$1"
@@ -52,6 +56,21 @@ xen_domu_wait() {
   done
   [ -f /tmp/vcpu-list.txt ] && emit vcpu-list.txt /tmp/vcpu-list.txt 0
   return $status
+}
+
+xen_domu_load_wait() {
+  log=/var/log/xen/console/guest-$1.log
+  i=0
+  while ! grep -q '@@end load-started' "$log" 2>/dev/null; do
+    if [ $i -ge "$2" ]; then
+      echo "xen: $1 did not report its load running within $2 s"
+      return 1
+    fi
+    sleep 1
+    i=$((i + 1))
+  done
+  grep -q 'load running' "$log" || { echo "xen: $1's load did not start:"; cat "$log"; return 1; }
+  echo "xen: $1's load runs (after ${i} s)"
 }
 
 xen_domu_console() {

@@ -59,7 +59,16 @@ def scenario(tmp_path: Path, name: str, body: str) -> Path:
             "target: {kind: xen, domain: domu, cpus: 3}\n",
             "target.cpus: 4 vCPUs pinned 1:1 need 4 physical CPUs",
         ),
-        ("target: {kind: xen, domain: dom0, load_in: dom0}\n", "target.load_in: only when"),
+        ("target: {kind: xen, domain: dom0less, load_in: dom0}\n", "target.load_in: only when"),
+        (
+            "target: {kind: xen, domain: dom0, load_in: domu}\n",
+            "target.load_in: the DomU beside a measuring Dom0 only carries the load",
+        ),
+        (
+            "target: {kind: xen, domain: dom0, load_in: domu, cpus: 3}\n"
+            "load: {kind: stress-ng, args: [--cpu, '1']}\n",
+            "target.cpus: 4 vCPUs pinned 1:1 need 4 physical CPUs",
+        ),
         ("target: {kind: xen, domain: dom0, cases: [nested]}\n", "target.cases: only when"),
         ("target: {kind: qemu-baremetal, cases: [reboot]}\n", "target.cases: must be one of"),
         ("target: {kind: qemu-baremetal, cases: []}\n", "target.cases: a list of the suite"),
@@ -100,8 +109,9 @@ def test_shipped_scenarios_are_valid() -> None:
 
 
 def test_hypervisor_campaign_scenarios() -> None:
-    """The six configurations of the hypervisor and AMP campaign (and the suite as a Xen guest):
-    each one a file, each measuring where it says, the stress of the DomU case in Dom0."""
+    """The six configurations of the hypervisor and AMP campaign (and the suite as a Xen guest,
+    Dom0 beside a stressed DomU): each one a file, each measuring where it says, the stress of
+    the DomU case in Dom0 and of the Dom0 case in a DomU."""
     found = {
         s.name: s
         for s in (load_scenario(p) for p in sorted((ROOT / "scenarios").glob("hv-*.yaml")))
@@ -111,6 +121,7 @@ def test_hypervisor_campaign_scenarios() -> None:
         "hv-baremetal": ("qemu-baremetal", "domu"),
         "hv-linux": ("qemu-arm64", "domu"),
         "hv-xen-dom0": ("xen", "dom0"),
+        "hv-xen-dom0-domu-stress": ("xen", "dom0"),
         "hv-xen-domu": ("xen", "domu"),
         "hv-xen-domu-dom0-stress": ("xen", "domu"),
         "hv-xen-dom0less": ("xen", "dom0less"),
@@ -126,6 +137,11 @@ def test_hypervisor_campaign_scenarios() -> None:
         idle.duration_ns,
         idle.target.kernel,
     )
+    # and the other way round: Dom0 measures, the DomU beside it carries the stress
+    dom0_stress, dom0 = found["hv-xen-dom0-domu-stress"], found["hv-xen-dom0"]
+    assert dom0_stress.target.load_domain == "domu" and dom0.load.kind == "none"
+    assert (dom0_stress.probe, dom0_stress.duration_ns) == (dom0.probe, dom0.duration_ns)
+    assert dom0_stress.load == stress.load
     # the same suite cases alone, as a Xen guest and next to Linux
     suite = ("hv-baremetal", "hv-xen-dom0less", "hv-amp")
     assert len({tuple(found[n].target.cases) for n in suite}) == 1

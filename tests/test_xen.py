@@ -9,7 +9,10 @@ a dom0less guest whose cases pass. Nothing asserts a latency (emulated, shared m
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -69,6 +72,66 @@ def test_dom0_and_domu_jobs_start_the_tools_and_wait() -> None:
     assert job.index("xen_domu_wait domu 300") < job.index("kill $load_pid")
     assert "xen_domu_console domu" in job
     assert "stress-ng" not in xen.domu_job(p, None, 2_000_000_000, 300)
+
+
+EMIT = (  # the guest's emit (target/guest-init.sh), into a file standing for the DomU's console
+    'emit() { { echo "@@file $1"; cat "$2"; echo; echo "@@end $1 status=$3"; } >> "$CONSOLE"; }\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("load", "said"),
+    [
+        (["sleep", "30"], "load running: pid "),
+        (["sh", "-c", "echo no such stressor; exit 1"], "load died at once\nno such stressor"),
+    ],
+)
+def test_load_carrier_says_whether_its_load_runs(
+    tmp_path: Path, load: list[str], said: str
+) -> None:
+    """The DomU that only carries the load, run by a real shell: its console says whether the
+    load runs (what Dom0 waits for before it measures) and, if it ends, that it ended."""
+    console = tmp_path / "console.log"
+    script = tmp_path / "job.sh"
+    script.write_text(EMIT + xen.load_carrier_job(load))
+    proc = subprocess.Popen(
+        ["sh", str(script)], env={"CONSOLE": str(console), "PATH": os.environ["PATH"]}
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while f"@@end {xen.LOAD_STARTED}" not in (console.read_text() if console.exists() else ""):
+            assert time.monotonic() < deadline and proc.poll() in (None, 0), "no load-started"
+            time.sleep(0.05)
+        text = console.read_text()
+        assert f"@@file {xen.LOAD_STARTED}\n{said}" in text, text
+        if load[0] == "sleep":
+            assert proc.poll() is None and "load-ended" not in text  # runs until destroyed
+        else:
+            assert proc.wait(timeout=10) == 0
+            assert "@@file load-ended.txt" in console.read_text()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_dom0_measures_between_the_domus_load_start_and_its_destruction() -> None:
+    start, stop = xen.load_carrier_start(2_000_000_000, 300), xen.load_carrier_stop()
+    job = xen.dom0_job(start + "  run latprobe.txt latprobe\n" + stop)
+    order = [
+        "xen_domu_start",
+        "xen_domu_load_wait domu 300",
+        "sleep 2.000",
+        "latprobe",
+        "xl domid domu",
+        "xl destroy domu",
+        "emit domu-load.txt /tmp/domu-load.txt $status",
+        "  xen_domu_console domu\n",
+    ]
+    positions = [job.index(word) for word in order]
+    assert positions == sorted(positions), job
+    # the wait's failure ends the job before anything is measured
+    assert "emit domu-load.txt /tmp/domu-load.txt 1; xen_domu_console domu; return 1;" in start
+    assert "xen_domu_load_wait()" in (ROOT / "target" / "xen-dom0.sh").read_text()
 
 
 def test_initramfs_archives_concatenate_aligned() -> None:

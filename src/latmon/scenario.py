@@ -167,7 +167,8 @@ class Target:
     domain: str = "domu"
     dom0_vcpus: int = 2
     domu_vcpus: int = 2
-    #: xen: where the scenario's load runs, dom0 or domu (default: the measuring domain)
+    #: xen: where the scenario's load runs, dom0 or domu (default: the measuring domain); a
+    #: Dom0 that measures with the load in a DomU creates one that runs only the load
     load_in: str = ""
     #: qemu-baremetal, xen dom0less, amp: the suite's cases (empty: all)
     cases: list[str] = field(default_factory=list)
@@ -197,8 +198,13 @@ class Target:
                 f"AMP on QEMU virt ({self.cpus} CPUs): Linux ({self.kernel} kernel) on CPUs 1-2, "
                 "A53 suite on CPUs 0 and 3, log through shared memory (emulated)"
             )
+        beside = (
+            f", a DomU ({self.domu_vcpus} vCPUs, xl create) runs the load"
+            if self.domain == "dom0" and self.load_domain == "domu"
+            else ""
+        )
         what = {
-            "dom0": f"Linux Dom0 ({self.kernel} kernel, {self.dom0_vcpus} vCPUs)",
+            "dom0": f"Linux Dom0 ({self.kernel} kernel, {self.dom0_vcpus} vCPUs){beside}",
             "domu": f"Linux DomU ({self.kernel} kernel, {self.domu_vcpus} vCPUs, xl create)",
             "dom0less": f"A53 suite as a dom0less guest ({self.domu_vcpus} vCPUs)",
         }[self.domain]
@@ -444,8 +450,8 @@ def _target(c: _Checker, t: dict[str, Any], s: Scenario) -> None:
         target.domu_vcpus = c.integer(t["domu_vcpus"], "target.domu_vcpus", 1, 8)
     if "load_in" in t:
         target.load_in = c.choice(t["load_in"], "target.load_in", ("dom0", "domu"))
-        if target.domain != "domu":
-            raise c.fail("target.load_in", "only when the DomU measures (domain: domu)")
+        if target.domain == "dom0less":
+            raise c.fail("target.load_in", "only when Linux measures (domain: dom0 or domu)")
     if "timeout_ms" in t:
         target.timeout_ms = c.integer(t["timeout_ms"], "target.timeout_ms", 1, 600_000)
     if "cases" in t:
@@ -458,7 +464,8 @@ def _target(c: _Checker, t: dict[str, Any], s: Scenario) -> None:
     if kind == "xen" and target.domain != "dom0less":
         if "cases" in t or "timeout_ms" in t:
             raise c.fail("target.cases", "only when the suite measures (domain: dom0less)")
-        used = target.dom0_vcpus + (target.domu_vcpus if target.domain == "domu" else 0)
+        with_domu = target.domain == "domu" or target.load_domain == "domu"
+        used = target.dom0_vcpus + (target.domu_vcpus if with_domu else 0)
         if used > target.cpus:
             raise c.fail(
                 "target.cpus",
@@ -468,6 +475,12 @@ def _target(c: _Checker, t: dict[str, Any], s: Scenario) -> None:
         raise c.fail("target.domu_vcpus", f"more vCPUs than the machine's {target.cpus} CPUs")
     if kind == "host":
         return
+    carrier = kind == "xen" and target.domain == "dom0" and target.load_domain == "domu"
+    if carrier and s.load.kind == "none":
+        raise c.fail(
+            "target.load_in",
+            "the DomU beside a measuring Dom0 only carries the load: give one (load.kind)",
+        )
     if target.runs_suite and kind != "amp" and s.load.kind != "none":
         raise c.fail("load.kind", f"the bare-metal suite ({kind}) runs no load: write none")
     if s.load.kind not in ("none", "stress-ng"):

@@ -141,12 +141,34 @@ def run_baremetal_step(step: Step, outdir: Path, env: dict[str, str]) -> StepRes
 
 def _partition(s: Scenario) -> xen.Partition:
     t = s.target
+    with_domu = t.domain == "domu" or t.load_domain == "domu"
     return xen.Partition(
         pcpus=t.cpus,
         memory_mib=t.memory_mib,
         dom0_vcpus=t.dom0_vcpus,
-        domu_vcpus=t.domu_vcpus,
+        domu_vcpus=t.domu_vcpus if with_domu else 0,
     )
+
+
+def _check_load_carrier(run: guest.GuestRun, step: Step, outdir: Path, workdir: Path) -> str:
+    """The DomU that carried the load beside a measuring Dom0: keep what it and Dom0 said.
+    A load that never ran is an error; one that ended before the measurement did, a note on
+    the kept results (returned; empty when all went well)."""
+    console = outdir / f"{step.stem}.domu-console.txt"
+    for name, path in (("domu-load.txt", outdir / f"{step.stem}.domu-load.txt"),
+                       (f"{xen.DOMU_NAME}.console", console)):  # fmt: skip
+        if name in run.files:
+            path.write_text(run.files[name].text + "\n")
+    state = run.files.get("domu-load.txt")
+    said = state.text.strip().replace("\n", "; ") if state else "nothing"
+    if "latprobe.log" not in run.files:
+        raise LatmonError(
+            f"{step.stem}: the DomU that carries the load beside Dom0 failed ({said}); "
+            f"its console: {console}, QEMU's in {workdir}"
+        )
+    if state is None or state.status != 0:
+        return f"the DomU's load did not run through the whole measurement: {said}"
+    return ""
 
 
 def run_xen_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
@@ -159,7 +181,26 @@ def run_xen_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
     result = StepResult(step, [], [], notes=[])
     images = xen.images()
     try:
-        if t.domain == "dom0":
+        if t.domain == "dom0" and t.load_domain == "domu":
+            # Dom0 measures while a DomU on its own pCPUs runs only the load
+            load = s.load.command(Path("/tmp"))
+            assert load is not None  # the scenario refuses load_in: domu without a load
+            carrier = xen.load_carrier_job(load)
+            files = xen.domu_files(p, t.kernel, carrier, DOMU_CMDLINE)
+            body = (
+                xen.load_carrier_start(s.warmup_ns, 300)
+                + _linux_job(s, load=False)
+                + "run vcpu-list.txt xl vcpu-list\n"
+                + xen.load_carrier_stop()
+            )
+            job = xen.dom0_job(body)
+            run = xen.run_dom0(p, t.kernel, job, workdir, _linux_timeout(s), extra_files=files)
+            measured = run
+            note = _check_load_carrier(run, step, outdir, workdir)
+            if note:
+                assert result.notes is not None
+                result.notes.append(note)
+        elif t.domain == "dom0":
             body = _linux_job(s, load=True) + "run vcpu-list.txt xl vcpu-list\n"
             run = xen.run_dom0(p, t.kernel, xen.dom0_job(body), workdir, _linux_timeout(s))
             measured = run

@@ -236,6 +236,55 @@ def domu_job(p: Partition, load: list[str] | None, warmup_ns: int, timeout_s: in
     return dom0_job("\n".join(lines) + "\n")
 
 
+#: the DomU that only carries the load emits this file once the load runs
+LOAD_STARTED = "load-started.txt"
+
+
+def load_carrier_job(load: list[str]) -> str:
+    """The job of a DomU that only carries the load beside a measuring Dom0: start the load,
+    say so on its console (Dom0 waits for that line), run until Dom0 destroys the domain."""
+    return (
+        "cd /tmp\n"
+        f"{shlex.join(load)} > /tmp/load.txt 2>&1 & load_pid=$!\n"
+        "sleep 1\n"
+        'kill -0 $load_pid && echo "load running: pid $load_pid" > /tmp/started '
+        '|| { echo "load died at once" > /tmp/started; cat /tmp/load.txt >> /tmp/started; }\n'
+        f"emit {LOAD_STARTED} /tmp/started 0\n"
+        "wait $load_pid\n"
+        'echo "load ended before Dom0 destroyed this domain" > /tmp/ended\n'
+        "emit load-ended.txt /tmp/ended 0\n"
+    )
+
+
+def load_carrier_start(warmup_ns: int, timeout_s: int) -> str:
+    """Dom0's part before it measures with the load in a DomU: xl create, wait until the
+    DomU's load runs, then the warm-up. On failure: emit domu-load.txt with status 1."""
+    return (
+        "  xen_domu_start /etc/latmon/domu.cfg\n"
+        f"  xen_domu_load_wait {DOMU_NAME} {timeout_s} > /tmp/domu-load.txt 2>&1 || "
+        f"{{ emit domu-load.txt /tmp/domu-load.txt 1; xen_domu_console {DOMU_NAME}; return 1; }}\n"
+        f"  sleep {warmup_ns / 1e9:.3f}\n"
+    )
+
+
+def load_carrier_stop() -> str:
+    """Dom0's part after it measured: was the DomU's load still running (the pinning was taken
+    while it was), destroy the DomU, keep its console."""
+    return (
+        f"  if xl domid {DOMU_NAME} > /dev/null 2>&1 && "
+        f"! grep -q '@@end load-ended' /var/log/xen/console/guest-{DOMU_NAME}.log; then\n"
+        '    echo "the DomU\'s load ran until the measurement ended" >> /tmp/domu-load.txt\n'
+        "    status=0\n"
+        "  else\n"
+        '    echo "the DomU\'s load ended before the measurement did" >> /tmp/domu-load.txt\n'
+        "    status=1\n"
+        "  fi\n"
+        f"  xl destroy {DOMU_NAME}\n"
+        "  emit domu-load.txt /tmp/domu-load.txt $status\n"
+        f"  xen_domu_console {DOMU_NAME}\n"
+    )
+
+
 def run_dom0(
     p: Partition,
     kernel: str,
