@@ -37,14 +37,17 @@ help:
 	@echo "             cross-checked with the simulator's trace (build/soc-soak)"
 	@echo "make target-test  the ARM targets on QEMU: A53 suite (ZCU102), arm64 guests with the"
 	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~10 min)"
+	@echo "make hv-campaign  bare metal, Linux, Xen Dom0/DomU (each idle and with the other domain"
+	@echo "             stressed), the suite as a Xen guest, AMP on QEMU; out/target/hv/report.html"
 
 setup:
 	@scripts/setup.sh
 
-# C first (build with -Werror, unit tests), then lint, then one pytest run that holds the Python,
-# cocotb and CLI tests, so that pytest's summary line is the last thing printed.
+# C first (build with -Werror, unit tests), then lint, then the QEMU guest images (Xen's smoke
+# tests boot them), then one pytest run that holds the Python, cocotb and CLI tests, so that
+# pytest's summary line is the last thing printed.
 test: setup
-	@$(MAKE) --no-print-directory regs-check sw-all sw-test lint
+	@$(MAKE) --no-print-directory regs-check sw-all sw-test lint target-images
 	$(PY) -m pytest -n $(JOBS) -p no:cacheprovider
 
 # Hand-written C (generated headers are left as their generator writes them).

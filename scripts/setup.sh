@@ -25,7 +25,8 @@ apt_packages=(
   python3-dev              # headers for cocotb's VPI/VHPI libraries and latmon's C text parser (latmon._textparse)
   gcc-aarch64-linux-gnu    # bare-metal example, Cortex-A53 build; latprobe for arm64 guests
   libc6-dev-arm64-cross    # the static arm64 latprobe links glibc's static libraries
-  qemu-system-arm          # qemu-system-aarch64: the A53 images on the ZCU102 model, arm64 Linux guests
+  qemu-system-arm          # qemu-system-aarch64: the A53 images on the ZCU102 model, arm64 Linux guests, Xen
+  device-tree-compiler     # dtc: QEMU's device tree extended with Xen's boot modules and the AMP split; fdt test
   gcc-arm-none-eabi        # bare-metal example, Cortex-R5 build (freestanding: no C library needed)
   gcc-riscv64-unknown-elf  # bare-metal example and interrupt test-case suite for the virtual SoC's RV32IM harts (rv32im/ilp32 libgcc multilib)
   clang-format             # C style check

@@ -72,6 +72,8 @@ SW_ARM64 := $(SW_BUILD)/arm64
 SW_ARM64_CC := aarch64-linux-gnu-gcc
 SW_ARM64_OBJS := $(patsubst %.c,$(SW_ARM64)/obj/%.o,$(SW_PROBE_MAIN) $(SW_PROBE_SRCS) \
 	$(SW_EXPORTER_SRCS) $(SW_LIB_SRCS))
+SW_ARM64_LATCTL_OBJS := $(patsubst %.c,$(SW_ARM64)/obj/%.o,$(SW_LATCTL_SRCS) \
+	$(SW_EXPORTER_SRCS) $(SW_LIB_SRCS))
 
 $(SW_ARM64)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -81,8 +83,12 @@ $(SW_ARM64)/obj/%.o: %.c
 $(SW_ARM64)/latprobe: $(SW_ARM64_OBJS)
 	$(SW_ARM64_CC) $(SW_CFLAGS) -static -o $@ $^ $(SW_LDLIBS) -lm
 
+## latctl for arm64 guests (the AMP ring reader, docs/amp.md), static too
+$(SW_ARM64)/latctl: $(SW_ARM64_LATCTL_OBJS)
+	$(SW_ARM64_CC) $(SW_CFLAGS) -static -o $@ $^ $(SW_LDLIBS) -lm
+
 .PHONY: sw-arm64
-sw-arm64: $(SW_ARM64)/latprobe
+sw-arm64: $(SW_ARM64)/latprobe $(SW_ARM64)/latctl
 
 sw-clean:
 	rm -rf $(SW_BUILD)
@@ -123,7 +129,10 @@ endef
 
 EX_A53 := aarch64-linux-gnu-gcc
 EX_A53_FLAGS := -mcpu=cortex-a53 -mgeneral-regs-only
-EX_A53_SRCS := $(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c
+EX_A53_SRCS := $(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c $(EX_DIR)/board_zcu102.c
+# the machine described by its device tree: QEMU virt, a Xen guest, cores next to Linux
+EX_VIRT_SRCS := $(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c $(EX_DIR)/board_virt.c \
+	$(EX_DIR)/fdt.c sw/lib/latmon_ring.c
 EX_R5_SRCS := $(EX_DIR)/start_r5.S $(EX_DIR)/platform_r5.c
 EX_SUITE_SRCS := $(EX_DIR)/suite.c $(EX_DIR)/suite_a53.c
 
@@ -140,6 +149,9 @@ $(eval $(call EX_IMAGE,suite-a53,$(EX_A53),$(EX_A53_FLAGS),\
 	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
 $(eval $(call EX_IMAGE,suite-a53-qemu,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_SEMIHOSTING,\
 	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+# The suite as an arm64 Image (docs/target/xen.md): QEMU virt, Xen guest, next to Linux (AMP)
+$(eval $(call EX_IMAGE,suite-a53-virt,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_VIRT,\
+	$(EX_SUITE_SRCS) $(EX_VIRT_SRCS),$(EX_DIR)/a53-virt.ld))
 
 # The virtual SoC's VexRiscv harts (hw/soc, docs/hw/soc.md): RV32IM with the CSR and fence.i
 # extensions. Debian's GCC 12 picks its multilib by the base ISA only, so the rv32im/ilp32 libgcc
@@ -158,11 +170,15 @@ $(eval $(call EX_IMAGE,example-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
 $(eval $(call EX_IMAGE,fabric-suite-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
 	$(EX_FABRIC_SUITE_SRCS) $(EX_RV32_SRCS),$(EX_DIR)/rv32.ld))
 
-EX_IMAGES := example-a53 example-r5 example-a53-qemu suite-a53 suite-a53-qemu example-rv32 \
-	fabric-suite-rv32
+$(EX_BUILD)/%.img: $(EX_BUILD)/%.elf
+	aarch64-linux-gnu-objcopy -O binary $< $@
 
-## sw-examples: the bare-metal example (A53, R5, RV32), the A53 interrupt suite (board and QEMU
-## builds) and the fabric suite for the virtual SoC
+EX_IMAGES := example-a53 example-r5 example-a53-qemu suite-a53 suite-a53-qemu suite-a53-virt \
+	example-rv32 fabric-suite-rv32
+
+## sw-examples: the bare-metal example (A53, R5, RV32), the A53 interrupt suite (board, QEMU
+## and device-tree builds: the latter also as an arm64 Image) and the fabric suite for the
+## virtual SoC
 .PHONY: sw-examples
-sw-examples: $(EX_IMAGES:%=$(EX_BUILD)/%.elf)
--include $(SW_ARM64_OBJS:.o=.d)
+sw-examples: $(EX_IMAGES:%=$(EX_BUILD)/%.elf) $(EX_BUILD)/suite-a53-virt.img
+-include $(SW_ARM64_OBJS:.o=.d) $(SW_ARM64_LATCTL_OBJS:.o=.d)

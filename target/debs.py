@@ -9,7 +9,11 @@ What is fetched (docs/target/qemu.md):
 - the kernels, without dependencies: the image of `linux-image-arm64` (PREEMPT_VOLUNTARY) and
   of `linux-image-rt-arm64` (PREEMPT_RT);
 - the guest userland with its run-time libraries: busybox-static, rt-tests (cyclictest),
-  rtla (timerlat), stress-ng.
+  rtla (timerlat), stress-ng;
+- Xen (docs/target/xen.md), without dependencies: the hypervisor of xen-hypervisor-4.17-arm64
+  and the tools of xen-utils-4.17 (xl, xenstored, xenconsoled; the package's Python and
+  pygrub are not wanted); the libraries they load come with the userland (libxenmisc4.17,
+  libxenstore4 and their dependencies).
 
 Every .deb is checked against the SHA256 of the signed Packages index and listed in
 build/target/debs/manifest.tsv. A second run with all files present and matching the manifest
@@ -26,8 +30,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-USERLAND = ("busybox-static", "rt-tests", "rtla", "stress-ng")
+USERLAND = (
+    "busybox-static",
+    "rt-tests",
+    "rtla",
+    "stress-ng",
+    # the libraries of Xen's tools (xl, xenstored, xenconsoled, xen-init-dom0)
+    "libxenmisc4.17",
+    "libxenstore4",
+)
 KERNELS = {"std": "linux-image-arm64", "rt": "linux-image-rt-arm64"}
+#: fetched without their dependencies (role: package)
+XEN = {"xen-hypervisor": "xen-hypervisor-4.17-arm64", "xen-tools": "xen-utils-4.17"}
 ARCH = "arm64"
 
 
@@ -205,9 +219,17 @@ def read_manifest(path: Path) -> list[dict[str, str]]:
     return rows
 
 
+def request_line() -> str:
+    """The manifest's first line: what was asked for, so that a changed list fetches again."""
+    wanted = [*KERNELS.values(), *XEN.values(), *USERLAND]
+    return "# request: " + " ".join(wanted)
+
+
 def cached_ok(outdir: Path) -> bool:
     manifest = outdir / "manifest.tsv"
     if not manifest.exists():
+        return False
+    if manifest.read_text().splitlines()[:1] != [request_line()]:
         return False
     rows = read_manifest(manifest)
     return bool(rows) and all(
@@ -230,6 +252,8 @@ def fetch(outdir: Path, aptdir: Path, log: bool = True) -> None:
     for role, meta in KERNELS.items():
         name, version = kernel_package(apt, meta)
         wanted.append((f"kernel-{role}", name, version))
+    for role, name in XEN.items():
+        wanted.append((role, name, apt.record(name)["Version"]))
     for name, version in apt.closure(list(USERLAND)):
         wanted.append(("userland", name, version))
     rows = []
@@ -253,6 +277,7 @@ def fetch(outdir: Path, aptdir: Path, log: bool = True) -> None:
                 raise FetchError(f"{filename}: SHA256 {got} is not the index's {expected}")
         rows.append("\t".join((role, name, version, filename, expected)))
     (outdir / "manifest.tsv").write_text(
+        request_line() + "\n"
         "# role\tpackage\tversion\tfile\tsha256 (from the Packages index)\n"
         + "\n".join(rows)
         + "\n"

@@ -77,6 +77,7 @@ IMAGES = {
     "example-a53-qemu": A53,
     "suite-a53": A53,
     "suite-a53-qemu": A53,
+    "suite-a53-virt": A53,
     "example-rv32": RV32,
     "fabric-suite-rv32": RV32,
 }

@@ -17,7 +17,7 @@ import pytest
 
 from latmon.logformat import LogWriter
 from latmon.model import Run, Series
-from latmon.runfile import write_run
+from latmon.runfile import read_run, write_run
 from latmon.tables import fmt
 
 REQUIRED_KEYS = [
@@ -100,6 +100,13 @@ CASES = [
         r"^$",
     ),
     ("ingest needs -o", ["ingest", "good.log"], 2, r"^$", r"Missing option '-o'"),
+    (
+        "ingest bad meta",
+        ["ingest", "good.log", "-o", "runs", "--meta", "env.hypervisor"],
+        2,
+        r"^$",
+        r"--meta.*'env\.hypervisor': write KEY=VALUE",
+    ),
     ("report", ["report", "good.log", "-o", "r.html"], 0, r"r\.html", r"^$"),
     ("report damaged", ["report", "bad.log", "-o", "r.html"], 2, r"^$", r"bad\.log:20"),
     ("report no output", ["report", "good.log"], 2, r"^$", r"nothing to write: give -o"),
@@ -153,6 +160,19 @@ def test_keep_going_json_marks_damage(latmon_cli: Path, work: Path) -> None:
     (row,) = json.loads(proc.stdout)
     assert row["damaged"] is True and row["count"] == 499
     assert any("CRC mismatch" in p for p in row["problems"])
+
+
+def test_ingest_adds_what_the_log_cannot_know(latmon_cli: Path, work: Path) -> None:
+    """A board's log does not know the hypervisor or the pinning: --meta records them."""
+    proc = run(
+        latmon_cli, "ingest", "good.log", "-o", "runs", "--meta", "env.hypervisor=Xen 4.17.3",
+        "--meta", "env.vcpu_pinning=domu v0->p2 (hard 2)", cwd=work,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    meta = read_run(work / "runs" / "good.parquet").meta
+    assert meta["env.hypervisor"] == "Xen 4.17.3"
+    assert meta["env.vcpu_pinning"] == "domu v0->p2 (hard 2)"
+    assert meta["source"] == "latprobe"  # the log's own metadata is kept
 
 
 def test_ingest_then_stats_agree(latmon_cli: Path, work: Path) -> None:

@@ -317,3 +317,119 @@ def test_stream_metrics_serve_every_sample_and_the_core_counters(c_binary, image
     assert got[("latmon_deadline_violations_total", "")][0] == 6
     assert got[("latmon_timeouts_total", "")][0] == 2
     assert got[("latmon_latency_max_seconds", "")][0] == pytest.approx(max(ns) / 1e9)
+
+
+# ---- latctl ring: the shared-memory log ring of AMP (docs/amp.md) ----
+
+# The ring's layout as docs/amp.md and latmon_ring.h document it, written here independently:
+# the writer below is this test's, the reader the C program's.
+RING_HEADER = 256
+MAGIC_RING = b"LMRG"
+
+
+class RingWriter:
+    """A firmware stand-in: formats the ring in a file and writes a byte stream into it."""
+
+    def __init__(self, path: Path, size: int) -> None:
+        import mmap
+
+        self.size = size
+        path.write_bytes(b"\0" * (RING_HEADER + size))
+        self.file = path.open("r+b")
+        self.mem = mmap.mmap(self.file.fileno(), RING_HEADER + size)
+        self.head = 0
+
+    def u32(self, offset: int, value: int | None = None) -> int:
+        if value is not None:
+            struct.pack_into("<I", self.mem, offset, value & 0xFFFFFFFF)
+        return int(struct.unpack_from("<I", self.mem, offset)[0])
+
+    def format(self) -> None:
+        self.u32(4, 1)  # version
+        self.u32(8, self.size)
+        self.u32(12, RING_HEADER)
+        self.mem[0:4] = MAGIC_RING
+        self.u32(16, 1)  # state: writing
+
+    def reader_attached(self) -> bool:
+        return self.u32(132) == 1
+
+    def write(self, data: bytes, deadline: float) -> None:
+        while data:
+            free = self.size - (self.head - self.u32(128)) % (1 << 32)
+            n = min(free, len(data))
+            for i in range(n):
+                self.mem[RING_HEADER + (self.head + i) % self.size] = data[i]
+            self.head += n
+            self.u32(64, self.head)
+            data = data[n:]
+            if data:
+                assert time.monotonic() < deadline, "the reader stopped reading"
+                time.sleep(0.002)
+
+    def finish(self, status: int) -> None:
+        self.u32(20, status)
+        self.u32(16, 2)  # state: done
+
+
+def test_ring_copies_the_firmware_log_through_a_small_ring(
+    c_binary, tmp_path: Path, data_dir: Path
+) -> None:
+    # the ring carries bytes: a latmon-log eight times over goes several times round it
+    text = (data_dir / "latmon-log" / "vector-basic.log").read_bytes() * 8
+    assert len(text) > 4 * 1024
+    ring = RingWriter(tmp_path / "shm", 1024)
+    out = tmp_path / "firmware.log"
+    proc = subprocess.Popen(
+        [str(c_binary("latctl")), "ring", "--file", str(ring.file.name), "-o", str(out),
+         "--timeout", "60", "--interval-ms", "1"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    time.sleep(0.2)  # the reader waits for a ring that is not formatted yet
+    ring.format()
+    deadline = time.monotonic() + 30
+    while not ring.reader_attached():
+        assert time.monotonic() < deadline and proc.poll() is None, "latctl never attached"
+        time.sleep(0.01)
+    ring.write(text, deadline)
+    ring.finish(0)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert out.read_bytes() == text
+    assert f"{len(text)} bytes read; the writer finished with status 0, 0 bytes dropped" in err
+
+
+def test_ring_timeout_keeps_what_was_read(c_binary, tmp_path: Path) -> None:
+    ring = RingWriter(tmp_path / "shm", 256)
+    ring.format()
+    ring.write(b"H latmon_log=1\n", time.monotonic() + 5)  # and then nothing more
+    out = tmp_path / "part.log"
+    proc = subprocess.run(
+        [str(c_binary("latctl")), "ring", "--file", str(tmp_path / "shm"), "-o", str(out),
+         "--timeout", "1"],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert out.read_text() == "H latmon_log=1\n"
+    assert "the writer did not finish within 1 s" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "give --phys ADDR --size BYTES, or --file PATH"),
+        (["--phys", "0x40400001", "--size", "4096"], "page-aligned"),
+        (["--phys", "0x40400000", "--size", "16"], "--size 16"),
+        (["--file", "x", "--size", "4096"], "exclude each other"),
+        (["--timeout", "0", "--file", "x"], "--timeout 0"),
+        (["--colour", "red"], "unknown option '--colour'"),
+        (["--file"], "--file needs a value"),
+    ],
+)
+def test_ring_usage_errors(c_binary, args: list[str], message: str) -> None:
+    proc = subprocess.run([str(c_binary("latctl")), "ring", *args], capture_output=True, text=True)
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr

@@ -52,7 +52,31 @@ def scenario(tmp_path: Path, name: str, body: str) -> Path:
         ("target: {kind: board}\n", "target.kind: must be one of host, qemu-arm64"),
         ("target: {kind: qemu-arm64, kernel: lowlatency}\n", "target.kernel: must be one of"),
         ("target: {kind: qemu-arm64, cpus: 0}\n", "target.cpus: must be a whole number"),
-        ("target: {kernel: rt}\n", "target: kernel, cpus, memory and rtla are for kind"),
+        ("target: {kernel: rt}\n", "target.kernel: not for kind host"),
+        ("target: {kind: qemu-arm64, domain: dom0}\n", "target.domain: not for kind qemu-arm64"),
+        ("target: {kind: xen, domain: domX}\n", "target.domain: must be one of dom0, domu"),
+        (
+            "target: {kind: xen, domain: domu, cpus: 3}\n",
+            "target.cpus: 4 vCPUs pinned 1:1 need 4 physical CPUs",
+        ),
+        ("target: {kind: xen, domain: dom0less, load_in: dom0}\n", "target.load_in: only when"),
+        (
+            "target: {kind: xen, domain: dom0, load_in: domu}\n",
+            "target.load_in: the DomU beside a measuring Dom0 only carries the load",
+        ),
+        (
+            "target: {kind: xen, domain: dom0, load_in: domu, cpus: 3}\n"
+            "load: {kind: stress-ng, args: [--cpu, '1']}\n",
+            "target.cpus: 4 vCPUs pinned 1:1 need 4 physical CPUs",
+        ),
+        ("target: {kind: xen, domain: dom0, cases: [nested]}\n", "target.cases: only when"),
+        ("target: {kind: qemu-baremetal, cases: [reboot]}\n", "target.cases: must be one of"),
+        ("target: {kind: qemu-baremetal, cases: []}\n", "target.cases: a list of the suite"),
+        ("target: {kind: amp, cpus: 8}\n", "target.cpus: not for kind amp"),
+        (
+            "target: {kind: qemu-baremetal}\nload: {kind: stress-ng, args: [--cpu, '1']}\n",
+            "load.kind: the bare-metal suite (qemu-baremetal) runs no load",
+        ),
         (
             "target: {kind: qemu-arm64}\nload: {kind: hackbench}\n",
             "load.kind: a QEMU guest has none or stress-ng",
@@ -82,6 +106,46 @@ def test_shipped_scenarios_are_valid() -> None:
             s = load_scenario(ROOT / "scenarios" / f"qemu-arm64-{kernel}-{load}.yaml")
             assert s.target.kind == "qemu-arm64" and s.target.kernel == kernel
             assert s.cyclictest and s.load.kind == ("none" if load == "idle" else "stress-ng")
+
+
+def test_hypervisor_campaign_scenarios() -> None:
+    """The six configurations of the hypervisor and AMP campaign (and the suite as a Xen guest,
+    Dom0 beside a stressed DomU): each one a file, each measuring where it says, the stress of
+    the DomU case in Dom0 and of the Dom0 case in a DomU."""
+    found = {
+        s.name: s
+        for s in (load_scenario(p) for p in sorted((ROOT / "scenarios").glob("hv-*.yaml")))
+    }
+    kinds = {name: (s.target.kind, s.target.domain) for name, s in found.items()}
+    assert kinds == {
+        "hv-baremetal": ("qemu-baremetal", "domu"),
+        "hv-linux": ("qemu-arm64", "domu"),
+        "hv-xen-dom0": ("xen", "dom0"),
+        "hv-xen-dom0-domu-stress": ("xen", "dom0"),
+        "hv-xen-domu": ("xen", "domu"),
+        "hv-xen-domu-dom0-stress": ("xen", "domu"),
+        "hv-xen-dom0less": ("xen", "dom0less"),
+        "hv-amp": ("amp", "domu"),
+    }
+    stress = found["hv-xen-domu-dom0-stress"]
+    idle = found["hv-xen-domu"]
+    assert stress.target.load_domain == "dom0" and stress.load.kind == "stress-ng"
+    assert idle.load.kind == "none"
+    # the idle and stressed DomU differ in the stress only
+    assert (stress.probe, stress.duration_ns, stress.target.kernel) == (
+        idle.probe,
+        idle.duration_ns,
+        idle.target.kernel,
+    )
+    # and the other way round: Dom0 measures, the DomU beside it carries the stress
+    dom0_stress, dom0 = found["hv-xen-dom0-domu-stress"], found["hv-xen-dom0"]
+    assert dom0_stress.target.load_domain == "domu" and dom0.load.kind == "none"
+    assert (dom0_stress.probe, dom0_stress.duration_ns) == (dom0.probe, dom0.duration_ns)
+    assert dom0_stress.load == stress.load
+    # the same suite cases alone, as a Xen guest and next to Linux
+    suite = ("hv-baremetal", "hv-xen-dom0less", "hv-amp")
+    assert len({tuple(found[n].target.cases) for n in suite}) == 1
+    assert all(found[n].target.runs_suite for n in suite)
 
 
 @pytest.mark.parametrize(

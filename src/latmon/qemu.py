@@ -15,6 +15,7 @@ Cortex-A53's timing, caches or the programmable logic.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -25,6 +26,8 @@ from pathlib import Path
 from latmon.errors import LatmonError
 
 QEMU = "qemu-system-aarch64"
+#: the name of the virtio serial port that carries a guest's results (target/guest-init.sh)
+DATA_PORT = "org.latmon.results"
 #: -icount shift=4: every instruction advances virtual time by 16 ns, one tick of the ZCU102
 #: model's 62.5 MHz generic timer; align=off, sleep=off: virtual time only, never the host's.
 ICOUNT = "shift=4,align=off,sleep=off"
@@ -44,6 +47,8 @@ class QemuResult:
     seconds: float
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)
+    #: stopped by the host when the console showed the end (``until``), not by the guest
+    stopped_at_end: bool = False
 
 
 def qemu_binary() -> str:
@@ -58,11 +63,15 @@ def run(
     workdir: Path,
     timeout_s: float,
     data_channel: bool = False,
+    until: re.Pattern[str] | None = None,
 ) -> QemuResult:
     """Run QEMU with @args (machine, images), the console on a file, no display, no audio.
 
-    With @data_channel a virtio console is added whose guest side is ``hvc0``. The run is killed
-    after @timeout_s seconds (the result says timed_out; what was captured until then is kept).
+    With @data_channel a virtio serial port named ``org.latmon.results`` is added (the guest
+    finds it by that name, target/guest-init.sh). The run is killed after @timeout_s seconds
+    (the result says timed_out; what was captured until then is kept). With @until, QEMU is
+    stopped as soon as the console matches it: for guests that end without ending the machine
+    (a Xen domain that shuts down while Xen runs on).
     """
     workdir.mkdir(parents=True, exist_ok=True)
     console = workdir / "console.txt"
@@ -90,7 +99,7 @@ def run(
             "-chardev",
             f"file,id=data,path={data}",
             "-device",
-            "virtconsole,chardev=data",
+            f"virtserialport,chardev=data,name={DATA_PORT}",
         ]
     start = time.monotonic()
     proc = subprocess.Popen(
@@ -100,9 +109,16 @@ def run(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    timed_out = False
+    timed_out = stopped = False
     try:
-        out, err = proc.communicate(timeout=timeout_s)
+        if until is None:
+            out, err = proc.communicate(timeout=timeout_s)
+        else:
+            stopped = _wait_for(proc, console, until, start + timeout_s)
+            timed_out = not stopped and proc.poll() is None
+            if stopped or timed_out:
+                os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
     except subprocess.TimeoutExpired:
         timed_out = True
         os.killpg(proc.pid, signal.SIGKILL)
@@ -121,7 +137,30 @@ def run(
         stderr=_quiet(stderr),
         seconds=seconds,
         timed_out=timed_out,
+        stopped_at_end=stopped,
     )
+
+
+def _wait_for(
+    proc: subprocess.Popen[bytes], console: Path, pattern: re.Pattern[str], deadline: float
+) -> bool:
+    """Follow the console until @pattern appears in a line (True), QEMU exits or the deadline
+    passes (False)."""
+    offset, partial = 0, ""
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            return False
+        if console.exists():
+            with console.open("rb") as f:
+                f.seek(offset)
+                chunk = f.read()
+            offset += len(chunk)
+            lines = (partial + chunk.decode(errors="replace")).split("\n")
+            partial = lines.pop()
+            if any(pattern.search(line) for line in lines):
+                return True
+        time.sleep(0.25)
+    return False
 
 
 def _quiet(stderr: str) -> str:

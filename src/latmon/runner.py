@@ -326,9 +326,22 @@ def run_guest_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
         "env.machine": "aarch64",
         "env.cpus_online": run.info.get("cpus", "unknown"),
         "env.virtualization": "qemu (TCG, emulated)",
+        "env.hypervisor": "none",
+        "env.vcpu_pinning": "none (no hypervisor: Linux schedules its CPUs)",
         "env.host_cpu_model": env.get("env.cpu_model", "unknown"),
         "env.host_kernel": env.get("env.kernel_version", "unknown"),
     }
+    save_guest_outputs(run.files, step, outdir, meta, result)
+    return result
+
+
+def save_guest_outputs(
+    files: dict[str, Any], step: Step, outdir: Path, meta: dict[str, str], result: StepResult
+) -> None:
+    """Keep what a Linux guest's measurement job emitted (latprobe, cyclictest, rtla, the
+    load's messages) beside the run files, and turn each tool's output into a run file with
+    @meta. A latprobe that failed in the guest is an error; a kernel without timerlat a note."""
+    s = step.scenario
     saved: dict[str, Path] = {}
     for name, target in (
         ("latprobe.log", f"{step.stem}.log"),
@@ -338,13 +351,13 @@ def run_guest_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
         ("rtla.txt", f"{step.stem}.rtla.txt"),
         ("load.txt", f"{step.stem}.load.txt"),
     ):
-        if name in run.files:
+        if name in files:
             path = outdir / target
-            text = run.files[name].text
+            text = files[name].text
             path.write_text(text if text.endswith("\n") else text + "\n")
             saved[name] = path
             result.logs.append(path)
-    probe = run.files.get("latprobe.txt")
+    probe = files.get("latprobe.txt")
     if probe is not None and probe.status != 0:
         raise LatmonError(
             f"latprobe failed in the guest (exit {probe.status}): {probe.text.strip()}"
@@ -360,16 +373,19 @@ def run_guest_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
             extra = {"tool": tool} if tool else {}
             run_file = outdir / f"{step.stem}{suffix}.parquet"
             result.run_files.append(_save(run_, {**meta, **extra}, run_file))
-    if s.target.rtla and "rtla.txt" not in saved:
+    if s.target.rtla and "rtla.txt" not in saved and s.probe.policy != "other":
         assert result.notes is not None
-        result.notes.append(f"{kernel} kernel has no timerlat tracer: rtla not run")
-    return result
+        result.notes.append(f"{s.target.kernel} kernel has no timerlat tracer: rtla not run")
 
 
 def run_step(step: Step, outdir: Path, latprobe: Path, env: dict[str, str]) -> StepResult:
     s = step.scenario
     if s.target.kind == "qemu-arm64":
         return run_guest_step(step, outdir, env)
+    if s.target.kind in ("qemu-baremetal", "xen", "amp"):
+        from latmon import targets  # imports this module's helpers
+
+        return targets.run_target_step(step, outdir, env)
     log = outdir / f"{step.stem}.log"
     load = LoadProcess(
         s.load.command(outdir / "load-tmp"), outdir / f"{step.stem}.load.txt", outdir

@@ -26,8 +26,21 @@ _UNITS_NS = {
     "h": 3_600_000_000_000,
 }
 LOAD_KINDS = ("none", "stress-ng", "hackbench", "memory")
-TARGET_KINDS = ("host", "qemu-arm64")
+TARGET_KINDS = ("host", "qemu-arm64", "qemu-baremetal", "xen", "amp")
 GUEST_KERNELS = ("std", "rt")
+XEN_DOMAINS = ("dom0", "domu", "dom0less")
+#: the A53 suite's cases (sw/examples/baremetal/suite.c)
+SUITE_CASES = (
+    "caches-on",
+    "caches-off",
+    "caches-invalidated",
+    "wfi-idle",
+    "many-irqs",
+    "priority",
+    "nested",
+    "two-cores",
+    "cross-core",
+)
 POLICIES = ("fifo", "rr", "other")
 
 
@@ -138,8 +151,11 @@ class Load:
 
 @dataclass
 class Target:
-    """Where the measurement runs: this machine (host), or an arm64 Linux guest on QEMU
-    booted for each repetition with the standard or the PREEMPT_RT kernel (docs/target/qemu.md)."""
+    """Where the measurement runs (docs/scenarios.md): this machine (host); an arm64 Linux guest
+    on QEMU booted for each repetition (qemu-arm64, docs/target/qemu.md); the A53 interrupt
+    suite on QEMU's virt machine without an OS (qemu-baremetal); Xen with a Linux Dom0, a Linux
+    DomU or the suite as a dom0less guest (xen, docs/target/xen.md); Linux on two cores and the
+    suite on two others, its log in shared memory (amp, docs/amp.md)."""
 
     kind: str = "host"
     kernel: str = "std"
@@ -147,11 +163,52 @@ class Target:
     memory_mib: int = 1024
     #: also run rtla timerlat hist in the guest when the kernel has the timerlat tracer
     rtla: bool = True
+    #: xen: the domain that measures
+    domain: str = "domu"
+    dom0_vcpus: int = 2
+    domu_vcpus: int = 2
+    #: xen: where the scenario's load runs, dom0 or domu (default: the measuring domain); a
+    #: Dom0 that measures with the load in a DomU creates one that runs only the load
+    load_in: str = ""
+    #: qemu-baremetal, xen dom0less, amp: the suite's cases (empty: all)
+    cases: list[str] = field(default_factory=list)
+    #: the suite's wait for an interrupt before it counts as lost (emulators on a busy host)
+    timeout_ms: int = 2000
+
+    @property
+    def runs_suite(self) -> bool:
+        """The A53 bare-metal suite measures (not a Linux tool)."""
+        return self.kind in ("qemu-baremetal", "amp") or (
+            self.kind == "xen" and self.domain == "dom0less"
+        )
+
+    @property
+    def load_domain(self) -> str:
+        return self.load_in or self.domain
 
     def describe(self) -> str:
         if self.kind == "host":
             return "this machine"
-        return f"QEMU arm64 guest, {self.kernel} kernel, {self.cpus} CPUs (emulated)"
+        if self.kind == "qemu-arm64":
+            return f"QEMU arm64 guest, {self.kernel} kernel, {self.cpus} CPUs (emulated)"
+        if self.kind == "qemu-baremetal":
+            return f"A53 suite on QEMU virt, no OS, {self.cpus} CPUs (emulated)"
+        if self.kind == "amp":
+            return (
+                f"AMP on QEMU virt ({self.cpus} CPUs): Linux ({self.kernel} kernel) on CPUs 1-2, "
+                "A53 suite on CPUs 0 and 3, log through shared memory (emulated)"
+            )
+        beside = (
+            f", a DomU ({self.domu_vcpus} vCPUs, xl create) runs the load"
+            if self.domain == "dom0" and self.load_domain == "domu"
+            else ""
+        )
+        what = {
+            "dom0": f"Linux Dom0 ({self.kernel} kernel, {self.dom0_vcpus} vCPUs){beside}",
+            "domu": f"Linux DomU ({self.kernel} kernel, {self.domu_vcpus} vCPUs, xl create)",
+            "dom0less": f"A53 suite as a dom0less guest ({self.domu_vcpus} vCPUs)",
+        }[self.domain]
+        return f"Xen 4.17 on QEMU virt ({self.cpus} CPUs): {what} (emulated)"
 
 
 @dataclass
@@ -182,7 +239,38 @@ _TOP_KEYS = {
     "side_by_side",
     "target",
 }
-_TARGET_KEYS = {"kind", "kernel", "cpus", "memory", "rtla"}
+_TARGET_KEYS = {
+    "kind",
+    "kernel",
+    "cpus",
+    "memory",
+    "rtla",
+    "domain",
+    "dom0_vcpus",
+    "domu_vcpus",
+    "load_in",
+    "cases",
+    "timeout_ms",
+}
+#: which target keys each kind takes besides kind
+_TARGET_KIND_KEYS = {
+    "host": set(),
+    "qemu-arm64": {"kernel", "cpus", "memory", "rtla"},
+    "qemu-baremetal": {"cpus", "memory", "cases", "timeout_ms"},
+    "xen": {
+        "kernel",
+        "cpus",
+        "memory",
+        "rtla",
+        "domain",
+        "dom0_vcpus",
+        "domu_vcpus",
+        "load_in",
+        "cases",
+        "timeout_ms",
+    },
+    "amp": {"kernel", "memory", "cases", "timeout_ms"},
+}
 _PROBE_KEYS = {
     "interval",
     "cpus",
@@ -330,16 +418,70 @@ def load_scenario(path: str | Path) -> Scenario:
         s.cyclictest = c.choice(top["side_by_side"], "side_by_side", ("cyclictest",)) != ""
     t = c.mapping(top.get("target"), "target", _TARGET_KEYS)
     s.target.kind = c.choice(t.get("kind", "host"), "target.kind", TARGET_KINDS)
-    if s.target.kind == "host" and set(t) - {"kind"}:
-        raise c.fail("target", "kernel, cpus, memory and rtla are for kind qemu-arm64")
-    if "kernel" in t:
-        s.target.kernel = c.choice(t["kernel"], "target.kernel", GUEST_KERNELS)
-    if "cpus" in t:
-        s.target.cpus = c.integer(t["cpus"], "target.cpus", 1, 8)
-    if "memory" in t:
-        s.target.memory_mib = c.integer(t["memory"], "target.memory", 256, 8192)
-    if "rtla" in t:
-        s.target.rtla = c.boolean(t["rtla"], "target.rtla")
-    if s.target.kind != "host" and s.load.kind not in ("none", "stress-ng"):
-        raise c.fail("load.kind", "a QEMU guest has none or stress-ng (its initramfs has no more)")
+    _target(c, t, s)
     return s
+
+
+def _target(c: _Checker, t: dict[str, Any], s: Scenario) -> None:
+    """The target: keys valid for its kind, values in range, a load it can run."""
+    target = s.target
+    kind = target.kind
+    foreign = sorted(set(t) - {"kind"} - _TARGET_KIND_KEYS[kind])
+    if foreign:
+        takes = ", ".join(sorted(_TARGET_KIND_KEYS[kind])) or "nothing besides kind"
+        raise c.fail(f"target.{foreign[0]}", f"not for kind {kind} (it takes {takes})")
+    if kind == "xen":
+        target.cpus, target.memory_mib = 4, 2048
+    if kind == "amp":
+        target.cpus, target.memory_mib = 4, 2048
+    if "kernel" in t:
+        target.kernel = c.choice(t["kernel"], "target.kernel", GUEST_KERNELS)
+    if "cpus" in t:
+        target.cpus = c.integer(t["cpus"], "target.cpus", 1, 8)
+    if "memory" in t:
+        target.memory_mib = c.integer(t["memory"], "target.memory", 256, 8192)
+    if "rtla" in t:
+        target.rtla = c.boolean(t["rtla"], "target.rtla")
+    if "domain" in t:
+        target.domain = c.choice(t["domain"], "target.domain", XEN_DOMAINS)
+    if "dom0_vcpus" in t:
+        target.dom0_vcpus = c.integer(t["dom0_vcpus"], "target.dom0_vcpus", 1, 8)
+    if "domu_vcpus" in t:
+        target.domu_vcpus = c.integer(t["domu_vcpus"], "target.domu_vcpus", 1, 8)
+    if "load_in" in t:
+        target.load_in = c.choice(t["load_in"], "target.load_in", ("dom0", "domu"))
+        if target.domain == "dom0less":
+            raise c.fail("target.load_in", "only when Linux measures (domain: dom0 or domu)")
+    if "timeout_ms" in t:
+        target.timeout_ms = c.integer(t["timeout_ms"], "target.timeout_ms", 1, 600_000)
+    if "cases" in t:
+        cases = t["cases"]
+        if not isinstance(cases, list) or not cases:
+            raise c.fail("target.cases", "a list of the suite's cases, e.g. [caches-on, nested]")
+        for case in cases:
+            c.choice(case, "target.cases", SUITE_CASES)
+        target.cases = [str(x) for x in cases]
+    if kind == "xen" and target.domain != "dom0less":
+        if "cases" in t or "timeout_ms" in t:
+            raise c.fail("target.cases", "only when the suite measures (domain: dom0less)")
+        with_domu = target.domain == "domu" or target.load_domain == "domu"
+        used = target.dom0_vcpus + (target.domu_vcpus if with_domu else 0)
+        if used > target.cpus:
+            raise c.fail(
+                "target.cpus",
+                f"{used} vCPUs pinned 1:1 need {used} physical CPUs; the machine has {target.cpus}",
+            )
+    if kind == "xen" and target.domain == "dom0less" and target.domu_vcpus > target.cpus:
+        raise c.fail("target.domu_vcpus", f"more vCPUs than the machine's {target.cpus} CPUs")
+    if kind == "host":
+        return
+    carrier = kind == "xen" and target.domain == "dom0" and target.load_domain == "domu"
+    if carrier and s.load.kind == "none":
+        raise c.fail(
+            "target.load_in",
+            "the DomU beside a measuring Dom0 only carries the load: give one (load.kind)",
+        )
+    if target.runs_suite and kind != "amp" and s.load.kind != "none":
+        raise c.fail("load.kind", f"the bare-metal suite ({kind}) runs no load: write none")
+    if s.load.kind not in ("none", "stress-ng"):
+        raise c.fail("load.kind", "a QEMU guest has none or stress-ng (its initramfs has no more)")

@@ -53,6 +53,10 @@ const char *latmon_strerror(int error)
 		return "already done";
 	case EEXIST:
 		return "already declared";
+	case ENOENT:
+		return "not found";
+	case EAGAIN:
+		return "not ready yet, try again";
 	default:
 		return "unknown error";
 	}

@@ -14,7 +14,9 @@
 #if __STDC_HOSTED__
 #include <errno.h>
 #else
+#define ENOENT	  2
 #define EIO	  5
+#define EAGAIN	  11
 #define E2BIG	  7
 #define EEXIST	  17
 #define EINVAL	  22

@@ -26,6 +26,14 @@ from latmon.runfile import write_run
     help="Folder for the run files (created if missing).",
 )
 @click.option("--force", is_flag=True, help="Overwrite run files that exist.")
+@click.option(
+    "--meta",
+    "extra_meta",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Add to every run's metadata what the log cannot know, e.g. "
+    "env.hypervisor='Xen 4.17.3' or env.vcpu_pinning='domu v0->p2' (repeatable).",
+)
 @click.option("--json", "as_json", is_flag=True, help="List the written run files as JSON.")
 def command(
     files: tuple[str, ...],
@@ -33,6 +41,7 @@ def command(
     keep_going: bool,
     outdir: str,
     force: bool,
+    extra_meta: tuple[str, ...],
     as_json: bool,
     read_options: ReadOptions,
 ) -> None:
@@ -40,6 +49,12 @@ def command(
 
     A file holding several logs gives one run file each (NAME-1.parquet, NAME-2.parquet, ...).
     """
+    added = {}
+    for item in extra_meta:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise click.BadParameter(f"{item!r}: write KEY=VALUE", param_hint="--meta")
+        added[key.strip()] = value.strip()
     out = Path(outdir)
     plan: list[tuple[Path, Run]] = []
     all_runs: list[Run] = []
@@ -61,6 +76,7 @@ def command(
     damaged = report_problems(all_runs)
     written = []
     for target, run in plan:
+        run.meta.update(added)
         write_run(run, target)
         n_series = len(run.series)
         n_samples = sum(len(s.latency) for s in run.series)

@@ -1,20 +1,12 @@
 /*
- * Zynq UltraScale+ APU (Cortex-A53, AArch64): GIC-400, UART0, exceptions, exit (docs/baremetal.md,
- * docs/target/qemu.md).
- *
- * Built twice: for a board (exit = stop the core) and, with -DPLATFORM_SEMIHOSTING, for QEMU or a
- * debugger with semihosting (exit = SYS_EXIT with main's status, so the emulator's exit status is
- * the firmware's).
+ * Cortex-A53 (AArch64), the part every board shares: interrupt dispatch through the GICv2,
+ * fault reports, PSCI, the fault injections of the tests (docs/baremetal.md,
+ * docs/target/qemu.md). Where the GIC and the UART are, how the program ends and what its
+ * command line is: board_zcu102.c or board_virt.c.
  */
 #include "platform_a53.h"
 #include "platform.h"
 #include "platform_gic.h"
-
-#define UART0_BASE	     0xFF000000u
-#define UART_CR		     0x00u
-#define UART_MR		     0x04u
-#define UART_CR_TX_RX_ENABLE 0x14u /* TXEN | RXEN, everything else as after reset */
-#define UART_MR_8N1	     0x20u /* 8 data bits, no parity, 1 stop bit */
 
 const char PLATFORM_CPU_NAME[] = "cortex-a53";
 
@@ -27,10 +19,10 @@ static struct {
 static unsigned handler_count;
 
 /*
- * Faults the tests inject through the command line (semihosting), to show what a user sees:
+ * Faults the tests inject through the command line, to show what a user sees:
  * "inject=wrong-eoi": the interrupt handler ends another ID than it acknowledged;
- * "inject=data-abort": platform_init() turns alignment checking on (SCTLR_ELx.A) and reads a word
- * at a misaligned PL address: a real data abort (alignment fault), taken by platform_fault().
+ * "inject=data-abort": alignment checking on (SCTLR_ELx.A) and a word read at a misaligned
+ * PL address: a real data abort (alignment fault), taken by platform_fault().
  */
 static int inject_wrong_eoi;
 
@@ -61,23 +53,14 @@ static void misaligned_pl_read(void)
 	(void)*(volatile uint32_t *)(uintptr_t)(A53_PL_LOW + 0x20010001u);
 }
 
-void platform_init(void)
+void a53_apply_cmdline(void)
 {
-	/*
-	 * The boot loader (FSBL) normally leaves UART0 enabled; loaded directly (JTAG, QEMU) it is
-	 * as after reset, TX and RX disabled (CR=0x128), and nothing would appear. The baud rate
-	 * generator is left as it is.
-	 */
-	mmio_w32(UART0_BASE + UART_MR, UART_MR_8N1);
-	mmio_w32(UART0_BASE + UART_CR, UART_CR_TX_RX_ENABLE);
-	{
-		char cmdline[128];
+	char cmdline[256];
 
-		if (platform_cmdline(cmdline, sizeof cmdline) == 0) {
-			inject_wrong_eoi = has_word(cmdline, "inject=wrong-eoi");
-			if (has_word(cmdline, "inject=data-abort"))
-				misaligned_pl_read();
-		}
+	if (platform_cmdline(cmdline, sizeof cmdline) == 0) {
+		inject_wrong_eoi = has_word(cmdline, "inject=wrong-eoi");
+		if (has_word(cmdline, "inject=data-abort"))
+			misaligned_pl_read();
 	}
 }
 
@@ -94,7 +77,7 @@ static void add_handler(unsigned id, void (*plain)(void), void (*with_entry)(uin
 void platform_irq_enable(unsigned id, void (*isr)(void))
 {
 	add_handler(id, isr, 0);
-	gic_enable(A53_GICD_BASE, A53_GICC_BASE, id);
+	gic_enable(a53_board.gicd, a53_board.gicc, id);
 	__asm__ volatile("msr daifclr, #2" ::: "memory"); /* unmask IRQ */
 }
 
@@ -107,7 +90,7 @@ void a53_irq_route(unsigned id, void (*isr)(uint64_t entry))
 void platform_irq_handler(uint64_t entry);
 void platform_irq_handler(uint64_t entry)
 {
-	uint32_t iar = mmio_r32(A53_GICC_BASE + GICC_IAR);
+	uint32_t iar = mmio_r32(a53_board.gicc + GICC_IAR);
 	unsigned id = iar & 0x3FFu;
 
 	if (id >= 1020u) /* spurious: nothing to end */
@@ -122,17 +105,16 @@ void platform_irq_handler(uint64_t entry)
 		break;
 	}
 	/* the deliberately broken handler of the tests ends another interrupt than it took */
-	mmio_w32(A53_GICC_BASE + GICC_EOIR, inject_wrong_eoi ? (iar ^ 0x3u) : iar);
-}
-
-void platform_uart_write(const char *data, size_t len)
-{
-	uart_write(UART0_BASE, data, len);
+	mmio_w32(a53_board.gicc + GICC_EOIR, inject_wrong_eoi ? (iar ^ 0x3u) : iar);
 }
 
 void platform_uart_puts(const char *s)
 {
-	uart_puts(UART0_BASE, s);
+	size_t n = 0;
+
+	while (s[n])
+		n++;
+	platform_uart_write(s, n);
 }
 
 static void put_hex(uint64_t v)
@@ -175,64 +157,38 @@ void platform_fault(uint64_t kind, uint64_t esr, uint64_t far, uint64_t elr)
 	platform_uart_puts(", PC ");
 	put_hex(elr);
 	platform_uart_puts(")\n");
-	if (external && far >= A53_PL_LOW && far < A53_PL_HIGH) {
-		platform_uart_puts("fault: no latmon core at ");
-		put_hex(far & ~0xFFFFull);
-		platform_uart_puts(" - is the bitstream loaded, and is this the address Vivado's "
-				   "address editor gives it?\n");
-	}
+	if (external)
+		a53_board_fault_hint(far);
 	platform_exit(PLATFORM_EXIT_FAULT);
 }
 
-#ifdef PLATFORM_SEMIHOSTING
-/* Arm semihosting: operation in w0, parameter block in x1, HLT #0xF000 on AArch64. */
-static uint64_t semihost(uint64_t op, const void *param)
+/* PSCI (SMC/HVC calling convention): function in x0, arguments in x1..x3, result in x0. */
+static int64_t psci_call(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3)
 {
-	register uint64_t x0 __asm__("x0") = op;
-	register const void *x1 __asm__("x1") = param;
+	register uint64_t x0 __asm__("x0") = fn;
+	register uint64_t x1 __asm__("x1") = a1;
+	register uint64_t x2 __asm__("x2") = a2;
+	register uint64_t x3 __asm__("x3") = a3;
 
-	__asm__ volatile("hlt #0xf000" : "+r"(x0) : "r"(x1) : "memory");
-	return x0;
+	if (a53_board.psci_hvc)
+		__asm__ volatile("hvc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)::"memory");
+	else
+		__asm__ volatile("smc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)::"memory");
+	return (int64_t)x0;
 }
 
-#define SYS_GET_CMDLINE		     0x15u
-#define SYS_EXIT		     0x18u
-#define ADP_STOPPED_APPLICATION_EXIT 0x20026u
+#define PSCI_CPU_ON_64	0xC4000003u
+#define PSCI_SYSTEM_OFF 0x84000008u
 
-void platform_exit(int status)
+int64_t a53_psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t context)
 {
-	uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)(uint32_t)status };
-
-	semihost(SYS_EXIT, block);
-	for (;;)
-		__asm__ volatile("wfe");
+	return psci_call(PSCI_CPU_ON_64, mpidr, entry, context);
 }
 
-int platform_cmdline(char *buf, size_t size)
+void a53_psci_system_off(void)
 {
-	uint64_t block[2] = { (uint64_t)(uintptr_t)buf, size };
-
-	if (size == 0 || semihost(SYS_GET_CMDLINE, block) != 0)
-		return 1;
-	buf[block[1] < size ? block[1] : size - 1] = 0;
-	return 0;
+	(void)psci_call(PSCI_SYSTEM_OFF, 0, 0, 0);
 }
-#else
-void platform_exit(int status)
-{
-	(void)status;
-	__asm__ volatile("msr daifset, #0xf");
-	for (;;)
-		__asm__ volatile("wfe");
-}
-
-int platform_cmdline(char *buf, size_t size)
-{
-	if (size)
-		buf[0] = 0;
-	return 1;
-}
-#endif
 
 /* What a secondary core started at secondary_entry runs; programs that start none get this. */
 __attribute__((weak)) void platform_secondary_main(void);

@@ -11,10 +11,27 @@
  * without a bitstream) call platform_fault(), which reports and stops: never a silent hang.
  *
  * Secondary cores (the suite's core 1) start at secondary_entry, with their stack top in x0.
+ *
+ * The virt build (-DPLATFORM_VIRT, docs/target/xen.md) starts with the header of an arm64
+ * Linux Image (Documentation/arch/arm64/booting.rst), so that QEMU's -kernel, Xen (dom0less
+ * or xl) and a boot loader load it at RAM + text_offset and hand over the device tree in x0;
+ * x0 is kept in platform_boot_dtb.
  */
 	.section .text.boot, "ax"
 	.global _start
 _start:
+#ifdef PLATFORM_VIRT
+	b	1f			/* code0 */
+	.long	0			/* code1 */
+	.quad	0x80000			/* text_offset: where in RAM the image must sit */
+	.quad	__image_size		/* image_size: bytes from _start to the end of the stack */
+	.quad	0x2			/* flags: little-endian, 4 KiB pages, 2 MiB-aligned base */
+	.quad	0, 0, 0			/* reserved */
+	.ascii	"ARM\x64"		/* magic */
+	.long	0			/* reserved (PE header offset) */
+1:	ldr	x1, =platform_boot_dtb
+	str	x0, [x1]
+#endif
 	mrs	x0, mpidr_el1
 	tst	x0, #0xff
 	b.ne	park			/* a secondary core started here (spin-table boot) */
@@ -57,6 +74,9 @@ park:
 	.balign	8
 	.global	platform_spin_release
 platform_spin_release:
+	.quad	0
+	.global	platform_boot_dtb	/* x0 at entry: the device tree (virt build) */
+platform_boot_dtb:
 	.quad	0
 	.text
 

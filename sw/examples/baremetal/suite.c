@@ -14,18 +14,23 @@
  *   priority            a low-priority interrupt is pending together with the measured one; the
  *                       value is unmask-to-entry, and the high one must be taken first
  *   nested              the measured interrupt arrives while a low-priority handler runs with
- *                       interrupts re-enabled; it must preempt that handler
+ *                       interrupts re-enabled (the handler arms it); it must preempt it
  *   two-cores           core 1 measures its own timer while core 0 polls memory
  *   cross-core          core 0 raises the software interrupt of core 1: send-to-entry
  *
  * A lost interrupt (a handler that does not end it, a wrong ID) is a timeout: the case fails with
  * a message that says what to check, and the run goes on to the next case instead of hanging.
+ *
+ * On the command line (platform_cmdline): "cases=NAME,NAME,..." runs only those cases;
+ * "timeout-ms=N" waits N ms (default 20) for an interrupt before it counts as lost, for
+ * emulators on a busy host, where 20 ms of the counter can pass before a guest runs at all.
  */
 #include "suite.h"
 
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 #include "latmon_errno.h"
+#include "platform.h"
 
 #define SUITE_SAMPLES 200u
 #define SUITE_CORES   2u
@@ -129,12 +134,19 @@ void suite_on_soft_irq(uint64_t entry)
 	fence();
 	s->soft_seen = s->soft_seen + 1u;
 	if (s->soft_wait) {
-		/* the nested case: stay in this low-priority handler, interrupts on, until the
-		 * timer has preempted it (or the timeout) */
+		/*
+		 * the nested case: arm the timer from inside this low-priority handler (so that it
+		 * fires while the handler runs, however slowly an emulator gets here), then stay,
+		 * interrupts on, until the timer has preempted it (or the timeout)
+		 */
 		uint32_t seen = s->timer_seen;
-		uint64_t end = suite_now() + timeout_ticks;
+		uint64_t end;
 
 		s->in_soft = 1;
+		s->timer_at = suite_now() + lead_ticks + (next_random() % 64u);
+		fence();
+		suite_timer_fire_at(s->timer_at);
+		end = suite_now() + timeout_ticks;
 		suite_irq_unmask();
 		while (s->timer_seen == seen && suite_now() < end) {
 		}
@@ -272,10 +284,8 @@ static int measure_nested(int64_t *latency)
 	uint32_t tseen = s->timer_seen, sseen = s->soft_seen;
 	int err;
 
-	s->soft_wait = 1;
-	s->timer_at = suite_now() + lead_ticks + (next_random() % 64u);
+	s->soft_wait = 1; /* the handler arms the timer (suite_on_soft_irq) */
 	fence();
-	suite_timer_fire_at(s->timer_at);
 	suite_soft_irq_raise(0);
 	err = wait_change(&s->soft_seen, sseen, 0);
 	if (!err)
@@ -312,6 +322,47 @@ static void say_u64(uint64_t v)
 }
 
 static uint64_t writer_mem[1024]; /* latmon_log_writer_size(SUITE_CASES), checked at init */
+static char cmdline[256];
+
+/* The value of option @p key ("key=") on the command line, or NULL. */
+static const char *option(const char *key)
+{
+	const char *p = cmdline;
+
+	for (; *p; p++) {
+		size_t n = 0;
+
+		if (p != cmdline && p[-1] != ' ')
+			continue;
+		while (key[n] && p[n] == key[n])
+			n++;
+		if (!key[n] && p[n] == '=')
+			return p + n + 1;
+	}
+	return 0;
+}
+
+/* Is case @p name in the "cases=" list of the command line (or is there no such list)? */
+static int case_selected(const char *name)
+{
+	const char *p = option("cases");
+
+	if (!p)
+		return 1;
+	while (*p && *p != ' ') {
+		size_t n = 0;
+
+		while (name[n] && p[n] == name[n])
+			n++;
+		if (!name[n] && (p[n] == ',' || p[n] == ' ' || !p[n]))
+			return 1;
+		while (*p && *p != ',' && *p != ' ')
+			p++;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
 
 static void fail_message(const struct suite_case *c, unsigned k, int err)
 {
@@ -341,7 +392,18 @@ int suite_run(void)
 	unsigned failed = 0, core1 = 0;
 	int err;
 
-	timeout_ticks = suite_clock_hz() / 50u;	       /* 20 ms */
+	if (platform_cmdline(cmdline, sizeof cmdline) != 0)
+		cmdline[0] = 0;
+	timeout_ticks = suite_clock_hz() / 50u; /* 20 ms */
+	{
+		const char *t = option("timeout-ms");
+		uint64_t ms = 0;
+
+		while (t && *t >= '0' && *t <= '9' && ms < 3600000u)
+			ms = ms * 10u + (uint64_t)(*t++ - '0');
+		if (ms)
+			timeout_ticks = suite_clock_hz() / 1000u * ms;
+	}
 	lead_ticks = suite_clock_hz() / 100000u + 16u; /* 10 us */
 	err =
 	    latmon_log_writer_init(&w, writer_mem, sizeof writer_mem, SUITE_CASES, console_sink, 0);
@@ -358,8 +420,9 @@ int suite_run(void)
 			{ "clock_hz", latmon_log_format_u64(hz, suite_clock_hz()) },
 			{ "counter", "generic-timer" },
 			{ "cpu", SUITE_CPU_NAME },
-			{ "platform", SUITE_PLATFORM_NAME },
-			{ "emulated", SUITE_EMULATED ? "yes" : "no" },
+			{ "platform", suite_platform_name() },
+			{ "emulated", suite_emulated() },
+			{ "hypervisor", suite_hypervisor() },
 		};
 		err = latmon_log_begin(w, header, sizeof header / sizeof header[0]);
 	}
@@ -371,6 +434,8 @@ int suite_run(void)
 		unsigned n = 0, k, extra = 0;
 		int cerr;
 
+		if (!case_selected(c->name))
+			continue;
 		cerr = suite_caches(c->caches);
 		if (!cerr && c->many_irqs)
 			extra = suite_many_irqs(1);

@@ -63,10 +63,13 @@ unsigned suite_core_id(void);
 /* Write text to the console. */
 void suite_console_write(const char *data, size_t len);
 
-/* Name of the platform and CPU for the log header, and whether it is an emulation. */
-extern const char SUITE_PLATFORM_NAME[];
+/* For the log header: the CPU, the platform, whether it is an emulation ("yes", "no", or
+ * "unknown" when the program cannot tell, e.g. as a Xen guest), and the hypervisor below the
+ * program ("none" when it runs on the machine itself). */
 extern const char SUITE_CPU_NAME[];
-extern const int SUITE_EMULATED;
+const char *suite_platform_name(void);
+const char *suite_emulated(void);
+const char *suite_hypervisor(void);
 
 /* ---- called by the platform's interrupt handlers ---- */
 void suite_on_timer(uint64_t entry);

@@ -1,8 +1,9 @@
 /*
- * The interrupt test-case suite on the Zynq UltraScale+ APU (Cortex-A53): what suite.h asks of a
- * platform, with the ARM generic timer (virtual timer, PPI 27), the GIC-400 (software-generated
- * interrupt 1 as the low-priority one), the MMU and caches (an identity map of the 4 GiB address
- * space), PSCI CPU_ON for core 1, and main().
+ * The interrupt test-case suite on a Cortex-A53: what suite.h asks of a platform, with the ARM
+ * generic timer (virtual timer, PPI 27), the GICv2 (software-generated interrupt 1 as the
+ * low-priority one), the MMU and caches (an identity map of 4 GiB), PSCI CPU_ON for the second
+ * core, and main(). Where the GIC is and which cores are the suite's come from the board
+ * (board_zcu102.c, board_virt.c).
  *
  * Priorities: the timer 0x40 (high), the SGI 0xA0 (low); the binary point is 0, so the timer
  * preempts the SGI's handler once that unmasks interrupts.
@@ -23,16 +24,7 @@
 #define GICD_TYPER     0x004u
 #define GICC_BPR       0x008u
 
-#define PSCI_CPU_ON_64 0xC4000003u
-
 const char SUITE_CPU_NAME[] = "cortex-a53";
-#ifdef PLATFORM_SEMIHOSTING
-const char SUITE_PLATFORM_NAME[] = "qemu-xlnx-zcu102";
-const int SUITE_EMULATED = 1;
-#else
-const char SUITE_PLATFORM_NAME[] = "zynqmp-apu";
-const int SUITE_EMULATED = 0;
-#endif
 
 /* ---- counter and timer ---- */
 
@@ -64,12 +56,13 @@ static void timer_isr(uint64_t entry)
 	suite_on_timer(entry);
 }
 
+/* The suite's core number: 0 for the core main() runs on, 1 for the second one. */
 unsigned suite_core_id(void)
 {
 	uint64_t mpidr;
 
 	__asm__ volatile("mrs %0, mpidr_el1" : "=r"(mpidr));
-	return (unsigned)(mpidr & 0xFFu);
+	return (unsigned)(mpidr & 0xFFu) == a53_board.boot_cpu ? 0u : 1u;
 }
 
 /* ---- interrupts ---- */
@@ -90,9 +83,13 @@ void suite_irq_unmask(void)
 
 void suite_idle_until(uint64_t deadline)
 {
-	__asm__ volatile("msr cntp_cval_el0, %0\n\tmsr cntp_ctl_el0, %1\n\tisb" ::"r"(deadline),
-			 "r"(1ull)
-			 : "memory");
+	/* no watchdog where the board says the physical timer cannot be relied on (Xen guests,
+	 * board_virt.c): a lost interrupt is then the host's time limit */
+	if (a53_board.phys_timer)
+		__asm__ volatile(
+		    "msr cntp_cval_el0, %0\n\tmsr cntp_ctl_el0, %1\n\tisb" ::"r"(deadline),
+		    "r"(1ull)
+		    : "memory");
 	__asm__ volatile("dsb sy\n\twfi" ::: "memory");
 }
 
@@ -110,18 +107,20 @@ void suite_relax(void)
 
 void suite_soft_irq_raise(unsigned core)
 {
+	unsigned target = core == 0 ? a53_board.boot_cpu : a53_board.second_cpu;
+
 	__asm__ volatile("dsb sy" ::: "memory");
-	mmio_w32(A53_GICD_BASE + GICD_SGIR, (1u << (16u + core)) | SOFT_SGI);
+	mmio_w32(a53_board.gicd + GICD_SGIR, (1u << (16u + target)) | SOFT_SGI);
 }
 
 static void set_priority(unsigned id, unsigned prio)
 {
-	*(volatile uint8_t *)(uintptr_t)(A53_GICD_BASE + GICD_IPRIORITYR + id) = (uint8_t)prio;
+	*(volatile uint8_t *)(uintptr_t)(a53_board.gicd + GICD_IPRIORITYR + id) = (uint8_t)prio;
 }
 
 static void enable_irq(unsigned id, int on)
 {
-	mmio_w32(A53_GICD_BASE + (on ? GICD_ISENABLER : GICD_ICENABLER) + 4u * (id / 32u),
+	mmio_w32(a53_board.gicd + (on ? GICD_ISENABLER : GICD_ICENABLER) + 4u * (id / 32u),
 		 1u << (id % 32u));
 }
 
@@ -134,9 +133,9 @@ static void gic_core_init(void)
 	enable_irq(WATCHDOG_PPI, 1);
 	enable_irq(TIMER_PPI, 1);
 	enable_irq(SOFT_SGI, 1);
-	mmio_w32(A53_GICC_BASE + GICC_PMR, 0xF0u);
-	mmio_w32(A53_GICC_BASE + GICC_BPR, 0u);
-	mmio_w32(A53_GICC_BASE + GICC_CTLR, 1u);
+	mmio_w32(a53_board.gicc + GICC_PMR, 0xF0u);
+	mmio_w32(a53_board.gicc + GICC_BPR, 0u);
+	mmio_w32(a53_board.gicc + GICC_CTLR, 1u);
 }
 
 static void soft_isr(uint64_t entry)
@@ -144,14 +143,21 @@ static void soft_isr(uint64_t entry)
 	suite_on_soft_irq(entry);
 }
 
+/*
+ * Every SPI (to this core) and every other SGI. When another OS owns the distributor (cores
+ * next to Linux) its SPIs are not this program's to take: only the SGIs, banked per core.
+ */
 unsigned suite_many_irqs(int on)
 {
-	unsigned lines = 32u * ((mmio_r32(A53_GICD_BASE + GICD_TYPER) & 0x1Fu) + 1u);
+	unsigned lines = 32u * ((mmio_r32(a53_board.gicd + GICD_TYPER) & 0x1Fu) + 1u);
 	unsigned n = 0;
 
-	for (unsigned id = 32; id < lines; id++) { /* every SPI, low priority, to core 0 */
+	if (a53_board.gic_shared)
+		lines = 32u;
+	for (unsigned id = 32; id < lines; id++) { /* every SPI, low priority, to this core */
 		set_priority(id, PRIO_LOW);
-		*(volatile uint8_t *)(uintptr_t)(A53_GICD_BASE + GICD_ITARGETSR + id) = 0x01u;
+		*(volatile uint8_t *)(uintptr_t)(a53_board.gicd + GICD_ITARGETSR + id) =
+		    (uint8_t)(1u << a53_board.boot_cpu);
 		enable_irq(id, on);
 		n++;
 	}
@@ -165,19 +171,9 @@ unsigned suite_many_irqs(int on)
 
 /* ---- MMU and caches ---- */
 
-/*
- * Identity map, 4 KiB granule, 4 GiB (T0SZ = 32, the walk starts at level 1): DDR (0-2 GiB)
- * normal write-back, the PL and the peripherals device-nGnRnE, except the last 2 MiB (OCM, where
- * this image runs), normal write-back.
- */
+/* The identity map (platform_a53.h); what is normal memory and what is a device: the board's. */
 static uint64_t l1_table[512] __attribute__((aligned(4096)));
-static uint64_t l2_top[512] __attribute__((aligned(4096)));
-
-#define ATTR_DEVICE 0u /* MAIR index 0: 0x00 device-nGnRnE */
-#define ATTR_NORMAL 1u /* MAIR index 1: 0xFF normal, inner/outer write-back */
-#define DESC_BLOCK(pa, attr) \
-	((pa) | (1ull << 10) /* AF */ | (3ull << 8) /* inner shareable */ | ((attr) << 2) | 1u)
-#define DESC_TABLE(pa) ((pa) | 3u)
+static uint64_t l2_table[512] __attribute__((aligned(4096)));
 
 static int current_el(void)
 {
@@ -189,13 +185,7 @@ static int current_el(void)
 
 static void build_tables(void)
 {
-	l1_table[0] = DESC_BLOCK(0x00000000ull, ATTR_NORMAL);
-	l1_table[1] = DESC_BLOCK(0x40000000ull, ATTR_NORMAL);
-	l1_table[2] = DESC_BLOCK(0x80000000ull, ATTR_DEVICE);
-	for (unsigned i = 0; i < 512u; i++)
-		l2_top[i] = DESC_BLOCK(0xC0000000ull + ((uint64_t)i << 21), ATTR_DEVICE);
-	l2_top[511] = DESC_BLOCK(0xFFE00000ull, ATTR_NORMAL);
-	l1_table[3] = DESC_TABLE((uint64_t)(uintptr_t)l2_top);
+	a53_board_mmu_map(l1_table, l2_table);
 	__asm__ volatile("dsb sy" ::: "memory");
 }
 
@@ -273,7 +263,7 @@ static void mmu_caches_on(void)
 	int el = current_el();
 
 	invalidate_tlb_icache(el);
-	write_mair(el, 0xFF00ull); /* index 0 device-nGnRnE, index 1 normal write-back */
+	write_mair(el, A53_MAIR); /* device-nGnRnE, normal write-back, normal non-cacheable */
 	/* T0SZ 32, inner/outer write-back, inner shareable, 4 KiB granule; EL3: PS 32 bits */
 	write_tcr(el, 32u | (1u << 8) | (1u << 10) | (3u << 12) | (1ull << 23) |
 			  (el == 3 ? (1ull << 31) : 0));
@@ -331,18 +321,6 @@ void platform_secondary_main(void)
 	core1_fn();
 }
 
-/* PSCI CPU_ON (SMC calling convention): 0 or a negative PSCI status. */
-static int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t context)
-{
-	register uint64_t x0 __asm__("x0") = PSCI_CPU_ON_64;
-	register uint64_t x1 __asm__("x1") = mpidr;
-	register uint64_t x2 __asm__("x2") = entry;
-	register uint64_t x3 __asm__("x3") = context;
-
-	__asm__ volatile("smc #0" : "+r"(x0), "+r"(x1), "+r"(x2), "+r"(x3)::"memory");
-	return (int64_t)x0;
-}
-
 int suite_core_start(unsigned core, void (*fn)(void))
 {
 	uint64_t stack_top = (uint64_t)(uintptr_t)(core1_stack + 2048);
@@ -352,7 +330,7 @@ int suite_core_start(unsigned core, void (*fn)(void))
 	core1_fn = fn;
 	dcache_clean_invalidate_all(); /* core 1 starts with its caches off */
 	/*
-	 * Below EL3 a PSCI firmware (ATF on a board, QEMU's built-in PSCI for the ZCU102 model)
+	 * Below EL3 a PSCI firmware (ATF on a board, QEMU's built-in PSCI, Xen for its guests)
 	 * starts the core with CPU_ON. At EL3 there is none: a core parked in start_a53.S's spin
 	 * table (a boot loader that released every core) is released by the word.
 	 */
@@ -361,8 +339,10 @@ int suite_core_start(unsigned core, void (*fn)(void))
 		__asm__ volatile("dsb sy\n\tsev" ::: "memory");
 		return 0;
 	}
-	return psci_cpu_on(core, (uint64_t)(uintptr_t)secondary_entry, stack_top) == 0 ? 0
-										       : ENOTSUP;
+	return a53_psci_cpu_on(a53_board.second_cpu, (uint64_t)(uintptr_t)secondary_entry,
+			       stack_top) == 0
+		   ? 0
+		   : ENOTSUP;
 }
 
 void suite_console_write(const char *data, size_t len)
@@ -377,7 +357,8 @@ int main(void)
 	a53_irq_route(SOFT_SGI, soft_isr);
 	a53_irq_route(WATCHDOG_PPI, watchdog_isr);
 	build_tables();
-	mmio_w32(A53_GICD_BASE + GICD_CTLR, 1u);
+	if (!a53_board.gic_shared)
+		mmio_w32(a53_board.gicd + GICD_CTLR, 1u);
 	gic_core_init();
 	return suite_run();
 }

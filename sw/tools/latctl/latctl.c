@@ -25,6 +25,8 @@ static const struct command commands[] = {
 	{ "read", latctl_cmd_read, "the trace samples, as latmon-log or --json" },
 	{ "stream", latctl_cmd_stream, "keep reading samples until SIGINT/SIGTERM, as latmon-log" },
 	{ "hist", latctl_cmd_hist, "take a histogram snapshot and print it" },
+	{ "ring", latctl_cmd_ring,
+	  "copy the latmon-log firmware on other cores writes into shared memory (AMP)" },
 };
 
 static void usage(FILE *f)

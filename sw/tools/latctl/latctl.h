@@ -58,5 +58,7 @@ int latctl_cmd_status(struct latctl *c, int argc, char **argv);
 int latctl_cmd_read(struct latctl *c, int argc, char **argv);
 int latctl_cmd_stream(struct latctl *c, int argc, char **argv);
 int latctl_cmd_hist(struct latctl *c, int argc, char **argv);
+/* ring needs no device: it maps the shared memory (or a file) itself */
+int latctl_cmd_ring(struct latctl *c, int argc, char **argv);
 
 #endif

@@ -1,0 +1,69 @@
+"""Configurations side by side (latmon.configurations): one row per scenario with where it
+ran and its headline measurement, computed independently here from the samples."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from latmon.configurations import configuration_rows
+from latmon.model import Run, Series
+
+
+def series(name: str, values: list[int], unit: str = "ns", clock: int | None = None) -> Series:
+    return Series(
+        name=name,
+        unit=unit,
+        clock_hz=clock,
+        columns={"latency": np.asarray(values, dtype=np.int64)},
+    )
+
+
+def run(scenario: str, order: int, source: str, *s: Series, **meta: str) -> Run:
+    base = {
+        "scenario": scenario,
+        "campaign_order": str(order),
+        "source": source,
+        "target": f"where {scenario} ran",
+        "emulated": "yes",
+        "env.hypervisor": meta.pop("hypervisor", "none"),
+        "env.vcpu_pinning": meta.pop("pinning", "none"),
+        "env.kernel_version": meta.pop("kernel", "none (bare metal)"),
+    }
+    return Run(meta={**base, **meta}, series=list(s))
+
+
+def test_one_row_per_configuration_in_campaign_order() -> None:
+    suite = run(
+        "bare",
+        2,
+        "latmon-irq-suite",
+        series("caches-on", [3, 5, 4], "cycles", 62_500_000),
+        series("wfi-idle", [100, 200], "cycles", 62_500_000),
+    )
+    domu = run(
+        "domu",
+        1,
+        "latprobe",
+        series("cpu0", [1000, 3000]),
+        series("cpu1", [2000]),
+        hypervisor="Xen 4.17.7",
+        pinning="domu v0->p2 (hard 2)",
+        kernel="6.1.0-56-arm64",
+        **{"env.preemption": "PREEMPT_VOLUNTARY (HZ=250)"},
+    )
+    cyclic = run("domu", 1, "cyclictest", series("cpu0", [9, 9]), tool="cyclictest")
+    host = Run(meta={"scenario": "no-target"}, series=[series("cpu0", [1])])
+    rows = configuration_rows([suite, cyclic, domu, host])
+    assert [r.scenario for r in rows] == ["domu", "bare"]  # campaign order; no target: left out
+    d, b = rows
+    # latprobe's CPUs pooled (cyclictest is in the report's other tables)
+    assert (d.n, d.median, d.p99, d.max) == (3, 2000, 3000, 3000)
+    assert d.measured.startswith("latprobe")
+    assert d.hypervisor == "Xen 4.17.7" and d.pinning == "domu v0->p2 (hard 2)"
+    assert d.kernel == "6.1.0-56-arm64 (PREEMPT_VOLUNTARY (HZ=250))"
+    # the suite's caches-on case in ns: 16 ns per count of a 62.5 MHz counter
+    ns = sorted(int(Fraction(v * 1_000_000_000, 62_500_000)) for v in (3, 5, 4))
+    assert (b.n, b.median, b.max) == (3, ns[1], ns[2])
+    assert "caches-on" in b.measured and b.kernel == "none (bare metal)" and b.emulated
