@@ -11,7 +11,7 @@
 // bank holds the last snapshot and is read over the bus (rd_addr -> rd_data, one cycle). A
 // `snapshot` strobe (accepted when not busy) first clears the frozen bank (BINS cycles, on its
 // own write port: counting goes on in the active bank), then swaps the banks at one clock edge
-// and lets the two samples still in the pipeline land in their bank; `busy` is high until then.
+// and lets the samples still in the pipeline (four cycles) land in their bank; `busy` is high until then.
 // Every latency is therefore counted in exactly one snapshot: the sum of all snapshots equals
 // what was sent, bin by bin. Read the frozen bank only while busy is low.
 //
