@@ -11,18 +11,23 @@
 // bank holds the last snapshot and is read over the bus (rd_addr -> rd_data, one cycle). A
 // `snapshot` strobe (accepted when not busy) first clears the frozen bank (BINS cycles, on its
 // own write port: counting goes on in the active bank), then swaps the banks at one clock edge
-// and lets the two samples still in the pipeline land in their bank; `busy` is high until then.
+// and lets the samples still in the pipeline (four cycles) land in their bank; `busy` is high until then.
 // Every latency is therefore counted in exactly one snapshot: the sum of all snapshots equals
 // what was sent, bin by bin. Read the frozen bank only while busy is low.
 //
-// The counting pipeline reads a bin in one cycle and writes it incremented in the next; a
-// latency for the bin written in the same cycle as its read takes the value being written
-// (forwarding), so back-to-back latencies for one bin are all counted.
+// The counting pipeline checks the range, then computes the bin, reads it from the RAM (through
+// the RAM's output register) and writes it incremented two cycles after the read; a latency
+// whose bin was written in either of the two cycles after its read takes the value written
+// (forwarding, the newer first), so back-to-back latencies for one bin are all counted.
 //
-//   cycle       t        t+1                t+2
-//   s0      latency  -> bin, range checks   (side registers of the bank updated)
-//   s1               -> RAM read of the bin
-//   s2                                     -> old = forwarded or read value; write old + 1
+//   cycle   t          t+1                     t+2        t+3               t+4
+//   s0a     latency -> under/over, latency - offset
+//   s0b                -> bin (side registers of the bank updated)
+//   s1                                         -> RAM read
+//   s2                                                    -> output register
+//   s3                                                                      -> old = forwarded
+//                                                                              or read; write
+//                                                                              old + 1
 //
 // `clear` (and rst) zero both banks: BINS cycles with busy high, during which latencies are
 // not counted but counted in `dropped`, so none disappears unnoticed.
@@ -67,7 +72,6 @@ module latmon_hist #(
 
     localparam BINS = 1 << BINS_LOG2;
     localparam [31:0] FULL = 32'hFFFFFFFF;
-    localparam [BIN_WIDTH-1:0] BIN_FULL = {BIN_WIDTH{1'b1}};
 
     initial begin
         if (BINS_LOG2 < 2 || BINS_LOG2 > 12)
@@ -98,7 +102,7 @@ module latmon_hist #(
 
     reg [1:0]           state = ST_CLEAR_ALL;
     reg [BINS_LOG2-1:0] clear_addr = {BINS_LOG2{1'b0}};
-    reg [1:0]           drain = 2'd0;
+    reg [2:0]           drain = 3'd0;
     reg                 act = 1'b0;    // the active bank
 
     assign busy = state != ST_IDLE;
@@ -115,7 +119,7 @@ module latmon_hist #(
                     if (state == ST_CLEAR_FROZEN) begin
                         act <= !act;
                         snapshots <= snapshots + 32'd1;
-                        drain <= 2'd2;
+                        drain <= 3'd4;  // the samples of the old bank still in s0a..s3
                         state <= ST_DRAIN;
                     end else begin
                         state <= ST_IDLE;
@@ -123,8 +127,8 @@ module latmon_hist #(
                 end
             end
             ST_DRAIN: begin
-                drain <= drain - 2'd1;
-                if (drain == 2'd1)
+                drain <= drain - 3'd1;
+                if (drain == 3'd1)
                     state <= ST_IDLE;
             end
             default: state <= ST_IDLE;
@@ -139,11 +143,34 @@ module latmon_hist #(
 
     // ---- s0 -> s1: bin and range, side registers ------------------------------------------
 
-    wire                 under0 = sample_latency < offset;
-    wire [CNT_WIDTH-1:0] delta0 = sample_latency - offset;
-    wire [CNT_WIDTH-1:0] index0 = delta0 >> shift;
-    wire                 over0 = !under0 && (index0 >> BINS_LOG2) != 0;
+    // s0a: the range checks, as compares of the latency with offset and with the first
+    // latency past the last bin, offset + (BINS << shift) (registered: the settings are static).
+    localparam BW = CNT_WIDTH + 32 + BINS_LOG2 + 1;  // wide enough for offset + (BINS << 31)
+    localparam [BW-1:0]  BINS_WIDE = BINS;
+    reg  [BW-1:0]        past_bins = {BW{1'b0}};
+    always @(posedge clk)
+        past_bins <= {{(BW-CNT_WIDTH){1'b0}}, offset} + (BINS_WIDE << shift);
+
     wire                 take0 = sample_valid && counting;
+    reg                  va = 1'b0;
+    reg                  bank_a = 1'b0;
+    reg  [CNT_WIDTH-1:0] lat_a = {CNT_WIDTH{1'b0}};
+    reg  [CNT_WIDTH-1:0] delta_a = {CNT_WIDTH{1'b0}};
+    reg                  under_a = 1'b0;
+    reg                  over_a = 1'b0;
+    always @(posedge clk) begin
+        va <= take0;
+        bank_a <= act;  // the bank of a latency: the active one when it enters
+        lat_a <= sample_latency;
+        delta_a <= sample_latency - offset;
+        under_a <= sample_latency < offset;
+        over_a <= {{(BW-CNT_WIDTH){1'b0}}, sample_latency} >= past_bins;
+        if (rst || clear)
+            va <= 1'b0;
+    end
+    /* verilator lint_off UNUSEDSIGNAL */  // the bits above the bin number
+    wire [CNT_WIDTH-1:0] index_a = delta_a >> shift;
+    /* verilator lint_on UNUSEDSIGNAL */
 
     reg                 v1 = 1'b0;
     reg                 bank1 = 1'b0;
@@ -170,28 +197,28 @@ module latmon_hist #(
         end
     end
 
-    wire       b0 = act;  // the bank of a latency entering now
+    wire       b0 = bank_a;
     // The sum saturates too (at 100 MHz it would take 5.8 years of 1000-cycle latencies).
-    wire [64:0] sum_next = {1'b0, sum_r[b0]} + {{(65-CNT_WIDTH){1'b0}}, sample_latency};
+    wire [64:0] sum_next = {1'b0, sum_r[b0]} + {{(65-CNT_WIDTH){1'b0}}, lat_a};
     integer    k_side;  // one loop variable per always block: a variable assigned from two
                         // blocks is a multi-driven net in synthesis and a race in simulation
 
     always @(posedge clk) begin
-        v1 <= take0 && !under0 && !over0;
+        v1 <= va && !under_a && !over_a;
         bank1 <= b0;
-        bin1 <= index0[BINS_LOG2-1:0];
-        if (take0) begin
-            if (under0 && under_r[b0] != FULL)
+        bin1 <= index_a[BINS_LOG2-1:0];
+        if (va) begin
+            if (under_a && under_r[b0] != FULL)
                 under_r[b0] <= under_r[b0] + 32'd1;
-            if (over0 && over_r[b0] != FULL)
+            if (over_a && over_r[b0] != FULL)
                 over_r[b0] <= over_r[b0] + 32'd1;
             if (~&count_r[b0])
                 count_r[b0] <= count_r[b0] + 48'd1;
             sum_r[b0] <= sum_next[64] ? {64{1'b1}} : sum_next[63:0];
-            if (sample_latency < min_r[b0])
-                min_r[b0] <= sample_latency;
-            if (sample_latency > max_r[b0])
-                max_r[b0] <= sample_latency;
+            if (lat_a < min_r[b0])
+                min_r[b0] <= lat_a;
+            if (lat_a > max_r[b0])
+                max_r[b0] <= lat_a;
         end
         if (sample_valid && !counting && dropped != FULL)
             dropped <= dropped + 32'd1;
@@ -212,18 +239,23 @@ module latmon_hist #(
         end
     end
 
-    // ---- s1 -> s2: RAM read; s2: increment and write ----------------------------------------
+    // ---- s1: RAM read; s2: its output register; s3: increment and write ----------------------
 
     reg                 v2 = 1'b0;
     reg                 bank2 = 1'b0;
     reg [BINS_LOG2-1:0] bin2 = {BINS_LOG2{1'b0}};
+    reg                 v3 = 1'b0;
+    reg                 bank3 = 1'b0;
+    reg [BINS_LOG2-1:0] bin3 = {BINS_LOG2{1'b0}};
     reg [BIN_WIDTH-1:0] q0 = {BIN_WIDTH{1'b0}};
     reg [BIN_WIDTH-1:0] q1 = {BIN_WIDTH{1'b0}};
-    // the write of the previous cycle, for forwarding
-    reg                 wv = 1'b0;
-    reg                 wbank = 1'b0;
-    reg [BINS_LOG2-1:0] wbin = {BINS_LOG2{1'b0}};
-    reg [BIN_WIDTH-1:0] wdata = {BIN_WIDTH{1'b0}};
+    reg [BIN_WIDTH-1:0] read3 = {BIN_WIDTH{1'b0}};  // the RAM output register of the bin's bank
+    // The writes of the last two cycles (w1: the last), for forwarding: the read of s1 did not
+    // see them. fw1/fw2: s3's bin is the one w1/w2 wrote, found a cycle ahead.
+    reg [BIN_WIDTH-1:0] w1data = {BIN_WIDTH{1'b0}};
+    reg [BIN_WIDTH-1:0] w2data = {BIN_WIDTH{1'b0}};
+    reg                 fw1 = 1'b0;
+    reg                 fw2 = 1'b0;
     integer             k_sat;
 
     // Each bank's read port: the counting pipeline when it reads that bank, else the bus. The
@@ -234,20 +266,21 @@ module latmon_hist #(
     wire [BINS_LOG2-1:0] raddr0 = count0 ? bin1 : rd_addr;
     wire [BINS_LOG2-1:0] raddr1 = count1 ? bin1 : rd_addr;
 
-    wire [BIN_WIDTH-1:0] read2 = bank2 ? q1 : q0;
-    wire [BIN_WIDTH-1:0] old2 = (wv && wbank == bank2 && wbin == bin2) ? wdata : read2;
-    wire [BIN_WIDTH-1:0] new2 = old2 == BIN_FULL ? BIN_FULL : old2 + 1'b1;
+    wire [BIN_WIDTH-1:0] old3 = fw1 ? w1data : fw2 ? w2data : read3;
+    wire [BIN_WIDTH:0]   inc3 = {1'b0, old3} + 1'b1;
+    wire                 full3 = inc3[BIN_WIDTH];  // old3 was all ones: it stays there
+    wire [BIN_WIDTH-1:0] new3 = inc3[BIN_WIDTH-1:0] | {BIN_WIDTH{full3}};
 
     // Each bank's write port: the counting pipeline, or the clearing.
     wire clearing = state == ST_CLEAR_ALL || state == ST_CLEAR_FROZEN;
     wire clear0 = state == ST_CLEAR_ALL || (state == ST_CLEAR_FROZEN && act == 1'b1);
     wire clear1 = state == ST_CLEAR_ALL || (state == ST_CLEAR_FROZEN && act == 1'b0);
-    wire we0 = (v2 && bank2 == 1'b0) || clear0;
-    wire we1 = (v2 && bank2 == 1'b1) || clear1;
-    wire [BINS_LOG2-1:0] waddr0 = clear0 ? clear_addr : bin2;
-    wire [BINS_LOG2-1:0] waddr1 = clear1 ? clear_addr : bin2;
-    wire [BIN_WIDTH-1:0] wdata0 = clear0 ? {BIN_WIDTH{1'b0}} : new2;
-    wire [BIN_WIDTH-1:0] wdata1 = clear1 ? {BIN_WIDTH{1'b0}} : new2;
+    wire we0 = (v3 && bank3 == 1'b0) || clear0;
+    wire we1 = (v3 && bank3 == 1'b1) || clear1;
+    wire [BINS_LOG2-1:0] waddr0 = clear0 ? clear_addr : bin3;
+    wire [BINS_LOG2-1:0] waddr1 = clear1 ? clear_addr : bin3;
+    wire [BIN_WIDTH-1:0] wdata0 = clear0 ? {BIN_WIDTH{1'b0}} : new3;
+    wire [BIN_WIDTH-1:0] wdata1 = clear1 ? {BIN_WIDTH{1'b0}} : new3;
 
     always @(posedge clk) begin
         if (we0)
@@ -267,19 +300,39 @@ module latmon_hist #(
         v2 <= v1;
         bank2 <= bank1;
         bin2 <= bin1;
-        wv <= v2;
-        wbank <= bank2;
-        wbin <= bin2;
-        wdata <= new2;
-        if (v2 && old2 == BIN_FULL)
-            sat_r[bank2] <= 1'b1;
+        v3 <= v2;
+        bank3 <= bank2;
+        bin3 <= bin2;
+        read3 <= bank2 ? q1 : q0;
+        // In the next cycle w1 is s3's write of now, w2 is w1 of now.
+        fw1 <= v3 && bank3 == bank2 && bin3 == bin2;
+        fw2 <= fw1_next2;
+        w1data <= new3;
+        w2data <= w1data;
+        if (v3 && full3)
+            sat_r[bank3] <= 1'b1;
         for (k_sat = 0; k_sat < 2; k_sat = k_sat + 1)
             if (rst || clear || (zero_frozen_regs && k_sat[0] != act))
                 sat_r[k_sat] <= 1'b0;
         if (rst || clear) begin
             v2 <= 1'b0;
-            wv <= 1'b0;
+            v3 <= 1'b0;
+            fw1 <= 1'b0;
+            fw2 <= 1'b0;
         end
+    end
+
+    // w2 of the next cycle is the write s3 made last cycle (w1 now).
+    reg                 w1v = 1'b0;
+    reg                 w1bank = 1'b0;
+    reg [BINS_LOG2-1:0] w1bin = {BINS_LOG2{1'b0}};
+    wire                fw1_next2 = w1v && w1bank == bank2 && w1bin == bin2;
+    always @(posedge clk) begin
+        w1v <= v3;
+        w1bank <= bank3;
+        w1bin <= bin3;
+        if (rst || clear)
+            w1v <= 1'b0;
     end
 
     // ---- the frozen bank, to the bus --------------------------------------------------------

@@ -23,7 +23,15 @@
 // same cycle never answers an end in the same cycle), a start takes the lowest-numbered entry
 // free before the cycle, and an entry both matched and due for its timeout counts as matched.
 // Events enter registered (one cycle), so start and end times are both one cycle late and the
-// latency is exact; sample_valid comes two cycles after the end event.
+// latency is exact.
+//
+// Pipelined for speed, without changing those rules: the IDs are compared with every entry in
+// the cycle the events enter (a cycle ahead; an entry written in that cycle is compared with the
+// written ID instead), the timeout scan reads the time of the entry it will look at two cycles
+// ahead and compares it with "now - timeout" a cycle ahead (an entry written in between is
+// judged by its own age, one or two cycles), and the latency of a match is selected, subtracted
+// and saturated in three further cycles: sample_valid comes five cycles after the end event.
+// The event counters and `outstanding` count an event one cycle after the cycle that decides it.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -62,6 +70,8 @@ module latmon_stamp #(
     localparam EW = ENTRIES > 1 ? $clog2(ENTRIES) : 1;
     localparam integer  LAST_INDEX = ENTRIES - 1;
     localparam [EW-1:0] LAST_ENTRY = LAST_INDEX[EW-1:0];
+    localparam integer  AHEAD_INDEX = 2 % ENTRIES;
+    localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead after reset
 
     initial begin
         if (ENTRIES < 2 || ENTRIES > 64)
@@ -73,26 +83,6 @@ module latmon_stamp #(
     end
 
     wire reset = rst || clear;
-
-    // ---- registered inputs -------------------------------------------------------------------
-
-    reg                s_valid = 1'b0;
-    reg [ID_WIDTH-1:0] s_id = {ID_WIDTH{1'b0}};
-    reg                e_valid = 1'b0;
-    reg [ID_WIDTH-1:0] e_id = {ID_WIDTH{1'b0}};
-
-    always @(posedge clk) begin
-        s_valid <= start_valid && enable;
-        s_id <= start_id;
-        e_valid <= end_valid && enable;
-        e_id <= end_id;
-        timebase <= timebase + 64'd1;
-        if (rst) begin
-            s_valid <= 1'b0;
-            e_valid <= 1'b0;
-            timebase <= 64'd0;
-        end
-    end
 
     // ---- the table -------------------------------------------------------------------------
 
@@ -108,75 +98,192 @@ module latmon_stamp #(
         end
     end
 
-    // Match the end, and look for the start's ID, in every entry at once.
-    reg [ENTRIES-1:0] end_hit;
-    reg [ENTRIES-1:0] start_hit;
-    always @* begin
-        for (n = 0; n < ENTRIES; n = n + 1) begin
-            end_hit[n] = used[n] && ids[n] == e_id;
-            start_hit[n] = used[n] && ids[n] == s_id;
-        end
-    end
+    // ---- registered inputs, their IDs compared with every entry in the same cycle ----------
 
-    // The matched entry (IDs are unique in the table, so at most one hits) and the lowest free.
-    reg [EW-1:0] hit_index;
-    reg [EW-1:0] free_index;
-    reg          any_free;
-    always @* begin
-        hit_index = {EW{1'b0}};
-        free_index = {EW{1'b0}};
-        any_free = 1'b0;
-        for (n = ENTRIES - 1; n >= 0; n = n - 1) begin
-            if (end_hit[n])
-                hit_index = n[EW-1:0];
-            if (!used[n]) begin
-                free_index = n[EW-1:0];
-                any_free = 1'b1;
+    reg                s_valid = 1'b0;
+    reg [ID_WIDTH-1:0] s_id = {ID_WIDTH{1'b0}};
+    reg                e_valid = 1'b0;
+    reg [ENTRIES-1:0]  s_same = {ENTRIES{1'b0}};  // ids[n] == s_id (before this cycle's write)
+    reg [ENTRIES-1:0]  e_same = {ENTRIES{1'b0}};  // ids[n] == the end's ID (before the write)
+    reg                s_is_last = 1'b0;          // s_id == the ID the start before wrote
+    reg                e_is_last = 1'b0;          // the end's ID == the ID the start before wrote
+    reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entry written at the last edge
+    reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entry written at the edge before
+
+    // A start writes its ID and time into the lowest free entry whether or not it is stored
+    // (a free entry's contents do not matter): the write needs no match result.
+    wire [ENTRIES-1:0] free_lowest;
+    wire               any_free = !(&used);
+    genvar g;
+    generate
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_free
+            if (g == 0) begin : g_first
+                assign free_lowest[g] = !used[g];
+            end else begin : g_next
+                assign free_lowest[g] = !used[g] && &used[g-1:0];
             end
         end
+    endgenerate
+    wire [ENTRIES-1:0] write = s_valid ? free_lowest : {ENTRIES{1'b0}};
+
+    always @(posedge clk) begin
+        s_valid <= start_valid && enable;
+        s_id <= start_id;
+        e_valid <= end_valid && enable;
+        for (n = 0; n < ENTRIES; n = n + 1) begin
+            s_same[n] <= ids[n] == start_id;
+            e_same[n] <= ids[n] == end_id;
+        end
+        s_is_last <= start_id == s_id;
+        e_is_last <= end_id == s_id;
+        wrote <= write;
+        wrote2 <= wrote;
+        timebase <= timebase + 64'd1;
+        for (n = 0; n < ENTRIES; n = n + 1) begin
+            if (write[n]) begin
+                ids[n] <= s_id;
+                times[n] <= timebase;
+            end
+        end
+        if (rst) begin
+            s_valid <= 1'b0;
+            e_valid <= 1'b0;
+            timebase <= 64'd0;
+        end
     end
 
-    wire match = e_valid && |end_hit;
-    wire no_match = e_valid && !(|end_hit);
+    // Match the end, and look for the start's ID, in every entry: the IDs compared last cycle,
+    // or for the entry written at the last edge, with the ID written.
+    wire [ENTRIES-1:0] end_hit;
+    wire [ENTRIES-1:0] start_hit;
+    generate
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_hit
+            assign end_hit[g] = e_valid && used[g] && (wrote[g] ? e_is_last : e_same[g]);
+            assign start_hit[g] = used[g] && (wrote[g] ? s_is_last : s_same[g]);
+        end
+    endgenerate
+
+    wire match = |end_hit;
+    wire no_match = e_valid && !match;
     wire duplicate = s_valid && |start_hit;
     wire store = s_valid && !duplicate && any_free;
     wire refused = s_valid && !duplicate && !any_free;
 
-    // The timeout scan: one entry per cycle.
-    reg  [EW-1:0] scan = {EW{1'b0}};
-    wire [63:0]   age = timebase - times[scan];
-    wire          expire = timeout != 32'd0 && used[scan] && age >= {32'd0, timeout} &&
-                           !(match && hit_index == scan);
+    // ---- the timeout scan: one entry per cycle, judged ahead ---------------------------------
+    // scan: the entry looked at now (scan_hot, one-hot); scan_ahead: the one in two cycles,
+    // whose time is read now. lim: now + 1 - timeout, the latest start time that is due next
+    // cycle (negative: none).
 
-    // The latency of the match, registered once more before it goes out.
-    wire [63:0] elapsed = timebase - times[hit_index];
-    wire        too_long = (elapsed >> CNT_WIDTH) != 64'd0;
+    reg  [EW-1:0]      scan = {EW{1'b0}};
+    reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
+    reg  [EW-1:0]      scan_ahead = AHEAD_ENTRY;
+    reg  [63:0]        timebase_2 = 64'd2;       // timebase + 2
+    reg  [64:0]        lim = 65'd0;
+    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of the next cycle, read last cycle
+    reg                aged = 1'b0;              // the entry scanned now is due (unless written)
+    reg                timeout_on = 1'b0;
+    reg                timeout_le_1 = 1'b0;      // for an entry written one edge ago
+    reg                timeout_le_2 = 1'b0;      // ... two edges ago
 
-    reg [ENTRIES-1:0] freed;
-    always @* begin
-        freed = {ENTRIES{1'b0}};
-        if (match)
-            freed[hit_index] = 1'b1;
-        if (expire)
-            freed[scan] = 1'b1;
+    function [EW-1:0] next_entry;
+        input [EW-1:0] i;
+        begin
+            next_entry = i == LAST_ENTRY ? {EW{1'b0}} : i + 1'b1;
+        end
+    endfunction
+
+    always @(posedge clk) begin
+        timeout_on <= timeout != 32'd0;
+        timeout_le_1 <= timeout <= 32'd1;
+        timeout_le_2 <= timeout <= 32'd2;
+        timebase_2 <= timebase_2 + 64'd1;
+        lim <= {1'b0, timebase_2} - {33'd0, timeout};
+        ahead_time <= times[scan_ahead];
+        aged <= timeout_on && !lim[64] && ahead_time <= lim[63:0];
+        scan <= next_entry(scan);
+        scan_ahead <= next_entry(scan_ahead);
+        scan_hot <= {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
+        if (rst)
+            timebase_2 <= 64'd2;
+        if (reset) begin
+            scan <= {EW{1'b0}};
+            scan_ahead <= AHEAD_ENTRY;
+            scan_hot <= {{(ENTRIES-1){1'b0}}, 1'b1};
+        end
+    end
+
+    // An entry written one or two edges ago was judged by a time read before the write.
+    wire [ENTRIES-1:0] expire_hot;
+    generate
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_expire
+            assign expire_hot[g] = scan_hot[g] && used[g] && !end_hit[g] && timeout_on &&
+                                   (wrote[g] ? timeout_le_1 : wrote2[g] ? timeout_le_2 : aged);
+        end
+    endgenerate
+    wire expire = |expire_hot;
+
+    always @(posedge clk) begin
+        used <= (used & ~end_hit & ~expire_hot) | (store ? free_lowest : {ENTRIES{1'b0}});
+        if (reset)
+            used <= {ENTRIES{1'b0}};
+    end
+
+    // ---- the latency of a match: select, subtract, saturate ----------------------------------
+    // The matched entry is freed at the edge after the match, so it is rewritten two edges after
+    // it at the earliest: its time is still there in the cycle after the match.
+
+    reg [ENTRIES-1:0] m_hit = {ENTRIES{1'b0}};
+    reg               m_valid = 1'b0;
+    reg [63:0]        m_now = 64'd0;
+    reg               t_valid = 1'b0;
+    reg [63:0]        t_now = 64'd0;
+    reg [63:0]        t_start = 64'd0;
+    reg               d_valid = 1'b0;
+    reg [63:0]        d_elapsed = 64'd0;
+
+    reg [63:0] hit_time;
+    always @* begin : select_hit_time
+        integer i;
+        hit_time = 64'd0;
+        for (i = 0; i < ENTRIES; i = i + 1)
+            hit_time = hit_time | (m_hit[i] ? times[i] : 64'd0);
     end
 
     always @(posedge clk) begin
-        used <= (used & ~freed) | (store ? ({{(ENTRIES-1){1'b0}}, 1'b1} << free_index)
-                                         : {ENTRIES{1'b0}});
-        if (store) begin
-            ids[free_index] <= s_id;
-            times[free_index] <= timebase;
-        end
-        scan <= scan == LAST_ENTRY ? {EW{1'b0}} : scan + 1'b1;
-        sample_valid <= match;
-        sample_latency <= too_long ? {CNT_WIDTH{1'b1}} : elapsed[CNT_WIDTH-1:0];
-        outstanding <= outstanding + (store ? 7'd1 : 7'd0) - (match ? 7'd1 : 7'd0)
-                       - (expire ? 7'd1 : 7'd0);
+        m_valid <= match;
+        m_hit <= end_hit;
+        m_now <= timebase;
+        t_valid <= m_valid;
+        t_now <= m_now;
+        t_start <= hit_time;
+        d_valid <= t_valid;
+        d_elapsed <= t_now - t_start;
+        sample_valid <= d_valid;
+        sample_latency <= (d_elapsed >> CNT_WIDTH) != 64'd0 ? {CNT_WIDTH{1'b1}}
+                                                            : d_elapsed[CNT_WIDTH-1:0];
         if (reset) begin
-            used <= {ENTRIES{1'b0}};
-            scan <= {EW{1'b0}};
+            m_valid <= 1'b0;
+            t_valid <= 1'b0;
+            d_valid <= 1'b0;
             sample_valid <= 1'b0;
+        end
+    end
+
+    // ---- the accounts, a cycle later -----------------------------------------------------------
+
+    reg c_match = 1'b0, c_no_match = 1'b0, c_expire = 1'b0, c_refused = 1'b0, c_duplicate = 1'b0;
+    reg c_store = 1'b0;
+    always @(posedge clk) begin
+        c_match <= match;
+        c_no_match <= no_match;
+        c_expire <= expire;
+        c_refused <= refused;
+        c_duplicate <= duplicate;
+        c_store <= store;
+        outstanding <= outstanding + (c_store ? 7'd1 : 7'd0) - (c_match ? 7'd1 : 7'd0)
+                       - (c_expire ? 7'd1 : 7'd0);
+        if (reset) begin
+            {c_match, c_no_match, c_expire, c_refused, c_duplicate, c_store} <= 6'd0;
             outstanding <= 7'd0;
         end
     end
@@ -185,19 +292,19 @@ module latmon_stamp #(
     wire matched_full, unmatched_full, timeouts_full, full_full, duplicates_full;
     wire unused_full = ^{matched_full, unmatched_full, timeouts_full, full_full, duplicates_full};
     latmon_counter #(.WIDTH(32)) matched_inst (
-        .clk(clk), .clear(reset), .inc(match), .value(matched), .full(matched_full)
+        .clk(clk), .clear(reset), .inc(c_match), .value(matched), .full(matched_full)
     );
     latmon_counter #(.WIDTH(32)) unmatched_inst (
-        .clk(clk), .clear(reset), .inc(no_match), .value(unmatched), .full(unmatched_full)
+        .clk(clk), .clear(reset), .inc(c_no_match), .value(unmatched), .full(unmatched_full)
     );
     latmon_counter #(.WIDTH(32)) timeouts_inst (
-        .clk(clk), .clear(reset), .inc(expire), .value(timeouts), .full(timeouts_full)
+        .clk(clk), .clear(reset), .inc(c_expire), .value(timeouts), .full(timeouts_full)
     );
     latmon_counter #(.WIDTH(32)) full_inst (
-        .clk(clk), .clear(reset), .inc(refused), .value(full), .full(full_full)
+        .clk(clk), .clear(reset), .inc(c_refused), .value(full), .full(full_full)
     );
     latmon_counter #(.WIDTH(32)) duplicates_inst (
-        .clk(clk), .clear(reset), .inc(duplicate), .value(duplicates), .full(duplicates_full)
+        .clk(clk), .clear(reset), .inc(c_duplicate), .value(duplicates), .full(duplicates_full)
     );
 
 endmodule

@@ -10,12 +10,17 @@
 //   mode 2, burst:     `burst_len` pulses `period` cycles apart, then `pause` cycles from the
 //                      last pulse of a burst to the first of the next.
 //
-// `start` (a one-cycle strobe) seeds the run; the next cycle loads the first interval I, and the
-// first pulse is high in cycle s + I + 2 (start high in cycle s; `pulse` is registered), each
-// further one an interval after the previous. After `total` pulses (0: without end) the generator stops and
-// raises `done` (until the next start) and `done_pulse` (one cycle). `stop` ends a run early
-// (without done). An interval of 0 counts as 1. `pulse_id` is the number of the pulse (0 for
-// the first of a run), valid with `pulse`; `sent` counts the pulses of the run.
+// `start` (a one-cycle strobe) seeds the run. The random intervals are computed ahead, in a
+// pipeline that advances once per pulse (xorshift step; the two partial products; their sum;
+// the addition of min), so that no cycle does more than one of these steps: the pipeline is
+// filled in the three cycles after start, the fourth loads the first interval I, and the first
+// pulse is high in cycle s + I + 5 (start high in cycle s; `pulse` is registered), each further
+// one an interval after the previous — in every mode, so that a mode's timing does not depend on
+// another's. After `total` pulses (0: without end) the generator stops and raises `done` (until
+// the next start) and `done_pulse` (one cycle). `stop` ends a run early (without done). An
+// interval of 0 counts as 1. `pulse_id` is the number of the pulse (0 for the first of a run),
+// valid with `pulse`; `sent` counts the pulses of the run. The inputs are sampled from the cycle
+// of start on (interval_min and interval_max one cycle later, through registers).
 //
 // Pulses one cycle apart (interval 1) form a level, not edges: for an edge-triggered input use
 // intervals of at least 2.
@@ -50,16 +55,13 @@ module latmon_stim #(
 
     localparam MODE_RANDOM = 2'd1;
     localparam MODE_BURST = 2'd2;
+    // Pipeline advances between start and the load of the first interval.
+    localparam [1:0] FILL = 2'd3;
 
     initial begin
         if (ID_WIDTH < 8 || ID_WIDTH > 32)
             $fatal(1, "latmon_stim: ID_WIDTH must be 8..32, not %0d", ID_WIDTH);
     end
-
-    reg [31:0] x = 32'd1;          // xorshift32 state
-    reg [31:0] wait_left = 32'd0;  // cycles to the next pulse (1: it comes next cycle)
-    reg [31:0] in_burst = 32'd0;   // pulses sent in the current burst
-    reg        load = 1'b0;        // the cycle after start: load the first interval
 
     // One xorshift32 step.
     function [31:0] xorshift;
@@ -72,42 +74,83 @@ module latmon_stim #(
         end
     endfunction
 
-    // A random interval from the generator state v: min + floor(v[31:16] * span / 2^16).
-    wire [31:0] lo = interval_min;
-    wire [31:0] hi = interval_max < interval_min ? interval_min : interval_max;
-    wire [32:0] span = {1'b0, hi} - {1'b0, lo} + 33'd1;
-    /* verilator lint_off UNUSEDSIGNAL */  // the fraction bits product[15:0] are dropped
-    function [31:0] random_interval;
-        input [15:0] v;
-        reg [48:0] product;
-        begin
-            product = v * span;
-            random_interval = lo + product[47:16];  // product < 2^48: bit 48 is always 0
-        end
-    endfunction
+    // ---- the configuration, registered (it is static during a run) -------------------------
+    reg [31:0] lo = 32'd0;            // interval_min
+    reg [32:0] span = 33'd1;          // max(interval_max, interval_min) - interval_min + 1
+    reg        lo_is_0 = 1'b1;
+    reg        lo_is_1 = 1'b0;
+    reg        period_le_1 = 1'b1;    // an interval of period (or pause) is one cycle
+    reg        pause_le_1 = 1'b1;
+    reg        burst_le_1 = 1'b1;     // bursts of one pulse: every interval after the first a pause
+    reg [31:0] burst_periods = 32'd0; // the period intervals between two pauses: burst_len - 1
+    always @(posedge clk) begin
+        lo <= interval_min;
+        span <= {1'b0, interval_max < interval_min ? interval_min : interval_max}
+                - {1'b0, interval_min} + 33'd1;
+        lo_is_0 <= interval_min == 32'd0;
+        lo_is_1 <= interval_min == 32'd1;
+        period_le_1 <= period[31:1] == 31'd0;
+        pause_le_1 <= pause[31:1] == 31'd0;
+        burst_le_1 <= burst_len[31:1] == 31'd0;
+        burst_periods <= burst_len == 32'd0 ? 32'd0 : burst_len - 32'd1;
+    end
+
+    // ---- the random intervals, computed ahead --------------------------------------------
+    // Stage x: the generator state of the next interval but two; pp: its partial products;
+    // q: the interval but one minus min; r: the next interval and whether it is at most 1.
+    // All stages move together (`advance`): once per cycle while filling, then once per load.
+    reg  [31:0] x = 32'd1;
+    reg  [32:0] pp_lo = 33'd0;        // x[31:16] * span[16:0]
+    reg  [32:0] pp_hi = 33'd0;        // x[31:16] * span[32:17]
+    reg  [31:0] q = 32'd0;            // (x[31:16] * span) >> 16
+    reg  [31:0] r = 32'd0;
+    reg         r_le_1 = 1'b0;
+    /* verilator lint_off UNUSEDSIGNAL */  // the fraction bits of the product are dropped
+    wire [49:0] product = {17'd0, pp_lo} + {pp_hi, 17'd0};
     /* verilator lint_on UNUSEDSIGNAL */
+    reg         advance;
 
-    function [31:0] at_least_1;
-        input [31:0] v;
-        begin
-            at_least_1 = v == 32'd0 ? 32'd1 : v;
+    always @(posedge clk) begin
+        if (start) begin
+            x <= xorshift(seed == 32'd0 ? 32'd1 : seed);
+        end else if (advance) begin
+            x <= xorshift(x);
+            pp_lo <= x[31:16] * span[16:0];
+            pp_hi <= x[31:16] * span[32:17];
+            q <= product[47:16];  // product < 2^48
+            r <= lo + q;          // q <= max - min: no overflow
+            r_le_1 <= (lo_is_0 && q[31:1] == 31'd0) || (lo_is_1 && q == 32'd0);
         end
-    endfunction
+    end
 
-    wire [31:0] seed_state = seed == 32'd0 ? 32'd1 : seed;
-    wire [31:0] x_next = xorshift(x);
-    wire [31:0] burst_n = at_least_1(burst_len);
-    wire        last_of_run = total != 32'd0 && sent + 32'd1 == total;
-    wire        last_of_burst = in_burst + 32'd1 >= burst_n;
+    // ---- the run ---------------------------------------------------------------------------
+    reg [1:0]  fill = 2'd0;            // pipeline advances left before the first load
+    reg        load = 1'b0;            // this cycle loads the first interval
+    reg [31:0] wait_left = 32'd0;      // cycles to the next pulse (1 or 0: it comes next cycle)
+    reg        due = 1'b0;             // wait_left <= 1: the pulse goes out at the next edge
+    reg        pause_next = 1'b0;      // burst mode: the next interval is a pause
+    reg [31:0] periods_left = 32'd0;   // burst mode: period intervals before the next pause
+    reg        endless = 1'b0;         // total == 0
+    reg [31:0] left = 32'd0;           // pulses left in the run (when not endless)
+    reg        one_left = 1'b0;        // left == 1
 
-    // The interval after the pulse being sent now (or the first, when loading).
+    wire fire = running && !load && fill == 2'd0 && due;
+    always @* advance = fill != 2'd0 || ((load || fire) && mode == MODE_RANDOM);
+
+    // The interval loaded now (in `load` the first, else the one after the pulse sent now).
     reg [31:0] next_interval;
+    reg        next_le_1;
     always @* begin
-        case (mode)
-            MODE_RANDOM: next_interval = random_interval(x_next[31:16]);
-            MODE_BURST: next_interval = (last_of_burst && !load) ? pause : period;
-            default: next_interval = period;
-        endcase
+        if (mode == MODE_RANDOM) begin
+            next_interval = r;
+            next_le_1 = r_le_1;
+        end else if (mode == MODE_BURST && pause_next && !load) begin
+            next_interval = pause;
+            next_le_1 = pause_le_1;
+        end else begin
+            next_interval = period;
+            next_le_1 = period_le_1;
+        end
     end
 
     always @(posedge clk) begin
@@ -115,48 +158,60 @@ module latmon_stim #(
         done_pulse <= 1'b0;
         if (start) begin
             running <= 1'b1;
-            load <= 1'b1;
+            fill <= FILL;
+            load <= 1'b0;
             done <= 1'b0;
+            due <= 1'b0;
             sent <= 32'd0;
-            in_burst <= 32'd0;
             pulse_id <= {ID_WIDTH{1'b0}};
-            x <= seed_state;
+            endless <= total == 32'd0;
+            left <= total;
+            one_left <= total == 32'd1;
         end else if (stop) begin
             running <= 1'b0;
+            fill <= 2'd0;
             load <= 1'b0;
-        end else if (load) begin
+        end else if (fill != 2'd0) begin
+            fill <= fill - 2'd1;
+            load <= fill == 2'd1;
+        end else if (load || fire) begin
             load <= 1'b0;
-            if (mode == MODE_RANDOM)
-                x <= x_next;
-            wait_left <= at_least_1(next_interval);
-        end else if (running) begin
-            if (wait_left == 32'd1) begin
+            wait_left <= next_interval;
+            due <= next_le_1;
+            if (load || pause_next) begin
+                periods_left <= burst_periods;
+                pause_next <= burst_le_1;
+            end else begin
+                periods_left <= periods_left - 32'd1;
+                pause_next <= periods_left == 32'd1;
+            end
+            if (fire) begin
                 pulse <= 1'b1;
                 pulse_id <= sent[ID_WIDTH-1:0];
                 sent <= sent + 32'd1;
-                in_burst <= last_of_burst ? 32'd0 : in_burst + 32'd1;
-                if (mode == MODE_RANDOM)
-                    x <= x_next;
-                wait_left <= at_least_1(next_interval);
-                if (last_of_run) begin
+                left <= left - 32'd1;
+                one_left <= left == 32'd2;
+                if (!endless && one_left) begin
                     running <= 1'b0;
                     done <= 1'b1;
                     done_pulse <= 1'b1;
                 end
-            end else begin
-                wait_left <= wait_left - 32'd1;
             end
+        end else if (running) begin
+            wait_left <= wait_left - 32'd1;
+            due <= wait_left == 32'd2;
         end
         if (rst) begin
             pulse <= 1'b0;
             running <= 1'b0;
+            fill <= 2'd0;
             load <= 1'b0;
+            due <= 1'b0;
             done <= 1'b0;
             done_pulse <= 1'b0;
             sent <= 32'd0;
-            in_burst <= 32'd0;
-            x <= 32'd1;
             wait_left <= 32'd0;
+            pause_next <= 1'b0;
         end
     end
 

@@ -10,6 +10,7 @@ import pytest
 from cocotb.triggers import FallingEdge, RisingEdge, ValueChange
 from model.latmon_stim_model import (
     BURST,
+    FIRST_PULSE_DELAY,
     PERIODIC,
     RANDOM,
     expected_served,
@@ -117,7 +118,7 @@ async def random_intervals_exact_and_uniform(dut) -> None:
     ]
     got = [c for c, _ in tb.pulses]
     assert got == want
-    gaps = np.diff([s + 1, *got])
+    gaps = np.diff([s + FIRST_PULSE_DELAY, *got])  # the first gap: the first interval
     assert gaps.min() >= 10 and gaps.max() <= 109
     observed = np.bincount(gaps - 10, minlength=100)
     chi2 = float(((observed - 50.0) ** 2 / 50.0).sum())
@@ -141,7 +142,7 @@ async def endless_run_stops(dut) -> None:
     for _ in range(20):
         await FallingEdge(dut.clk)
     got = [c for c, _ in tb.pulses]
-    assert got == [c for c in (s + 2 + 5 * k for k in range(1, 30)) if c <= s + 104]
+    assert got == [c for c in (s + FIRST_PULSE_DELAY + 5 * k for k in range(1, 30)) if c <= s + 104]
     assert int(dut.running.value) == 0 and int(dut.done.value) == 0
 
 

@@ -5,12 +5,16 @@ the inputs). The rules (docs/hw/latmon_stamp.md): the end is matched against the
 was before the cycle; a start takes the lowest entry free before the cycle, is refused when
 none is (full) or when its ID is outstanding (duplicate); the timeout scan looks at entry
 `scan` (advancing every cycle) and frees it when it is at least `timeout` cycles old, unless
-the end of the same cycle matched it. A match emits a sample one cycle later.
+the end of the same cycle matched it. A match emits a sample SAMPLE_DELAY cycles later (the
+RTL selects, subtracts and saturates the latency in a pipeline).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+# Cycles from the cycle that matches an end to the cycle its sample is valid.
+SAMPLE_DELAY = 4
 
 
 @dataclass
@@ -58,7 +62,7 @@ def stamp_model(
         expire = timeout != 0 and used[scan] and p - times[scan] >= timeout and hit != scan
         if hit is not None:
             out.matched += 1
-            out.samples.append((p + 1, min(p - times[hit], top)))
+            out.samples.append((p + SAMPLE_DELAY, min(p - times[hit], top)))
             used[hit] = False
         if expire:
             out.timeouts += 1

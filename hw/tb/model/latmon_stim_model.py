@@ -1,7 +1,8 @@
 """Reference model of hw/rtl/latmon_stim.v: the cycles of the pulses of one run.
 
 Cycles count from the start strobe (start high in cycle 0); the first pulse is high in cycle
-I1 + 2, each further one an interval after the previous (intervals of 0 count as 1).
+I1 + 5 (three cycles fill the pipeline that computes the intervals ahead, the fourth loads the
+first), each further one an interval after the previous (intervals of 0 count as 1).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import math
 from model.xorshift import xorshift
 
 PERIODIC, RANDOM, BURST = 0, 1, 2
+# Cycles from the start strobe to the first pulse, less the first interval.
+FIRST_PULSE_DELAY = 5
 
 
 def random_interval(x: int, lo: int, hi: int) -> int:
@@ -45,7 +48,7 @@ def intervals(
 
 
 def pulse_cycles(mode: int, count: int, **kw: int) -> list[int]:
-    cycles, t = [], 2
+    cycles, t = [], FIRST_PULSE_DELAY
     for value in intervals(mode, count, **kw):
         t += value
         cycles.append(t)
