@@ -31,6 +31,8 @@ apt_packages=(
   clang-format             # C style check
   ghdl                     # checks the VHDL component declaration of the IP
   git                      # generated-file staleness check, version strings
+  chromium                 # the report's browser test (headless, driven by Playwright), latmon report --pdf
+  fonts-dejavu-core        # a font for chromium's screenshots and PDFs (a minimal system has none)
 )
 
 missing=()

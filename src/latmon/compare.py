@@ -220,28 +220,28 @@ COLUMNS = [
     Column("scenario", "scenario", "l"),
     Column("runs", "runs"),
     Column("n", "n"),
-    Column("min", "min"),
-    Column("mean", "avg"),
-    Column("median", "median"),
-    Column("p99", "p99"),
-    Column("p99_ci", "p99 95% CI"),
-    Column("p99_9", "p99.9"),
-    Column("max", "max"),
-    Column("jitter", "jitter"),
-    Column("stdev", "stdev"),
+    Column("min", "min", unit="ns"),
+    Column("mean", "avg", unit="ns"),
+    Column("median", "median", unit="ns"),
+    Column("p99", "p99", unit="ns"),
+    Column("p99_ci", "p99 95% CI", unit="ns"),
+    Column("p99_9", "p99.9", unit="ns"),
+    Column("max", "max", unit="ns"),
+    Column("jitter", "jitter", unit="ns"),
+    Column("stdev", "stdev", unit="ns"),
     Column("rsd_pct", "%RSD"),
 ]
 DEADLINE_COLUMNS = [
     Column("above_deadline", "> deadline"),
-    Column("margin", "margin"),
+    Column("margin", "margin", unit="ns", title="deadline - max: negative when it is missed"),
     Column("verdict", "verdict", "l"),
 ]
 MEASURE_COLUMN = Column("measure", "measures", "l")
 VERSUS_COLUMNS = [
-    Column("d_p50", "Δp50"),
-    Column("d_p50_ci", "Δp50 CI"),
-    Column("d_p99", "Δp99"),
-    Column("d_p99_ci", "Δp99 CI"),
+    Column("d_p50", "Δp50", unit="ns"),
+    Column("d_p50_ci", "Δp50 CI", unit="ns"),
+    Column("d_p99", "Δp99", unit="ns"),
+    Column("d_p99_ci", "Δp99 CI", unit="ns"),
     Column("a12", "A12"),
     Column("effect", "effect", "l"),
 ]
@@ -274,14 +274,12 @@ def comparison_table(rows: list[dict[str, object]], with_deadline: bool) -> Tabl
                 bounds = r[f"{key}_ci"]
                 assert isinstance(bounds, list)
                 lo, hi = bounds
-                cells[f"{key}_ci"] = Cell(f"[{_fmt(lo)}, {_fmt(hi)}]", f"{plain(lo)};{plain(hi)}")
+                cells[f"{key}_ci"] = Cell.made_of(
+                    "[{0}, {1}]", lo, hi, plain_text=f"{plain(lo)};{plain(hi)}"
+                )
         if "a12" in r:
             a = float(r["a12"])  # type: ignore[arg-type]
             cells["a12"] = Cell(f"{a:.3f}", repr(a))
             cells["effect"] = r["effect"]
         table.add(cells)
     return table
-
-
-def _fmt(value: object) -> str:
-    return Cell.of(value).text
