@@ -292,8 +292,10 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; paddi
 .figure { border: 1px solid #e3e7ee; border-radius: 4px; padding: .3em .6em .5em; margin: 1em 0; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(34em, 1fr)); gap: 0 1em; }
 details { margin: .4em 0; } summary { cursor: pointer; }
+@page { size: A4 landscape; margin: 10mm; }
 @media print { .plot { break-inside: avoid; } .figure { break-inside: avoid; }
-               body { max-width: none; } .table-scroll { overflow: visible; } }
+               body { max-width: none; } .table-scroll { overflow: visible; }
+               table { font-size: .72em; } th, td { white-space: normal; } }
 """
 
 #: Renders the figures one after the other once the page is parsed (the first screen's first),
@@ -747,7 +749,7 @@ SUMMARY_COLUMNS = [
     Column("stdev", "stdev", unit="ns"),
     Column("jitter", "jitter", unit="ns"),
     Column("rsd_pct", "%RSD"),
-    *(Column(k, k.replace("_", "."), unit="ns") for k in PERCENTILES),
+    *(Column(k, k, unit="ns") for k in PERCENTILES),
     Column("p99_ci", "p99 95% CI", unit="ns"),
 ]
 DEADLINE_COLUMNS = [
