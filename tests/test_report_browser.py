@@ -333,3 +333,63 @@ def test_demo_report_in_the_browser(browser: Any) -> None:
         p.close()
     summary = {"report": str(DEMO_REPORT), "bytes": DEMO_REPORT.stat().st_size}
     (SHOTS / "demo-report.json").write_text(json.dumps(summary) + "\n")
+
+
+def test_pdf_for_a_test_record(latmon_cli: Path, tmp_path: Path) -> None:
+    """--pdf prints through the same headless Chromium once the figures are drawn."""
+    inputs = make_inputs(tmp_path, samples=20_000)
+    pdf = tmp_path / "record.pdf"
+    proc = subprocess.run(
+        [latmon_cli, "report", *map(str, inputs), "--pdf", str(pdf), "--deadline", "3ms"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    assert b"/Type /Page" in data or b"/Type/Page" in data
+    assert len(data) > 50_000  # text and drawn figures, not an empty page
+    missing = subprocess.run(
+        [latmon_cli, "report", str(inputs[0]), "--pdf", str(tmp_path / "x.pdf")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/nonexistent", "LATMON_CHROMIUM": "no-such-browser"},
+    )
+    assert missing.returncode == 2 and "--pdf needs Chromium" in missing.stderr
+    assert len(missing.stderr.splitlines()) == 1
+
+
+def test_open_hands_the_file_to_the_browser(latmon_cli: Path, tmp_path: Path) -> None:
+    inputs = make_inputs(tmp_path, samples=2_000)
+    seen = tmp_path / "opened.txt"
+    fake = tmp_path / "browser.sh"
+    fake.write_text(f'#!/bin/sh\necho "$1" > {seen}\n')
+    fake.chmod(0o755)
+    out = tmp_path / "r.html"
+    env = {"PATH": "/usr/bin:/bin", "BROWSER": f"{fake} %s"}
+    proc = subprocess.run(
+        [latmon_cli, "report", str(inputs[0]), "-o", str(out), "--open"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert seen.read_text().strip() == out.resolve().as_uri()
+    headless = subprocess.run(
+        [latmon_cli, "report", str(inputs[0]), "-o", str(out), "--open"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PATH": "/usr/bin:/bin"},
+    )
+    assert headless.returncode == 0 and "no graphical session" in headless.stderr
+    usage = subprocess.run(
+        [latmon_cli, "report", str(inputs[0]), "--markdown", "-", "--open"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert usage.returncode == 2 and "--open needs the HTML report in a file" in usage.stderr

@@ -36,7 +36,7 @@ import plotly.graph_objects as go
 
 from latmon.distribution import Distribution
 from latmon.model import Series
-from latmon.tables import unit_for
+from latmon.tables import say_ns, unit_for
 
 #: Okabe & Ito (2008), without yellow (too light on white): blue, vermillion, bluish green,
 #: orange, reddish purple, sky blue, black.
@@ -139,7 +139,7 @@ def _deadline(
     """The deadline as a line when it is near the data, else as a note at the plot's edge."""
     if deadline_ns is None:
         return
-    text = f"deadline {deadline_ns / factor:,.4g} {unit}"
+    text = f"deadline {say_ns(deadline_ns)}"
     if deadline_ns <= largest_ns * DEADLINE_DRAWN_BELOW:
         # a shape in data coordinates with its own label: right on log and linear axes alike
         line = {"color": DEADLINE_COLOR, "width": 1.5, "dash": "dash"}

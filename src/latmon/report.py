@@ -51,7 +51,7 @@ from latmon.plots import (
     violin_figure,
 )
 from latmon.stats import CONFIDENCE, PERCENTILES, Summary, number, stat_cell
-from latmon.tables import UNITS_NS, Column, Table, escape_markdown, fmt, in_unit, render
+from latmon.tables import Column, Table, escape_markdown, fmt, render, say_ns
 
 
 @dataclass
@@ -196,16 +196,8 @@ def tail_key(summary: Summary) -> str | None:
 
 
 def _ns(value: object) -> str:
-    """A latency in ns as people say it: in the largest unit it is at least one of (3 ms,
-    2.969 ms, 31.37 µs, 520 ns)."""
-    if value is None:
-        return "—"
-    v = float(value)  # type: ignore[arg-type]
-    unit, factor = next(((u, f) for u, f, _ in reversed(UNITS_NS) if abs(v) >= f), UNITS_NS[0][:2])
-    text = in_unit(v, factor)
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return f"{text} {unit}"
+    """A latency in ns as people say it (:func:`latmon.tables.say_ns`)."""
+    return say_ns(None if value is None else float(value))  # type: ignore[arg-type]
 
 
 VERDICT_COLUMNS = [

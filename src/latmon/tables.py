@@ -126,6 +126,21 @@ def in_unit(value: Number, factor: int) -> str:
     return f"{x:,.{decimals}f}"
 
 
+def say_ns(value: Number | None) -> str:
+    """A latency in ns as people say it: in the largest unit it is at least one of, trailing
+    zeros dropped (3 ms, 2.969 ms, 31.37 µs, 520 ns)."""
+    if value is None:
+        return "—"
+    v = float(value)
+    unit, factor = next(
+        ((name, f) for name, f, _ in reversed(UNITS_NS) if abs(v) >= f), UNITS_NS[0][:2]
+    )
+    text = in_unit(v, factor)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return f"{text} {unit}"
+
+
 def _column_unit(column: Column, cells: list[Cell]) -> tuple[str, int]:
     values = [
         float(n)
