@@ -28,9 +28,10 @@ help:
 	@echo "             write out/demo/report.html"
 	@echo "make test    the whole test suite (C, Python, cocotb simulations, CLI) — what CI runs"
 	@echo "make bench   the benchmarks; results in build/bench/"
-	@echo "make synth   Yosys synthesis; build/synth/resources.json and resources.md"
+	@echo "make synth   size (Yosys, UltraScale+) and Fmax (ECP5 place and route) of every"
+	@echo "             configuration beside a reference; build/synth/resources.md"
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
-	@echo "make lint    ruff, mypy and clang-format checks"
+	@echo "make lint    RTL lint (Verilator -Wall, Yosys check), ruff, mypy and clang-format checks"
 	@echo "make fuzz    fuzz every input reader with 150,000 inputs"
 	@echo "make soc-soak  the suite's firmware on the virtual SoC, >10,000 interrupts, each sample"
 	@echo "             cross-checked with the simulator's trace (build/soc-soak)"
@@ -51,6 +52,7 @@ C_STYLE_FILES = $(shell find sw src -name '*.[ch]' ! -name 'latmon_regs.h' ! -na
 PY_DIRS := src tests hw bench scripts target
 
 lint: setup
+	$(PY) hw/lint.py
 	$(VENV)/bin/ruff check $(PY_DIRS)
 	$(VENV)/bin/ruff format --check $(PY_DIRS)
 	$(VENV)/bin/mypy

@@ -9,6 +9,8 @@ REGS_MAP_HEADER := sw/include/latmon/latmon_map.h
 REGS_VERILOG := hw/rtl/latmon_regs.vh
 REGS_DOC := docs/hw/latmon_regs.md
 REGS_IPXACT := hw/regs/generated/latmon.xml
+# The register blocks of the IP, one per part of the map (hw/regs/regblock.py).
+REGS_BLOCKS_DIR := hw/rtl
 REGS_OUTPUTS := $(REGS_HEADER) $(REGS_MAP_HEADER) $(REGS_VERILOG) $(REGS_DOC) $(REGS_IPXACT)
 REGS_CHECK := $(BUILD)/regs-check
 
@@ -17,15 +19,20 @@ REGS_CHECK := $(BUILD)/regs-check
 ## regs: regenerate the C header, register docs and IP-XACT from the SystemRDL source
 regs: setup
 	$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_HEADER) --map-header $(REGS_MAP_HEADER) \
-	  --verilog $(REGS_VERILOG) --doc $(REGS_DOC) --ipxact $(REGS_IPXACT)
+	  --verilog $(REGS_VERILOG) --doc $(REGS_DOC) --ipxact $(REGS_IPXACT) \
+	  --regblocks $(REGS_BLOCKS_DIR)
 
 ## regs-check: fail when a checked-in generated file differs from what the RDL produces now
 regs-check: setup
 	@rm -rf $(REGS_CHECK) && mkdir -p $(REGS_CHECK)
 	@$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_CHECK)/$(REGS_HEADER) \
 	  --map-header $(REGS_CHECK)/$(REGS_MAP_HEADER) --verilog $(REGS_CHECK)/$(REGS_VERILOG) \
-	  --doc $(REGS_CHECK)/$(REGS_DOC) --ipxact $(REGS_CHECK)/$(REGS_IPXACT)
-	@for f in $(REGS_OUTPUTS); do \
+	  --doc $(REGS_CHECK)/$(REGS_DOC) --ipxact $(REGS_CHECK)/$(REGS_IPXACT) \
+	  --regblocks $(REGS_CHECK)/$(REGS_BLOCKS_DIR)
+	@blocks=$$(cd $(REGS_CHECK) && ls $(REGS_BLOCKS_DIR)/latmon_regs_*.v); \
+	stale=$$(ls $(REGS_BLOCKS_DIR)/latmon_regs_*.v | grep -vxF "$$blocks" || true); \
+	[ -z "$$stale" ] || { echo "regs-check: $$stale no longer generated; remove it" >&2; exit 1; }; \
+	for f in $(REGS_OUTPUTS) $$blocks; do \
 	  diff -u "$$f" "$(REGS_CHECK)/$$f" >/dev/null 2>&1 \
 	    || { echo "regs-check: $$f is stale or missing; run 'make regs' and commit the result" >&2; exit 1; }; \
 	done; echo "regs-check: generated register files are up to date"

@@ -6,7 +6,7 @@
    published T1/T2 reference design, every sample cross-checked with the simulator's own trace;
 2. measures this machine's timer wake-up latency with `latmon run` and the scenarios
    scenarios/demo-idle.yaml and demo-stress.yaml (latprobe idle and under stress-ng --cpu 2,
-   with the stages of the interrupt path when run as root);
+   with the stages of the interrupt path and the worst wake-ups explained when run as root);
 3. compares the two scenarios and writes one HTML report of everything.
 
 Output: out/demo/ (logs, runs/, soc/, soc-notes.txt, report.html, summary.md). Runs in about two

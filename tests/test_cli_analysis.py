@@ -288,7 +288,7 @@ def test_stage_series_get_their_own_report_section(latmon_cli: Path, tmp_path: P
     assert proc.returncode == 0, proc.stderr
     html = (tmp_path / "r.html").read_text()
     assert "Stages of the interrupt path" in html
-    assert "matched 100 of 101 kept wake-ups (not matched: no_switch: 1)" in html
+    assert "decomposed 100 of 101 kept wake-ups (99.01 %); not decomposed: no_switch: 1" in html
     section = html[html.index("Stages of the interrupt path") :]
     rows = {row[0]: row[1:] for row in exact_rows(section[: section.index("</table>")])}
     # mean row: total, then each stage's mean, as computed here (exact ns in the tooltips)
@@ -299,6 +299,99 @@ def test_stage_series_get_their_own_report_section(latmon_cli: Path, tmp_path: P
     # one measure of one series (no percentile figure), and the stage figure
     names = re.findall(r'data-name="([a-z]+)"', html)
     assert names == ["exceedance", "histogram", "timeline", "stages"]
+
+
+def spike_log(path: Path) -> None:
+    """A latprobe log with one explained spike on cpu1 (as latprobe --stages writes it) and the
+    settings latprobe records."""
+    f = io.StringIO()
+    w = LogWriter(
+        f,
+        source="latprobe",
+        unit="ns",
+        scenario="busy <b>",
+        interval_ns=1_000_000,
+        policy="fifo",
+        priority=95,
+        mlock=1,
+        dma_latency_us="none",
+        dma_latency_note="--dma-latency none",
+        stages="irq,handler,wakeup,sched,user",
+        trace_missing="irq:softirq_entry",
+    )
+    cpu = w.series("cpu1", fields=("t", "latency"), cpu=1)
+    spike = w.series(
+        "cpu1.spike.1",
+        fields=("latency", "stage", "holder", "id", "prio", "first"),
+        kind="spike",
+        of="cpu1",
+        cpu=1,
+        rank=1,
+        t=2_000_000,
+        latency=802_000,
+        cause="preempted",
+        **{"class": "scheduler"},
+        why="802.0 us late: busy (pid 900, rt 99) held the CPU for 796.0 us (sched stage): <x>",
+        stage_result="ok",
+        stage_irq=2000,
+        stage_handler=1000,
+        stage_wakeup=500,
+        stage_sched=796500,
+        stage_user=2000,
+        switch_traced=1,
+        who0="busy",
+        who1="local_timer",
+        who2="latprobe",
+    )
+    w.sample(cpu, 1_000_000, 20_000)
+    w.sample(cpu, 2_000_000, 802_000)
+    w.sample(spike, 796_000, 3, 2, 900, 0, 4000)
+    w.sample(spike, 4_000, 1, 4, 8, -32768, 2000)
+    w.sample(spike, 2_000, 4, 0, 700, -32768, 800_000)
+    w.counters(spike, other_ns=0, events=9, silence_ns=796_000)
+    w.close()
+    path.write_text(f.getvalue())
+
+
+def test_report_says_why_the_spikes_were_slow(latmon_cli: Path, tmp_path: Path) -> None:
+    """The spike series are left out of stats and shown in the report: the settings of the run,
+    and a row per spike with its stages, contributors and the why (escaped)."""
+    spike_log(tmp_path / "spike.log")
+    stats = run(latmon_cli, "stats", "--json", "spike.log", cwd=tmp_path)
+    assert stats.returncode == 0, stats.stderr
+    assert [row["series"] for row in json.loads(stats.stdout)] == ["cpu1"]
+    proc = run(
+        latmon_cli, "report", "spike.log", "-o", "r.html", "--markdown", "r.md", cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    html = (tmp_path / "r.html").read_text()
+    settings = html[html.index("How each run measured") :]
+    row = (
+        "<td class=l>busy &lt;b&gt;</td><td class=l>latprobe</td><td class=l>1,000 µs</td>"
+        "<td class=l>fifo 95</td><td class=l>yes</td>"
+        "<td class=l>untouched (--dma-latency none)</td>"
+        "<td class=l>stages and spikes (tracefs); this kernel lacks irq:softirq_entry</td>"
+    )
+    assert row in settings
+    why = html[html.index("Why were the spikes slow") :]
+    cells = [
+        "cpu1",
+        "0.002000",
+        "802",
+        "preempted",
+        "scheduler",
+        "irq 2 / handler 1 / wakeup 0.5 / sched 796.5 / user 2",
+        "busy (pid 900, rt 99) 796 (sched); interrupt local_timer 4 (handler); latprobe 2 (user)",
+        "802.0 us late: busy (pid 900, rt 99) held the CPU for 796.0 us (sched stage): &lt;x&gt;",
+    ]
+    expected = "".join(
+        f"<td{'' if i in (1, 2) else ' class=l'}>{c}</td>" for i, c in enumerate(cells)
+    )
+    assert expected in why
+    assert "<x>" not in html
+    md = (tmp_path / "r.md").read_text()
+    assert "### Why were the spikes slow (the worst of each CPU)" in md
+    assert "| busy \\<b\\> | cpu1 | 0.002000 | 802 | preempted | scheduler | 802.0 us late" in md
 
 
 def test_report_figures_and_markdown(latmon_cli: Path, work: Path) -> None:

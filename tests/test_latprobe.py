@@ -52,6 +52,10 @@ def run(latprobe: Path, *args: str, **kw) -> subprocess.CompletedProcess[str]:
         (["-o"], "option -o needs a value"),
         (["stray"], "unexpected argument 'stray'"),
         (["--max-samples", "x"], "--max-samples x"),
+        (["--dma-latency", "some"], "--dma-latency some: give microseconds"),
+        (["--explain", "0"], "--explain 0: give a latency"),
+        (["--break", "soon"], "--break soon: give a latency"),
+        (["--stages", "--max-samples", "0"], "give --max-samples above 0"),
     ],
 )
 def test_bad_arguments(latprobe: Path, args: list[str], message: str) -> None:
@@ -82,6 +86,17 @@ def test_cpu_not_available(latprobe: Path) -> None:
     assert "CPU 1023 is not online or not available" in proc.stderr
 
 
+def test_aligned_wakeups(latprobe: Path, tmp_path: Path) -> None:
+    """--aligned: every CPU wakes at the same instants (cyclictest -A)."""
+    out = tmp_path / "aligned.log"
+    proc = run(latprobe, *PLAIN, "-l", "20", "-i", "1ms", "--aligned", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    (log,) = read_file(out)
+    assert log.meta["wakeups"] == "aligned"
+    for series in log.series:
+        assert np.all(series.field("t") % 1_000_000 == 0)
+
+
 def test_count_limited_run(latprobe: Path, tmp_path: Path) -> None:
     out = tmp_path / "run.log"
     proc = run(latprobe, *PLAIN, "-l", "300", "-i", "1ms", "-o", str(out), "--scenario", "t")
@@ -96,12 +111,15 @@ def test_count_limited_run(latprobe: Path, tmp_path: Path) -> None:
     online = len(os.sched_getaffinity(0))
     assert [s.name for s in log.series] == [f"cpu{c}" for c in sorted(os.sched_getaffinity(0))]
     assert len(log.series) == online
-    for series in log.series:
+    assert log.meta["wakeups"] == "spread"
+    for k, series in enumerate(log.series):
         t = series.field("t")
         latency = series.latency
         assert series.counters["events"] == 300 == len(latency)
-        # wake-ups sit on the period grid, the first one period after the start
-        assert t[0] % 1_000_000 == 0 and np.all(t % 1_000_000 == 0)
+        # wake-ups sit on the period grid, the first one period after the start, CPU k of n
+        # shifted by k/n of a period (the CPUs' timers do not coincide)
+        phase = 1_000_000 * k // online
+        assert t[0] >= 1_000_000 + phase and np.all(t % 1_000_000 == phase)
         # the missed periods are exactly the holes in that grid
         holes = int(np.sum(np.diff(t) // 1_000_000 - 1))
         assert series.counters["missed"] == holes
@@ -254,11 +272,19 @@ def _dma_latency_fds(pid: int) -> list[str]:
 
 @pytest.mark.root
 @pytest.mark.skipif(not IS_ROOT, reason="needs root: SCHED_FIFO and /dev/cpu_dma_latency")
-@pytest.mark.parametrize("hold", [True, False])
-def test_realtime_and_dma_latency_only_when_asked(
-    latprobe: Path, tmp_path: Path, hold: bool
+@pytest.mark.parametrize(
+    ("option", "held", "note"),
+    [
+        ([], 0, None),  # the default as root: 0, as cyclictest holds it
+        (["--dma-latency", "7"], 7, None),
+        (["--dma-latency", "none"], None, "--dma-latency none"),
+    ],
+)
+def test_realtime_and_dma_latency(
+    latprobe: Path, tmp_path: Path, option: list[str], held: int | None, note: str | None
 ) -> None:
-    """SCHED_FIFO at the priority asked; /dev/cpu_dma_latency held only with --dma-latency.
+    """SCHED_FIFO at the priority asked; /dev/cpu_dma_latency held at 0 by default as root, at
+    the value given, or untouched with `none`, only while measuring; the log header says which.
 
     (Other processes may hold their own requests, so the test looks at latprobe's open file
     and at the system value being at most the request, not at the value before and after.)"""
@@ -267,11 +293,15 @@ def test_realtime_and_dma_latency_only_when_asked(
         with open("/dev/cpu_dma_latency", "rb") as f:
             return struct.unpack("i", f.read(4))[0]
 
-    args = [str(latprobe), "-D", "1s", "-p", "90", "-q", "-o", str(tmp_path / "rt.log")]
-    if hold:
-        args += ["--dma-latency", "7"]
+    log = tmp_path / "rt.log"
+    args = [str(latprobe), "-D", "1s", "-p", "90", "-q", "-o", str(log), *option]
     proc = subprocess.Popen(args, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.5)
+    # measuring: the threads run (after the set-up, which takes longer on a loaded machine)
+    deadline = time.monotonic() + 10
+    while len(list(Path(f"/proc/{proc.pid}/task").iterdir())) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, "latprobe did not start"
+        time.sleep(0.02)
+    time.sleep(0.1)
     fds = _dma_latency_fds(proc.pid)
     during = qos()
     policies = set()
@@ -282,11 +312,42 @@ def test_realtime_and_dma_latency_only_when_asked(
     _, stderr = proc.communicate(timeout=10)
     assert proc.returncode == 0, stderr
     assert policies == {(90, 1)}  # SCHED_FIFO = 1
-    if hold:
+    (run,) = read_file(log)
+    if held is not None:
         assert len(fds) == 1, "the cpu_dma_latency request must be held while measuring"
-        assert during <= 7
+        assert during <= held
+        assert run.meta["dma_latency_us"] == str(held)
+        assert "dma_latency_note" not in run.meta
     else:
-        assert fds == [], "without --dma-latency the device must not be touched"
+        assert fds == [], "with --dma-latency none the device must not be touched"
+        assert run.meta["dma_latency_us"] == "none"
+        assert run.meta["dma_latency_note"] == note
+
+
+@pytest.mark.root
+@pytest.mark.skipif(not IS_ROOT, reason="needs root to drop to an unprivileged user")
+def test_dma_latency_untouched_without_root(latprobe: Path, tmp_path: Path) -> None:
+    """Not root: the default leaves /dev/cpu_dma_latency alone and the output says why; asking
+    for a value is a setup error that names the option."""
+    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all"]
+    base = [str(latprobe), *PLAIN, "-l", "3", "--json", "-", "-o", "/dev/null"]
+    proc = subprocess.run(
+        [*drop, *base], capture_output=True, text=True, timeout=30, check=False, cwd=tmp_path
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["dma_latency_us"] is None
+    assert summary["dma_latency_note"].startswith("not root")
+    proc = subprocess.run(
+        [*drop, *base, "--dma-latency", "0"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 3
+    assert "cannot hold /dev/cpu_dma_latency at 0 us for --dma-latency" in proc.stderr
 
 
 @pytest.mark.root

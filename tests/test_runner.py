@@ -16,7 +16,7 @@ import pytest
 
 from latmon.errors import InputError
 from latmon.runfile import read_run
-from latmon.runner import interleave
+from latmon.runner import cyclictest_command, cyclictest_dma_latency, interleave
 from latmon.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +40,9 @@ def scenario(tmp_path: Path, name: str, body: str) -> Path:
         ("probe: {interval: 5us}\n", "probe.interval: must be from 10us to 1h"),
         ("probe: {cpus: 'one'}\n", "probe.cpus: write all, or CPUs like"),
         ("probe: {frequency: 2}\n", "probe: unknown key 'frequency'"),
+        ("probe: {dma_latency: soon}\n", "probe.dma_latency: give microseconds or none"),
+        ("probe: {dma_latency: -1}\n", "probe.dma_latency: must be a whole number from 0"),
+        ("probe: {explain: 0ms}\n", "probe.explain: must be positive"),
         ("load: {kind: stress-ng}\n", "load.args: stress-ng needs stressors"),
         ("load: {kind: fork-bomb}\n", "load.kind: must be one of none, stress-ng"),
         ("load: {kind: none, args: [--cpu, '1']}\n", "load.args: only for kind stress-ng"),
@@ -79,6 +82,38 @@ def test_shipped_scenarios_are_valid() -> None:
             s = load_scenario(ROOT / "scenarios" / f"qemu-arm64-{kernel}-{load}.yaml")
             assert s.target.kind == "qemu-arm64" and s.target.kernel == kernel
             assert s.cyclictest and s.load.kind == ("none" if load == "idle" else "stress-ng")
+
+
+@pytest.mark.parametrize(
+    ("value", "probe_args", "cyclictest_args"),
+    [
+        ("null", [], []),  # the tools' defaults: both hold 0 µs as root
+        ("0", ["--dma-latency", "0"], ["--latency=0"]),
+        ("20", ["--dma-latency", "20"], ["--latency=20"]),
+        ("none", ["--dma-latency", "none"], ["--default-system"]),
+    ],
+)
+def test_dma_latency_is_the_same_for_both_tools(
+    tmp_path: Path, value: str, probe_args: list[str], cyclictest_args: list[str]
+) -> None:
+    s = load_scenario(scenario(tmp_path, "dma", f"probe: {{dma_latency: {value}}}\n"))
+    args = s.probe.args()
+    assert [a for a in args if a in ("--dma-latency", "0", "20", "none")] == probe_args
+    cmd = cyclictest_command(s, tmp_path / "c.json")
+    assert [a for a in cmd if a.startswith(("--latency", "--default-system"))] == cyclictest_args
+
+
+def test_cyclictest_dma_latency_is_read_from_its_output() -> None:
+    assert cyclictest_dma_latency("# /dev/cpu_dma_latency set to 0us\nT: 0 ...") == "0"
+    assert cyclictest_dma_latency("# /dev/cpu_dma_latency set to 20us\n") == "20"
+    # not root, or --default-system: it says nothing of the kind
+    assert cyclictest_dma_latency("WARN: open /dev/cpu_dma_latency: Permission denied\n") == "none"
+
+
+def test_explain_reaches_latprobe(tmp_path: Path) -> None:
+    s = load_scenario(scenario(tmp_path, "explain", "probe: {explain: 500us}\n"))
+    args = s.probe.args()
+    assert args[args.index("--explain") + 1] == "500000ns"
 
 
 def test_repetitions_are_interleaved(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 Usage:
     python hw/regs/generate.py --rdl hw/regs/latmon.rdl --header H --map-header M \
-        --verilog V --doc MD --ipxact XML
+        --verilog V --doc MD --ipxact XML --regblocks DIR
 
 Outputs (all checked in; `make regs-check` regenerates them into a scratch folder and fails when
 the checked-in copies differ, so there is never a second hand-typed copy of an address):
@@ -10,7 +10,9 @@ the checked-in copies differ, so there is never a second hand-typed copy of an a
 - --map-header: C header of plain offsets (register and memory-window byte offsets, sizes);
 - --verilog:    Verilog localparams the RTL decoder includes (offsets, resets, field positions);
 - --doc:        Markdown register documentation (PeakRDL markdown);
-- --ipxact:     IP-XACT (PeakRDL ip-xact) for Vivado and other IP tools.
+- --ipxact:     IP-XACT (PeakRDL ip-xact) for Vivado and other IP tools;
+- --regblocks:  the register blocks of the IP, one Verilog module per part of the map
+                (DIR/latmon_regs_<part>.v, hw/regs/regblock.py).
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from peakrdl_markdown import MarkdownExporter
 from systemrdl import RDLCompileError, RDLCompiler
 from systemrdl.node import AddrmapNode, FieldNode, MemNode, RegNode
 from systemrdl.rdltypes import OnWriteType
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from regblock import verilog_modules
 
 BANNER = "Generated from {rdl} by hw/regs/generate.py (make regs). Do not edit."
 
@@ -47,6 +52,7 @@ class RegInfo:
     reset: int
     access: str  # "r" or "rw" (any writable field)
     fields: list[FieldInfo]
+    part: str  # the block of the IP that holds it (latmon_part): "core" or an option
 
 
 @dataclass
@@ -84,7 +90,8 @@ def collect(top: AddrmapNode) -> tuple[list[RegInfo], list[MemInfo]]:
                 fields.append(FieldInfo(f.inst_name, f.lsb, f.width, value, field_access(f)))
                 reset |= value << f.lsb
             access = "rw" if any(f.access != "r" for f in fields) else "r"
-            regs.append(RegInfo(node.inst_name, node.absolute_address, reset, access, fields))
+            part = str(node.get_property("latmon_part", default="core"))
+            regs.append(RegInfo(node.inst_name, node.absolute_address, reset, access, fields, part))
         elif isinstance(node, MemNode):
             mems.append(
                 MemInfo(
@@ -166,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verilog", required=True, type=Path)
     parser.add_argument("--doc", required=True, type=Path)
     parser.add_argument("--ipxact", required=True, type=Path)
+    parser.add_argument("--regblocks", required=True, type=Path)
     args = parser.parse_args(argv)
 
     compiler = RDLCompiler()
@@ -190,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     IPXACTExporter(vendor="latmon.dev", library="latmon", version="1.0").export(
         top, str(args.ipxact)
     )
+    args.regblocks.mkdir(parents=True, exist_ok=True)
+    for name, text in verilog_modules(top, BANNER.format(rdl=rdl_name)).items():
+        (args.regblocks / name).write_text(text)
     return 0
 
 

@@ -8,9 +8,12 @@
 // interrupt (IRQ_STATUS AND IRQ_ENABLE).
 //
 // One AXI4-Lite slave serves the registers and the trace RAM window, where the published design
-// had two: one bus interface, one address range in the device tree and one UIO map, and the
-// trace window still reads at full AXI4-Lite speed; the RAM's read latency is hidden in the
-// slave's read pipeline.
+// had two: one bus interface, one address range in the device tree and one UIO map. The slave is
+// split as in verilog-axi: latmon_axil_wr/_rd do the handshake only; the register blocks,
+// generated from the map (hw/rtl/latmon_regs_<part>.v), decode and hold their own registers; a
+// part the IP is built without is not instantiated. A read is registered twice: the AR cycle
+// registers which register it is (the RAM windows their word, in the RAM's read latch), the next
+// the register's value; the read data is the OR of the blocks' answers (latmon_axil_rd.v).
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -42,7 +45,16 @@ module latmon #(
     // Stimulus generator (docs/hw/latmon_stim.md).
     parameter HAS_STIM = 1,
     // Width of the event IDs of the timestamp mode and of the stimulus pulses (8..16).
-    parameter ID_WIDTH = 16
+    parameter ID_WIDTH = 16,
+    // The interrupt output with IRQ_ENABLE and IRQ_STATUS (0: irq_out is 0; STATUS.ALARM and
+    // the alarm pin are then cleared by CTRL.CLEAR only).
+    parameter HAS_IRQ = 1,
+    // The timeout with TIMEOUT and TIMEOUTS (0: a measurement waits for its ack forever).
+    parameter HAS_TIMEOUT = 1,
+    // The event counters VIOLATIONS, OVERRUNS, IGNORED and TRACE_LOST.
+    parameter HAS_COUNTERS = 1,
+    // The exact sum of the latencies: SUM_LO, SUM_HI, SUM_COUNT.
+    parameter HAS_SUM = 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -83,18 +95,102 @@ module latmon #(
     input  wire                  s_axil_rready
 );
 
-    wire enable, clear, trace_ring, alarm_clear;
-    wire [1:0] irq_mode, ack_mode;
-    wire [CNT_WIDTH-1:0] timeout, threshold;
 
-    // configuration and status of the optional parts
-    wire [CNT_WIDTH-1:0] hist_start;
-    wire [4:0] hist_shift;
-    wire hist_snapshot, stamp_enable, stim_start, stim_stop, stim_loop, stim_stamp;
-    wire [31:0] stamp_timeout;
-    wire [1:0] stim_mode;
-    wire [31:0] stim_period, stim_min, stim_max, stim_burst, stim_pause, stim_total, stim_seed;
-    wire stim_pulse;
+    /* verilator lint_off UNUSEDPARAM */
+    `include "latmon_regs.vh"
+    /* verilator lint_on UNUSEDPARAM */
+
+    localparam TRACE_AW = $clog2(TRACE_DEPTH);
+    // CAPS and CAPS2 fields: what this instance was built with
+    localparam integer CNT_WIDTH_I = CNT_WIDTH;
+    localparam integer SYNC_STAGES_I = SYNC_STAGES;
+    localparam integer TRACE_WIDTH_I = TRACE_WIDTH;
+    localparam [6:0] CAPS_CNT_WIDTH = CNT_WIDTH_I[6:0];
+    localparam [4:0] CAPS_TRACE_DEPTH_LOG2 = TRACE_AW[4:0];
+    localparam [2:0] CAPS_SYNC_STAGES = SYNC_STAGES_I[2:0];
+    localparam [5:0] CAPS_TRACE_WIDTH = TRACE_WIDTH_I[5:0];
+    localparam integer HIST_BINS_I = HAS_HIST != 0 ? HIST_BINS_LOG2 : 0;
+    localparam integer STAMP_ENTRIES_I = HAS_STAMP != 0 ? STAMP_ENTRIES : 0;
+    localparam integer ID_WIDTH_I = HAS_STAMP != 0 || HAS_STIM != 0 ? ID_WIDTH : 0;
+    localparam [3:0] CAPS2_HIST_BINS_LOG2 = HIST_BINS_I[3:0];
+    localparam [6:0] CAPS2_STAMP_ENTRIES = STAMP_ENTRIES_I[6:0];
+    localparam [4:0] CAPS2_ID_WIDTH = ID_WIDTH_I[4:0];
+
+    initial begin
+        if (ADDR_WIDTH < 16 || ADDR_WIDTH > 32)
+            $fatal(1, "latmon: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
+        if (CNT_WIDTH < 2 || CNT_WIDTH > 32)
+            $fatal(1, "latmon: CNT_WIDTH must be 2..32 for the 32-bit registers, not %0d", CNT_WIDTH);
+        if (COUNTER_WIDTH < 1 || COUNTER_WIDTH > 32)
+            $fatal(1, "latmon: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
+        if (SUM_WIDTH > 48)
+            $fatal(1, "latmon: SUM_WIDTH must be at most 48 (SUM_LO + 16-bit SUM_HI), not %0d",
+                   SUM_WIDTH);
+        if (HAS_HIST != 0 && (1 << HIST_BINS_LOG2) > LATMON_HIST_ENTRIES)
+            $fatal(1, "latmon: 2^HIST_BINS_LOG2 must be at most %0d (the window)",
+                   LATMON_HIST_ENTRIES);
+        if ({16'd0, LATMON_TRACE_OFFSET} % (4 * LATMON_TRACE_ENTRIES) != 0 ||
+            {16'd0, LATMON_HIST_OFFSET} % (4 * LATMON_HIST_ENTRIES) != 0)
+            $fatal(1, "latmon: the memory windows must be aligned to their size");
+        if (TRACE_DEPTH > LATMON_TRACE_ENTRIES)
+            $fatal(1, "latmon: TRACE_DEPTH must be at most %0d (the trace window), not %0d",
+                   LATMON_TRACE_ENTRIES, TRACE_DEPTH);
+    end
+
+    // ---- the bus: handshake only; the blocks below decode ----------------------------------
+
+    wire                  wr_req, rd_req, rd_load;
+    wire [ADDR_WIDTH-1:0] wr_addr, rd_addr;
+    wire [31:0]           wr_data;
+    wire [3:0]            wr_strb;
+
+    // Each block's answer: write address hit, registered read data (zero unless it matched)
+    // and read hit. Index: core, irq, timeout, counters, sum, hist, stamp, stim, trace window,
+    // histogram window.
+    localparam BLOCKS = 10;
+    wire [BLOCKS-1:0] wr_hits, rd_hits;
+    wire [32*BLOCKS-1:0] rd_datas;
+
+    latmon_axil_wr #(.ADDR_WIDTH(ADDR_WIDTH)) axil_wr_inst (
+        .clk(clk), .rst(rst),
+        .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
+        .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
+        .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb),
+        .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready),
+        .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
+        .s_axil_bready(s_axil_bready),
+        .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
+        .wr_hit(|wr_hits)
+    );
+
+    // The OR of the blocks' registered read answers.
+    reg [31:0] rd_data_or;
+    integer b;
+    always @* begin
+        rd_data_or = 32'd0;
+        for (b = 0; b < BLOCKS; b = b + 1)
+            rd_data_or = rd_data_or | rd_datas[32*b +: 32];
+    end
+
+    latmon_axil_rd #(.ADDR_WIDTH(ADDR_WIDTH)) axil_rd_inst (
+        .clk(clk), .rst(rst),
+        .s_axil_araddr(s_axil_araddr), .s_axil_arprot(s_axil_arprot),
+        .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
+        .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
+        .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
+        .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load), .rd_data(rd_data_or),
+        .rd_hit(|rd_hits)
+    );
+
+    // ---- core registers and the measurement --------------------------------------------------
+
+    wire enable, clear, trace_ring;
+    wire [1:0] irq_mode, ack_mode;
+    wire [CNT_WIDTH-1:0] threshold, timeout;
+    wire alarm_clear;
+
+    // what the stimulus generator feeds back (0 without it)
+    wire stim_pulse, stim_loop, stim_stamp;
 
     // LOOP: the stimulus also drives the monitor's irq input (through the synchronizer, as an
     // external irq would).
@@ -112,16 +208,167 @@ module latmon #(
         .overrun_pulse(overrun_pulse), .ignored_pulse(ignored_pulse)
     );
 
-    // ---- timestamp mode ----------------------------------------------------------------------
-
-    wire stamp_valid;
+    // The latencies measured: from irq/ack, or in timestamp mode from matched IDs.
+    wire stamp_enable, stamp_valid;
     wire [CNT_WIDTH-1:0] stamp_latency;
-    wire [31:0] stamp_matched, stamp_unmatched, stamp_timeouts, stamp_full, stamp_duplicates;
-    wire [6:0] stamp_outstanding;
-    wire [63:0] stamp_time;
+    wire sample_valid = stamp_enable ? stamp_valid : core_valid;
+    wire [CNT_WIDTH-1:0] sample_latency = stamp_enable ? stamp_latency : core_latency;
+
+    wire [CNT_WIDTH-1:0] last, min, max;
+    wire [SUM_WIDTH-1:0] sum;
+    wire [COUNTER_WIDTH-1:0] count, violations, timeouts, overruns, ignored;
+    wire stats_alarm, violation_pulse, saturated;
+
+    latmon_stats #(
+        .CNT_WIDTH(CNT_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH), .SUM_WIDTH(SUM_WIDTH),
+        .HAS_SUM(HAS_SUM), .HAS_COUNTERS(HAS_COUNTERS), .HAS_TIMEOUT(HAS_TIMEOUT)
+    ) stats_inst (
+        .clk(clk), .rst(rst), .clear(clear), .threshold(threshold), .alarm_clear(alarm_clear),
+        .sample_valid(sample_valid), .sample_latency(sample_latency),
+        .timeout_pulse(timeout_pulse), .overrun_pulse(overrun_pulse),
+        .ignored_pulse(ignored_pulse),
+        .last(last), .min(min), .max(max), .sum(sum), .count(count), .violations(violations),
+        .timeouts(timeouts), .overruns(overruns), .ignored(ignored), .alarm(stats_alarm),
+        .violation_pulse(violation_pulse), .saturated(saturated)
+    );
+
+    assign alarm = stats_alarm;
+
+    // LAST: without the timestamp mode every latency comes from the core, whose output register
+    // holds the last one (and clears with CTRL.CLEAR), so the statistics need no copy of it.
+    wire [CNT_WIDTH-1:0] last_read = HAS_STAMP != 0 ? last : core_latency;
+
+    wire [TRACE_WIDTH-1:0] trace_rd_data;
+    wire [31:0] trace_count;
+    wire [COUNTER_WIDTH-1:0] trace_lost;
+    wire trace_filled, trace_wrapped, trace_fill_pulse;
+
+    // The trace window (aligned to its size, TRACE_WB address bits): the RAM's read latch holds
+    // the answer; words at and above TRACE_DEPTH read 0.
+    localparam TRACE_WB = $clog2(4 * LATMON_TRACE_ENTRIES);
+    wire rd_in_trace = (rd_addr >> 16) == 0 &&
+                       rd_addr[15:TRACE_WB] == LATMON_TRACE_OFFSET[15:TRACE_WB];
+    wire wr_in_trace = (wr_addr >> 16) == 0 &&
+                       wr_addr[15:TRACE_WB] == LATMON_TRACE_OFFSET[15:TRACE_WB];
+    reg trace_hit_reg = 1'b0;
+    reg trace_sel_reg = 1'b0;
+    always @(posedge clk) begin
+        if (rd_req) begin
+            trace_hit_reg <= rd_in_trace;
+            trace_sel_reg <= rd_in_trace && (rd_addr[TRACE_WB-1:2] >> TRACE_AW) == 0;
+        end
+    end
+
+    latmon_trace #(
+        .DEPTH(TRACE_DEPTH), .WIDTH(TRACE_WIDTH), .CNT_WIDTH(CNT_WIDTH),
+        .COUNTER_WIDTH(COUNTER_WIDTH)
+    ) trace_inst (
+        .clk(clk), .rst(rst), .clear(clear), .ring(trace_ring),
+        .sample_valid(sample_valid), .sample_latency(sample_latency),
+        .rd_en(rd_req), .rd_addr(rd_addr[2 +: TRACE_AW]), .rd_data(trace_rd_data),
+        .count(trace_count), .lost(trace_lost), .filled(trace_filled), .wrapped(trace_wrapped),
+        .fill_pulse(trace_fill_pulse)
+    );
+
+    assign wr_hits[8] = wr_in_trace;  // the window is read-only: writes are ignored (OKAY)
+    assign rd_hits[8] = trace_hit_reg;
+    assign rd_datas[32*8 +: 32] = trace_sel_reg ? {{(32-TRACE_WIDTH){1'b0}}, trace_rd_data}
+                                                : 32'd0;
+
+    // ---- histogram ---------------------------------------------------------------------------
+
+    wire hist_busy_any;
+    wire hist_ready;
+
+    generate
+        if (HAS_HIST != 0) begin : g_hist
+            wire [CNT_WIDTH-1:0] hist_start;
+            wire [4:0] hist_shift;
+            wire hist_snapshot, hist_busy, hist_saturated;
+            wire [31:0] hist_snapshots, hist_dropped, hist_underflow, hist_overflow, hist_bin;
+            wire [47:0] hist_count;
+            wire [63:0] hist_sum;
+            wire [CNT_WIDTH-1:0] hist_min, hist_max;
+
+            localparam HIST_WB = $clog2(4 * LATMON_HIST_ENTRIES);
+            wire rd_in_hist = (rd_addr >> 16) == 0 &&
+                              rd_addr[15:HIST_WB] == LATMON_HIST_OFFSET[15:HIST_WB];
+            wire wr_in_hist = (wr_addr >> 16) == 0 &&
+                              wr_addr[15:HIST_WB] == LATMON_HIST_OFFSET[15:HIST_WB];
+            reg hist_hit_reg = 1'b0;
+            reg hist_sel_reg = 1'b0;
+            always @(posedge clk) begin
+                if (rd_req) begin
+                    hist_hit_reg <= rd_in_hist;
+                    hist_sel_reg <= rd_in_hist && (rd_addr[HIST_WB-1:2] >> HIST_BINS_LOG2) == 0;
+                end
+            end
+
+            latmon_hist #(.CNT_WIDTH(CNT_WIDTH), .BINS_LOG2(HIST_BINS_LOG2)) hist_inst (
+                .clk(clk), .rst(rst), .clear(clear), .offset(hist_start), .shift(hist_shift),
+                .sample_valid(sample_valid), .sample_latency(sample_latency),
+                .snapshot(hist_snapshot), .busy(hist_busy), .snapshots(hist_snapshots),
+                .dropped(hist_dropped), .rd_en(rd_req && rd_in_hist),
+                .rd_addr(rd_addr[2 +: HIST_BINS_LOG2]), .rd_data(hist_bin),
+                .underflow(hist_underflow), .overflow(hist_overflow), .count(hist_count),
+                .sum(hist_sum), .min(hist_min), .max(hist_max), .saturated(hist_saturated)
+            );
+
+            latmon_regs_hist #(.ADDR_WIDTH(ADDR_WIDTH), .CNT_WIDTH(CNT_WIDTH)) regs_inst (
+                .clk(clk), .rst(rst),
+                .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
+                .wr_hit(wr_hits[5]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .rd_data(rd_datas[32*5 +: 32]), .rd_hit(rd_hits[5]),
+                .hist_ctrl_snapshot(hist_snapshot),
+                .hist_status_busy(hist_busy), .hist_status_saturated(hist_saturated),
+                .hist_start_cycles(hist_start), .hist_shift_shift(hist_shift),
+                .hist_snapshots_value(hist_snapshots), .hist_dropped_value(hist_dropped),
+                .hist_underflow_value(hist_underflow), .hist_overflow_value(hist_overflow),
+                .hist_count_lo_value(hist_count[31:0]), .hist_count_hi_value(hist_count[47:32]),
+                .hist_sum_lo_value(hist_sum[31:0]), .hist_sum_hi_value(hist_sum[63:32]),
+                .hist_min_value(hist_min), .hist_max_value(hist_max)
+            );
+
+            assign wr_hits[9] = wr_in_hist;
+            assign rd_hits[9] = hist_hit_reg;
+            assign rd_datas[32*9 +: 32] = hist_sel_reg ? hist_bin : 32'd0;
+
+            // HIST_READY: the end of a snapshot (not of the clear after reset or CTRL.CLEAR).
+            reg hist_busy_d = 1'b0;
+            reg hist_snapping = 1'b0;
+            always @(posedge clk) begin
+                hist_busy_d <= hist_busy;
+                if (hist_snapshot && !hist_busy)
+                    hist_snapping <= 1'b1;
+                else if (hist_busy_d && !hist_busy)
+                    hist_snapping <= 1'b0;
+                if (rst || clear)
+                    hist_snapping <= 1'b0;
+            end
+            assign hist_ready = hist_snapping && hist_busy_d && !hist_busy;
+            assign hist_busy_any = hist_busy;
+        end else begin : g_no_hist
+            assign wr_hits[5] = 1'b0;
+            assign rd_hits[5] = 1'b0;
+            assign rd_datas[32*5 +: 32] = 32'd0;
+            assign wr_hits[9] = 1'b0;
+            assign rd_hits[9] = 1'b0;
+            assign rd_datas[32*9 +: 32] = 32'd0;
+            assign hist_ready = 1'b0;
+            assign hist_busy_any = 1'b0;
+        end
+    endgenerate
+
+    // ---- timestamp mode ----------------------------------------------------------------------
 
     generate
         if (HAS_STAMP != 0) begin : g_stamp
+            wire [31:0] stamp_timeout, stamp_matched, stamp_unmatched, stamp_timeouts;
+            wire [31:0] stamp_full, stamp_duplicates;
+            wire [6:0] stamp_outstanding;
+            wire [63:0] stamp_time;
+            wire time_lo_read;
+
             // STIM_CTRL.STAMP: the stimulus pulses are start events with their IDs.
             wire from_stim = stim_stamp & stim_pulse;
             latmon_stamp #(
@@ -137,81 +384,42 @@ module latmon #(
                 .unmatched(stamp_unmatched), .timeouts(stamp_timeouts), .full(stamp_full),
                 .duplicates(stamp_duplicates), .outstanding(stamp_outstanding)
             );
+
+            latmon_regs_stamp #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
+                .clk(clk), .rst(rst),
+                .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
+                .wr_hit(wr_hits[6]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .rd_data(rd_datas[32*6 +: 32]), .rd_hit(rd_hits[6]),
+                .stamp_ctrl_enable(stamp_enable), .stamp_timeout_cycles(stamp_timeout),
+                .stamp_matched_value(stamp_matched), .stamp_unmatched_value(stamp_unmatched),
+                .stamp_timeouts_value(stamp_timeouts), .stamp_full_value(stamp_full),
+                .stamp_duplicates_value(stamp_duplicates),
+                .stamp_outstanding_value(stamp_outstanding),
+                .stamp_time_lo_value(stamp_time[31:0]), .stamp_time_lo_value_swacc(time_lo_read),
+                .stamp_time_hi_value(stamp_time[63:32]), .stamp_time_hi_value_we(time_lo_read)
+            );
         end else begin : g_no_stamp
+            assign stamp_enable = 1'b0;
             assign stamp_valid = 1'b0;
             assign stamp_latency = {CNT_WIDTH{1'b0}};
-            assign stamp_matched = 32'd0;
-            assign stamp_unmatched = 32'd0;
-            assign stamp_timeouts = 32'd0;
-            assign stamp_full = 32'd0;
-            assign stamp_duplicates = 32'd0;
-            assign stamp_outstanding = 7'd0;
-            assign stamp_time = 64'd0;
-            wire unused_stamp = ^{start_valid, start_id, end_valid, end_id, stamp_timeout,
-                                  stamp_enable, stim_stamp};
+            assign wr_hits[6] = 1'b0;
+            assign rd_hits[6] = 1'b0;
+            assign rd_datas[32*6 +: 32] = 32'd0;
+            wire unused_stamp = ^{start_valid, start_id, end_valid, end_id, stim_stamp};
         end
     endgenerate
-
-    // The latencies measured: from irq/ack, or in timestamp mode from matched IDs.
-    wire sample_valid = stamp_enable ? stamp_valid : core_valid;
-    wire [CNT_WIDTH-1:0] sample_latency = stamp_enable ? stamp_latency : core_latency;
-
-    // ---- histogram -------------------------------------------------------------------------
-
-    wire hist_busy, hist_saturated;
-    wire [31:0] hist_snapshots, hist_dropped, hist_underflow, hist_overflow, hist_rd_data;
-    wire [47:0] hist_count;
-    wire [63:0] hist_sum;
-    wire [CNT_WIDTH-1:0] hist_min, hist_max;
-    wire [HIST_BINS_LOG2-1:0] hist_rd_addr;
-    reg hist_busy_d = 1'b0;
-
-    generate
-        if (HAS_HIST != 0) begin : g_hist
-            latmon_hist #(.CNT_WIDTH(CNT_WIDTH), .BINS_LOG2(HIST_BINS_LOG2)) hist_inst (
-                .clk(clk), .rst(rst), .clear(clear), .offset(hist_start), .shift(hist_shift),
-                .sample_valid(sample_valid), .sample_latency(sample_latency),
-                .snapshot(hist_snapshot), .busy(hist_busy), .snapshots(hist_snapshots),
-                .dropped(hist_dropped), .rd_addr(hist_rd_addr), .rd_data(hist_rd_data),
-                .underflow(hist_underflow), .overflow(hist_overflow), .count(hist_count),
-                .sum(hist_sum), .min(hist_min), .max(hist_max), .saturated(hist_saturated)
-            );
-        end else begin : g_no_hist
-            assign hist_busy = 1'b0;
-            assign hist_saturated = 1'b0;
-            assign hist_snapshots = 32'd0;
-            assign hist_dropped = 32'd0;
-            assign hist_underflow = 32'd0;
-            assign hist_overflow = 32'd0;
-            assign hist_rd_data = 32'd0;
-            assign hist_count = 48'd0;
-            assign hist_sum = 64'd0;
-            assign hist_min = {CNT_WIDTH{1'b0}};
-            assign hist_max = {CNT_WIDTH{1'b0}};
-            wire unused_hist = ^{hist_start, hist_shift, hist_snapshot, hist_rd_addr};
-        end
-    endgenerate
-
-    // HIST_READY: the end of a snapshot (not of the clear after reset or CTRL.CLEAR).
-    reg hist_snapping = 1'b0;
-    always @(posedge clk) begin
-        hist_busy_d <= hist_busy;
-        if (hist_snapshot && !hist_busy)
-            hist_snapping <= 1'b1;
-        else if (hist_busy_d && !hist_busy)
-            hist_snapping <= 1'b0;
-        if (rst || clear)
-            hist_snapping <= 1'b0;
-    end
-    wire hist_ready = hist_snapping && hist_busy_d && !hist_busy;
 
     // ---- stimulus generator ------------------------------------------------------------------
 
-    wire stim_running, stim_done, stim_done_pulse;
-    wire [31:0] stim_sent;
+    wire stim_done_pulse;
 
     generate
         if (HAS_STIM != 0) begin : g_stim
+            wire stim_start, stim_stop, stim_running, stim_done;
+            wire [1:0] stim_mode;
+            wire [31:0] stim_period, stim_min, stim_max, stim_burst, stim_pause, stim_total;
+            wire [31:0] stim_seed, stim_sent;
+
             latmon_stim #(.ID_WIDTH(ID_WIDTH)) stim_inst (
                 .clk(clk), .rst(rst), .start(stim_start), .stop(stim_stop), .mode(stim_mode),
                 .period(stim_period), .interval_min(stim_min), .interval_max(stim_max),
@@ -220,107 +428,177 @@ module latmon #(
                 .running(stim_running), .done(stim_done), .done_pulse(stim_done_pulse),
                 .sent(stim_sent)
             );
+
+            latmon_regs_stim #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
+                .clk(clk), .rst(rst),
+                .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
+                .wr_hit(wr_hits[7]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .rd_data(rd_datas[32*7 +: 32]), .rd_hit(rd_hits[7]),
+                .stim_ctrl_start(stim_start), .stim_ctrl_stop(stim_stop),
+                .stim_ctrl_mode(stim_mode), .stim_ctrl_loop(stim_loop),
+                .stim_ctrl_stamp(stim_stamp),
+                .stim_status_running(stim_running), .stim_status_done(stim_done),
+                .stim_period_cycles(stim_period), .stim_min_cycles(stim_min),
+                .stim_max_cycles(stim_max), .stim_burst_pulses(stim_burst),
+                .stim_pause_cycles(stim_pause), .stim_total_pulses(stim_total),
+                .stim_seed_value(stim_seed), .stim_sent_value(stim_sent)
+            );
         end else begin : g_no_stim
             assign stim_pulse = 1'b0;
             assign stim_id = {ID_WIDTH{1'b0}};
-            assign stim_running = 1'b0;
-            assign stim_done = 1'b0;
+            assign stim_loop = 1'b0;
+            assign stim_stamp = 1'b0;
             assign stim_done_pulse = 1'b0;
-            assign stim_sent = 32'd0;
-            wire unused_stim = ^{stim_start, stim_stop, stim_mode, stim_period, stim_min,
-                                 stim_max, stim_burst, stim_pause, stim_total, stim_seed};
+            assign wr_hits[7] = 1'b0;
+            assign rd_hits[7] = 1'b0;
+            assign rd_datas[32*7 +: 32] = 32'd0;
         end
     endgenerate
 
     assign stim_out = stim_pulse;
 
-    wire [CNT_WIDTH-1:0] last, min, max;
-    wire [SUM_WIDTH-1:0] sum;
-    wire [COUNTER_WIDTH-1:0] count, violations, timeouts, overruns, ignored;
-    wire stats_alarm, violation_pulse, saturated;
+    // ---- timeout -----------------------------------------------------------------------------
 
-    latmon_stats #(
-        .CNT_WIDTH(CNT_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH), .SUM_WIDTH(SUM_WIDTH)
-    ) stats_inst (
-        .clk(clk), .rst(rst), .clear(clear), .threshold(threshold), .alarm_clear(alarm_clear),
-        .sample_valid(sample_valid), .sample_latency(sample_latency),
-        .timeout_pulse(timeout_pulse), .overrun_pulse(overrun_pulse),
-        .ignored_pulse(ignored_pulse),
-        .last(last), .min(min), .max(max), .sum(sum), .count(count), .violations(violations),
-        .timeouts(timeouts), .overruns(overruns), .ignored(ignored), .alarm(stats_alarm),
-        .violation_pulse(violation_pulse), .saturated(saturated)
-    );
+    generate
+        if (HAS_TIMEOUT != 0) begin : g_timeout
+            latmon_regs_timeout #(
+                .ADDR_WIDTH(ADDR_WIDTH), .CNT_WIDTH(CNT_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH)
+            ) regs_inst (
+                .clk(clk), .rst(rst),
+                .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
+                .wr_hit(wr_hits[2]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .rd_data(rd_datas[32*2 +: 32]), .rd_hit(rd_hits[2]),
+                .timeout_cycles(timeout), .timeouts_value(timeouts)
+            );
+        end else begin : g_no_timeout
+            assign timeout = {CNT_WIDTH{1'b0}};  // never
+            assign wr_hits[2] = 1'b0;
+            assign rd_hits[2] = 1'b0;
+            assign rd_datas[32*2 +: 32] = 32'd0;
+        end
+    endgenerate
 
-    wire [$clog2(TRACE_DEPTH)-1:0] trace_rd_addr;
-    wire [TRACE_WIDTH-1:0] trace_rd_data;
-    wire [31:0] trace_count;
-    wire [COUNTER_WIDTH-1:0] trace_lost;
-    wire trace_filled, trace_wrapped, trace_fill_pulse;
+    // ---- event counters ----------------------------------------------------------------------
 
-    latmon_trace #(
-        .DEPTH(TRACE_DEPTH), .WIDTH(TRACE_WIDTH), .CNT_WIDTH(CNT_WIDTH),
-        .COUNTER_WIDTH(COUNTER_WIDTH)
-    ) trace_inst (
-        .clk(clk), .rst(rst), .clear(clear), .ring(trace_ring),
-        .sample_valid(sample_valid), .sample_latency(sample_latency),
-        .rd_addr(trace_rd_addr), .rd_data(trace_rd_data),
-        .count(trace_count), .lost(trace_lost), .filled(trace_filled), .wrapped(trace_wrapped),
-        .fill_pulse(trace_fill_pulse)
-    );
+    generate
+        if (HAS_COUNTERS != 0) begin : g_counters
+            latmon_regs_counters #(
+                .ADDR_WIDTH(ADDR_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH)
+            ) regs_inst (
+                .clk(clk), .rst(rst),
+                .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
+                .wr_hit(wr_hits[3]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .rd_data(rd_datas[32*3 +: 32]), .rd_hit(rd_hits[3]),
+                .violations_value(violations), .overruns_value(overruns),
+                .ignored_value(ignored), .trace_lost_value(trace_lost)
+            );
+        end else begin : g_no_counters
+            assign wr_hits[3] = 1'b0;
+            assign rd_hits[3] = 1'b0;
+            assign rd_datas[32*3 +: 32] = 32'd0;
+        end
+    endgenerate
 
-    latmon_axil #(
-        .CNT_WIDTH(CNT_WIDTH), .SYNC_STAGES(SYNC_STAGES), .TRACE_DEPTH(TRACE_DEPTH),
-        .TRACE_WIDTH(TRACE_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH), .SUM_WIDTH(SUM_WIDTH),
-        .ADDR_WIDTH(ADDR_WIDTH), .HAS_HIST(HAS_HIST), .HIST_BINS_LOG2(HIST_BINS_LOG2),
-        .HAS_STAMP(HAS_STAMP), .STAMP_ENTRIES(STAMP_ENTRIES), .HAS_STIM(HAS_STIM),
-        .ID_WIDTH(ID_WIDTH)
-    ) axil_inst (
+    // ---- sum of latencies --------------------------------------------------------------------
+
+    generate
+        if (HAS_SUM != 0) begin : g_sum
+            // SUM_LO, SUM_HI and SUM_COUNT form one snapshot: reading SUM_LO copies the others.
+            wire sum_lo_read;
+            wire [63:0] sum_wide = {{(64-SUM_WIDTH){1'b0}}, sum};
+            latmon_regs_sum #(
+                .ADDR_WIDTH(ADDR_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH)
+            ) regs_inst (
+                .clk(clk), .rst(rst),
+                .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
+                .wr_hit(wr_hits[4]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .rd_data(rd_datas[32*4 +: 32]), .rd_hit(rd_hits[4]),
+                .sum_lo_value(sum_wide[31:0]), .sum_lo_value_swacc(sum_lo_read),
+                .sum_hi_value(sum_wide[47:32]), .sum_hi_value_we(sum_lo_read),
+                .sum_hi_value_hwclr(clear),
+                .sum_count_value(count), .sum_count_value_we(sum_lo_read),
+                .sum_count_value_hwclr(clear)
+            );
+            wire unused_sum = ^sum_wide[63:48];
+        end else begin : g_no_sum
+            assign wr_hits[4] = 1'b0;
+            assign rd_hits[4] = 1'b0;
+            assign rd_datas[32*4 +: 32] = 32'd0;
+        end
+    endgenerate
+
+    // ---- interrupts --------------------------------------------------------------------------
+
+    generate
+        if (HAS_IRQ != 0) begin : g_irq
+            wire [6:0] status, enabled;
+            reg irq_out_reg = 1'b0;
+            latmon_regs_irq #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
+                .clk(clk), .rst(rst),
+                .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
+                .wr_hit(wr_hits[1]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .rd_data(rd_datas[32*1 +: 32]), .rd_hit(rd_hits[1]),
+                .irq_enable_sample(enabled[0]), .irq_enable_alarm(enabled[1]),
+                .irq_enable_trace_full(enabled[2]), .irq_enable_timeout(enabled[3]),
+                .irq_enable_overrun(enabled[4]), .irq_enable_stim_done(enabled[5]),
+                .irq_enable_hist_ready(enabled[6]),
+                .irq_status_sample(status[0]), .irq_status_sample_hwset(sample_valid),
+                .irq_status_sample_hwclr(clear),
+                .irq_status_alarm(status[1]), .irq_status_alarm_hwset(violation_pulse),
+                .irq_status_alarm_hwclr(clear), .irq_status_alarm_swmod(alarm_clear),
+                .irq_status_trace_full(status[2]), .irq_status_trace_full_hwset(trace_fill_pulse),
+                .irq_status_trace_full_hwclr(clear),
+                .irq_status_timeout(status[3]), .irq_status_timeout_hwset(timeout_pulse),
+                .irq_status_timeout_hwclr(clear),
+                .irq_status_overrun(status[4]), .irq_status_overrun_hwset(overrun_pulse),
+                .irq_status_overrun_hwclr(clear),
+                .irq_status_stim_done(status[5]), .irq_status_stim_done_hwset(stim_done_pulse),
+                .irq_status_stim_done_hwclr(clear),
+                .irq_status_hist_ready(status[6]), .irq_status_hist_ready_hwset(hist_ready),
+                .irq_status_hist_ready_hwclr(clear)
+            );
+            always @(posedge clk)
+                irq_out_reg <= !rst && |(status & enabled);
+            assign irq_out = irq_out_reg;
+        end else begin : g_no_irq
+            assign alarm_clear = 1'b0;
+            assign irq_out = 1'b0;
+            assign wr_hits[1] = 1'b0;
+            assign rd_hits[1] = 1'b0;
+            assign rd_datas[32*1 +: 32] = 32'd0;
+            wire unused_events = ^{trace_fill_pulse, stim_done_pulse, hist_ready, violation_pulse};
+        end
+    endgenerate
+
+    // ---- core registers ----------------------------------------------------------------------
+
+    latmon_regs_core #(
+        .ADDR_WIDTH(ADDR_WIDTH), .CNT_WIDTH(CNT_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH)
+    ) regs_core_inst (
         .clk(clk), .rst(rst),
-        .s_axil_awaddr(s_axil_awaddr), .s_axil_awprot(s_axil_awprot),
-        .s_axil_awvalid(s_axil_awvalid), .s_axil_awready(s_axil_awready),
-        .s_axil_wdata(s_axil_wdata), .s_axil_wstrb(s_axil_wstrb),
-        .s_axil_wvalid(s_axil_wvalid), .s_axil_wready(s_axil_wready),
-        .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
-        .s_axil_bready(s_axil_bready),
-        .s_axil_araddr(s_axil_araddr), .s_axil_arprot(s_axil_arprot),
-        .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
-        .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
-        .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
-        .enable(enable), .clear(clear), .trace_ring(trace_ring), .irq_mode(irq_mode),
-        .ack_mode(ack_mode), .timeout(timeout), .threshold(threshold),
-        .alarm_clear(alarm_clear),
-        .busy(busy), .alarm(stats_alarm), .saturated(saturated),
-        .last(last), .min(min), .max(max), .sum(sum), .count(count),
-        .violations(violations), .timeouts(timeouts), .overruns(overruns), .ignored(ignored),
-        .trace_count(trace_count), .trace_lost(trace_lost), .trace_filled(trace_filled),
-        .trace_wrapped(trace_wrapped),
-        .ev_sample(sample_valid), .ev_alarm(violation_pulse), .ev_trace_full(trace_fill_pulse),
-        .ev_timeout(timeout_pulse), .ev_overrun(overrun_pulse),
-        .trace_rd_addr(trace_rd_addr), .trace_rd_data(trace_rd_data),
-        .hist_start(hist_start), .hist_shift(hist_shift), .hist_snapshot(hist_snapshot),
-        .hist_busy(hist_busy), .hist_saturated(hist_saturated),
-        .hist_snapshots(hist_snapshots), .hist_dropped(hist_dropped),
-        .hist_underflow(hist_underflow), .hist_overflow(hist_overflow),
-        .hist_count(hist_count), .hist_sum(hist_sum), .hist_min(hist_min), .hist_max(hist_max),
-        .hist_rd_addr(hist_rd_addr), .hist_rd_data(hist_rd_data),
-        .stamp_enable(stamp_enable), .stamp_timeout(stamp_timeout),
-        .stamp_matched(stamp_matched), .stamp_unmatched(stamp_unmatched),
-        .stamp_timeouts(stamp_timeouts), .stamp_full(stamp_full),
-        .stamp_duplicates(stamp_duplicates), .stamp_outstanding(stamp_outstanding),
-        .stamp_time(stamp_time),
-        .stim_start(stim_start), .stim_stop(stim_stop), .stim_mode(stim_mode),
-        .stim_loop(stim_loop), .stim_stamp(stim_stamp), .stim_period(stim_period),
-        .stim_min(stim_min), .stim_max(stim_max), .stim_burst(stim_burst),
-        .stim_pause(stim_pause), .stim_total(stim_total), .stim_seed(stim_seed),
-        .stim_running(stim_running), .stim_done(stim_done), .stim_sent(stim_sent),
-        .ev_stim_done(stim_done_pulse), .ev_hist_ready(hist_ready),
-        .irq_out(irq_out)
+        .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
+        .wr_hit(wr_hits[0]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+        .rd_data(rd_datas[31:0]), .rd_hit(rd_hits[0]),
+        .caps_trace(1'b1), .caps_hist(HAS_HIST != 0), .caps_stamp(HAS_STAMP != 0),
+        .caps_stim(HAS_STIM != 0), .caps_irq(HAS_IRQ != 0), .caps_timeout(HAS_TIMEOUT != 0),
+        .caps_counters(HAS_COUNTERS != 0), .caps_sum(HAS_SUM != 0),
+        .caps_cnt_width(CAPS_CNT_WIDTH), .caps_trace_depth_log2(CAPS_TRACE_DEPTH_LOG2),
+        .caps_sync_stages(CAPS_SYNC_STAGES), .caps_trace_width(CAPS_TRACE_WIDTH),
+        .ctrl_enable(enable), .ctrl_clear(clear), .ctrl_trace_ring(trace_ring),
+        .ctrl_irq_mode(irq_mode), .ctrl_ack_mode(ack_mode),
+        .status_busy(busy), .status_alarm(stats_alarm),
+        .status_trace_full(trace_filled && !trace_ring), .status_trace_wrapped(trace_wrapped),
+        .status_saturated(saturated),
+        .threshold_cycles(threshold), .last_value(last_read), .min_value(min), .max_value(max),
+        .count_value(count), .trace_count_value(trace_count),
+        .caps2_hist_bins_log2(CAPS2_HIST_BINS_LOG2), .caps2_stamp_entries(CAPS2_STAMP_ENTRIES),
+        .caps2_id_width(CAPS2_ID_WIDTH)
     );
 
-    assign alarm = stats_alarm;
-
-    // The per-sample saturation flag is the all-ones latency itself (LAST, trace words).
-    wire unused_saturated = sample_saturated;
+    // The per-sample saturation flag is the all-ones latency itself (LAST, trace words); the
+    // counters absent from this build are not read.
+    wire unused_core = ^{sample_saturated, hist_busy_any, timeouts, violations, overruns, ignored,
+                         trace_lost, sum, ignored_pulse, last};
 
 endmodule
 

@@ -52,7 +52,7 @@ module latmon_core #(
     // results
     output wire                 busy,
     output wire                 sample_valid,
-    output wire [CNT_WIDTH-1:0] sample_latency,
+    output wire [CNT_WIDTH-1:0] sample_latency,  // with sample_valid; held until the next sample
     output wire                 sample_saturated,
     output wire                 timeout_pulse,
     output wire                 overrun_pulse,
@@ -102,11 +102,12 @@ module latmon_core #(
     wire ends = busy_reg && (ack_event || timed_out);
     wire starts = enable && irq_event && (!busy_reg || ends);
 
-    // One adder does both jobs: a start loads 0 + 1, a running measurement counts count + 1.
-    // Masking the operand (rather than muxing the result) lets the mask fold into the adder's
-    // LUTs, and the flip-flops' clock enable does the holding.
+    // A start loads 1 (the flip-flops' synchronous set/reset), a running measurement counts
+    // count + 1 (their clock enable holds it otherwise). The adder sees only count_reg: no path
+    // from the trigger events runs through the carry chain; its carry-out (count_reg all ones)
+    // is the saturation test.
     wire                 inc = busy_reg && !full_reg;
-    wire [CNT_WIDTH:0]   count_plus = {1'b0, starts ? {CNT_WIDTH{1'b0}} : count_reg} + 1'b1;
+    wire [CNT_WIDTH:0]   count_plus = {1'b0, count_reg} + 1'b1;
 
     // Outputs are registered: every event leaves the core two cycles after the trigger saw it
     // (the trigger's register and this one), irq and ack alike.
@@ -125,10 +126,16 @@ module latmon_core #(
     assign overrun_pulse = overrun_pulse_reg;
     assign ignored_pulse = ignored_pulse_reg;
 
+    // sample_latency holds the last latency measured until the next one (0 after clear): the IP
+    // reads it as LAST when there is no other source of latencies.
     always @(posedge clk) begin
-        sample_latency_reg <= count_reg;
-        sample_saturated_reg <= full_reg;
+        if (busy_reg && ack_event) begin
+            sample_latency_reg <= count_reg;
+            sample_saturated_reg <= full_reg;
+        end
         if (rst || clear) begin
+            sample_latency_reg <= {CNT_WIDTH{1'b0}};
+            sample_saturated_reg <= 1'b0;
             busy_reg <= 1'b0;
             count_reg <= {CNT_WIDTH{1'b0}};
             full_reg <= 1'b0;
@@ -143,7 +150,9 @@ module latmon_core #(
             else if (ends)
                 busy_reg <= 1'b0;
             // At all ones the increment carries out: the count stays, the flag goes up.
-            if (starts || (inc && !count_plus[CNT_WIDTH]))
+            if (starts)
+                count_reg <= {{(CNT_WIDTH-1){1'b0}}, 1'b1};
+            else if (inc && !count_plus[CNT_WIDTH])
                 count_reg <= count_plus[CNT_WIDTH-1:0];
             if (starts)
                 full_reg <= 1'b0;

@@ -53,6 +53,7 @@ module latmon_hist #(
     output reg  [31:0]          dropped = 32'd0,     // latencies not counted (while clearing)
 
     // the frozen bank
+    input  wire                 rd_en,     // read rd_addr of the frozen bank (else it holds)
     input  wire [BINS_LOG2-1:0] rd_addr,
     output wire [31:0]          rd_data,
     output wire [31:0]          underflow,
@@ -172,7 +173,8 @@ module latmon_hist #(
     wire       b0 = act;  // the bank of a latency entering now
     // The sum saturates too (at 100 MHz it would take 5.8 years of 1000-cycle latencies).
     wire [64:0] sum_next = {1'b0, sum_r[b0]} + {{(65-CNT_WIDTH){1'b0}}, sample_latency};
-    integer    k;
+    integer    k_side;  // one loop variable per always block: a variable assigned from two
+                        // blocks is a multi-driven net in synthesis and a race in simulation
 
     always @(posedge clk) begin
         v1 <= take0 && !under0 && !over0;
@@ -194,14 +196,14 @@ module latmon_hist #(
         if (sample_valid && !counting && dropped != FULL)
             dropped <= dropped + 32'd1;
         // A snapshot starts: the frozen bank's registers become the next active bank's zeros.
-        for (k = 0; k < 2; k = k + 1) begin
-            if (rst || clear || (zero_frozen_regs && k != act)) begin
-                under_r[k] <= 32'd0;
-                over_r[k] <= 32'd0;
-                count_r[k] <= 48'd0;
-                sum_r[k] <= 64'd0;
-                min_r[k] <= {CNT_WIDTH{1'b1}};
-                max_r[k] <= {CNT_WIDTH{1'b0}};
+        for (k_side = 0; k_side < 2; k_side = k_side + 1) begin
+            if (rst || clear || (zero_frozen_regs && k_side[0] != act)) begin
+                under_r[k_side] <= 32'd0;
+                over_r[k_side] <= 32'd0;
+                count_r[k_side] <= 48'd0;
+                sum_r[k_side] <= 64'd0;
+                min_r[k_side] <= {CNT_WIDTH{1'b1}};
+                max_r[k_side] <= {CNT_WIDTH{1'b0}};
             end
         end
         if (rst || clear) begin
@@ -222,10 +224,15 @@ module latmon_hist #(
     reg                 wbank = 1'b0;
     reg [BINS_LOG2-1:0] wbin = {BINS_LOG2{1'b0}};
     reg [BIN_WIDTH-1:0] wdata = {BIN_WIDTH{1'b0}};
+    integer             k_sat;
 
-    // Each bank's read port: the counting pipeline when it reads that bank, else the bus.
-    wire [BINS_LOG2-1:0] raddr0 = (v1 && bank1 == 1'b0) ? bin1 : rd_addr;
-    wire [BINS_LOG2-1:0] raddr1 = (v1 && bank1 == 1'b1) ? bin1 : rd_addr;
+    // Each bank's read port: the counting pipeline when it reads that bank, else the bus. The
+    // frozen bank's latch changes only on a bus read (the pipeline reads the active bank), so
+    // a bus read's word stays until the next one.
+    wire                 count0 = v1 && bank1 == 1'b0;
+    wire                 count1 = v1 && bank1 == 1'b1;
+    wire [BINS_LOG2-1:0] raddr0 = count0 ? bin1 : rd_addr;
+    wire [BINS_LOG2-1:0] raddr1 = count1 ? bin1 : rd_addr;
 
     wire [BIN_WIDTH-1:0] read2 = bank2 ? q1 : q0;
     wire [BIN_WIDTH-1:0] old2 = (wv && wbank == bank2 && wbin == bin2) ? wdata : read2;
@@ -245,13 +252,15 @@ module latmon_hist #(
     always @(posedge clk) begin
         if (we0)
             mem0[waddr0] <= wdata0;
-        q0 <= mem0[raddr0];
+        if (count0 || rd_en)
+            q0 <= mem0[raddr0];
     end
 
     always @(posedge clk) begin
         if (we1)
             mem1[waddr1] <= wdata1;
-        q1 <= mem1[raddr1];
+        if (count1 || rd_en)
+            q1 <= mem1[raddr1];
     end
 
     always @(posedge clk) begin
@@ -264,9 +273,9 @@ module latmon_hist #(
         wdata <= new2;
         if (v2 && old2 == BIN_FULL)
             sat_r[bank2] <= 1'b1;
-        for (k = 0; k < 2; k = k + 1)
-            if (rst || clear || (zero_frozen_regs && k != act))
-                sat_r[k] <= 1'b0;
+        for (k_sat = 0; k_sat < 2; k_sat = k_sat + 1)
+            if (rst || clear || (zero_frozen_regs && k_sat[0] != act))
+                sat_r[k_sat] <= 1'b0;
         if (rst || clear) begin
             v2 <= 1'b0;
             wv <= 1'b0;

@@ -30,7 +30,11 @@ package latmon_pkg is
       HAS_STAMP     : integer := 1;    -- timestamp mode, IDs matched (0: left out)
       STAMP_ENTRIES : integer := 16;   -- outstanding starts (2..64)
       HAS_STIM      : integer := 1;    -- stimulus generator (0: left out)
-      ID_WIDTH      : integer := 16    -- width of the event IDs (8..16)
+      ID_WIDTH      : integer := 16;   -- width of the event IDs (8..16)
+      HAS_IRQ       : integer := 1;    -- irq_out, IRQ_ENABLE, IRQ_STATUS (0: left out)
+      HAS_TIMEOUT   : integer := 1;    -- TIMEOUT, TIMEOUTS (0: left out)
+      HAS_COUNTERS  : integer := 1;    -- VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST (0: left out)
+      HAS_SUM       : integer := 1     -- SUM_LO, SUM_HI, SUM_COUNT (0: left out)
     );
     port (
       clk            : in  std_logic;

@@ -60,6 +60,8 @@ module latmon_stamp #(
 );
 
     localparam EW = ENTRIES > 1 ? $clog2(ENTRIES) : 1;
+    localparam integer  LAST_INDEX = ENTRIES - 1;
+    localparam [EW-1:0] LAST_ENTRY = LAST_INDEX[EW-1:0];
 
     initial begin
         if (ENTRIES < 2 || ENTRIES > 64)
@@ -166,7 +168,7 @@ module latmon_stamp #(
             ids[free_index] <= s_id;
             times[free_index] <= timebase;
         end
-        scan <= scan == ENTRIES - 1 ? {EW{1'b0}} : scan + 1'b1;
+        scan <= scan == LAST_ENTRY ? {EW{1'b0}} : scan + 1'b1;
         sample_valid <= match;
         sample_latency <= too_long ? {CNT_WIDTH{1'b1}} : elapsed[CNT_WIDTH-1:0];
         outstanding <= outstanding + (store ? 7'd1 : 7'd0) - (match ? 7'd1 : 7'd0)
@@ -179,20 +181,23 @@ module latmon_stamp #(
         end
     end
 
+    // 2^32 - 1 events of a kind: the counter stops there (it never wraps).
+    wire matched_full, unmatched_full, timeouts_full, full_full, duplicates_full;
+    wire unused_full = ^{matched_full, unmatched_full, timeouts_full, full_full, duplicates_full};
     latmon_counter #(.WIDTH(32)) matched_inst (
-        .clk(clk), .clear(reset), .inc(match), .value(matched), .full()
+        .clk(clk), .clear(reset), .inc(match), .value(matched), .full(matched_full)
     );
     latmon_counter #(.WIDTH(32)) unmatched_inst (
-        .clk(clk), .clear(reset), .inc(no_match), .value(unmatched), .full()
+        .clk(clk), .clear(reset), .inc(no_match), .value(unmatched), .full(unmatched_full)
     );
     latmon_counter #(.WIDTH(32)) timeouts_inst (
-        .clk(clk), .clear(reset), .inc(expire), .value(timeouts), .full()
+        .clk(clk), .clear(reset), .inc(expire), .value(timeouts), .full(timeouts_full)
     );
     latmon_counter #(.WIDTH(32)) full_inst (
-        .clk(clk), .clear(reset), .inc(refused), .value(full), .full()
+        .clk(clk), .clear(reset), .inc(refused), .value(full), .full(full_full)
     );
     latmon_counter #(.WIDTH(32)) duplicates_inst (
-        .clk(clk), .clear(reset), .inc(duplicate), .value(duplicates), .full()
+        .clk(clk), .clear(reset), .inc(duplicate), .value(duplicates), .full(duplicates_full)
     );
 
 endmodule

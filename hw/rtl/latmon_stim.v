@@ -48,7 +48,6 @@ module latmon_stim #(
     output reg  [31:0]         sent = 32'd0
 );
 
-    localparam MODE_PERIODIC = 2'd0;
     localparam MODE_RANDOM = 2'd1;
     localparam MODE_BURST = 2'd2;
 
@@ -77,14 +76,16 @@ module latmon_stim #(
     wire [31:0] lo = interval_min;
     wire [31:0] hi = interval_max < interval_min ? interval_min : interval_max;
     wire [32:0] span = {1'b0, hi} - {1'b0, lo} + 33'd1;
+    /* verilator lint_off UNUSEDSIGNAL */  // the fraction bits product[15:0] are dropped
     function [31:0] random_interval;
-        input [31:0] v;
+        input [15:0] v;
         reg [48:0] product;
         begin
-            product = v[31:16] * span;
-            random_interval = lo + product[47:16];
+            product = v * span;
+            random_interval = lo + product[47:16];  // product < 2^48: bit 48 is always 0
         end
     endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
 
     function [31:0] at_least_1;
         input [31:0] v;
@@ -103,7 +104,7 @@ module latmon_stim #(
     reg [31:0] next_interval;
     always @* begin
         case (mode)
-            MODE_RANDOM: next_interval = random_interval(x_next);
+            MODE_RANDOM: next_interval = random_interval(x_next[31:16]);
             MODE_BURST: next_interval = (last_of_burst && !load) ? pause : period;
             default: next_interval = period;
         endcase

@@ -22,6 +22,7 @@ module latmon_sync #(
     generate
         if (STAGES == 0) begin : g_bypass
             assign out = in;
+            wire unused_clk = clk;
         end else begin : g_chain
             // ASYNC_REG keeps Vivado from moving logic between the stages and places them close.
             (* ASYNC_REG = "TRUE" *) reg [STAGES-1:0] sync_reg = {STAGES{1'b0}};

@@ -1,8 +1,9 @@
 // latmon_trace: the trace RAM — every measured latency, in order, read over the bus.
 //
 // A simple dual-port RAM (DEPTH x WIDTH, inferred as block RAM): the measurement writes, the
-// bus reads (one cycle read latency). Sample number k (k counted from 0 since the last clear)
-// goes to word k mod DEPTH; `count` is k+1 after it, modulo 2^32.
+// bus reads (one cycle read latency; the read latch holds its word until the next rd_en).
+// Sample number k (k counted from 0 since the last clear) goes to word k mod DEPTH; `count` is
+// k+1 after it, modulo 2^32.
 //   ring = 0 (stop when full): after DEPTH samples the RAM keeps the first DEPTH; later samples
 //            are counted in `lost`.
 //   ring = 1: the RAM keeps the last DEPTH samples.
@@ -28,6 +29,7 @@ module latmon_trace #(
     input  wire                     sample_valid,
     input  wire [CNT_WIDTH-1:0]     sample_latency,
 
+    input  wire                     rd_en,    // read rd_addr into rd_data (else rd_data holds)
     input  wire [$clog2(DEPTH)-1:0] rd_addr,
     output reg  [WIDTH-1:0]         rd_data = {WIDTH{1'b0}},
 
@@ -75,7 +77,8 @@ module latmon_trace #(
     always @(posedge clk) begin
         if (write)
             mem[count[AW-1:0]] <= value;
-        rd_data <= mem[rd_addr];
+        if (rd_en)
+            rd_data <= mem[rd_addr];
     end
 
     always @(posedge clk) begin
@@ -92,8 +95,11 @@ module latmon_trace #(
         end
     end
 
+    // LOST stops at all ones (the IP's saturated flag does not include it).
+    wire lost_full;
+    wire unused_lost_full = lost_full;
     latmon_counter #(.WIDTH(COUNTER_WIDTH)) lost_inst (
-        .clk(clk), .clear(reset), .inc(sample_valid && !write), .value(lost), .full()
+        .clk(clk), .clear(reset), .inc(sample_valid && !write), .value(lost), .full(lost_full)
     );
 
 endmodule

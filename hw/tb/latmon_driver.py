@@ -60,6 +60,10 @@ class Caps(ctypes.Structure):
                 "stamp_entries",
                 "has_stim",
                 "id_width",
+                "has_irq",
+                "has_timeout",
+                "has_counters",
+                "has_sum",
             )
         ),
     ]

@@ -27,6 +27,15 @@ def rtl(*names: str) -> list[Path]:
     return [RTL / f"{name}.v" for name in names]
 
 
+def ip_modules() -> list[str]:
+    """The module names of the latmon IP, from their one home, hw/latmon.core."""
+    if HW.as_posix() not in sys.path:
+        sys.path.insert(0, HW.as_posix())
+    from ip_files import rtl_modules
+
+    return rtl_modules()
+
+
 def tb_hdl(*names: str) -> list[Path]:
     return [TB_HDL / f"{name}.v" for name in names]
 

@@ -109,8 +109,13 @@ def test_a_loop_in_the_isr_moves_t2_by_the_cycles_the_loop_takes(suite) -> None:
     delta = median(latencies(runs, "isr-loop100", "T2")) - median(latencies(runs, "baseline", "T2"))
     assert loop <= delta <= loop + 8, (loop, delta)
     by_case = {c.case: c for c in report.cases}
-    # the interrupt entry is the same; the handler grew by the loop
-    assert median(by_case["isr-loop100"].entry) == median(by_case["baseline"].entry)
+    # the interrupt entry is the same up to the one cycle that depends on which instruction is in
+    # flight when the line rises (code layout moves that when any firmware function changes);
+    # the handler grew by the loop
+    entry_shift = median(by_case["isr-loop100"].entry) - median(by_case["baseline"].entry)
+    assert abs(entry_shift) <= 1, entry_shift
+    handler_shift = median(by_case["isr-loop100"].handler) - median(by_case["baseline"].handler)
+    assert loop - 1 <= handler_shift <= loop + 9, (loop, handler_shift)
 
 
 @pytest.mark.sim

@@ -61,7 +61,7 @@ def run_file_stats(
             progress(len(values))
     out = []
     for index, (series, dist, n) in enumerate(zip(run.series, dists, rows, strict=True)):
-        if series.is_stages:
+        if series.is_derived:
             continue
         deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)
         if not (n and dist.n):  # a histogram-only series
@@ -81,12 +81,12 @@ def series_stats(
     max_bins: int = MAX_BINS,
     percentiles: dict[str, float] = PERCENTILES,
 ) -> list[SeriesStats]:
-    """Statistics of every (non-stage) series of runs read into memory."""
+    """Statistics of every latency series (not stages, not spikes) of runs read into memory."""
     out = []
     for run in runs:
         for series in run.series:
-            if series.is_stages:
-                continue  # a subset of another series, split into stages: see latmon report
+            if series.is_derived:
+                continue  # stages or spike explanations of another series: see latmon report
             deadline = None if deadline_ns is None else deadline_in_unit(series, deadline_ns)
             dist = Distribution.from_series(series, max_bins)
             out.append(

@@ -94,7 +94,7 @@ def group_runs(runs: list[Run]) -> list[Group]:
     names: dict[tuple[Measure, str], set[str]] = {}
     for run in runs:
         for s in run.series:
-            if s.is_stages:
+            if s.is_derived:
                 continue
             m = measure_of(run, s)
             part = "" if _per_cpu(s) else s.name

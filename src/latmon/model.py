@@ -101,6 +101,19 @@ class Series:
         return self.meta.get("kind") == "stages"
 
     @property
+    def is_spike(self) -> bool:
+        """The explanation of one late sample (latprobe --stages): its contributors, one row
+        each (``latency`` is the time the contributor held the CPU), the sample it explains and
+        the text in ``meta``; see docs/latprobe.md."""
+        return self.meta.get("kind") == "spike"
+
+    @property
+    def is_derived(self) -> bool:
+        """Derived from another series (stages, spike explanations): not a latency series of
+        its own, so left out of statistics and comparisons."""
+        return self.is_stages or self.is_spike
+
+    @property
     def stage_names(self) -> list[str]:
         """Stage columns (``stage_*``) in path order."""
         return [k for k in self.columns if k.startswith("stage_")]

@@ -50,6 +50,7 @@ from latmon.plots import (
     timeline_figure,
     violin_figure,
 )
+from latmon.spikes import Spike, spikes_of
 from latmon.stats import CONFIDENCE, PERCENTILES, Summary, number, stat_cell
 from latmon.tables import Column, Table, escape_markdown, fmt, render, say_ns
 
@@ -90,6 +91,7 @@ STAGE_COUNTERS = (
     "no_switch",
     "disorder",
     "sum",
+    "armed_late",
 )
 
 
@@ -346,8 +348,10 @@ class HtmlReport:
             self._answer,
             self._notes,
             self._contents,
+            self._settings,
             self._measures,
             self._stages,
+            self._spikes,
             self._metadata,
         ]
 
@@ -504,6 +508,8 @@ class HtmlReport:
         links = [f'<a href="#{m.anchor}">{html.escape(m.measure.label)}</a>' for m in data.measures]
         if any(s.is_stages and s.stage_names for run in data.runs for s in run.series):
             links.append('<a href="#stages">stages of the interrupt path</a>')
+        if any(spikes_of(run) for run in data.runs):
+            links.append('<a href="#spikes">why were the spikes slow</a>')
         links.append('<a href="#runs">runs</a>')
         return "<nav>Details: " + " ".join(links) + "</nav>"
 
@@ -621,11 +627,7 @@ class HtmlReport:
             unmatched = ", ".join(
                 f"{k}: {s.counters[k]}" for k in STAGE_COUNTERS[1:] if s.counters.get(k)
             )
-            parts.append(
-                f'<p class="note">matched {fmt(len(s.latency))} of {fmt(kept)} kept wake-ups'
-                + (f" (not matched: {html.escape(unmatched)})" if unmatched else "")
-                + "</p>"
-            )
+            parts.append(f'<p class="note">{html.escape(coverage_text(s, kept, unmatched))}</p>')
             if not s.has_samples:
                 continue
             parts.append(render(stage_table(s), "html"))
@@ -635,6 +637,49 @@ class HtmlReport:
                     _stage_statics(s, label),
                 )
             )
+        return "\n".join(parts) + "</section>"
+
+    def _settings(self, data: ReportData) -> str:
+        """The settings that change what a latency tool measures, per run that has them."""
+        table = Table(SETTINGS_COLUMNS)
+        for run in data.runs:
+            row = settings_row(run)
+            if row is not None:
+                table.add(dict(zip((c.key for c in SETTINGS_COLUMNS), row, strict=True)))
+        if not table.rows:
+            return ""
+        return (
+            "<h2>How each run measured</h2>"
+            '<p class="note">Settings that change the measurement, so that tools and runs are '
+            "compared like with like. /dev/cpu_dma_latency at 0 µs keeps idle CPUs out of idle "
+            "states whose exit latency would otherwise land in every wake-up; cyclictest holds "
+            "it at 0 by default, latprobe too when it runs as root (docs/latprobe.md).</p>"
+            + render(table, "html")
+        )
+
+    def _spikes(self, data: ReportData) -> str:
+        """Why were the spikes slow: every explained wake-up, largest first, per run."""
+        found = [(run, spikes) for run in data.runs if (spikes := spikes_of(run))]
+        if not found:
+            return ""
+        parts = [
+            '<section id="spikes"><h2>Why were the spikes slow</h2>',
+            '<p class="note">The worst wake-ups of each CPU (latprobe --stages; every one above '
+            "--explain), each explained from the kernel trace: the time from the timer's "
+            "expiry to the probe's clock read, attributed to what held the CPU — the idle "
+            "state, an interrupt, a softirq, another timer's callback, another task (with its "
+            "priority), or the probe's own path — per stage. Cause: the largest; class: "
+            "hardware (idle exit, a late interrupt), interrupts, scheduler, or probe. Every "
+            "spike's contributions add up to its latency (docs/latprobe.md).</p>",
+        ]
+        for run, spikes in found:
+            parts.append(f"<h3>{html.escape(run.label)}</h3>")
+            table = Table(SPIKE_COLUMNS)
+            for spike in spikes:
+                table.add(
+                    dict(zip((c.key for c in SPIKE_COLUMNS), spike_cells(spike), strict=True))
+                )
+            parts.append(render(table, "html"))
         return "\n".join(parts) + "</section>"
 
     def _metadata(self, data: ReportData) -> str:
@@ -695,6 +740,99 @@ def stage_table(s: Series) -> Table:
             cells[n] = v if scale == 1 else number(Fraction(v) * scale)
         table.add(cells)
     return table
+
+
+SETTINGS_COLUMNS = [
+    Column("run", "run", "l"),
+    Column("tool", "tool", "l"),
+    Column("interval", "interval", "l"),
+    Column("policy", "policy", "l"),
+    Column("mlock", "memory locked", "l"),
+    Column("dma_latency", "/dev/cpu_dma_latency", "l"),
+    Column("tracing", "tracing", "l"),
+]
+SPIKE_COLUMNS = [
+    Column("cpu", "cpu", "l"),
+    Column("t", "t (s)"),
+    Column("latency", "latency (µs)"),
+    Column("cause", "cause", "l"),
+    Column("class", "class", "l"),
+    Column("stages", "stages (µs)", "l"),
+    Column("contributors", "largest contributors (µs, stage)", "l"),
+    Column("why", "why", "l"),
+]
+
+
+def settings_row(run: Run) -> list[str] | None:
+    """The measurement settings a run records (latprobe, or cyclictest run by latmon run)."""
+    meta = run.meta
+    tool = meta.get("tool") or meta.get("source", "")
+    if tool not in ("latprobe", "cyclictest") and "dma_latency_us" not in meta:
+        return None
+    interval = meta.get("interval_ns")
+    policy = meta.get("policy", "")
+    if policy and policy != "other" and meta.get("priority"):
+        policy = f"{policy} {meta['priority']}"
+    dma = meta.get("dma_latency_us", "")
+    if dma == "none":
+        dma = "untouched" + (f" ({meta['dma_latency_note']})" if "dma_latency_note" in meta else "")
+    elif dma:
+        dma = f"held at {dma} µs while measuring"
+    tracing = ""
+    if "stages" in meta:
+        tracing = "stages and spikes (tracefs)"
+        if meta.get("trace_missing"):
+            tracing += f"; this kernel lacks {meta['trace_missing']}"
+    return [
+        run.label,
+        tool,
+        f"{fmt(int(interval) / 1000)} µs" if interval and interval.isdigit() else "",
+        policy,
+        {"1": "yes", "0": "no"}.get(meta.get("mlock", ""), ""),
+        dma,
+        tracing,
+    ]
+
+
+def coverage_text(stages: Series, kept: int, unmatched: str) -> str:
+    """ "decomposed 2,990 of 3,000 kept wake-ups (99.67 %); ..." for a cpuN.stages series."""
+    matched = len(stages.latency)
+    text = f"decomposed {fmt(matched)} of {fmt(kept)} kept wake-ups"
+    if kept:
+        text += f" ({100 * matched / kept:.2f} %)"
+    if unmatched:
+        text += f"; not decomposed: {unmatched}"
+    untraced = stages.counters.get("switch_untraced", 0)
+    if untraced:
+        idle = stages.counters.get("switch_untraced_idle", 0)
+        text += (
+            f"; the kernel did not trace the switch to the probe in {fmt(untraced)} of them "
+            f"({fmt(idle)} from the idle task): their sched stage ends at the probe's return "
+            "from clock_nanosleep"
+        )
+    return text
+
+
+def spike_cells(spike: Spike, contributors: int = 3) -> list[str]:
+    """The cells of a spike's row in the "why were the spikes slow" tables."""
+    stages = (
+        " / ".join(f"{name} {fmt(ns / 1000)}" for name, ns in spike.stages.items())
+        if spike.stages
+        else f"({spike.stage_result})"
+    )
+    top = "; ".join(
+        f"{c.label} {fmt(c.ns / 1000)} ({c.stage})" for c in spike.contributors[:contributors]
+    )
+    return [
+        spike.cpu,
+        f"{spike.t / 1e9:.6f}",
+        fmt(spike.latency / 1000),
+        spike.cause,
+        spike.cause_class,
+        stages,
+        top,
+        spike.why,
+    ]
 
 
 @dataclass

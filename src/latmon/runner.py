@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -219,7 +220,22 @@ def cyclictest_command(s: Scenario, json_out: Path) -> list[str]:
         cmd += ["-p", str(p.priority), f"--policy={p.policy}"]
     if p.mlock:
         cmd.append("-m")
+    # /dev/cpu_dma_latency as latprobe has it: cyclictest holds 0 by default
+    if p.dma_latency == "none":
+        cmd.append("--default-system")
+    elif p.dma_latency is not None:
+        cmd.append(f"--latency={p.dma_latency}")
     return cmd
+
+
+_CYCLICTEST_DMA = re.compile(r"^# /dev/cpu_dma_latency set to (\d+)us", re.MULTILINE)
+
+
+def cyclictest_dma_latency(output: str) -> str:
+    """What cyclictest did with /dev/cpu_dma_latency, from its output ("# /dev/cpu_dma_latency
+    set to 0us" when it held it), as latprobe records it (``dma_latency_us``: µs or none)."""
+    m = _CYCLICTEST_DMA.search(output)
+    return m.group(1) if m else "none"
 
 
 def _expand_cpus(text: str) -> list[int]:
@@ -417,7 +433,9 @@ def run_step(step: Step, outdir: Path, latprobe: Path, env: dict[str, str]) -> S
         runs = _ingest(extra, result) if extra.exists() and extra.stat().st_size else []
         if runs:
             target = outdir / f"{step.stem}.cyclictest.parquet"
-            result.run_files.append(_save(runs[0], {**meta, "tool": "cyclictest"}, target))
+            output = cyclic_text.read_text(errors="replace") if cyclic_text.exists() else ""
+            extra_meta = {"tool": "cyclictest", "dma_latency_us": cyclictest_dma_latency(output)}
+            result.run_files.append(_save(runs[0], {**meta, **extra_meta}, target))
             break
     result.interrupted = interrupted
     return result

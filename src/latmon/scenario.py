@@ -59,7 +59,11 @@ class Probe:
     stages: bool = False
     hist_bin_ns: int = 1_000
     max_samples: int = 1_000_000
-    dma_latency_us: int | None = None
+    #: /dev/cpu_dma_latency: None = latprobe's default (0 µs when root, like cyclictest),
+    #: a number of µs, or "none" to leave it untouched
+    dma_latency: int | str | None = None
+    #: explain every sample above this (ns), with the stages
+    explain_ns: int | None = None
 
     def args(self) -> list[str]:
         a = [
@@ -80,8 +84,10 @@ class Probe:
             a.append("--no-mlock")
         if self.stages:
             a.append("--stages")
-        if self.dma_latency_us is not None:
-            a += ["--dma-latency", str(self.dma_latency_us)]
+        if self.dma_latency is not None:
+            a += ["--dma-latency", str(self.dma_latency)]
+        if self.explain_ns is not None:
+            a += ["--explain", f"{self.explain_ns}ns"]
         return a
 
 
@@ -187,6 +193,7 @@ _PROBE_KEYS = {
     "hist_bin",
     "max_samples",
     "dma_latency",
+    "explain",
 }
 _LOAD_KEYS = {"kind", "args", "groups", "fds", "workers", "bytes"}
 
@@ -276,7 +283,16 @@ def load_scenario(path: str | Path) -> Scenario:
     if "max_samples" in p:
         s.probe.max_samples = c.integer(p["max_samples"], "probe.max_samples", 0, 1_000_000_000)
     if "dma_latency" in p and p["dma_latency"] is not None:
-        s.probe.dma_latency_us = c.integer(p["dma_latency"], "probe.dma_latency", 0, 2**31 - 1)
+        if p["dma_latency"] == "none":
+            s.probe.dma_latency = "none"
+        elif isinstance(p["dma_latency"], str):
+            raise c.fail(
+                "probe.dma_latency", f"give microseconds or none, not {p['dma_latency']!r}"
+            )
+        else:
+            s.probe.dma_latency = c.integer(p["dma_latency"], "probe.dma_latency", 0, 2**31 - 1)
+    if "explain" in p and p["explain"] is not None:
+        s.probe.explain_ns = c.duration(p["explain"], "probe.explain", "us")
 
     ld = c.mapping(top.get("load"), "load", _LOAD_KEYS)
     s.load.kind = c.choice(ld.get("kind", "none"), "load.kind", LOAD_KINDS)

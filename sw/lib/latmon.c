@@ -104,6 +104,17 @@ int latmon_attach(struct latmon_dev *dev, const struct latmon_hal *hal, uint64_t
 	dev->caps.stamp_entries = FIELD(caps2, CAPS2, STAMP_ENTRIES);
 	dev->caps.has_stim = FIELD(caps, CAPS, STIM);
 	dev->caps.id_width = FIELD(caps2, CAPS2, ID_WIDTH);
+	/* From minor version 2 on, CAPS says whether these parts are there; before, they always
+	 * were */
+	if (FIELD(version, VERSION, MINOR) >= 2) {
+		dev->caps.has_irq = FIELD(caps, CAPS, IRQ);
+		dev->caps.has_timeout = FIELD(caps, CAPS, TIMEOUT);
+		dev->caps.has_counters = FIELD(caps, CAPS, COUNTERS);
+		dev->caps.has_sum = FIELD(caps, CAPS, SUM);
+	} else {
+		dev->caps.has_irq = dev->caps.has_timeout = 1;
+		dev->caps.has_counters = dev->caps.has_sum = 1;
+	}
 	return 0;
 }
 
@@ -127,9 +138,9 @@ int latmon_configure(struct latmon_dev *dev, const struct latmon_config *c)
 		return EINVAL;
 	if ((err = read_ctrl_enable(dev, &enable)))
 		return err;
-	if ((err = wr(dev, LATMON_TIMEOUT_OFFSET, c->timeout)) ||
+	if ((dev->caps.has_timeout && (err = wr(dev, LATMON_TIMEOUT_OFFSET, c->timeout))) ||
 	    (err = wr(dev, LATMON_THRESHOLD_OFFSET, c->threshold)) ||
-	    (err = wr(dev, LATMON_IRQ_ENABLE_OFFSET, c->irq_enable)))
+	    (dev->caps.has_irq && (err = wr(dev, LATMON_IRQ_ENABLE_OFFSET, c->irq_enable))))
 		return err;
 	err = wr(dev, LATMON_CTRL_OFFSET,
 		 enable | PLACE(c->trace_ring ? 1 : 0, CTRL, TRACE_RING) |
@@ -144,7 +155,8 @@ int latmon_configure(struct latmon_dev *dev, const struct latmon_config *c)
 	     (err = wr(dev, LATMON_STAMP_CTRL_OFFSET,
 		       PLACE(c->stamp_enable ? 1 : 0, STAMP_CTRL, ENABLE)))))
 		return err;
-	if (!dev->caps.has_stamp && c->stamp_enable)
+	if ((!dev->caps.has_stamp && c->stamp_enable) || (!dev->caps.has_timeout && c->timeout) ||
+	    (!dev->caps.has_irq && c->irq_enable))
 		return LATMON_ENOFEATURE;
 	return 0;
 }
@@ -181,22 +193,27 @@ int latmon_read_stats(struct latmon_dev *dev, struct latmon_stats *s)
 
 	if (!dev || !s)
 		return EINVAL;
+	/* A part the core lacks (see struct latmon_caps) reads 0 here, and is not accessed */
+	sum_lo = sum_hi = 0;
+	s->sum_count = s->irq_status = s->violations = s->timeouts = 0;
+	s->overruns = s->ignored = s->trace_lost = 0;
 	/* SUM_LO first: it latches SUM_HI and SUM_COUNT, the three form one snapshot */
-	if ((err = rd(dev, LATMON_SUM_LO_OFFSET, &sum_lo)) ||
-	    (err = rd(dev, LATMON_SUM_HI_OFFSET, &sum_hi)) ||
-	    (err = rd(dev, LATMON_SUM_COUNT_OFFSET, &s->sum_count)) ||
+	if ((dev->caps.has_sum && ((err = rd(dev, LATMON_SUM_LO_OFFSET, &sum_lo)) ||
+				   (err = rd(dev, LATMON_SUM_HI_OFFSET, &sum_hi)) ||
+				   (err = rd(dev, LATMON_SUM_COUNT_OFFSET, &s->sum_count)))) ||
 	    (err = rd(dev, LATMON_STATUS_OFFSET, &s->status)) ||
-	    (err = rd(dev, LATMON_IRQ_STATUS_OFFSET, &s->irq_status)) ||
+	    (dev->caps.has_irq && (err = rd(dev, LATMON_IRQ_STATUS_OFFSET, &s->irq_status))) ||
 	    (err = rd(dev, LATMON_LAST_OFFSET, &s->last)) ||
 	    (err = rd(dev, LATMON_MIN_OFFSET, &s->min)) ||
 	    (err = rd(dev, LATMON_MAX_OFFSET, &s->max)) ||
 	    (err = rd(dev, LATMON_COUNT_OFFSET, &s->count)) ||
-	    (err = rd(dev, LATMON_VIOLATIONS_OFFSET, &s->violations)) ||
-	    (err = rd(dev, LATMON_TIMEOUTS_OFFSET, &s->timeouts)) ||
-	    (err = rd(dev, LATMON_OVERRUNS_OFFSET, &s->overruns)) ||
-	    (err = rd(dev, LATMON_IGNORED_OFFSET, &s->ignored)) ||
-	    (err = rd(dev, LATMON_TRACE_COUNT_OFFSET, &s->trace_count)) ||
-	    (err = rd(dev, LATMON_TRACE_LOST_OFFSET, &s->trace_lost)))
+	    (dev->caps.has_counters &&
+	     ((err = rd(dev, LATMON_VIOLATIONS_OFFSET, &s->violations)) ||
+	      (err = rd(dev, LATMON_OVERRUNS_OFFSET, &s->overruns)) ||
+	      (err = rd(dev, LATMON_IGNORED_OFFSET, &s->ignored)) ||
+	      (err = rd(dev, LATMON_TRACE_LOST_OFFSET, &s->trace_lost)))) ||
+	    (dev->caps.has_timeout && (err = rd(dev, LATMON_TIMEOUTS_OFFSET, &s->timeouts))) ||
+	    (err = rd(dev, LATMON_TRACE_COUNT_OFFSET, &s->trace_count)))
 		return err;
 	s->sum = ((uint64_t)sum_hi << 32) | sum_lo;
 	return 0;
@@ -314,6 +331,8 @@ int latmon_irq_ack(struct latmon_dev *dev, uint32_t bits)
 {
 	if (!dev)
 		return EINVAL;
+	if (!dev->caps.has_irq)
+		return LATMON_ENOFEATURE;
 	return wr(dev, LATMON_IRQ_STATUS_OFFSET, bits);
 }
 

@@ -1,9 +1,11 @@
 /*
  * latprobe: measures the timer wake-up latency of the Linux machine it runs on.
  *
- * main() only sequences the run: parse, set up (CPUs, memory locking, output files,
- * cpu_dma_latency), start one measurement thread per CPU, wait for the end or a signal, write
- * the results, undo what was set up. The parts live in latprobe_*.c.
+ * main() only sequences the run, in the steps of rtla's tools: parse the command line; set up
+ * (CPUs, output files, memory, memory locking, /dev/cpu_dma_latency, signals, tracing); measure
+ * (one thread per CPU, the main thread waits and, when tracing, follows the samples on every
+ * tick); report (latmon-log, JSON, summary); tear down what was set up. The parts live in
+ * latprobe_*.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,29 +28,48 @@
 #include "latprobe_output.h"
 #include "latprobe_params.h"
 #include "latprobe_tracefs.h"
+#include "latprobe_tracker.h"
 
-/* Time from starting the threads to their first period's start: room to get scheduled. */
-#define START_DELAY_NS 20000000ull
+/* Time from the moment every thread is ready to the first period's start. */
+#define START_DELAY_NS 5000000ull
 
-/* events kept for --stages at most: 64 Mi * 32 bytes = 2 GiB */
-#define TRACE_EVENTS_MAX (64ull << 20)
+/* How often the main thread drains the trace buffers and follows the samples. */
+#define TICK_NS 100000000l
+
+/* Samples whose clock read is this close to a drain wait for the next one: their last events
+ * may not have been committed to the buffer yet. */
+#define SETTLE_NS 1000000ull
+
+/* Trace events kept in all windows together at most (48 bytes each): 512 MiB. */
+#define TRACE_WINDOW_BUDGET ((512ull << 20) / sizeof(struct latprobe_trace_event))
 
 struct run {
 	struct latprobe_params params;
 	struct latprobe_thread *threads;
 	unsigned nthreads;
+	cpu_set_t allowed;
 	FILE *log;
 	FILE *json;
 	int dma_fd;
+	int dma_held_us;    /* -1: untouched */
+	char dma_note[160]; /* why it is untouched */
 	atomic_bool stop;
 	atomic_uint running;
+	atomic_uint ready;
+	_Atomic uint64_t go;
 	char cmdline[4096];
 	char start_utc[32];
 	char host[256];
 	char kernel[512];
-	struct latprobe_trace trace; /* --stages */
-	bool tracing;
+	uint64_t start_ns, end_ns;
+	bool tracing; /* --stages: the trace session is open and followed */
+	struct latprobe_trace trace;
+	struct latprobe_tracker tracker;
+	struct latprobe_break brk;
+	char trace_used[4000], trace_missing[1024];
 	pid_t *tids;
+	struct latprobe_run_info info;
+	bool failed; /* a measurement thread or the trace failed: exit 1, results kept */
 };
 
 static void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -76,6 +97,16 @@ static void join_cmdline(char *buf, size_t len, int argc, char **argv)
 			break;
 		used += (size_t)n;
 	}
+}
+
+static void utc_now(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) || !gmtime_r(&ts.tv_sec, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "unknown");
 }
 
 /* CPUs to measure: the ones asked for, each checked against the CPUs this process may use. */
@@ -133,26 +164,53 @@ static FILE *open_output(const char *path, const char *what)
 	return f;
 }
 
+/*
+ * /dev/cpu_dma_latency: the PM QoS request holds while the file stays open. By default latprobe
+ * holds 0 when it runs as root, as cyclictest does (idle states with an exit latency above 0 µs
+ * are not used), and says so in its output; otherwise, and with --dma-latency none, it leaves
+ * the setting untouched and records why.
+ */
 static int hold_dma_latency(struct run *run)
 {
 	int32_t value = run->params.dma_latency_us;
+	bool by_default = value == LATPROBE_DMA_DEFAULT;
+	int rc;
 
 	run->dma_fd = -1;
-	if (value < 0)
+	run->dma_held_us = -1;
+	if (value == LATPROBE_DMA_NONE) {
+		snprintf(run->dma_note, sizeof(run->dma_note), "--dma-latency none");
 		return LATPROBE_EXIT_OK;
+	}
+	if (by_default && geteuid() != 0) {
+		snprintf(run->dma_note, sizeof(run->dma_note),
+			 "not root (as root latprobe holds it at 0, as cyclictest does)");
+		return LATPROBE_EXIT_OK;
+	}
+	if (by_default)
+		value = 0;
 	run->dma_fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
-	if (run->dma_fd < 0) {
-		error_msg("cannot open /dev/cpu_dma_latency for --dma-latency: %s (it needs root)",
-			  strerror(errno));
-		return LATPROBE_EXIT_SETUP;
+	if (run->dma_fd >= 0 &&
+	    write(run->dma_fd, &value, sizeof(value)) == (ssize_t)sizeof(value)) {
+		run->dma_held_us = value;
+		return LATPROBE_EXIT_OK;
 	}
-	if (write(run->dma_fd, &value, sizeof(value)) != (ssize_t)sizeof(value)) {
-		error_msg("cannot write /dev/cpu_dma_latency: %s", strerror(errno));
+	rc = errno;
+	if (run->dma_fd >= 0)
 		close(run->dma_fd);
-		run->dma_fd = -1;
+	run->dma_fd = -1;
+	if (!by_default) {
+		error_msg("cannot hold /dev/cpu_dma_latency at %d us for --dma-latency: %s (it "
+			  "needs root)",
+			  value, strerror(rc));
 		return LATPROBE_EXIT_SETUP;
 	}
-	/* The request holds while the file stays open; closing it releases the request. */
+	snprintf(run->dma_note, sizeof(run->dma_note), "cannot open /dev/cpu_dma_latency: %s",
+		 strerror(rc));
+	fprintf(stderr,
+		"latprobe: warning: %s; measuring with it untouched (give --dma-latency none to "
+		"say so)\n",
+		run->dma_note);
 	return LATPROBE_EXIT_OK;
 }
 
@@ -170,38 +228,169 @@ static void explain_start_error(const struct latprobe_params *p, unsigned cpu, i
 	}
 }
 
-/* The kernel ids of the measurement threads, once every one has started (else false). */
-static bool thread_ids(struct run *run)
+/* ---- setup ---------------------------------------------------------------------------- */
+
+static int setup_threads(struct run *run)
 {
-	for (unsigned i = 0; i < run->nthreads; i++) {
-		run->tids[i] = atomic_load(&run->threads[i].tid);
-		if (!run->tids[i])
-			return false;
+	struct latprobe_params *params = &run->params;
+
+	run->threads = calloc(params->ncpus, sizeof(*run->threads));
+	if (!run->threads) {
+		error_msg("out of memory");
+		return LATPROBE_EXIT_SETUP;
 	}
-	return true;
+	for (unsigned i = 0; i < params->ncpus; i++) {
+		struct latprobe_thread *th = &run->threads[i];
+
+		th->params = params;
+		th->cpu = params->cpus[i];
+		th->stop = &run->stop;
+		th->running = &run->running;
+		th->ready = &run->ready;
+		th->go = &run->go;
+		th->main_pid = getpid();
+		th->brk = params->break_ns ? &run->brk : NULL;
+		if (latprobe_thread_alloc(th)) {
+			error_msg("cannot allocate memory for %" PRIu64 " samples per CPU; lower "
+				  "--max-samples or --hist-bins",
+				  params->max_samples);
+			return LATPROBE_EXIT_SETUP;
+		}
+	}
+	return LATPROBE_EXIT_OK;
 }
 
-/* Empty the trace buffers into memory (--stages). */
-static int drain_trace(struct run *run)
+static int setup_tracing(struct run *run)
 {
+	struct latprobe_params *params = &run->params;
+	struct latprobe_trace_config cfg = {
+		.buffer_kb = params->trace_buffer_kb,
+		.explain = params->explain_worst || params->explain_ns || params->break_ns,
+		.break_instance = params->break_ns != 0,
+		.window_limit = TRACE_WINDOW_BUDGET,
+	};
+	char err[512];
+
+	run->tids = calloc(params->ncpus, sizeof(*run->tids));
+	if (!run->tids) {
+		error_msg("out of memory");
+		return LATPROBE_EXIT_SETUP;
+	}
+	if (latprobe_trace_open(&run->trace, &cfg, err, sizeof(err))) {
+		error_msg("%s", err);
+		return LATPROBE_EXIT_SETUP;
+	}
+	if (latprobe_tracker_init(&run->tracker, params, run->threads, params->ncpus,
+				  &run->trace)) {
+		error_msg("cannot allocate memory for the stages of %" PRIu64 " samples per CPU; "
+			  "lower --max-samples",
+			  params->max_samples);
+		return LATPROBE_EXIT_SETUP;
+	}
+	run->brk.threshold_ns = params->break_ns;
+	run->brk.marker_fd = run->trace.break_marker_fd;
+	run->brk.tracing_on_fd = run->trace.break_tracing_on_fd;
+	latprobe_trace_describe(&run->trace, run->trace_used, sizeof(run->trace_used),
+				run->trace_missing, sizeof(run->trace_missing));
+	if (!latprobe_trace_has(&run->trace, "syscalls/sys_exit_clock_nanosleep"))
+		fprintf(stderr, "latprobe: note: this kernel has no trace event "
+				"syscalls:sys_exit_clock_nanosleep: where it does not trace the "
+				"switch to the probe, that wake-up has no stages (no_switch)\n");
+	run->tracing = true;
+	return LATPROBE_EXIT_OK;
+}
+
+static int run_setup(struct run *run)
+{
+	struct latprobe_params *params = &run->params;
+	struct utsname uts;
+	sigset_t block;
 	int rc;
 
-	if (!run->tracing || !thread_ids(run))
-		return 0;
-	rc = latprobe_trace_drain(&run->trace, run->tids, run->nthreads);
-	if (rc) {
-		error_msg("reading the trace buffers failed: %s; stopping", strerror(rc));
-		atomic_store(&run->stop, true);
-		run->tracing = false;
+	if (uname(&uts) == 0) {
+		snprintf(run->host, sizeof(run->host), "%s", uts.nodename);
+		snprintf(run->kernel, sizeof(run->kernel), "%s %s", uts.release, uts.version);
+	} else {
+		snprintf(run->host, sizeof(run->host), "unknown");
+		snprintf(run->kernel, sizeof(run->kernel), "unknown");
 	}
-	return rc;
+	rc = resolve_cpus(params, &run->allowed);
+	if (rc)
+		return rc;
+	/* Outputs first: a bad path must fail before minutes of measuring, not after. */
+	run->log = open_output(params->output, "latmon-log");
+	if (!run->log)
+		return LATPROBE_EXIT_SETUP;
+	if (params->json) {
+		run->json = open_output(params->json, "JSON summary");
+		if (!run->json)
+			return LATPROBE_EXIT_SETUP;
+	}
+	rc = setup_threads(run);
+	if (rc)
+		return rc;
+	if (params->mlock && mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		error_msg("mlockall: %s: run as root, raise the limit (ulimit -l unlimited), or "
+			  "measure without locking memory with --no-mlock",
+			  strerror(errno));
+		return LATPROBE_EXIT_SETUP;
+	}
+	rc = hold_dma_latency(run);
+	if (rc)
+		return rc;
+	/* Signals go to the main thread's sigwaitinfo(), never to a measurement thread. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGUSR1);
+	if (pthread_sigmask(SIG_BLOCK, &block, NULL)) {
+		error_msg("cannot block signals");
+		return LATPROBE_EXIT_SETUP;
+	}
+	if (params->stages)
+		return setup_tracing(run);
+	return LATPROBE_EXIT_OK;
 }
 
-/* Wait until every thread has finished or a signal asks to stop; with --stages, drain the trace
- * buffers every 100 ms meanwhile. */
+/* ---- measure -------------------------------------------------------------------------- */
+
+/* The kernel ids of the measurement threads started so far (0 for the others). */
+static void thread_ids(struct run *run)
+{
+	for (unsigned i = 0; i < run->nthreads; i++)
+		run->tids[i] = atomic_load(&run->threads[i].tid);
+}
+
+/* Empty the trace buffers into the windows, follow the samples, and trim the windows. */
+static void on_tick(struct run *run, bool last)
+{
+	uint64_t now = latprobe_now_ns();
+	int rc;
+
+	if (!run->tracing)
+		return;
+	thread_ids(run);
+	rc = latprobe_trace_drain(&run->trace, run->tids, run->nthreads);
+	if (!rc)
+		rc = run->trace.error;
+	if (rc) {
+		error_msg("reading the trace buffers failed: %s; stopping (the samples so far are "
+			  "kept)",
+			  strerror(rc));
+		atomic_store(&run->stop, true);
+		run->failed = true;
+		last = true;
+	}
+	latprobe_tracker_step(&run->tracker, last ? UINT64_MAX : now - SETTLE_NS);
+	if (!last)
+		latprobe_windows_trim(&run->trace.windows, latprobe_tracker_horizon(&run->tracker));
+}
+
+/* Wait until every thread has finished or a signal asks to stop; when tracing, tick every
+ * 100 ms meanwhile. @return 1 when a signal stopped the run. */
 static int wait_for_end(struct run *run)
 {
-	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 100000000 };
+	const struct timespec tick = { .tv_sec = 0, .tv_nsec = TICK_NS };
 	sigset_t set;
 	int interrupted = 0;
 
@@ -216,7 +405,7 @@ static int wait_for_end(struct run *run)
 			if (errno == EINTR)
 				continue;
 			if (errno == EAGAIN) {
-				drain_trace(run);
+				on_tick(run, false);
 				continue;
 			}
 			error_msg("sigwaitinfo: %s", strerror(errno));
@@ -231,69 +420,207 @@ static int wait_for_end(struct run *run)
 	return interrupted;
 }
 
-/* After the run: the last events, then the stages of every kept sample. */
-static int finish_stages(struct run *run, struct latprobe_run_info *info)
+/* After the run: the last events, the stages of the rest, the trace of a --break. */
+static void finish_tracing(struct run *run)
 {
+	struct latprobe_run_info *info = &run->info;
 	char err[512];
-	int rc;
 
 	latprobe_trace_stop(&run->trace);
-	rc = drain_trace(run);
-	if (!rc && run->tracing) {
-		latprobe_trace_sort(run->trace.ev, run->trace.n);
-		for (unsigned i = 0; !rc && i < run->nthreads; i++)
-			rc = latprobe_thread_stages(&run->threads[i], run->trace.ev, run->trace.n);
-		if (rc)
-			error_msg("no memory to match the trace events; the stages are left out");
+	on_tick(run, true);
+	if (latprobe_tracker_finish(&run->tracker)) {
+		error_msg("out of memory for the spike explanations");
+		run->failed = true;
 	}
-	info->stages = run->tracing && !rc;
+	if (atomic_load(&run->brk.hit)) {
+		info->broke = true;
+		info->break_cpu = run->brk.cpu;
+		info->break_t = run->brk.t;
+		info->break_latency = run->brk.latency;
+		info->break_threshold = run->params.break_ns;
+		if (latprobe_trace_save_break(&run->trace, run->params.break_trace, err,
+					      sizeof(err))) {
+			error_msg("%s", err);
+			run->failed = true;
+		} else {
+			info->break_trace = run->params.break_trace;
+		}
+	}
 	if (latprobe_trace_close(&run->trace, err, sizeof(err)))
 		error_msg("%s", err);
-	info->trace_events = run->trace.n;
-	info->trace_irq_event = run->trace.irq_event;
+	info->stages = true;
+	info->trace_events = run->trace.events;
 	info->trace_lost_pages = run->trace.lost_pages;
 	info->trace_overrun = run->trace.overrun;
-	info->trace_over_limit = run->trace.over_limit;
 	info->trace_bad_pages = run->trace.bad_pages;
-	if (info->stages && (run->trace.overrun || run->trace.lost_pages))
+	for (unsigned c = 0; c < run->trace.windows.ncpus; c++)
+		info->trace_window_dropped += run->trace.windows.cpu[c].dropped;
+	info->trace_irq_event = run->trace.irq_event;
+	info->trace_used = run->trace_used;
+	info->trace_missing = run->trace_missing;
+	if (run->trace.overrun || run->trace.lost_pages)
 		error_msg("warning: the kernel lost %" PRIu64 " trace events (%" PRIu64
 			  " buffer pages marked); the wake-ups they belonged to have no stages: "
 			  "raise --trace-buffer",
 			  run->trace.overrun, run->trace.lost_pages);
-	if (info->stages && run->trace.over_limit)
-		error_msg("warning: %" PRIu64 " trace events beyond the memory limit were not "
-			  "kept; lower --max-samples or the duration",
-			  run->trace.over_limit);
-	latprobe_trace_free(&run->trace);
+	if (info->trace_window_dropped)
+		error_msg("warning: %" PRIu64 " trace events were dropped from full windows (the "
+			  "main thread fell behind); some wake-ups have no stages",
+			  info->trace_window_dropped);
 	run->tracing = false;
+}
+
+/* Every thread runs and waits: give them the start time. */
+static void release_threads(struct run *run)
+{
+	const struct timespec poll = { .tv_sec = 0, .tv_nsec = 1000000 };
+
+	while (atomic_load(&run->ready) < run->nthreads && !atomic_load(&run->stop))
+		nanosleep(&poll, NULL);
+	utc_now(run->start_utc, sizeof(run->start_utc));
+	run->start_ns = latprobe_now_ns() + START_DELAY_NS;
+	for (unsigned i = 0; i < run->nthreads; i++) {
+		/* spread like cyclictest's threads, which each start on their own (-A aligns them):
+		 * two CPUs' timers firing at the same instant delay each other (in a VM, the host
+		 * delivers both); CPU k of n wakes k/n of an interval after the first */
+		run->threads[i].start_ns = run->start_ns;
+		run->threads[i].phase_ns =
+		    run->params.aligned ? 0 : run->params.interval_ns * i / run->nthreads;
+	}
+	atomic_store_explicit(&run->go, run->start_ns, memory_order_release);
+}
+
+static int run_measure(struct run *run)
+{
+	struct latprobe_params *params = &run->params;
+	int rc = LATPROBE_EXIT_OK;
+
+	atomic_store(&run->running, params->ncpus);
+	for (unsigned i = 0; i < params->ncpus; i++) {
+		int trc;
+
+		trc = latprobe_thread_start(&run->threads[i]);
+		if (trc) {
+			explain_start_error(params, run->threads[i].cpu, trc);
+			/* the threads not started will never count down */
+			atomic_fetch_sub(&run->running, params->ncpus - i);
+			atomic_store(&run->stop, true);
+			rc = LATPROBE_EXIT_SETUP;
+			break;
+		}
+		run->nthreads = i + 1;
+	}
+	if (!rc) {
+		pin_main_thread(params, &run->allowed);
+		release_threads(run);
+		run->info.interrupted = wait_for_end(run);
+	}
+	for (unsigned i = 0; i < params->ncpus; i++)
+		latprobe_thread_join(&run->threads[i]);
+	run->end_ns = latprobe_now_ns();
+	if (run->tracing && !rc)
+		finish_tracing(run);
+	if (run->dma_fd >= 0) {
+		close(run->dma_fd);
+		run->dma_fd = -1;
+	}
+	for (unsigned i = 0; !rc && i < run->nthreads; i++) {
+		if (run->threads[i].error) {
+			error_msg("CPU %u: %s failed: %s; the results up to then are kept",
+				  run->threads[i].cpu, run->threads[i].error_what,
+				  strerror(run->threads[i].error));
+			run->failed = true;
+		}
+	}
 	return rc;
 }
 
-static void utc_now(char *buf, size_t len)
-{
-	struct timespec ts;
-	struct tm tm;
+/* ---- report --------------------------------------------------------------------------- */
 
-	if (clock_gettime(CLOCK_REALTIME, &ts) || !gmtime_r(&ts.tv_sec, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, len, "unknown");
+static int run_report(struct run *run)
+{
+	struct latprobe_params *params = &run->params;
+	struct latprobe_run_info *info = &run->info;
+	int rc = LATPROBE_EXIT_OK;
+
+	info->cmdline = run->cmdline;
+	info->start_utc = run->start_utc;
+	info->host = run->host;
+	info->kernel = run->kernel;
+	info->elapsed_ns = run->end_ns > run->start_ns ? run->end_ns - run->start_ns : 0;
+	info->t0_mono_ns = run->start_ns;
+	info->dma_latency_us = run->dma_held_us;
+	info->dma_note = run->dma_note;
+	if (latprobe_write_log(run->log, params, info, run->threads, run->nthreads)) {
+		error_msg("writing the latmon-log to %s failed: %s", params->output,
+			  strerror(errno ? errno : EIO));
+		rc = LATPROBE_EXIT_FAILURE;
+	}
+	if (run->json &&
+	    latprobe_write_json(run->json, params, info, run->threads, run->nthreads)) {
+		error_msg("writing the JSON summary to %s failed", params->json);
+		rc = LATPROBE_EXIT_FAILURE;
+	}
+	if (!params->quiet) {
+		latprobe_write_summary(stderr, run->threads, run->nthreads);
+		if (info->stages)
+			latprobe_write_trace_summary(stderr, run->threads, run->nthreads);
+	}
+	if (info->broke)
+		fprintf(stderr,
+			"latprobe: break: cpu%u woke %" PRIu64
+			" ns late at t=%.6f s (threshold %" PRIu64 " ns); %s%s\n",
+			info->break_cpu, info->break_latency, (double)info->break_t / 1e9,
+			params->break_ns,
+			info->break_trace ? "the trace is in " : "the trace was not kept",
+			info->break_trace ? info->break_trace : "");
+	if (run->failed && !rc)
+		rc = LATPROBE_EXIT_FAILURE;
+	return rc;
+}
+
+/* ---- teardown ------------------------------------------------------------------------- */
+
+static int run_teardown(struct run *run, int rc)
+{
+	struct latprobe_params *params = &run->params;
+	char err[512];
+
+	if (run->trace.created || run->trace.break_created || run->trace.mounted) {
+		/* a failed setup or start: the trace settings are restored all the same */
+		if (latprobe_trace_close(&run->trace, err, sizeof(err)))
+			error_msg("%s", err);
+	}
+	latprobe_tracker_free(&run->tracker);
+	latprobe_trace_free(&run->trace);
+	free(run->tids);
+	if (run->dma_fd >= 0)
+		close(run->dma_fd);
+	if (run->threads) {
+		for (unsigned i = 0; i < params->ncpus; i++)
+			latprobe_thread_free(&run->threads[i]);
+		free(run->threads);
+	}
+	if (run->json && run->json != stdout && fclose(run->json) && !rc) {
+		error_msg("closing %s: %s", params->json, strerror(errno));
+		rc = LATPROBE_EXIT_FAILURE;
+	}
+	if (run->log && run->log != stdout && fclose(run->log) && !rc) {
+		error_msg("closing %s: %s", params->output, strerror(errno));
+		rc = LATPROBE_EXIT_FAILURE;
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	static struct run run; /* large (CPU list, strings): not on the stack */
-	struct latprobe_params *params = &run.params;
-	struct latprobe_run_info info = { 0 };
+	static struct run run; /* large (CPU list, trace session): not on the stack */
 	char err[512];
-	cpu_set_t allowed;
-	sigset_t block;
-	struct utsname uts;
-	uint64_t start_ns, end_ns;
 	bool help;
-	int rc = LATPROBE_EXIT_OK, failed = 0;
+	int rc;
 
-	latprobe_params_defaults(params);
-	if (latprobe_params_parse(params, argc, argv, err, sizeof(err), &help)) {
+	latprobe_params_defaults(&run.params);
+	if (latprobe_params_parse(&run.params, argc, argv, err, sizeof(err), &help)) {
 		error_msg("%s", err);
 		return LATPROBE_EXIT_USAGE;
 	}
@@ -302,180 +629,12 @@ int main(int argc, char **argv)
 		return LATPROBE_EXIT_OK;
 	}
 	run.dma_fd = -1;
+	run.trace.break_marker_fd = run.trace.break_tracing_on_fd = -1;
 	join_cmdline(run.cmdline, sizeof(run.cmdline), argc, argv);
-	if (uname(&uts) == 0) {
-		snprintf(run.host, sizeof(run.host), "%s", uts.nodename);
-		snprintf(run.kernel, sizeof(run.kernel), "%s %s", uts.release, uts.version);
-	} else {
-		snprintf(run.host, sizeof(run.host), "unknown");
-		snprintf(run.kernel, sizeof(run.kernel), "unknown");
-	}
-
-	rc = resolve_cpus(params, &allowed);
-	if (rc)
-		return rc;
-
-	/* Outputs first: a bad path must fail before minutes of measuring, not after. */
-	run.log = open_output(params->output, "latmon-log");
-	if (!run.log)
-		return LATPROBE_EXIT_SETUP;
-	if (params->json) {
-		run.json = open_output(params->json, "JSON summary");
-		if (!run.json) {
-			rc = LATPROBE_EXIT_SETUP;
-			goto cleanup;
-		}
-	}
-
-	run.threads = calloc(params->ncpus, sizeof(*run.threads));
-	if (!run.threads) {
-		error_msg("out of memory");
-		rc = LATPROBE_EXIT_SETUP;
-		goto cleanup;
-	}
-	for (unsigned i = 0; i < params->ncpus; i++) {
-		struct latprobe_thread *th = &run.threads[i];
-
-		th->params = params;
-		th->cpu = params->cpus[i];
-		th->stop = &run.stop;
-		th->running = &run.running;
-		th->main_pid = getpid();
-		if (latprobe_thread_alloc(th)) {
-			error_msg("cannot allocate memory for %" PRIu64 " samples per CPU; lower "
-				  "--max-samples or --hist-bins",
-				  params->max_samples);
-			rc = LATPROBE_EXIT_SETUP;
-			goto cleanup;
-		}
-	}
-	if (params->mlock && mlockall(MCL_CURRENT | MCL_FUTURE)) {
-		error_msg("mlockall: %s: run as root, raise the limit (ulimit -l unlimited), or "
-			  "measure without locking memory with --no-mlock",
-			  strerror(errno));
-		rc = LATPROBE_EXIT_SETUP;
-		goto cleanup;
-	}
-	rc = hold_dma_latency(&run);
-	if (rc)
-		goto cleanup;
-
-	/* Signals go to the main thread's sigwaitinfo(), never to a measurement thread. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGUSR1);
-	if (pthread_sigmask(SIG_BLOCK, &block, NULL)) {
-		error_msg("cannot block signals");
-		rc = LATPROBE_EXIT_SETUP;
-		goto cleanup;
-	}
-
-	if (params->stages) {
-		/* events kept: the probe's own five per wake-up plus every timer interrupt and
-		 * timer expiry of the machine, for the samples that are kept */
-		uint64_t limit = params->max_samples * params->ncpus * 16 + 1000000;
-
-		if (limit > TRACE_EVENTS_MAX)
-			limit = TRACE_EVENTS_MAX;
-		run.tids = calloc(params->ncpus, sizeof(*run.tids));
-		if (!run.tids) {
-			error_msg("out of memory");
-			rc = LATPROBE_EXIT_SETUP;
-			goto cleanup;
-		}
-		if (latprobe_trace_open(&run.trace, params->trace_buffer_kb, (size_t)limit, err,
-					sizeof(err))) {
-			error_msg("%s", err);
-			rc = LATPROBE_EXIT_SETUP;
-			goto cleanup;
-		}
-		run.tracing = true;
-	}
-
-	utc_now(run.start_utc, sizeof(run.start_utc));
-	start_ns = latprobe_now_ns() + START_DELAY_NS;
-	atomic_store(&run.running, params->ncpus);
-	for (unsigned i = 0; i < params->ncpus; i++) {
-		int trc;
-
-		run.threads[i].start_ns = start_ns;
-		trc = latprobe_thread_start(&run.threads[i]);
-		if (trc) {
-			explain_start_error(params, run.threads[i].cpu, trc);
-			/* the threads not started will never count down */
-			atomic_fetch_sub(&run.running, params->ncpus - i);
-			atomic_store(&run.stop, true);
-			rc = LATPROBE_EXIT_SETUP;
-			break;
-		}
-		run.nthreads = i + 1;
-	}
-	if (!rc) {
-		pin_main_thread(params, &allowed);
-		info.interrupted = wait_for_end(&run);
-	}
-	for (unsigned i = 0; i < params->ncpus; i++)
-		latprobe_thread_join(&run.threads[i]);
-	end_ns = latprobe_now_ns();
-	if (run.tracing && !rc && finish_stages(&run, &info))
-		failed = 1;
-	if (run.dma_fd >= 0) {
-		close(run.dma_fd);
-		run.dma_fd = -1;
-	}
-	if (rc)
-		goto cleanup;
-
-	for (unsigned i = 0; i < run.nthreads; i++) {
-		if (run.threads[i].error) {
-			error_msg("CPU %u: %s failed: %s; the results up to then are kept",
-				  run.threads[i].cpu, run.threads[i].error_what,
-				  strerror(run.threads[i].error));
-			failed = 1;
-		}
-	}
-	info.cmdline = run.cmdline;
-	info.start_utc = run.start_utc;
-	info.host = run.host;
-	info.kernel = run.kernel;
-	info.elapsed_ns = end_ns > start_ns ? end_ns - start_ns : 0;
-	if (latprobe_write_log(run.log, params, &info, run.threads, run.nthreads)) {
-		error_msg("writing the latmon-log to %s failed: %s", params->output,
-			  strerror(errno ? errno : EIO));
-		rc = LATPROBE_EXIT_FAILURE;
-	}
-	if (run.json && latprobe_write_json(run.json, params, &info, run.threads, run.nthreads)) {
-		error_msg("writing the JSON summary to %s failed", params->json);
-		rc = LATPROBE_EXIT_FAILURE;
-	}
-	if (!params->quiet)
-		latprobe_write_summary(stderr, run.threads, run.nthreads);
-	if (failed && !rc)
-		rc = LATPROBE_EXIT_FAILURE;
-
-cleanup:
-	if (run.trace.created || run.trace.mounted) {
-		/* a failed setup or start: the trace settings are restored all the same */
-		if (latprobe_trace_close(&run.trace, err, sizeof(err)))
-			error_msg("%s", err);
-		latprobe_trace_free(&run.trace);
-	}
-	free(run.tids);
-	if (run.dma_fd >= 0)
-		close(run.dma_fd);
-	if (run.threads) {
-		for (unsigned i = 0; i < params->ncpus; i++)
-			latprobe_thread_free(&run.threads[i]);
-		free(run.threads);
-	}
-	if (run.json && run.json != stdout && fclose(run.json) && !rc) {
-		error_msg("closing %s: %s", params->json, strerror(errno));
-		rc = LATPROBE_EXIT_FAILURE;
-	}
-	if (run.log && run.log != stdout && fclose(run.log) && !rc) {
-		error_msg("closing %s: %s", params->output, strerror(errno));
-		rc = LATPROBE_EXIT_FAILURE;
-	}
-	return rc;
+	rc = run_setup(&run);
+	if (!rc)
+		rc = run_measure(&run);
+	if (!rc)
+		rc = run_report(&run);
+	return run_teardown(&run, rc);
 }

@@ -3,8 +3,10 @@
 #include "latprobe_measure.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -59,46 +61,61 @@ void latprobe_thread_free(struct latprobe_thread *thread)
 	thread->latency = NULL;
 	free(thread->stages);
 	free(thread->stage_result);
+	free(thread->switch_traced);
+	free(thread->spikes);
 	thread->stages = NULL;
 	thread->stage_result = NULL;
-}
-
-int latprobe_thread_stages(struct latprobe_thread *thread, const struct latprobe_trace_event *ev,
-			   size_t n)
-{
-	struct latprobe_stage_matcher *m;
-	pid_t tid = atomic_load(&thread->tid);
-
-	memset(thread->stage_counts, 0, sizeof(thread->stage_counts));
-	if (!thread->nsamples)
-		return 0;
-	m = malloc(sizeof(*m));
-	thread->stages = malloc(thread->nsamples * LATPROBE_NSTAGES * sizeof(*thread->stages));
-	thread->stage_result = malloc(thread->nsamples);
-	if (!m || !thread->stages || !thread->stage_result) {
-		free(m);
-		return ENOMEM;
-	}
-	latprobe_stage_matcher_init(m);
-	for (uint64_t k = 0; k < thread->nsamples; k++) {
-		uint64_t expiry = thread->start_ns + (uint64_t)thread->t[k];
-		uint64_t user = expiry + (uint64_t)thread->latency[k];
-		enum latprobe_stage_result r =
-		    latprobe_stages_match(m, ev, n, tid, expiry, user, thread->latency[k],
-					  &thread->stages[k * LATPROBE_NSTAGES]);
-
-		thread->stage_result[k] = (uint8_t)r;
-		thread->stage_counts[r]++;
-	}
-	free(m);
-	return 0;
+	thread->switch_traced = NULL;
+	thread->spikes = NULL;
 }
 
 static void finish(struct latprobe_thread *thread)
 {
+	atomic_store(&thread->finished, true);
 	/* The last thread to finish wakes the main thread, which waits in sigtimedwait(). */
 	if (atomic_fetch_sub(thread->running, 1) == 1)
 		kill(thread->main_pid, SIGUSR1);
+}
+
+/* --break: mark the trace, stop it, and stop every thread (cyclictest's breaktrace). */
+static void hit_break(struct latprobe_thread *thread, uint64_t expiry, uint64_t late)
+{
+	struct latprobe_break *b = thread->brk;
+	char mark[160];
+	int n;
+
+	if (b->marker_fd >= 0) {
+		n = snprintf(mark, sizeof(mark),
+			     "latprobe: break: cpu%u woke %" PRIu64
+			     " ns late for the expiry at %" PRIu64 ".%09" PRIu64
+			     " (threshold %" PRIu64 " ns)\n",
+			     thread->cpu, late, (uint64_t)(expiry / NSEC_PER_SEC),
+			     (uint64_t)(expiry % NSEC_PER_SEC), b->threshold_ns);
+		if (n > 0 && write(b->marker_fd, mark, (size_t)n) < 0)
+			(void)0; /* the marker is a courtesy; the trace is stopped all the same */
+	}
+	if (b->tracing_on_fd >= 0 && write(b->tracing_on_fd, "0", 1) < 0)
+		(void)0;
+	b->cpu = thread->cpu;
+	b->t = expiry - thread->start_ns;
+	b->latency = late;
+	atomic_store(thread->stop, true);
+	kill(thread->main_pid, SIGUSR1);
+}
+
+/* Report ready and wait for the start time: the thread runs (its stack is in place, its first
+ * timer can be armed in time) before the first period begins. @return false when stopped. */
+static bool wait_for_start(struct latprobe_thread *thread)
+{
+	const struct timespec poll = { .tv_sec = 0, .tv_nsec = 100000 };
+
+	atomic_fetch_add(thread->ready, 1);
+	while (!atomic_load_explicit(thread->go, memory_order_acquire)) {
+		if (atomic_load(thread->stop))
+			return false;
+		nanosleep(&poll, NULL);
+	}
+	return true;
 }
 
 static void *measure(void *arg)
@@ -106,10 +123,17 @@ static void *measure(void *arg)
 	struct latprobe_thread *thread = arg;
 	const struct latprobe_params *p = thread->params;
 	uint64_t interval = p->interval_ns;
-	uint64_t next = thread->start_ns + interval;
-	uint64_t end = p->duration_ns ? thread->start_ns + p->duration_ns : UINT64_MAX;
+	uint64_t next, end;
 
 	atomic_store(&thread->tid, (pid_t)syscall(SYS_gettid));
+	if (!wait_for_start(thread)) {
+		finish(thread);
+		return NULL;
+	}
+	/* each thread's periods are shifted by its phase, its end too: every thread has the same
+	 * number of periods in the duration */
+	next = thread->start_ns + thread->phase_ns + interval;
+	end = p->duration_ns ? thread->start_ns + thread->phase_ns + p->duration_ns : UINT64_MAX;
 	while (!atomic_load_explicit(thread->stop, memory_order_relaxed) && next <= end) {
 		struct timespec ts = to_timespec(next);
 		uint64_t now, late;
@@ -130,7 +154,13 @@ static void *measure(void *arg)
 			thread->t[thread->nsamples] = (int64_t)(next - thread->start_ns);
 			thread->latency[thread->nsamples] = (int64_t)late;
 			thread->nsamples++;
+			/* the tracker (main thread) reads samples below this count */
+			atomic_store_explicit(&thread->published, thread->nsamples,
+					      memory_order_release);
 		}
+		if (thread->brk && late > thread->brk->threshold_ns &&
+		    !atomic_exchange(&thread->brk->hit, true))
+			hit_break(thread, next, late);
 		thread->events++;
 		if (p->count && thread->events >= p->count)
 			break;

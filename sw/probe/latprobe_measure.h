@@ -16,32 +16,58 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "latprobe_explain.h"
 #include "latprobe_hist.h"
 #include "latprobe_params.h"
 #include "latprobe_stages.h"
+
+/** --break: shared by the threads; the first sample above the threshold stops the run. */
+struct latprobe_break {
+	uint64_t threshold_ns;
+	int marker_fd;	   /**< the break trace's trace_marker, or -1 */
+	int tracing_on_fd; /**< the break trace's tracing_on, or -1 */
+	atomic_bool hit;
+	/* the sample that hit it, written by the thread that set `hit` */
+	unsigned cpu;
+	uint64_t t, latency;
+};
 
 struct latprobe_thread {
 	/* set by the caller before latprobe_thread_start() */
 	const struct latprobe_params *params;
 	unsigned cpu;
-	uint64_t start_ns; /**< CLOCK_MONOTONIC time of the run's start (shared by all threads) */
-	atomic_bool *stop; /**< set by main to stop every thread at its next wake-up */
+	uint64_t start_ns;  /**< CLOCK_MONOTONIC time of the run's start (shared by all threads) */
+	uint64_t phase_ns;  /**< this thread wakes at start_ns + phase_ns + k * interval */
+	atomic_uint *ready; /**< threads running and waiting for the start time */
+	_Atomic uint64_t *go; /**< the start time once every thread is ready (0 until then); the
+				   main thread sets start_ns before it publishes it here */
+	atomic_bool *stop;    /**< set by main to stop every thread at its next wake-up */
 	atomic_uint *running; /**< threads still measuring; the last one to finish signals main */
 	pid_t main_pid;
+	struct latprobe_break *brk; /**< --break, or NULL */
 	/* results */
 	struct latprobe_hist hist;
-	int64_t *t;	   /**< wake-up time since start_ns, per kept sample */
-	int64_t *latency;  /**< lateness of the wake-up, per kept sample */
-	uint64_t nsamples; /**< samples kept (<= params->max_samples) */
-	uint64_t events;   /**< wake-ups measured */
-	uint64_t missed;   /**< periods skipped because a wake-up came too late */
-	_Atomic pid_t tid; /**< the thread's kernel id (for tracing), 0 until it runs */
-	/* --stages: per kept sample, filled in after the run */
-	int64_t *stages;       /**< LATPROBE_NSTAGES values per kept sample */
-	uint8_t *stage_result; /**< enum latprobe_stage_result per kept sample */
+	int64_t *t;		    /**< wake-up time since start_ns (phase included), per sample */
+	int64_t *latency;	    /**< lateness of the wake-up, per kept sample */
+	uint64_t nsamples;	    /**< samples kept (<= params->max_samples) */
+	_Atomic uint64_t published; /**< kept samples the main thread may read while measuring */
+	uint64_t events;	    /**< wake-ups measured */
+	uint64_t missed;	    /**< periods skipped because a wake-up came too late */
+	_Atomic pid_t tid;	    /**< the thread's kernel id (for tracing), 0 until it runs */
+	atomic_bool finished;	    /**< it measures no more (its last sample is published) */
+	/* --stages: per kept sample, filled in by the tracker as the run goes */
+	int64_t *stages;	/**< LATPROBE_NSTAGES values per kept sample */
+	uint8_t *stage_result;	/**< enum latprobe_stage_result per kept sample */
+	uint8_t *switch_traced; /**< 1: S is the traced switch, 0: the syscall exit */
 	uint64_t stage_counts[LATPROBE_STAGES_NRESULTS]; /**< samples per result */
-	int error;					 /**< errno of a failed call, 0 if none */
-	const char *error_what;				 /**< which call failed */
+	uint64_t switch_untraced; /**< matched samples whose switch-in the kernel did not trace */
+	uint64_t switch_untraced_idle; /**< of those, the CPU was idle before */
+	/* explained spikes (the tracker's), largest latency first */
+	struct latprobe_explanation *spikes;
+	unsigned nspikes;
+	uint64_t spikes_above;	/**< samples above --explain (explained or not) */
+	int error;		/**< errno of a failed call, 0 if none */
+	const char *error_what; /**< which call failed */
 	/* private */
 	pthread_t handle;
 	bool started;
@@ -66,14 +92,6 @@ int latprobe_thread_start(struct latprobe_thread *thread);
 
 /** Wait for the thread to finish. @return 0, or pthread_join's error. */
 int latprobe_thread_join(struct latprobe_thread *thread);
-
-/**
- * Split each kept sample into its stages, from the time-sorted trace events @p ev (see
- * latprobe_stages.h): fills stages, stage_result and stage_counts.
- * @return 0, ENOMEM.
- */
-int latprobe_thread_stages(struct latprobe_thread *thread, const struct latprobe_trace_event *ev,
-			   size_t n);
 
 /** CLOCK_MONOTONIC now, in nanoseconds. */
 uint64_t latprobe_now_ns(void);

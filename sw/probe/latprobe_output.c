@@ -36,60 +36,15 @@ static const struct {
 
 #define NQUANTILES (sizeof(quantiles) / sizeof(quantiles[0]))
 
-/* --stages: one more series per CPU, "cpuN.stages", with the matched samples only. */
-static int write_stages(struct latmon_log_writer *w, const struct latprobe_thread *threads,
-			unsigned nthreads)
-{
-	int err = 0;
-
-	for (unsigned i = 0; !err && i < nthreads; i++) {
-		char name[40], of[32], cpu[16];
-		struct latmon_log_kv meta[3];
-
-		snprintf(of, sizeof(of), "cpu%u", threads[i].cpu);
-		snprintf(name, sizeof(name), "cpu%u.stages", threads[i].cpu);
-		snprintf(cpu, sizeof(cpu), "%u", threads[i].cpu);
-		meta[0] = (struct latmon_log_kv){ "kind", "stages" };
-		meta[1] = (struct latmon_log_kv){ "of", of };
-		meta[2] = (struct latmon_log_kv){ "cpu", cpu };
-		err = latmon_log_series(
-		    w, nthreads + i, name,
-		    "t,latency,stage_irq,stage_handler,stage_wakeup,stage_sched,stage_user", meta,
-		    3);
-	}
-	for (unsigned i = 0; !err && i < nthreads; i++) {
-		const struct latprobe_thread *th = &threads[i];
-
-		for (uint64_t k = 0; !err && k < th->nsamples; k++) {
-			int64_t values[2 + LATPROBE_NSTAGES] = { th->t[k], th->latency[k] };
-
-			if (!th->stage_result || th->stage_result[k] != LATPROBE_STAGES_OK)
-				continue;
-			memcpy(&values[2], &th->stages[k * LATPROBE_NSTAGES],
-			       sizeof(int64_t) * LATPROBE_NSTAGES);
-			err = latmon_log_sample(w, nthreads + i, values, 2 + LATPROBE_NSTAGES);
-		}
-	}
-	for (unsigned i = 0; !err && i < nthreads; i++) {
-		struct latmon_log_counter c[LATPROBE_STAGES_NRESULTS];
-
-		for (int r = 0; r < LATPROBE_STAGES_NRESULTS; r++)
-			c[r] = (struct latmon_log_counter){ r ? latprobe_stage_result_names[r]
-							      : "matched",
-							    threads[i].stage_counts[r] };
-		err = latmon_log_counters(w, nthreads + i, c, LATPROBE_STAGES_NRESULTS);
-	}
-	return err;
-}
-
 int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		       const struct latprobe_run_info *info, struct latprobe_thread *threads,
 		       unsigned nthreads)
 {
-	char interval[24], elapsed[24], priority[24], bin[24], max_samples[24], dma[24];
-	char trace[5][24];
-	struct latmon_log_kv header[28];
-	unsigned nseries = info->stages ? 2 * nthreads : nthreads;
+	char interval[24], elapsed[24], priority[24], bin[24], max_samples[24], dma[24], t0[24];
+	char trace[5][24], brk[4][24];
+	struct latmon_log_kv header[40];
+	unsigned nseries =
+	    nthreads + (info->stages ? latprobe_trace_series_count(threads, nthreads) : 0);
 	size_t nheader = 0;
 	struct latmon_log_writer *w = NULL;
 	void *mem;
@@ -125,17 +80,26 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 	    (struct latmon_log_kv){ "policy", latprobe_policy_name(params->policy) };
 	header[nheader++] = (struct latmon_log_kv){ "priority", priority };
 	header[nheader++] = (struct latmon_log_kv){ "mlock", params->mlock ? "1" : "0" };
-	if (params->dma_latency_us >= 0) {
-		u64_text(dma, sizeof(dma), (uint64_t)params->dma_latency_us);
+	header[nheader++] =
+	    (struct latmon_log_kv){ "wakeups", params->aligned ? "aligned" : "spread" };
+	if (info->dma_latency_us >= 0) {
+		u64_text(dma, sizeof(dma), (uint64_t)info->dma_latency_us);
 		header[nheader++] = (struct latmon_log_kv){ "dma_latency_us", dma };
+	} else {
+		header[nheader++] = (struct latmon_log_kv){ "dma_latency_us", "none" };
+		if (info->dma_note && *info->dma_note)
+			header[nheader++] =
+			    (struct latmon_log_kv){ "dma_latency_note", info->dma_note };
 	}
 	header[nheader++] = (struct latmon_log_kv){ "elapsed_ns", elapsed };
+	u64_text(t0, sizeof(t0), info->t0_mono_ns);
+	header[nheader++] = (struct latmon_log_kv){ "t0_mono_ns", t0 };
 	header[nheader++] = (struct latmon_log_kv){ "interrupted", info->interrupted ? "1" : "0" };
 	if (info->stages) {
 		u64_text(trace[0], sizeof(trace[0]), info->trace_events);
 		u64_text(trace[1], sizeof(trace[1]), info->trace_overrun);
 		u64_text(trace[2], sizeof(trace[2]), info->trace_lost_pages);
-		u64_text(trace[3], sizeof(trace[3]), info->trace_over_limit);
+		u64_text(trace[3], sizeof(trace[3]), info->trace_window_dropped);
 		u64_text(trace[4], sizeof(trace[4]), info->trace_bad_pages);
 		header[nheader++] =
 		    (struct latmon_log_kv){ "stages", "irq,handler,wakeup,sched,user" };
@@ -145,8 +109,29 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 			    (struct latmon_log_kv){ "trace_irq_event", info->trace_irq_event };
 		header[nheader++] = (struct latmon_log_kv){ "trace_overrun", trace[1] };
 		header[nheader++] = (struct latmon_log_kv){ "trace_lost_pages", trace[2] };
-		header[nheader++] = (struct latmon_log_kv){ "trace_over_limit", trace[3] };
+		header[nheader++] = (struct latmon_log_kv){ "trace_window_dropped", trace[3] };
 		header[nheader++] = (struct latmon_log_kv){ "trace_bad_pages", trace[4] };
+		if (info->trace_used && *info->trace_used)
+			header[nheader++] =
+			    (struct latmon_log_kv){ "trace_used", info->trace_used };
+		if (info->trace_missing && *info->trace_missing)
+			header[nheader++] =
+			    (struct latmon_log_kv){ "trace_missing", info->trace_missing };
+		if (params->explain_ns) {
+			u64_text(brk[3], sizeof(brk[3]), params->explain_ns);
+			header[nheader++] = (struct latmon_log_kv){ "explain_ns", brk[3] };
+		}
+	}
+	if (info->broke) {
+		u64_text(brk[0], sizeof(brk[0]), info->break_cpu);
+		u64_text(brk[1], sizeof(brk[1]), info->break_t);
+		u64_text(brk[2], sizeof(brk[2]), info->break_latency);
+		header[nheader++] = (struct latmon_log_kv){ "break_cpu", brk[0] };
+		header[nheader++] = (struct latmon_log_kv){ "break_t", brk[1] };
+		header[nheader++] = (struct latmon_log_kv){ "break_latency", brk[2] };
+		if (info->break_trace)
+			header[nheader++] =
+			    (struct latmon_log_kv){ "break_trace", info->break_trace };
 	}
 	err = latmon_log_begin(w, header, nheader);
 
@@ -162,7 +147,7 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		err = latmon_log_series(w, i, name, "t,latency", meta, 3);
 	}
 	if (info->stages)
-		err = err ? err : write_stages(w, threads, nthreads);
+		err = err ? err : latprobe_write_trace_series(w, nthreads, threads, nthreads);
 	for (unsigned i = 0; !err && i < nthreads; i++) {
 		const struct latprobe_thread *th = &threads[i];
 
@@ -238,9 +223,45 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 	fprintf(out,
 		"{\"source\": \"latprobe\", \"tool_version\": \"%s\", \"unit\": \"ns\", "
 		"\"interval_ns\": %" PRIu64 ", \"policy\": \"%s\", \"priority\": %d, "
-		"\"elapsed_ns\": %" PRIu64 ", \"interrupted\": %s, \"cpus\": [",
+		"\"mlock\": %s, \"wakeups\": \"%s\", ",
 		LATMON_VERSION, params->interval_ns, latprobe_policy_name(params->policy),
-		params->priority, info->elapsed_ns, info->interrupted ? "true" : "false");
+		params->priority, params->mlock ? "true" : "false",
+		params->aligned ? "aligned" : "spread");
+	if (info->dma_latency_us >= 0) {
+		fprintf(out, "\"dma_latency_us\": %d, ", info->dma_latency_us);
+	} else {
+		fputs("\"dma_latency_us\": null, \"dma_latency_note\": ", out);
+		latprobe_json_string(out, info->dma_note ? info->dma_note : "");
+		fputs(", ", out);
+	}
+	if (info->stages) {
+		fputs("\"trace\": {\"irq_event\": ", out);
+		latprobe_json_string(out, info->trace_irq_event ? info->trace_irq_event : "");
+		fputs(", \"used\": ", out);
+		latprobe_json_string(out, info->trace_used ? info->trace_used : "");
+		fputs(", \"missing\": ", out);
+		latprobe_json_string(out, info->trace_missing ? info->trace_missing : "");
+		fprintf(out,
+			", \"events\": %" PRIu64 ", \"overrun\": %" PRIu64
+			", \"lost_pages\": %" PRIu64 ", \"window_dropped\": %" PRIu64 "}, ",
+			info->trace_events, info->trace_overrun, info->trace_lost_pages,
+			info->trace_window_dropped);
+	}
+	if (info->broke) {
+		fprintf(out,
+			"\"break\": {\"cpu\": %u, \"t\": %" PRIu64 ", \"latency\": %" PRIu64
+			", \"threshold\": %" PRIu64 ", \"trace\": ",
+			info->break_cpu, info->break_t, info->break_latency, info->break_threshold);
+		if (info->break_trace)
+			latprobe_json_string(out, info->break_trace);
+		else
+			fputs("null", out);
+		fputs("}, ", out);
+	}
+	fprintf(out,
+		"\"t0_mono_ns\": %" PRIu64 ", \"elapsed_ns\": %" PRIu64
+		", \"interrupted\": %s, \"cpus\": [",
+		info->t0_mono_ns, info->elapsed_ns, info->interrupted ? "true" : "false");
 	for (unsigned i = 0; i < nthreads; i++) {
 		struct latprobe_thread *th = &threads[i];
 		uint64_t values[NQUANTILES];
@@ -262,6 +283,8 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 			if (!exact)
 				fprintf(out, ", \"histogram_bin_ns\": %" PRIu64, th->hist.bin_ns);
 		}
+		if (info->stages)
+			latprobe_write_trace_json(out, th);
 		fputc('}', out);
 	}
 	fputs("]}\n", out);

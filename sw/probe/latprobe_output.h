@@ -9,23 +9,33 @@
 #include <stdio.h>
 
 #include "latprobe_measure.h"
+#include "latprobe_output_trace.h"
 #include "latprobe_params.h"
 
 /** What the run as a whole needs to describe itself. */
 struct latprobe_run_info {
-	const char *cmdline;	     /**< the command line, joined with spaces */
-	const char *start_utc;	     /**< ISO 8601 UTC start time */
-	const char *host;	     /**< nodename */
-	const char *kernel;	     /**< uname release and version */
-	int interrupted;	     /**< stopped by SIGINT/SIGTERM */
-	uint64_t elapsed_ns;	     /**< from start to the end of the measurement */
-	bool stages;		     /**< --stages: the threads' stages are filled in */
-	uint64_t trace_events;	     /**< trace events kept */
-	const char *trace_irq_event; /**< the timer interrupt's trace event (--stages) */
-	uint64_t trace_lost_pages;   /**< trace pages that said events were lost */
-	uint64_t trace_overrun;	     /**< trace events the kernel overwrote or dropped */
-	uint64_t trace_over_limit;   /**< trace events not kept (memory limit) */
-	uint64_t trace_bad_pages;    /**< trace pages that could not be parsed */
+	const char *cmdline;	   /**< the command line, joined with spaces */
+	const char *start_utc;	   /**< ISO 8601 UTC start time */
+	const char *host;	   /**< nodename */
+	const char *kernel;	   /**< uname release and version */
+	int interrupted;	   /**< stopped by SIGINT/SIGTERM */
+	uint64_t elapsed_ns;	   /**< from start to the end of the measurement */
+	uint64_t t0_mono_ns;	   /**< CLOCK_MONOTONIC time of t = 0 (the trace clock "mono") */
+	int dma_latency_us;	   /**< held at this value while measuring, -1: untouched */
+	const char *dma_note;	   /**< why it was left untouched ("" when held) */
+	bool stages;		   /**< --stages: the threads' stages are filled in */
+	uint64_t trace_events;	   /**< trace events decoded and kept */
+	uint64_t trace_lost_pages; /**< trace pages that said events were lost */
+	uint64_t trace_overrun;	   /**< trace events the kernel overwrote or dropped */
+	uint64_t trace_window_dropped; /**< events dropped from a full window (memory limit) */
+	uint64_t trace_bad_pages;      /**< trace pages that could not be parsed */
+	const char *trace_irq_event;   /**< the timer interrupt's entry event used */
+	const char *trace_used;	       /**< tracepoints in use, comma-separated */
+	const char *trace_missing;     /**< tracepoints this kernel lacks, comma-separated */
+	bool broke;		       /**< --break: a sample crossed the threshold */
+	unsigned break_cpu;
+	uint64_t break_t, break_latency, break_threshold;
+	const char *break_trace; /**< where the trace was kept, NULL if it could not be */
 };
 
 /**

@@ -26,11 +26,20 @@ static const char usage_text[] =
     "  -p, --priority N        real-time priority 1..99 (default 95 for fifo/rr)\n"
     "      --policy P          fifo (default), rr or other\n"
     "      --no-mlock          do not lock memory (mlockall is the default)\n"
-    "      --dma-latency US    hold /dev/cpu_dma_latency at US while measuring (default: "
-    "untouched)\n"
-    "      --stages            split each latency into the stages of the interrupt path through\n"
-    "                          tracefs (root)\n"
-    "      --trace-buffer KB   per-CPU trace buffer for --stages (default 8192)\n"
+    "      --aligned           wake every CPU at the same instants (default: CPU k of n is\n"
+    "                          k/n of an interval later, so that their timers do not coincide)\n"
+    "      --dma-latency US    hold /dev/cpu_dma_latency at US while measuring; none leaves it\n"
+    "                          untouched (default: 0 when root, as cyclictest; else none)\n"
+    "tracing (root; tracefs):\n"
+    "      --stages            split each latency into the stages of the interrupt path and\n"
+    "                          explain the worst samples of each CPU\n"
+    "      --explain TIME      also explain every sample above TIME (implies --stages)\n"
+    "      --explain-worst N   explain the worst N samples of each CPU (default 5; 0: none)\n"
+    "      --explain-max N     explain at most N samples above --explain per CPU (default 100)\n"
+    "      --break TIME        stop at the first sample above TIME and keep the kernel's trace\n"
+    "                          of it (implies --stages), like cyclictest --breaktrace\n"
+    "      --break-trace FILE  where --break writes the trace (default latprobe-break.trace)\n"
+    "      --trace-buffer KB   per-CPU trace buffer (default 8192)\n"
     "what to keep:\n"
     "      --hist-bin TIME     histogram bin width (default 1us)\n"
     "      --hist-bins N       histogram bins before the overflow bin (default 20000)\n"
@@ -70,8 +79,11 @@ void latprobe_params_defaults(struct latprobe_params *params)
 	params->policy = LATPROBE_POLICY_FIFO;
 	params->priority = -1; /* resolved after parsing: 95 for fifo/rr, 0 for other */
 	params->mlock = true;
-	params->dma_latency_us = -1;
+	params->dma_latency_us = LATPROBE_DMA_DEFAULT;
 	params->trace_buffer_kb = 8192;
+	params->explain_worst = 5;
+	params->explain_max = 100;
+	params->break_trace = "latprobe-break.trace";
 	params->hist_bin_ns = 1000;
 	params->hist_bins = 20000;
 	params->max_samples = 1000000;
@@ -201,8 +213,14 @@ int latprobe_parse_cpus(const char *text, unsigned *cpus, unsigned *ncpus)
 enum long_only {
 	OPT_POLICY = 256,
 	OPT_NO_MLOCK,
+	OPT_ALIGNED,
 	OPT_DMA_LATENCY,
 	OPT_STAGES,
+	OPT_EXPLAIN,
+	OPT_EXPLAIN_WORST,
+	OPT_EXPLAIN_MAX,
+	OPT_BREAK,
+	OPT_BREAK_TRACE,
 	OPT_TRACE_BUFFER,
 	OPT_HIST_BIN,
 	OPT_HIST_BINS,
@@ -222,8 +240,14 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		{ "priority", required_argument, NULL, 'p' },
 		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "no-mlock", no_argument, NULL, OPT_NO_MLOCK },
+		{ "aligned", no_argument, NULL, OPT_ALIGNED },
 		{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
 		{ "stages", no_argument, NULL, OPT_STAGES },
+		{ "explain", required_argument, NULL, OPT_EXPLAIN },
+		{ "explain-worst", required_argument, NULL, OPT_EXPLAIN_WORST },
+		{ "explain-max", required_argument, NULL, OPT_EXPLAIN_MAX },
+		{ "break", required_argument, NULL, OPT_BREAK },
+		{ "break-trace", required_argument, NULL, OPT_BREAK_TRACE },
 		{ "trace-buffer", required_argument, NULL, OPT_TRACE_BUFFER },
 		{ "hist-bin", required_argument, NULL, OPT_HIST_BIN },
 		{ "hist-bins", required_argument, NULL, OPT_HIST_BINS },
@@ -299,17 +323,66 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		case OPT_NO_MLOCK:
 			params->mlock = false;
 			break;
+		case OPT_ALIGNED:
+			params->aligned = true;
+			break;
 		case OPT_DMA_LATENCY:
+			if (!strcmp(optarg, "none")) {
+				params->dma_latency_us = LATPROBE_DMA_NONE;
+				break;
+			}
 			if (parse_u64(optarg, 0, INT32_MAX, &v))
 				return fail(
 				    err, errlen,
 				    "--dma-latency %s: give microseconds, 0 or more (0 keeps CPUs "
-				    "out of deep idle states)",
+				    "out of deep idle states), or none to leave it untouched",
 				    optarg);
 			params->dma_latency_us = (int)v;
 			break;
 		case OPT_STAGES:
 			params->stages = true;
+			break;
+		case OPT_EXPLAIN:
+			rc = latprobe_parse_duration(optarg, 1000, &v);
+			if (rc || v == 0)
+				return fail(err, errlen,
+					    "--explain %s: give a latency such as 100us or 1ms (a "
+					    "number alone is microseconds)",
+					    optarg);
+			params->explain_ns = v;
+			params->stages = true;
+			break;
+		case OPT_EXPLAIN_WORST:
+			if (parse_u64(optarg, 0, 1000, &v))
+				return fail(
+				    err, errlen,
+				    "--explain-worst %s: give a number of samples from 0 to 1000",
+				    optarg);
+			params->explain_worst = v;
+			break;
+		case OPT_EXPLAIN_MAX:
+			if (parse_u64(optarg, 1, 100000, &v))
+				return fail(
+				    err, errlen,
+				    "--explain-max %s: give a number of samples from 1 to 100000",
+				    optarg);
+			params->explain_max = v;
+			break;
+		case OPT_BREAK:
+			rc = latprobe_parse_duration(optarg, 1000, &v);
+			if (rc || v == 0)
+				return fail(
+				    err, errlen,
+				    "--break %s: give a latency such as 500us or 2ms (a number "
+				    "alone is microseconds)",
+				    optarg);
+			params->break_ns = v;
+			params->stages = true;
+			break;
+		case OPT_BREAK_TRACE:
+			if (!*optarg)
+				return fail(err, errlen, "--break-trace: give a file name");
+			params->break_trace = optarg;
 			break;
 		case OPT_TRACE_BUFFER:
 			if (parse_u64(optarg, 64, 4194304, &v))
@@ -393,6 +466,10 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		    err, errlen,
 		    "the latmon-log and the JSON summary cannot both go to standard output; "
 		    "give -o FILE or --json FILE");
+	if (params->stages && params->max_samples == 0)
+		return fail(err, errlen,
+			    "--stages, --explain and --break work on the kept samples: give "
+			    "--max-samples above 0");
 	if (params->duration_ns && params->duration_ns < params->interval_ns)
 		return fail(err, errlen,
 			    "--duration is shorter than one --interval: nothing would be measured");

@@ -12,6 +12,11 @@
 /** Most CPUs latprobe measures at once. */
 #define LATPROBE_MAX_CPUS 1024
 
+/** --dma-latency not given: hold 0 when root (as cyclictest does), else leave it untouched. */
+#define LATPROBE_DMA_DEFAULT (-2)
+/** --dma-latency none: leave /dev/cpu_dma_latency untouched. */
+#define LATPROBE_DMA_NONE (-1)
+
 enum latprobe_policy {
 	LATPROBE_POLICY_FIFO,
 	LATPROBE_POLICY_RR,
@@ -27,11 +32,17 @@ struct latprobe_params {
 	unsigned ncpus; /**< 0: every online CPU (filled in by main) */
 	/* how */
 	enum latprobe_policy policy;
-	int priority;		  /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER */
-	bool mlock;		  /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
-	int dma_latency_us;	  /**< hold /dev/cpu_dma_latency at this value; -1: do not touch */
-	bool stages;		  /**< record the interrupt-path stages through tracefs (root) */
+	int priority; /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER */
+	bool mlock;   /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
+	bool aligned; /**< every CPU wakes at the same instants (else their phases are spread) */
+	int dma_latency_us; /**< hold /dev/cpu_dma_latency at this value, or LATPROBE_DMA_* */
+	bool stages;	    /**< trace the run: stages of every sample, spikes explained (root) */
 	uint64_t trace_buffer_kb; /**< per-CPU trace buffer size for --stages */
+	uint64_t explain_ns;	  /**< explain every sample above this (0: none) */
+	uint64_t explain_worst;	  /**< explain the worst N samples of each CPU (with tracing) */
+	uint64_t explain_max;	  /**< at most this many samples above explain_ns per CPU */
+	uint64_t break_ns; /**< stop at the first sample above this, keep the trace (0: off) */
+	const char *break_trace; /**< where the trace of a --break goes */
 	/* what to keep */
 	uint64_t hist_bin_ns; /**< histogram bin width */
 	uint64_t hist_bins;   /**< bins before the overflow bin */

@@ -1,7 +1,6 @@
 /* Stage decomposition; see latprobe_stages.h. */
 #include "latprobe_stages.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 const char *const latprobe_stage_names[LATPROBE_NSTAGES] = {
@@ -9,125 +8,143 @@ const char *const latprobe_stage_names[LATPROBE_NSTAGES] = {
 };
 
 const char *const latprobe_stage_result_names[LATPROBE_STAGES_NRESULTS] = {
-	"ok", "no_start", "no_expire", "no_irq", "no_waking", "no_switch", "disorder", "sum",
+	"ok",	     "no_start", "no_expire", "no_irq",	    "no_waking",
+	"no_switch", "disorder", "sum",	      "armed_late",
 };
 
-void latprobe_stage_matcher_init(struct latprobe_stage_matcher *m)
+/* The thread's latest arming of a timer for this expiry, at or before the expiry and the read. */
+static const struct latprobe_trace_event *find_start(const struct latprobe_window *win, pid_t tid,
+						     uint64_t expiry, uint64_t until)
 {
-	memset(m, 0, sizeof(*m));
-}
+	size_t i = latprobe_window_lower(win, (expiry < until ? expiry : until) + 1);
 
-static void note_irq(struct latprobe_stage_matcher *m, const struct latprobe_trace_event *e)
-{
-	if (e->kind == LATPROBE_EV_IRQ_ENTRY && e->cpu < LATPROBE_TRACE_MAX_CPUS)
-		m->last_irq[e->cpu] = e->ts;
-}
+	while (i > win->start) {
+		const struct latprobe_trace_event *e = &win->ev[--i];
 
-enum latprobe_stage_result latprobe_stages_match(struct latprobe_stage_matcher *m,
-						 const struct latprobe_trace_event *ev, size_t n,
-						 pid_t tid, uint64_t expiry, uint64_t user,
-						 int64_t latency, int64_t stages[LATPROBE_NSTAGES])
-{
-	const struct latprobe_trace_event *start = NULL, *expire = NULL, *waking = NULL;
-	const struct latprobe_trace_event *sw = NULL;
-	uint64_t irq = 0;
-	int64_t sum = 0;
-	size_t i;
-
-	/* Everything up to the user-space read belongs to this wake-up or an earlier one; the
-	 * scan resumes there for the next sample. */
-	for (i = m->pos; i < n && ev[i].ts <= user; i++) {
-		const struct latprobe_trace_event *e = &ev[i];
-
-		note_irq(m, e);
-		switch (e->kind) {
-		case LATPROBE_EV_TIMER_START:
-			if (e->pid == tid && e->expires == (int64_t)expiry) {
-				start = e; /* the latest arming for this expiry counts */
-				expire = waking = sw = NULL;
-			}
-			break;
-		case LATPROBE_EV_TIMER_EXPIRE:
-			if (start && !expire && e->timer == start->timer) {
-				expire = e;
-				irq = e->cpu < LATPROBE_TRACE_MAX_CPUS ? m->last_irq[e->cpu] : 0;
-			}
-			break;
-		case LATPROBE_EV_WAKING:
-			if (expire && !waking && e->pid == tid)
-				waking = e;
-			break;
-		case LATPROBE_EV_SWITCH:
-			if (waking && !sw && e->pid == tid)
-				sw = e;
-			break;
-		default:
-			break;
-		}
+		if (e->kind == LATPROBE_EV_TIMER_START && e->pid == tid &&
+		    e->expires == (int64_t)expiry)
+			return e;
 	}
-	m->pos = i;
-	if (!start)
+	return NULL;
+}
+
+/* The first expiry of @p timer in (after, until] on one CPU. */
+static const struct latprobe_trace_event *
+find_expire(const struct latprobe_window *win, uint64_t timer, uint64_t after, uint64_t until)
+{
+	for (size_t i = latprobe_window_lower(win, after); i < win->end && win->ev[i].ts <= until;
+	     i++) {
+		const struct latprobe_trace_event *e = &win->ev[i];
+
+		if (e->kind == LATPROBE_EV_TIMER_EXPIRE && e->timer == timer && e->ts >= after)
+			return e;
+	}
+	return NULL;
+}
+
+/* The latest timer interrupt entry in [since, e] on the CPU of @p e (e is in @p win). */
+static const struct latprobe_trace_event *
+find_irq(const struct latprobe_window *win, const struct latprobe_trace_event *e, uint64_t since)
+{
+	for (size_t i = (size_t)(e - win->ev); i > win->start && win->ev[i - 1].ts >= since;) {
+		const struct latprobe_trace_event *x = &win->ev[--i];
+
+		if (x->kind == LATPROBE_EV_IRQ_ENTRY)
+			return x;
+	}
+	return NULL;
+}
+
+/* The first event of @p kind about @p tid in [after, until] on one CPU. */
+static const struct latprobe_trace_event *find_first(const struct latprobe_window *win,
+						     enum latprobe_trace_kind kind, pid_t tid,
+						     uint64_t after, uint64_t until)
+{
+	for (size_t i = latprobe_window_lower(win, after); i < win->end && win->ev[i].ts <= until;
+	     i++) {
+		const struct latprobe_trace_event *e = &win->ev[i];
+
+		if (e->kind == kind && e->pid == tid)
+			return e;
+	}
+	return NULL;
+}
+
+enum latprobe_stage_result latprobe_stages_find(const struct latprobe_windows *w, pid_t tid,
+						unsigned cpu, uint64_t expiry, uint64_t user,
+						int64_t latency, struct latprobe_stage_match *m)
+{
+	const struct latprobe_trace_event *start, *expire = NULL, *irq, *waking, *sw, *exit_ev;
+	const struct latprobe_window *win, *twin;
+	int64_t sum = 0;
+
+	memset(m, 0, sizeof(*m));
+	if (cpu >= w->ncpus)
 		return LATPROBE_STAGES_NO_START;
+	win = &w->cpu[cpu];
+	start = find_start(win, tid, expiry, user);
+	if (!start) {
+		/* armed after the expiry, before the clock read? */
+		for (size_t i = latprobe_window_lower(win, expiry + 1);
+		     i < win->end && win->ev[i].ts <= user; i++) {
+			const struct latprobe_trace_event *e = &win->ev[i];
+
+			if (e->kind == LATPROBE_EV_TIMER_START && e->pid == tid &&
+			    e->expires == (int64_t)expiry)
+				return LATPROBE_STAGES_ARMED_LATE;
+		}
+		return LATPROBE_STAGES_NO_START;
+	}
+	m->start_ts = start->ts;
+	m->timer = start->timer;
+	/* the timer usually expires on the thread's CPU; a migrated one on another */
+	twin = win;
+	expire = find_expire(win, start->timer, start->ts, user);
+	for (unsigned c = 0; !expire && c < w->ncpus; c++) {
+		if (c == cpu)
+			continue;
+		twin = &w->cpu[c];
+		expire = find_expire(twin, start->timer, start->ts, user);
+	}
 	if (!expire)
 		return LATPROBE_STAGES_NO_EXPIRE;
+	m->expire_ts = expire->ts;
+	m->timer_cpu = expire->cpu;
+	m->timer_function = expire->function;
 	/* the interrupt must be the one that ran the handler: after the timer was armed */
-	if (!irq || irq < start->ts)
+	irq = find_irq(twin, expire, start->ts);
+	if (!irq)
 		return LATPROBE_STAGES_NO_IRQ;
+	m->irq_ts = irq->ts;
+	/* sched_waking is recorded by the CPU that runs the wake-up: the timer's */
+	waking = find_first(twin, LATPROBE_EV_WAKING, tid, expire->ts, user);
 	if (!waking)
 		return LATPROBE_STAGES_NO_WAKING;
-	if (!sw)
+	m->waking_ts = waking->ts;
+	sw = find_first(win, LATPROBE_EV_SWITCH, tid, waking->ts, user);
+	exit_ev = find_first(win, LATPROBE_EV_SYSCALL_EXIT, tid, waking->ts, user);
+	if (exit_ev && (!sw || exit_ev->ts < sw->ts)) {
+		/* the thread ran before any switch to it was recorded: the kernel did not trace
+		 * that switch (a later switch-in is a return after a preemption) */
+		sw = exit_ev;
+		m->switch_traced = false;
+	} else if (sw) {
+		m->switch_traced = true;
+	} else {
 		return LATPROBE_STAGES_NO_SWITCH;
-	stages[LATPROBE_STAGE_IRQ] = (int64_t)(irq - expiry);
-	stages[LATPROBE_STAGE_HANDLER] = (int64_t)(expire->ts - irq);
-	stages[LATPROBE_STAGE_WAKEUP] = (int64_t)(waking->ts - expire->ts);
-	stages[LATPROBE_STAGE_SCHED] = (int64_t)(sw->ts - waking->ts);
-	stages[LATPROBE_STAGE_USER] = (int64_t)(user - sw->ts);
+	}
+	m->switch_ts = sw->ts;
+	m->stages[LATPROBE_STAGE_IRQ] = (int64_t)(irq->ts - expiry);
+	m->stages[LATPROBE_STAGE_HANDLER] = (int64_t)(expire->ts - irq->ts);
+	m->stages[LATPROBE_STAGE_WAKEUP] = (int64_t)(waking->ts - expire->ts);
+	m->stages[LATPROBE_STAGE_SCHED] = (int64_t)(sw->ts - waking->ts);
+	m->stages[LATPROBE_STAGE_USER] = (int64_t)(user - sw->ts);
 	for (int s = 0; s < LATPROBE_NSTAGES; s++) {
-		if (s > LATPROBE_STAGE_IRQ && stages[s] < 0)
+		if (s > LATPROBE_STAGE_IRQ && m->stages[s] < 0)
 			return LATPROBE_STAGES_DISORDER;
-		sum += stages[s];
+		sum += m->stages[s];
 	}
 	if (sum != latency)
 		return LATPROBE_STAGES_SUM;
 	return LATPROBE_STAGES_OK;
-}
-
-void latprobe_trace_sort(struct latprobe_trace_event *ev, size_t n)
-{
-	/* stable, so that events of one CPU with the same time keep the order the kernel wrote
-	 * them in: a bottom-up merge sort on a copy (qsort is not stable) */
-	struct latprobe_trace_event *tmp;
-	size_t width;
-
-	if (n < 2)
-		return;
-	tmp = malloc(n * sizeof(*tmp));
-	if (!tmp) {
-		/* no memory for the copy: an insertion sort is stable and in place */
-		for (size_t i = 1; i < n; i++) {
-			struct latprobe_trace_event e = ev[i];
-			size_t j = i;
-
-			for (; j > 0 && ev[j - 1].ts > e.ts; j--)
-				ev[j] = ev[j - 1];
-			ev[j] = e;
-		}
-		return;
-	}
-	for (width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t a = lo, b = mid, k = lo;
-
-			while (a < mid && b < hi)
-				tmp[k++] = ev[b].ts < ev[a].ts ? ev[b++] : ev[a++];
-			while (a < mid)
-				tmp[k++] = ev[a++];
-			while (b < hi)
-				tmp[k++] = ev[b++];
-		}
-		memcpy(ev, tmp, n * sizeof(*ev));
-	}
-	free(tmp);
 }

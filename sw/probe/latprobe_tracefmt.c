@@ -1,4 +1,5 @@
 /* tracefs format files; see latprobe_tracefmt.h. */
+#define _GNU_SOURCE
 #include "latprobe_tracefmt.h"
 
 #include <errno.h>
@@ -61,6 +62,94 @@ int latprobe_format_field(const char *format, const char *name, struct latprobe_
 		line = *end ? end + 1 : NULL;
 	}
 	return ENOENT;
+}
+
+/* The line of field @p name: its declaration from "field:" to the ';' and the line's end. */
+static const char *find_declaration(const char *format, const char *name, const char **decl,
+				    const char **semi, const char **end)
+{
+	size_t nlen = strlen(name);
+
+	for (const char *line = format; line && *line;) {
+		const char *e = strchr(line, '\n');
+		const char *d, *s;
+
+		if (!e)
+			e = line + strlen(line);
+		d = strstr(line, "field:");
+		s = d && d < e ? memchr(d, ';', (size_t)(e - d)) : NULL;
+		if (s) {
+			const char *stop = s, *n;
+
+			/* "char prev_comm[16]": the name ends before the brackets */
+			if (stop > d && stop[-1] == ']') {
+				while (stop > d && *stop != '[')
+					stop--;
+			}
+			n = stop;
+			while (n > d && n[-1] != ' ' && n[-1] != ':' && n[-1] != '*')
+				n--;
+			if ((size_t)(stop - n) == nlen && !strncmp(n, name, nlen)) {
+				*decl = d;
+				*semi = s;
+				*end = e;
+				return line;
+			}
+		}
+		line = *e ? e + 1 : NULL;
+	}
+	return NULL;
+}
+
+int latprobe_format_string(const char *format, const char *name,
+			   struct latprobe_string_field *field)
+{
+	const char *decl, *semi, *end;
+	unsigned long offset, size;
+	bool data_loc, array;
+
+	if (!find_declaration(format, name, &decl, &semi, &end))
+		return ENOENT;
+	data_loc = memmem(decl, (size_t)(semi - decl), "__data_loc", 10) != NULL;
+	array = semi[-1] == ']' && memmem(decl, (size_t)(semi - decl), "char", 4) != NULL;
+	if (!data_loc && !array)
+		return EINVAL;
+	if (attribute(semi, end, "offset:", &offset) || attribute(semi, end, "size:", &size))
+		return EINVAL;
+	if (data_loc && size != 4)
+		return EINVAL;
+	if (!size)
+		return EINVAL;
+	field->offset = (unsigned)offset;
+	field->size = (unsigned)size;
+	field->data_loc = data_loc;
+	return 0;
+}
+
+size_t latprobe_string_read(const struct latprobe_string_field *field, const unsigned char *data,
+			    size_t len, char *buf, size_t buflen)
+{
+	size_t start = field->offset, size = field->size, n = 0;
+
+	if (!buflen)
+		return 0;
+	buf[0] = '\0';
+	if (start + size > len)
+		return 0;
+	if (field->data_loc) {
+		uint32_t loc;
+
+		memcpy(&loc, data + start, 4);
+		start = loc & 0xffff;
+		size = loc >> 16;
+		if (start + size > len)
+			return 0;
+	}
+	while (n < size && n + 1 < buflen && data[start + n])
+		n++;
+	memcpy(buf, data + start, n);
+	buf[n] = '\0';
+	return n;
 }
 
 int latprobe_format_id(const char *format, unsigned *id)

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,33 +16,62 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_MOUNT	"/sys/kernel/tracing"
-#define INSTANCE_PREFIX "latprobe."
+#define DEFAULT_MOUNT	      "/sys/kernel/tracing"
+#define INSTANCE_PREFIX	      "latprobe."
+#define BREAK_INSTANCE_PREFIX "latprobe-break."
 
-/*
- * The entry of the CPU's timer interrupt, the first event that exists: x86's local APIC timer
- * vector; else the generic handler entry filtered to the ARM generic timer's handler (arm64,
- * arm: "arch_timer"). latprobe_trace_open() records the one used in t->irq_event.
- */
+/* What a tracepoint is for. */
+enum role {
+	ROLE_TIMER_START,	/* stages */
+	ROLE_TIMER_EXPIRE,	/* stages */
+	ROLE_WAKING,		/* stages */
+	ROLE_SWITCH,		/* stages */
+	ROLE_SYSCALL_EXIT,	/* stages, where the kernel does not trace a switch */
+	ROLE_TIMER_EXPIRE_EXIT, /* explanations */
+	ROLE_HARDIRQ_ENTRY,	/* explanations; the timer interrupt where it has no vector */
+	ROLE_HARDIRQ_EXIT,	/* explanations */
+	ROLE_SOFTIRQ_ENTRY,	/* explanations */
+	ROLE_SOFTIRQ_EXIT,	/* explanations */
+	ROLE_VECTOR_ENTRY,	/* x86 system vectors; local_timer_entry for the stages */
+	ROLE_VECTOR_EXIT,	/* explanations */
+};
+
 static const struct {
-	const char *path, *filter;
-} irq_events[] = {
-	{ "irq_vectors/local_timer_entry", NULL },
-	{ "irq/irq_handler_entry", "name == \"arch_timer\"" },
+	const char *path;
+	enum role role;
+	bool for_stages; /* enabled for the stages (else only with explanations) */
+	bool required;	 /* --stages cannot work without it */
+} catalog[] = {
+	{ "timer/hrtimer_start", ROLE_TIMER_START, true, true },
+	{ "timer/hrtimer_expire_entry", ROLE_TIMER_EXPIRE, true, true },
+	{ "sched/sched_waking", ROLE_WAKING, true, true },
+	{ "sched/sched_switch", ROLE_SWITCH, true, true },
+	{ "syscalls/sys_exit_clock_nanosleep", ROLE_SYSCALL_EXIT, true, false },
+	{ "timer/hrtimer_expire_exit", ROLE_TIMER_EXPIRE_EXIT, false, false },
+	{ "irq/irq_handler_entry", ROLE_HARDIRQ_ENTRY, false, false },
+	{ "irq/irq_handler_exit", ROLE_HARDIRQ_EXIT, false, false },
+	{ "irq/softirq_entry", ROLE_SOFTIRQ_ENTRY, false, false },
+	{ "irq/softirq_exit", ROLE_SOFTIRQ_EXIT, false, false },
 };
-#define NIRQ_EVENTS (sizeof irq_events / sizeof irq_events[0])
 
-static const char *event_paths[LATPROBE_NEVENTS] = {
-	[LATPROBE_EV_IRQ_ENTRY] = "irq_vectors/local_timer_entry",
-	[LATPROBE_EV_TIMER_START] = "timer/hrtimer_start",
-	[LATPROBE_EV_TIMER_EXPIRE] = "timer/hrtimer_expire_entry",
-	[LATPROBE_EV_WAKING] = "sched/sched_waking",
-	[LATPROBE_EV_SWITCH] = "sched/sched_switch",
-};
+/* The x86 vector whose entry is the timer interrupt. */
+#define TIMER_VECTOR "local_timer"
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, const char *a, const char *b)
+/* Handler names of the timer interrupt on architectures without irq_vectors (arm64, arm), and
+ * the same as a kernel event filter (used when nothing needs the other interrupts). */
+static const char *const timer_irq_names[] = { "arch_timer", "arch_mem_timer" };
+#define TIMER_IRQ_FILTER "name == \"arch_timer\" || name == \"arch_mem_timer\""
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
-	snprintf(err, errlen, fmt, a, b);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
 	return rc;
 }
 
@@ -110,6 +140,7 @@ static int find_mount(struct latprobe_trace *t)
 /* Instances of latprobes that no longer run: left by a kill -9; remove them. */
 static void remove_stale_instances(const struct latprobe_trace *t)
 {
+	static const char *const prefixes[] = { INSTANCE_PREFIX, BREAK_INSTANCE_PREFIX };
 	char path[512];
 	DIR *d;
 	struct dirent *e;
@@ -119,52 +150,48 @@ static void remove_stale_instances(const struct latprobe_trace *t)
 	if (!d)
 		return;
 	while ((e = readdir(d)) != NULL) {
-		char *stop;
-		long pid;
+		for (size_t p = 0; p < sizeof(prefixes) / sizeof(prefixes[0]); p++) {
+			size_t plen = strlen(prefixes[p]);
+			char *stop;
+			long pid;
 
-		if (strncmp(e->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
-			continue;
-		pid = strtol(e->d_name + strlen(INSTANCE_PREFIX), &stop, 10);
-		if (*stop || pid <= 0)
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue; /* that latprobe still runs */
-		snprintf(path, sizeof(path), "%s/instances/%s", t->root, e->d_name);
-		if (!rmdir(path))
-			fprintf(stderr,
-				"latprobe: removed the trace instance %s left by a latprobe "
-				"that was killed\n",
-				path);
+			if (strncmp(e->d_name, prefixes[p], plen))
+				continue;
+			pid = strtol(e->d_name + plen, &stop, 10);
+			if (*stop || pid <= 0)
+				continue;
+			if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+				continue; /* that latprobe still runs */
+			snprintf(path, sizeof(path), "%s/instances/%s", t->root, e->d_name);
+			if (!rmdir(path))
+				fprintf(
+				    stderr,
+				    "latprobe: removed the trace instance %s left by a latprobe "
+				    "that was killed\n",
+				    path);
+		}
 	}
 	closedir(d);
 }
 
-static int instance_path(const struct latprobe_trace *t, char *buf, size_t len, const char *rel)
-{
-	int n = snprintf(buf, len, "%s/%s", t->dir, rel);
-
-	return n < 0 || (size_t)n >= len ? ENAMETOOLONG : 0;
-}
-
-static int setting(struct latprobe_trace *t, const char *rel, const char *value, char *err,
-		   size_t errlen)
+static int setting(const char *dir, const char *rel, const char *value, char *err, size_t errlen)
 {
 	char path[512];
-	int rc = instance_path(t, path, sizeof(path), rel);
+	int n = snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	int rc = n < 0 || (size_t)n >= sizeof(path) ? ENAMETOOLONG : write_text(path, value);
 
-	if (!rc)
-		rc = write_text(path, value);
 	if (rc)
-		return fail(err, errlen, rc, "cannot set %s in the trace instance: %s", rel,
+		return fail(err, errlen, rc, "cannot set %s in the trace instance %s: %s", rel, dir,
 			    strerror(rc));
 	return 0;
 }
 
-static int load_formats(struct latprobe_trace *t, char *err, size_t errlen)
+static int load_page_layout(struct latprobe_trace *t, char *err, size_t errlen)
 {
 	static char text[16384];
 	char path[512];
-	struct latprobe_field commit, data;
+	struct latprobe_field commit;
+	const char *d, *o;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/events/header_page", t->root);
@@ -173,131 +200,300 @@ static int load_formats(struct latprobe_trace *t, char *err, size_t errlen)
 		return fail(err, errlen, rc, "cannot read %s: %s", path, strerror(rc));
 	/* "field: local_t commit" and "field: char data" (an array: read its offset by hand) */
 	if (latprobe_format_field(text, "commit", &commit))
-		return fail(err, errlen, EINVAL, "%s: no commit field%s", path, "");
-	{
-		const char *d = strstr(text, " data;");
-		const char *o = d ? strstr(d, "offset:") : NULL;
-
-		if (!o)
-			return fail(err, errlen, EINVAL, "%s: no data field%s", path, "");
-		data.offset = (unsigned)strtoul(o + 7, NULL, 10);
-	}
+		return fail(err, errlen, EINVAL, "%s: no commit field", path);
+	d = strstr(text, " data;");
+	o = d ? strstr(d, "offset:") : NULL;
+	if (!o)
+		return fail(err, errlen, EINVAL, "%s: no data field", path);
 	t->layout.commit_offset = commit.offset;
 	t->layout.commit_size = commit.size;
-	t->layout.data_offset = data.offset;
+	t->layout.data_offset = (unsigned)strtoul(o + 7, NULL, 10);
+	return 0;
+}
 
-	for (size_t i = 0; i < NIRQ_EVENTS; i++) {
-		snprintf(path, sizeof(path), "%s/events/%s/format", t->root, irq_events[i].path);
-		if (access(path, R_OK) == 0) {
-			t->irq_event = irq_events[i].path;
-			t->irq_filter = irq_events[i].filter;
-			break;
-		}
+static int add_tracepoint(struct latprobe_trace *t, const char *path, enum role role, int slot)
+{
+	struct latprobe_tracepoint *tp;
+
+	if (t->ntp == LATPROBE_TRACEPOINTS_MAX)
+		return ENOSPC;
+	tp = &t->tp[t->ntp++];
+	memset(tp, 0, sizeof(*tp));
+	snprintf(tp->path, sizeof(tp->path), "%.*s", (int)sizeof(tp->path) - 1, path);
+	tp->role = (uint8_t)role;
+	tp->slot = slot;
+	return 0;
+}
+
+/* The fields each role reads, from the event's format text. */
+static int load_fields(struct latprobe_tracepoint *tp, const char *text)
+{
+	switch ((enum role)tp->role) {
+	case ROLE_TIMER_START:
+		return latprobe_format_field(text, "hrtimer", &tp->f[0]) ||
+		       latprobe_format_field(text, "softexpires", &tp->f[1]);
+	case ROLE_TIMER_EXPIRE:
+		return latprobe_format_field(text, "hrtimer", &tp->f[0]) ||
+		       latprobe_format_field(text, "function", &tp->f[1]);
+	case ROLE_TIMER_EXPIRE_EXIT:
+		return latprobe_format_field(text, "hrtimer", &tp->f[0]);
+	case ROLE_WAKING:
+		return latprobe_format_field(text, "pid", &tp->f[0]) ||
+		       latprobe_format_field(text, "prio", &tp->f[1]) ||
+		       latprobe_format_string(text, "comm", &tp->s[0]);
+	case ROLE_SWITCH:
+		return latprobe_format_field(text, "prev_pid", &tp->f[0]) ||
+		       latprobe_format_field(text, "prev_prio", &tp->f[1]) ||
+		       latprobe_format_field(text, "next_pid", &tp->f[2]) ||
+		       latprobe_format_field(text, "next_prio", &tp->f[3]) ||
+		       latprobe_format_string(text, "prev_comm", &tp->s[0]) ||
+		       latprobe_format_string(text, "next_comm", &tp->s[1]);
+	case ROLE_HARDIRQ_ENTRY:
+		return latprobe_format_field(text, "irq", &tp->f[0]) ||
+		       latprobe_format_string(text, "name", &tp->s[0]);
+	case ROLE_HARDIRQ_EXIT:
+		return latprobe_format_field(text, "irq", &tp->f[0]);
+	case ROLE_SOFTIRQ_ENTRY:
+	case ROLE_SOFTIRQ_EXIT:
+		return latprobe_format_field(text, "vec", &tp->f[0]);
+	default:
+		return 0; /* the event itself is the information */
 	}
-	if (!t->irq_event)
-		return fail(err, errlen, ENOENT,
-			    "this kernel has no trace event for its timer interrupt (%s, %s); "
-			    "--stages needs one",
-			    irq_events[0].path, irq_events[1].path);
-	event_paths[LATPROBE_EV_IRQ_ENTRY] = t->irq_event;
-	for (int k = 0; k < LATPROBE_NEVENTS; k++) {
-		snprintf(path, sizeof(path), "%s/events/%s/format", t->root, event_paths[k]);
-		rc = read_text(path, text, sizeof(text));
-		if (rc)
-			return fail(err, errlen, rc,
-				    "this kernel has no trace event %s (%s); --stages needs it",
-				    event_paths[k], strerror(rc));
-		if (latprobe_format_id(text, &t->ids[k]))
-			return fail(err, errlen, EINVAL, "%s: no event ID%s", path, "");
-		rc = 0;
-		if (k == 0) {
-			rc = latprobe_format_field(text, "common_type", &t->f_type) ||
-			     latprobe_format_field(text, "common_pid", &t->f_pid);
-		} else if (k == LATPROBE_EV_TIMER_START) {
-			rc = latprobe_format_field(text, "hrtimer", &t->f_timer_start) ||
-			     latprobe_format_field(text, "softexpires", &t->f_softexpires);
-		} else if (k == LATPROBE_EV_TIMER_EXPIRE) {
-			rc = latprobe_format_field(text, "hrtimer", &t->f_timer_expire);
-		} else if (k == LATPROBE_EV_WAKING) {
-			rc = latprobe_format_field(text, "pid", &t->f_waking_pid);
-		} else if (k == LATPROBE_EV_SWITCH) {
-			rc = latprobe_format_field(text, "next_pid", &t->f_next_pid);
+}
+
+/* Which tracepoints this kernel has: the catalog, and the x86 system vectors it defines. */
+static int detect(struct latprobe_trace *t, char *err, size_t errlen)
+{
+	static char text[16384];
+	char path[512];
+	DIR *d;
+	struct dirent *e;
+	bool common = false;
+
+	for (size_t i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++)
+		add_tracepoint(t, catalog[i].path, catalog[i].role, -1);
+	snprintf(path, sizeof(path), "%s/events/irq_vectors", t->root);
+	d = opendir(path);
+	if (d) {
+		while ((e = readdir(d)) != NULL) {
+			size_t len = strlen(e->d_name);
+			char base[48], rel[320];
+			struct stat st;
+			int slot;
+
+			if (len < 7 || len >= sizeof(base) || strcmp(e->d_name + len - 6, "_entry"))
+				continue;
+			snprintf(base, sizeof(base), "%.*s", (int)(len - 6), e->d_name);
+			snprintf(rel, sizeof(rel), "%s/events/irq_vectors/%s_exit", t->root, base);
+			if (stat(rel, &st))
+				continue; /* an entry without an exit cannot bound a context */
+			slot = latprobe_names_vector(&t->names, base);
+			if (slot < 0)
+				break;
+			snprintf(rel, sizeof(rel), "irq_vectors/%s_entry", base);
+			add_tracepoint(t, rel, ROLE_VECTOR_ENTRY, slot);
+			snprintf(rel, sizeof(rel), "irq_vectors/%s_exit", base);
+			add_tracepoint(t, rel, ROLE_VECTOR_EXIT, slot);
 		}
-		if (rc)
-			return fail(err, errlen, EINVAL, "%s: a field latprobe needs is missing%s",
-				    path, "");
+		closedir(d);
+	}
+	for (unsigned i = 0; i < t->ntp; i++) {
+		struct latprobe_tracepoint *tp = &t->tp[i];
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/events/%s/format", t->root, tp->path);
+		if (read_text(path, text, sizeof(text)))
+			continue;
+		if (latprobe_format_id(text, &tp->id) || tp->id >= 65536)
+			return fail(err, errlen, EINVAL, "%s: no event ID", path);
+		if (!common) {
+			rc = latprobe_format_field(text, "common_type", &t->f_type) ||
+			     latprobe_format_field(text, "common_flags", &t->f_flags) ||
+			     latprobe_format_field(text, "common_pid", &t->f_pid);
+			if (rc)
+				return fail(err, errlen, EINVAL, "%s: no common fields", path);
+			common = true;
+		}
+		if (load_fields(tp, text))
+			return fail(err, errlen, EINVAL, "%s: a field latprobe needs is missing",
+				    path);
+		tp->present = true;
 	}
 	return 0;
 }
 
-int latprobe_trace_open(struct latprobe_trace *t, uint64_t buffer_kb, size_t limit, char *err,
-			size_t errlen)
+static struct latprobe_tracepoint *find_tp(struct latprobe_trace *t, const char *path)
 {
-	char path[512], value[32];
+	for (unsigned i = 0; i < t->ntp; i++)
+		if (!strcmp(t->tp[i].path, path))
+			return &t->tp[i];
+	return NULL;
+}
+
+bool latprobe_trace_has(const struct latprobe_trace *t, const char *path)
+{
+	for (unsigned i = 0; i < t->ntp; i++)
+		if (!strcmp(t->tp[i].path, path))
+			return t->tp[i].present && t->tp[i].enabled;
+	return false;
+}
+
+/* Decide what to enable: the required events must exist, the rest is used where it exists. */
+static int choose(struct latprobe_trace *t, char *err, size_t errlen)
+{
+	struct latprobe_tracepoint *timer = find_tp(t, "irq_vectors/" TIMER_VECTOR "_entry");
+	struct latprobe_tracepoint *irq = find_tp(t, "irq/irq_handler_entry");
+
+	for (size_t i = 0; i < sizeof(catalog) / sizeof(catalog[0]); i++) {
+		struct latprobe_tracepoint *tp = find_tp(t, catalog[i].path);
+
+		if (catalog[i].required && !tp->present)
+			return fail(err, errlen, ENOENT,
+				    "this kernel has no trace event %s; --stages needs it",
+				    catalog[i].path);
+		tp->enabled = tp->present && (catalog[i].for_stages || t->explain);
+	}
+	if (timer && timer->present) {
+		timer->enabled = true;
+		t->timer_vector_slot = timer->slot;
+		t->irq_event = "irq_vectors/" TIMER_VECTOR "_entry";
+	} else if (irq && irq->present) {
+		/* no x86 vector: the timer interrupt is the handler named like the timer */
+		t->timer_irq_by_name = true;
+		t->irq_event = "irq/irq_handler_entry";
+		if (!t->explain)
+			t->irq_filter = TIMER_IRQ_FILTER; /* the other interrupts are not needed */
+		irq->enabled = true;
+	} else {
+		return fail(err, errlen, ENOENT,
+			    "this kernel has neither irq_vectors/local_timer_entry nor "
+			    "irq/irq_handler_entry: --stages cannot see the timer interrupt");
+	}
+	for (unsigned i = 0; i < t->ntp; i++) {
+		struct latprobe_tracepoint *tp = &t->tp[i];
+
+		if ((tp->role == ROLE_VECTOR_ENTRY || tp->role == ROLE_VECTOR_EXIT) &&
+		    tp->present && t->explain)
+			tp->enabled = true;
+		if (tp->enabled)
+			t->by_id[tp->id] = (uint8_t)(i + 1);
+	}
+	return 0;
+}
+
+/* Create an instance with our clock, buffer size and events. */
+static int make_instance(struct latprobe_trace *t, const char *dir, uint64_t buffer_kb,
+			 bool *created, char *err, size_t errlen)
+{
+	char value[32], rel[128];
+	int rc;
+
+	if (mkdir(dir, 0700)) {
+		rc = errno;
+		return fail(err, errlen, rc, "cannot create the trace instance %s: %s", dir,
+			    strerror(rc));
+	}
+	*created = true;
+	snprintf(value, sizeof(value), "%" PRIu64, buffer_kb);
+	if ((rc = setting(dir, "tracing_on", "0", err, errlen)) ||
+	    (rc = setting(dir, "buffer_size_kb", value, err, errlen)) ||
+	    (rc = setting(dir, "trace_clock", "mono", err, errlen)))
+		return rc;
+	if (t->irq_filter &&
+	    (rc = setting(dir, "events/irq/irq_handler_entry/filter", t->irq_filter, err, errlen)))
+		return rc;
+	for (unsigned i = 0; i < t->ntp; i++) {
+		if (!t->tp[i].enabled)
+			continue;
+		snprintf(rel, sizeof(rel), "events/%s/enable", t->tp[i].path);
+		if ((rc = setting(dir, rel, "1", err, errlen)))
+			return rc;
+	}
+	return 0;
+}
+
+static int open_break_instance(struct latprobe_trace *t, uint64_t buffer_kb, char *err,
+			       size_t errlen)
+{
+	char path[512];
+	int rc;
+
+	snprintf(t->break_dir, sizeof(t->break_dir), "%s/instances/" BREAK_INSTANCE_PREFIX "%ld",
+		 t->root, (long)getpid());
+	rc = make_instance(t, t->break_dir, buffer_kb, &t->break_created, err, errlen);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), "%s/trace_marker", t->break_dir);
+	t->break_marker_fd = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/tracing_on", t->break_dir);
+	t->break_tracing_on_fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (t->break_marker_fd < 0 || t->break_tracing_on_fd < 0) {
+		rc = errno;
+		return fail(err, errlen, rc, "cannot open the --break trace instance %s: %s",
+			    t->break_dir, strerror(rc));
+	}
+	return setting(t->break_dir, "tracing_on", "1", err, errlen);
+}
+
+int latprobe_trace_open(struct latprobe_trace *t, const struct latprobe_trace_config *cfg,
+			char *err, size_t errlen)
+{
+	char path[512];
+	unsigned ncpus = 0;
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	t->limit = limit;
+	t->break_marker_fd = t->break_tracing_on_fd = -1;
+	t->timer_vector_slot = -1;
+	t->explain = cfg->explain;
+	latprobe_names_init(&t->names);
 	if (find_mount(t)) {
 		if (mount("nodev", DEFAULT_MOUNT, "tracefs", 0, NULL)) {
 			rc = errno;
 			return fail(err, errlen, rc,
-				    "--stages: cannot mount tracefs on %s: %s (run as root)",
+				    "tracing (--stages, --explain, --break): cannot mount tracefs "
+				    "on %s: %s (run as root)",
 				    DEFAULT_MOUNT, strerror(rc));
 		}
 		snprintf(t->root, sizeof(t->root), "%s", DEFAULT_MOUNT);
 		t->mounted = true;
 	}
 	if (access(t->root, W_OK) && geteuid() != 0)
-		return fail(err, errlen, EACCES,
-			    "--stages needs root to trace (%s is not writable)%s", t->root, "");
-	rc = load_formats(t, err, errlen);
-	if (rc)
+		return fail(
+		    err, errlen, EACCES,
+		    "tracing (--stages, --explain, --break) needs root (%s is not writable)",
+		    t->root);
+	if ((rc = load_page_layout(t, err, errlen)) || (rc = detect(t, err, errlen)) ||
+	    (rc = choose(t, err, errlen)))
 		return rc;
 	remove_stale_instances(t);
 	snprintf(t->dir, sizeof(t->dir), "%s/instances/" INSTANCE_PREFIX "%ld", t->root,
 		 (long)getpid());
-	if (mkdir(t->dir, 0700)) {
-		rc = errno;
-		return fail(err, errlen, rc, "cannot create the trace instance %s: %s", t->dir,
-			    strerror(rc));
-	}
-	t->created = true;
-	snprintf(value, sizeof(value), "%" PRIu64, buffer_kb);
-	if ((rc = setting(t, "tracing_on", "0", err, errlen)) ||
-	    (rc = setting(t, "buffer_size_kb", value, err, errlen)) ||
-	    (rc = setting(t, "trace_clock", "mono", err, errlen)))
+	rc = make_instance(t, t->dir, cfg->buffer_kb, &t->created, err, errlen);
+	if (rc)
 		return rc;
-	if (t->irq_filter) { /* only the timer's interrupt among all handler entries */
-		snprintf(path, sizeof(path), "events/%s/filter", t->irq_event);
-		if ((rc = setting(t, path, t->irq_filter, err, errlen)))
-			return rc;
-	}
-	for (int k = 0; k < LATPROBE_NEVENTS; k++) {
-		snprintf(path, sizeof(path), "events/%s/enable", event_paths[k]);
-		if ((rc = setting(t, path, "1", err, errlen)))
-			return rc;
-	}
 	/* one binary buffer per possible CPU (cpu0 .. cpuN-1 under per_cpu/) */
 	for (;;) {
 		struct stat st;
 
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u", t->dir, t->ncpus);
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u", t->dir, ncpus);
 		if (stat(path, &st))
 			break;
-		t->ncpus++;
+		ncpus++;
 	}
-	if (!t->ncpus)
-		return fail(err, errlen, ENOENT, "the trace instance %s has no per_cpu buffers%s",
-			    t->dir, "");
-	t->fds = malloc(t->ncpus * sizeof(*t->fds));
+	if (!ncpus)
+		return fail(err, errlen, ENOENT, "the trace instance %s has no per_cpu buffers",
+			    t->dir);
+	t->fds = malloc(ncpus * sizeof(*t->fds));
 	t->page_size = (size_t)sysconf(_SC_PAGESIZE);
 	t->page = malloc(t->page_size);
-	if (!t->fds || !t->page)
-		return fail(err, errlen, ENOMEM, "out of memory%s%s", "", "");
-	for (unsigned c = 0; c < t->ncpus; c++)
+	if (!t->fds || !t->page ||
+	    latprobe_windows_init(&t->windows, ncpus, cfg->window_limit / ncpus))
+		return fail(err, errlen, ENOMEM, "out of memory for the trace session");
+	t->ncpus = ncpus;
+	for (unsigned c = 0; c < ncpus; c++)
 		t->fds[c] = -1;
-	for (unsigned c = 0; c < t->ncpus; c++) {
+	for (unsigned c = 0; c < ncpus; c++) {
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/trace_pipe_raw", t->dir, c);
 		t->fds[c] = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (t->fds[c] < 0) {
@@ -305,7 +501,9 @@ int latprobe_trace_open(struct latprobe_trace *t, uint64_t buffer_kb, size_t lim
 			return fail(err, errlen, rc, "cannot open %s: %s", path, strerror(rc));
 		}
 	}
-	return setting(t, "tracing_on", "1", err, errlen);
+	if (cfg->break_instance && (rc = open_break_instance(t, cfg->buffer_kb, err, errlen)))
+		return rc;
+	return setting(t->dir, "tracing_on", "1", err, errlen);
 }
 
 struct walk {
@@ -325,24 +523,30 @@ static bool is_probe(const struct walk *w, int64_t pid)
 
 static int keep(struct latprobe_trace *t, const struct latprobe_trace_event *e)
 {
-	if (t->n == t->limit) {
-		t->over_limit++;
-		return 0;
-	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 65536;
-		struct latprobe_trace_event *ev;
+	int rc = latprobe_window_push(&t->windows, e);
 
-		if (cap > t->limit)
-			cap = t->limit;
-		ev = realloc(t->ev, cap * sizeof(*ev));
-		if (!ev)
-			return ENOMEM;
-		t->ev = ev;
-		t->cap = cap;
-	}
-	t->ev[t->n++] = *e;
+	if (rc == ENOMEM)
+		return t->error = ENOMEM;
+	if (!rc)
+		t->events++;
 	return 0;
+}
+
+static bool is_timer_irq_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(timer_irq_names) / sizeof(timer_irq_names[0]); i++)
+		if (!strcmp(name, timer_irq_names[i]))
+			return true;
+	return false;
+}
+
+/* The timer interrupt's marker (LATPROBE_EV_IRQ_ENTRY), next to its entry event. */
+static int keep_timer_irq(struct latprobe_trace *t, const struct latprobe_trace_event *e)
+{
+	struct latprobe_trace_event marker = *e;
+
+	marker.kind = LATPROBE_EV_IRQ_ENTRY;
+	return keep(t, &marker);
 }
 
 static int on_record(void *ctx, uint64_t ts, const unsigned char *data, size_t len)
@@ -350,32 +554,100 @@ static int on_record(void *ctx, uint64_t ts, const unsigned char *data, size_t l
 	struct walk *w = ctx;
 	struct latprobe_trace *t = w->t;
 	unsigned type = (unsigned)latprobe_field_read(&t->f_type, data, len);
+	const struct latprobe_tracepoint *tp;
 	struct latprobe_trace_event e = { .ts = ts, .cpu = (uint16_t)w->cpu };
+	char a[LATPROBE_NAME_LEN], b[LATPROBE_COMM_LEN];
+	int rc;
 
-	if (type == t->ids[LATPROBE_EV_IRQ_ENTRY]) {
-		e.kind = LATPROBE_EV_IRQ_ENTRY;
-	} else if (type == t->ids[LATPROBE_EV_TIMER_EXPIRE]) {
-		e.kind = LATPROBE_EV_TIMER_EXPIRE;
-		e.timer = (uint64_t)latprobe_field_read(&t->f_timer_expire, data, len);
-	} else if (type == t->ids[LATPROBE_EV_TIMER_START]) {
-		e.pid = (int32_t)latprobe_field_read(&t->f_pid, data, len);
-		if (!is_probe(w, e.pid))
+	if (type >= 65536 || !t->by_id[type])
+		return 0;
+	tp = &t->tp[t->by_id[type] - 1];
+	e.ctx = (int32_t)latprobe_field_read(&t->f_pid, data, len);
+	e.flags = (uint8_t)latprobe_field_read(&t->f_flags, data, len);
+	switch ((enum role)tp->role) {
+	case ROLE_TIMER_START:
+		if (!is_probe(w, e.ctx))
 			return 0;
 		e.kind = LATPROBE_EV_TIMER_START;
-		e.timer = (uint64_t)latprobe_field_read(&t->f_timer_start, data, len);
-		e.expires = latprobe_field_read(&t->f_softexpires, data, len);
-	} else if (type == t->ids[LATPROBE_EV_WAKING]) {
-		e.pid = (int32_t)latprobe_field_read(&t->f_waking_pid, data, len);
+		e.pid = e.ctx;
+		e.timer = (uint64_t)latprobe_field_read(&tp->f[0], data, len);
+		e.expires = latprobe_field_read(&tp->f[1], data, len);
+		break;
+	case ROLE_TIMER_EXPIRE:
+		e.kind = LATPROBE_EV_TIMER_EXPIRE;
+		e.timer = (uint64_t)latprobe_field_read(&tp->f[0], data, len);
+		e.function = (uint64_t)latprobe_field_read(&tp->f[1], data, len);
+		break;
+	case ROLE_TIMER_EXPIRE_EXIT:
+		e.kind = LATPROBE_EV_TIMER_EXPIRE_EXIT;
+		e.timer = (uint64_t)latprobe_field_read(&tp->f[0], data, len);
+		break;
+	case ROLE_WAKING:
+		e.pid = (int32_t)latprobe_field_read(&tp->f[0], data, len);
+		e.prio = (int16_t)latprobe_field_read(&tp->f[1], data, len);
+		if (t->explain) {
+			latprobe_string_read(&tp->s[0], data, len, b, sizeof(b));
+			latprobe_names_task(&t->names, e.pid, b, e.prio);
+		}
 		if (!is_probe(w, e.pid))
 			return 0;
 		e.kind = LATPROBE_EV_WAKING;
-	} else if (type == t->ids[LATPROBE_EV_SWITCH]) {
-		e.pid = (int32_t)latprobe_field_read(&t->f_next_pid, data, len);
-		if (!is_probe(w, e.pid))
+		break;
+	case ROLE_SWITCH:
+		e.id = (int32_t)latprobe_field_read(&tp->f[0], data, len);
+		e.prev_prio = (int16_t)latprobe_field_read(&tp->f[1], data, len);
+		e.pid = (int32_t)latprobe_field_read(&tp->f[2], data, len);
+		e.prio = (int16_t)latprobe_field_read(&tp->f[3], data, len);
+		if (t->explain) {
+			latprobe_string_read(&tp->s[0], data, len, b, sizeof(b));
+			latprobe_names_task(&t->names, e.id, b, e.prev_prio);
+			latprobe_string_read(&tp->s[1], data, len, b, sizeof(b));
+			latprobe_names_task(&t->names, e.pid, b, e.prio);
+		} else if (!is_probe(w, e.pid)) {
 			return 0;
+		}
 		e.kind = LATPROBE_EV_SWITCH;
-	} else {
-		return 0;
+		break;
+	case ROLE_SYSCALL_EXIT:
+		if (!is_probe(w, e.ctx))
+			return 0;
+		e.kind = LATPROBE_EV_SYSCALL_EXIT;
+		e.pid = e.ctx;
+		break;
+	case ROLE_HARDIRQ_ENTRY:
+		e.kind = LATPROBE_EV_HARDIRQ_ENTRY;
+		e.id = (int32_t)latprobe_field_read(&tp->f[0], data, len);
+		latprobe_string_read(&tp->s[0], data, len, a, sizeof(a));
+		latprobe_names_irq(&t->names, e.id, a);
+		if (t->timer_irq_by_name && is_timer_irq_name(a)) {
+			if ((rc = keep_timer_irq(t, &e)))
+				return rc;
+		} else if (!t->explain) {
+			return 0;
+		}
+		break;
+	case ROLE_HARDIRQ_EXIT:
+		if (!t->explain)
+			return 0;
+		e.kind = LATPROBE_EV_HARDIRQ_EXIT;
+		e.id = (int32_t)latprobe_field_read(&tp->f[0], data, len);
+		break;
+	case ROLE_SOFTIRQ_ENTRY:
+	case ROLE_SOFTIRQ_EXIT:
+		e.kind = tp->role == ROLE_SOFTIRQ_ENTRY ? LATPROBE_EV_SOFTIRQ_ENTRY
+							: LATPROBE_EV_SOFTIRQ_EXIT;
+		e.id = (int32_t)latprobe_field_read(&tp->f[0], data, len);
+		break;
+	case ROLE_VECTOR_ENTRY:
+		e.kind = LATPROBE_EV_VECTOR_ENTRY;
+		e.id = tp->slot;
+		if (tp->slot == t->timer_vector_slot && (rc = keep_timer_irq(t, &e)))
+			return rc;
+		break;
+	case ROLE_VECTOR_EXIT:
+		e.kind = LATPROBE_EV_VECTOR_EXIT;
+		e.id = tp->slot;
+		break;
 	}
 	return keep(t, &e);
 }
@@ -416,7 +688,89 @@ void latprobe_trace_stop(struct latprobe_trace *t)
 	char err[8];
 
 	if (t->created)
-		setting(t, "tracing_on", "0", err, sizeof(err));
+		setting(t->dir, "tracing_on", "0", err, sizeof(err));
+	if (t->break_created)
+		setting(t->break_dir, "tracing_on", "0", err, sizeof(err));
+}
+
+int latprobe_trace_save_break(struct latprobe_trace *t, const char *path, char *err, size_t errlen)
+{
+	char src[512], buf[65536];
+	int in, out, rc = 0;
+
+	if (!t->break_created)
+		return fail(err, errlen, ENOENT, "no --break trace instance");
+	snprintf(src, sizeof(src), "%s/trace", t->break_dir);
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		rc = errno;
+		return fail(err, errlen, rc, "cannot read %s: %s", src, strerror(rc));
+	}
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		rc = errno;
+		close(in);
+		return fail(err, errlen, rc, "cannot write the --break trace to %s: %s", path,
+			    strerror(rc));
+	}
+	for (;;) {
+		ssize_t r = read(in, buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			rc = r < 0 ? errno : 0;
+			break;
+		}
+		for (ssize_t done = 0; done < r;) {
+			ssize_t w = write(out, buf + done, (size_t)(r - done));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w < 0) {
+				rc = errno;
+				break;
+			}
+			done += w;
+		}
+		if (rc)
+			break;
+	}
+	close(in);
+	if (close(out) && !rc)
+		rc = errno;
+	if (rc)
+		return fail(err, errlen, rc, "writing the --break trace to %s failed: %s", path,
+			    strerror(rc));
+	return 0;
+}
+
+static void append(char *buf, size_t len, const char *path)
+{
+	size_t used = strlen(buf);
+	const char *slash = strchr(path, '/');
+
+	if (used + 1 >= len)
+		return;
+	snprintf(buf + used, len - used, "%s%.*s:%s", used ? "," : "",
+		 (int)(slash ? slash - path : 0), path, slash ? slash + 1 : path);
+}
+
+void latprobe_trace_describe(const struct latprobe_trace *t, char *used, size_t used_len,
+			     char *missing, size_t missing_len)
+{
+	used[0] = missing[0] = '\0';
+	for (unsigned i = 0; i < t->ntp; i++) {
+		const struct latprobe_tracepoint *tp = &t->tp[i];
+		bool wanted = tp->role <= ROLE_SYSCALL_EXIT || t->explain;
+
+		if (tp->enabled)
+			append(used, used_len, tp->path);
+		else if (!tp->present && wanted)
+			append(missing, missing_len, tp->path);
+	}
+	if (!latprobe_trace_has(t, "irq_vectors/" TIMER_VECTOR "_entry") && !t->timer_irq_by_name)
+		append(missing, missing_len, "irq_vectors/" TIMER_VECTOR "_entry");
 }
 
 /* "overrun: N", "commit overrun: N" and "dropped events: N" of per_cpu/cpuN/stats. */
@@ -437,6 +791,20 @@ static uint64_t stat_losses(const char *text)
 	return sum;
 }
 
+static int remove_instance(const char *dir)
+{
+	int rc;
+
+	/* removing an instance also frees its buffers and drops its settings */
+	for (int tries = 0;; tries++) {
+		rc = rmdir(dir) ? errno : 0;
+		if (rc != EBUSY || tries == 50)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+	}
+	return rc == ENOENT ? 0 : rc;
+}
+
 int latprobe_trace_close(struct latprobe_trace *t, char *err, size_t errlen)
 {
 	char path[512], text[2048];
@@ -455,22 +823,30 @@ int latprobe_trace_close(struct latprobe_trace *t, char *err, size_t errlen)
 	}
 	free(t->page);
 	t->page = NULL;
-	if (t->created) {
-		/* removing the instance also frees its buffers and drops its settings */
-		for (int tries = 0;; tries++) {
-			rc = rmdir(t->dir) ? errno : 0;
-			if (rc != EBUSY || tries == 50)
-				break;
-			nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
-		}
-		if (rc == ENOENT)
-			rc = 0;
+	if (t->break_marker_fd >= 0)
+		close(t->break_marker_fd);
+	if (t->break_tracing_on_fd >= 0)
+		close(t->break_tracing_on_fd);
+	t->break_marker_fd = t->break_tracing_on_fd = -1;
+	if (t->break_created) {
+		rc = remove_instance(t->break_dir);
 		if (rc)
 			fail(err, errlen, rc,
 			     "cannot remove the trace instance %s: %s; remove it with rmdir",
-			     t->dir, strerror(rc));
+			     t->break_dir, strerror(rc));
+		else
+			t->break_created = false;
+	}
+	if (t->created) {
+		int r = remove_instance(t->dir);
+
+		if (r)
+			fail(err, errlen, r,
+			     "cannot remove the trace instance %s: %s; remove it with rmdir",
+			     t->dir, strerror(r));
 		else
 			t->created = false;
+		rc = rc ? rc : r;
 	}
 	if (t->mounted && !rc) {
 		if (umount(t->root) == 0)
@@ -481,7 +857,6 @@ int latprobe_trace_close(struct latprobe_trace *t, char *err, size_t errlen)
 
 void latprobe_trace_free(struct latprobe_trace *t)
 {
-	free(t->ev);
-	t->ev = NULL;
-	t->n = t->cap = 0;
+	latprobe_windows_free(&t->windows);
+	latprobe_names_free(&t->names);
 }

@@ -97,6 +97,49 @@ static void test_attach(void)
 	CHECK(strstr(latmon_strerror(LATMON_ENOTLATMON), "LTMN") != NULL);
 }
 
+/* A core of map version 1.2 built without interrupts, timeout, counters and sum (the published
+ * configuration): the driver reads CAPS and never touches their registers. */
+static void test_published_configuration(void)
+{
+	static struct fake f;
+	struct latmon_dev dev;
+	struct latmon_hal h = hal_for(&f);
+	struct latmon_config c = { 0 };
+	struct latmon_stats s;
+	unsigned i;
+
+	fake_core(&f, 0);
+	f.reg[LATMON_VERSION_OFFSET / 4] = (1u << 16) | 2u;
+	f.reg[LATMON_COUNT_OFFSET / 4] = 7;
+	f.sum = 12345;
+	CHECK(latmon_attach(&dev, &h, 0) == 0);
+	CHECK(!dev.caps.has_irq && !dev.caps.has_timeout && !dev.caps.has_counters &&
+	      !dev.caps.has_sum);
+	f.nlog = 0;
+	c.threshold = 100;
+	CHECK(latmon_configure(&dev, &c) == 0);
+	CHECK(latmon_read_stats(&dev, &s) == 0);
+	CHECK(s.count == 7 && s.sum == 0 && s.sum_count == 0 && s.violations == 0);
+	for (i = 0; i < f.nlog; i++) {
+		uint32_t off = f.log[i] & 0x7FFFFFFFu;
+		CHECK(off != LATMON_SUM_LO_OFFSET && off != LATMON_SUM_HI_OFFSET &&
+		      off != LATMON_SUM_COUNT_OFFSET && off != LATMON_TIMEOUT_OFFSET &&
+		      off != LATMON_TIMEOUTS_OFFSET && off != LATMON_IRQ_ENABLE_OFFSET &&
+		      off != LATMON_IRQ_STATUS_OFFSET && off != LATMON_VIOLATIONS_OFFSET &&
+		      off != LATMON_OVERRUNS_OFFSET && off != LATMON_IGNORED_OFFSET &&
+		      off != LATMON_TRACE_LOST_OFFSET);
+	}
+	CHECK(f.reg[LATMON_THRESHOLD_OFFSET / 4] == 100);
+	c.timeout = 50;
+	CHECK(latmon_configure(&dev, &c) == LATMON_ENOFEATURE);
+	CHECK(latmon_irq_ack(&dev, 1) == LATMON_ENOFEATURE);
+	/* a version 1.1 core has every part, whatever CAPS bits 7:4 read */
+	f.reg[LATMON_VERSION_OFFSET / 4] = (1u << 16) | 1u;
+	CHECK(latmon_attach(&dev, &h, 0) == 0);
+	CHECK(dev.caps.has_irq && dev.caps.has_timeout && dev.caps.has_counters &&
+	      dev.caps.has_sum);
+}
+
 static void test_configure_keeps_enable(void)
 {
 	static struct fake f;
@@ -244,6 +287,7 @@ static void test_mmio_bounds(void)
 int main(void)
 {
 	test_attach();
+	test_published_configuration();
 	test_configure_keeps_enable();
 	test_stats_sum_snapshot();
 	test_trace_window();

@@ -64,7 +64,22 @@ static void test_options(void)
 
 	CHECK(parse(&p, err, NULL, NULL, NULL, NULL) == 0);
 	CHECK(p.interval_ns == 1000000 && p.priority == 95 && p.policy == LATPROBE_POLICY_FIFO &&
-	      p.mlock && p.dma_latency_us == -1 && !strcmp(p.output, "-"));
+	      p.mlock && p.dma_latency_us == LATPROBE_DMA_DEFAULT && !strcmp(p.output, "-"));
+	/* no tracing by default; with it, the 5 worst samples of each CPU are explained */
+	CHECK(!p.stages && p.explain_worst == 5 && p.explain_ns == 0 && p.break_ns == 0);
+	CHECK(!p.aligned);
+	CHECK(parse(&p, err, "--aligned", NULL, NULL, NULL) == 0 && p.aligned);
+	CHECK(parse(&p, err, "--dma-latency", "none", NULL, NULL) == 0 &&
+	      p.dma_latency_us == LATPROBE_DMA_NONE);
+	CHECK(parse(&p, err, "--dma-latency", "0", NULL, NULL) == 0 && p.dma_latency_us == 0);
+	CHECK(parse(&p, err, "--dma-latency", "20", NULL, NULL) == 0 && p.dma_latency_us == 20);
+	/* --explain and --break trace: they imply --stages */
+	CHECK(parse(&p, err, "--explain", "500", NULL, NULL) == 0 && p.explain_ns == 500000 &&
+	      p.stages);
+	CHECK(parse(&p, err, "--break", "2ms", "--break-trace", "b.txt") == 0 &&
+	      p.break_ns == 2000000 && p.stages && !strcmp(p.break_trace, "b.txt"));
+	CHECK(parse(&p, err, "--explain-worst", "0", "--explain-max", "7") == 0 &&
+	      p.explain_worst == 0 && p.explain_max == 7 && !p.stages);
 	CHECK(parse(&p, err, "-i", "200us", "-l", "50") == 0);
 	CHECK(p.interval_ns == 200000 && p.count == 50);
 	CHECK(parse(&p, err, "--policy", "other", NULL, NULL) == 0 && p.priority == 0);
@@ -92,6 +107,17 @@ static void test_options(void)
 	CHECK(parse(&p, err, "-l", "0", NULL, NULL) == EINVAL && strstr(err, "--loops"));
 	CHECK(parse(&p, err, "-a", "0,0", NULL, NULL) == EINVAL && strstr(err, "--cpus 0,0"));
 	CHECK(parse(&p, err, "--hist-bin", "0", NULL, NULL) == EINVAL && strstr(err, "--hist-bin"));
+	CHECK(parse(&p, err, "--dma-latency", "-1", NULL, NULL) == EINVAL &&
+	      strstr(err, "or none to leave it untouched"));
+	CHECK(parse(&p, err, "--explain", "0", NULL, NULL) == EINVAL && strstr(err, "--explain 0"));
+	CHECK(parse(&p, err, "--break", "soon", NULL, NULL) == EINVAL &&
+	      strstr(err, "--break soon"));
+	CHECK(parse(&p, err, "--explain-worst", "1001", NULL, NULL) == EINVAL &&
+	      strstr(err, "0 to 1000"));
+	CHECK(parse(&p, err, "--explain-max", "0", NULL, NULL) == EINVAL &&
+	      strstr(err, "--explain-max 0"));
+	CHECK(parse(&p, err, "--explain", "1ms", "--max-samples", "0") == EINVAL &&
+	      strstr(err, "give --max-samples above 0"));
 }
 
 int main(void)

@@ -38,6 +38,11 @@ static const char hrtimer_start[] =
     "\tfield:bool was_armed;\toffset:44;\tsize:1;\tsigned:0;\n\n"
     "print fmt: \"hrtimer=%p softexpires=%llu\", REC->hrtimer, REC->softexpires\n";
 
+static const char irq_handler_entry[] =
+    "name: irq_handler_entry\nID: 225\n" COMMON "\tfield:int irq;\toffset:8;\tsize:4;\tsigned:1;\n"
+    "\tfield:__data_loc char[] name;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+    "print fmt: \"irq=%d name=%s\", REC->irq, __get_str(name)\n";
+
 static const char header_page[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
 				  "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 				  "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
@@ -94,8 +99,49 @@ static void test_read(void)
 	CHECK(latprobe_field_read(&outside, rec, sizeof(rec)) == 0); /* past the record */
 }
 
+static void test_strings(void)
+{
+	struct latprobe_string_field f;
+	unsigned char rec[64];
+	char buf[32];
+	uint32_t loc;
+
+	/* a fixed array: sched_switch's comm */
+	CHECK(latprobe_format_string(sched_switch, "next_comm", &f) == 0);
+	CHECK(f.offset == 40 && f.size == 16 && !f.data_loc);
+	CHECK(latprobe_format_string(sched_switch, "prev_comm", &f) == 0 && f.offset == 8);
+	CHECK(latprobe_format_string(sched_switch, "comm", &f) == ENOENT);
+	/* integers are not strings */
+	CHECK(latprobe_format_string(sched_switch, "next_pid", &f) == EINVAL);
+	memset(rec, 0, sizeof(rec));
+	memcpy(rec + 40, "stress-ng-cpu", 13);
+	CHECK(latprobe_string_read(&f, rec, sizeof(rec), buf, sizeof(buf)) == 0);
+	CHECK(latprobe_format_string(sched_switch, "next_comm", &f) == 0);
+	CHECK(latprobe_string_read(&f, rec, sizeof(rec), buf, sizeof(buf)) == 13 &&
+	      !strcmp(buf, "stress-ng-cpu"));
+	/* truncated to the buffer, and a full 16-byte comm without its NUL */
+	CHECK(latprobe_string_read(&f, rec, sizeof(rec), buf, 7) == 6 && !strcmp(buf, "stress"));
+	memcpy(rec + 40, "0123456789abcdefXYZ", 19);
+	CHECK(latprobe_string_read(&f, rec, sizeof(rec), buf, sizeof(buf)) == 16 &&
+	      !strcmp(buf, "0123456789abcdef"));
+	/* a record too short for the field gives "" */
+	CHECK(latprobe_string_read(&f, rec, 50, buf, sizeof(buf)) == 0 && buf[0] == '\0');
+	/* a __data_loc string: offset and length in the field, the text later in the record */
+	CHECK(latprobe_format_string(irq_handler_entry, "name", &f) == 0);
+	CHECK(f.offset == 12 && f.size == 4 && f.data_loc);
+	memset(rec, 0, sizeof(rec));
+	loc = (16u << 16) | 16u; /* 16 bytes at offset 16: "virtio0-input.0\0" */
+	memcpy(rec + 12, &loc, 4);
+	memcpy(rec + 16, "virtio0-input.0", 16);
+	CHECK(latprobe_string_read(&f, rec, 32, buf, sizeof(buf)) == 15 &&
+	      !strcmp(buf, "virtio0-input.0"));
+	/* a location running past the record gives "" */
+	CHECK(latprobe_string_read(&f, rec, 30, buf, sizeof(buf)) == 0 && buf[0] == '\0');
+}
+
 int main(void)
 {
+	test_strings();
 	test_fields();
 	test_read();
 	return check_report("test_latprobe_tracefmt");

@@ -29,7 +29,11 @@ module tb_latmon #(
     parameter HAS_STAMP = 1,
     parameter STAMP_ENTRIES = 16,
     parameter HAS_STIM = 1,
-    parameter ID_WIDTH = 16
+    parameter ID_WIDTH = 16,
+    parameter HAS_IRQ = 1,
+    parameter HAS_TIMEOUT = 1,
+    parameter HAS_COUNTERS = 1,
+    parameter HAS_SUM = 1
 ) (
 `ifdef TB_EXTERNAL_CLOCK
     input  wire                  clk,
@@ -114,7 +118,8 @@ module tb_latmon #(
         .TRACE_WIDTH(TRACE_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH), .SUM_WIDTH(SUM_WIDTH),
         .ADDR_WIDTH(ADDR_WIDTH), .HAS_HIST(HAS_HIST), .HIST_BINS_LOG2(HIST_BINS_LOG2),
         .HAS_STAMP(HAS_STAMP), .STAMP_ENTRIES(STAMP_ENTRIES), .HAS_STIM(HAS_STIM),
-        .ID_WIDTH(ID_WIDTH)
+        .ID_WIDTH(ID_WIDTH), .HAS_IRQ(HAS_IRQ), .HAS_TIMEOUT(HAS_TIMEOUT),
+        .HAS_COUNTERS(HAS_COUNTERS), .HAS_SUM(HAS_SUM)
     ) dut (
         .clk(clk), .rst(rst),
         .irq(irq_py | irq_play), .ack(ack_py | ack_play),

@@ -86,7 +86,8 @@ module tb_latmon_hist #(
         .clk(clk), .rst(rst), .clear(clear), .offset(offset), .shift(shift),
         .sample_valid(sample_valid), .sample_latency(latency[CNT_WIDTH-1:0]),
         .snapshot(snapshot), .busy(busy), .snapshots(snapshots), .dropped(dropped),
-        .rd_addr(rd_addr), .rd_data(rd_data), .underflow(underflow), .overflow(overflow),
+        .rd_en(1'b1), .rd_addr(rd_addr), .rd_data(rd_data), .underflow(underflow),
+        .overflow(overflow),
         .count(count), .sum(sum), .min(min), .max(max), .saturated(saturated)
     );
 

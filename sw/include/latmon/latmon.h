@@ -41,11 +41,15 @@ struct latmon_hal {
 	void *ctx;
 };
 
-/** What the core was built with (CAPS, CAPS2). */
+/** What the core was built with (CAPS, CAPS2). The parts of map version 1.2 (has_irq,
+ * has_timeout, has_counters, has_sum) are 1 on older cores, which always have them; a core
+ * built without one (the published configuration has none) answers its registers with a bus
+ * error, so the driver never touches them. */
 struct latmon_caps {
 	uint16_t major, minor;
 	unsigned cnt_width, sync_stages, trace_depth, trace_width;
 	unsigned has_hist, hist_bins, has_stamp, stamp_entries, has_stim, id_width;
+	unsigned has_irq, has_timeout, has_counters, has_sum;
 };
 
 /** One attached core. */
@@ -114,13 +118,21 @@ const char *latmon_strerror(int error);
  */
 int latmon_attach(struct latmon_dev *dev, const struct latmon_hal *hal, uint64_t clock_hz);
 
-/** Write the configuration (CTRL keeps ENABLE as it is). */
+/**
+ * Write the configuration (CTRL keeps ENABLE as it is).
+ * @return 0, EINVAL, LATMON_ENOFEATURE (a timeout, interrupt enable or timestamp mode asked of a
+ *         core built without it: everything else is written), or the HAL's error.
+ */
 int latmon_configure(struct latmon_dev *dev, const struct latmon_config *config);
 /** Clear statistics, counters, trace and histogram; configuration is kept. */
 int latmon_clear(struct latmon_dev *dev);
 /** Start (1) or stop (0) starting new measurements. */
 int latmon_arm(struct latmon_dev *dev, int on);
-/** Read status, statistics and counters. */
+/**
+ * Read status, statistics and counters; those of parts the core lacks (the sum, the counters,
+ * TIMEOUTS, IRQ_STATUS: struct latmon_caps) read 0 and are not accessed.
+ * @return 0, EINVAL or the HAL's error.
+ */
 int latmon_read_stats(struct latmon_dev *dev, struct latmon_stats *stats);
 
 /**
@@ -143,7 +155,10 @@ int latmon_stim_start(struct latmon_dev *dev, const struct latmon_stim *stim);
 /** Stop it. */
 int latmon_stim_stop(struct latmon_dev *dev);
 
-/** Acknowledge interrupt status bits (write 1 to clear). */
+/**
+ * Acknowledge interrupt status bits (write 1 to clear).
+ * @return 0, EINVAL, LATMON_ENOFEATURE (a core without interrupts), or the HAL's error.
+ */
 int latmon_irq_ack(struct latmon_dev *dev, uint32_t bits);
 /** Wait for the core's interrupt (the HAL's wait_irq; ENOTSUP without one). */
 int latmon_wait(struct latmon_dev *dev, int timeout_ms);

@@ -1,0 +1,523 @@
+"""Generate the register blocks of the latmon IP (Verilog-2005) from the SystemRDL map.
+
+Each part of the map (the `latmon_part` property of a register: "core", "irq", "hist", ...)
+becomes one module, hw/rtl/latmon_regs_<part>.v, that holds every register of that part —
+declaration, reset, write decode, read multiplexer — written once, here, from the RDL. The
+AXI4-Lite handshake is not in these modules: latmon_axil_wr and latmon_axil_rd (hand-written,
+after verilog-axi's axil_reg_if_wr/_rd) turn the bus into the register interface below, and the
+IP ORs the parts' read data. A part the IP is built without is not instantiated at all.
+
+Register interface of every generated module:
+
+    wr_req, wr_addr, wr_data, wr_strb   a write in this cycle (the AW/W handshake)
+    wr_hit                              wr_addr is a register of this part (combinational)
+    rd_req, rd_addr                     a read accepted in this cycle (the AR handshake): the
+                                        block registers which of its registers it is (a binary
+                                        index, or none)
+    rd_load                             the cycle after rd_req: the block registers that
+                                        register's value
+    rd_data, rd_hit                     registered: valid from the cycle after rd_load until
+                                        the next rd_load; rd_data is zero when rd_hit is 0
+
+The read is split in two registered steps so that neither the address decode nor the value
+multiplexer sits in series with the other: the multiplexer is a plain binary one (LUT6, MUXF7,
+MUXF8 on UltraScale+; LUT4, PFUMX, L6MUX on ECP5) from the registered index.
+
+Field behaviour follows the SystemRDL properties:
+
+    sw=r,  hw=na                constant (the reset value)
+    sw=r,  hw=w                 input port <reg>_<field>, read as is
+    sw=r,  hw=w, we [, hwclr]   stored: loaded from the input when <port>_we is high, zero
+                                when <port>_hwclr is high (hwclr wins)
+    sw=rw, hw=r                 stored, output port; WSTRB selects bytes
+    sw=rw, singlepulse          output pulse for one cycle after a write of 1; reads 0
+    sw=rw, woclr, hwset, hwclr  stored; <port>_hwset sets it, a written 1 clears it, <port>_hwclr
+                                (CTRL.CLEAR) clears it; hwclr wins over hwset wins over the write
+    swmod                       output <port>_swmod: this cycle's write modifies the field (for a
+                                woclr field: a 1 is written to it)
+    swacc                       output <port>_swacc: the register's value is sampled for a read
+                                at this clock edge (rd_load of a read of it)
+    latmon_width = "PARAM"      the hardware keeps PARAM bits: ports are PARAM bits wide, the
+                                field reads zero above them, and a written value that does not
+                                fit saturates to all ones (it never wraps)
+
+Addresses are decoded on byte-address bits [ADDR_WIDTH-1:2]: the two low bits are ignored (an
+AXI4-Lite master sends word-aligned addresses; 0x001 reads the register at 0x000).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from systemrdl.node import AddrmapNode, FieldNode, RegNode
+from systemrdl.rdltypes import OnWriteType
+
+PART_PROPERTY = "latmon_part"
+WIDTH_PROPERTY = "latmon_width"
+
+
+@dataclass
+class Field:
+    reg: str
+    name: str
+    lsb: int
+    width: int
+    reset: int
+    kind: str  # const, input, capture, rw, pulse, w1c
+    width_param: str | None
+    hwclr: bool = False
+    swmod: bool = False
+    swacc: bool = False
+
+    @property
+    def port(self) -> str:
+        return f"{self.reg}_{self.name}".lower()
+
+    @property
+    def hw_width(self) -> str:
+        """The Verilog expression of the width the hardware keeps."""
+        return self.width_param or str(self.width)
+
+    def vector(self) -> str:
+        """The port's range, or "" for one bit."""
+        if self.width_param:
+            return f"[{self.width_param}-1:0]"
+        return f"[{self.width - 1}:0]" if self.width > 1 else ""
+
+
+@dataclass
+class Register:
+    name: str
+    offset: int
+    fields: list[Field] = field(default_factory=list)
+
+    @property
+    def ident(self) -> str:
+        return self.name.lower()
+
+    @property
+    def writable(self) -> bool:
+        return any(f.kind in ("rw", "pulse", "w1c") for f in self.fields)
+
+
+def field_kind(f: FieldNode) -> str:
+    if not f.is_sw_writable:
+        if f.is_hw_writable:
+            return "capture" if f.get_property("we") else "input"
+        return "const"
+    if f.get_property("onwrite") == OnWriteType.woclr:
+        if not f.get_property("hwset"):
+            raise SystemExit(f"regblock: {f.get_path()}: a woclr field needs hwset")
+        return "w1c"
+    if f.get_property("singlepulse"):
+        return "pulse"
+    if f.get_property("onwrite") is not None:
+        raise SystemExit(
+            f"regblock: {f.get_path()}: onwrite {f.get_property('onwrite')} unsupported"
+        )
+    return "rw"
+
+
+def parts(top: AddrmapNode) -> dict[str, list[Register]]:
+    """The registers of the map grouped by their latmon_part, each in address order."""
+    out: dict[str, list[Register]] = {}
+    for node in top.descendants():
+        if not isinstance(node, RegNode):
+            continue
+        part = node.get_property(PART_PROPERTY, default=None)
+        if not part:
+            raise SystemExit(f"regblock: {node.get_path()} has no {PART_PROPERTY} property")
+        reg = Register(node.inst_name, node.absolute_address)
+        for f in node.fields():
+            reset = f.get_property("reset") or 0
+            assert isinstance(reset, int), f"{f.get_path()}: reset must be a constant"
+            kind = field_kind(f)
+            reg.fields.append(
+                Field(
+                    reg=node.inst_name,
+                    name=f.inst_name,
+                    lsb=f.lsb,
+                    width=f.width,
+                    reset=reset,
+                    kind=kind,
+                    width_param=f.get_property(WIDTH_PROPERTY, default=None),
+                    hwclr=bool(f.get_property("hwclr")),
+                    swmod=bool(f.get_property("swmod")),
+                    swacc=bool(f.get_property("swacc")),
+                )
+            )
+            if kind == "pulse" and f.width != 1:
+                raise SystemExit(f"regblock: {f.get_path()}: singlepulse fields are one bit")
+            if kind in ("w1c", "pulse") and reg.fields[-1].width_param:
+                raise SystemExit(f"regblock: {f.get_path()}: {WIDTH_PROPERTY} on a {kind} field")
+        out.setdefault(part, []).append(reg)
+    for regs in out.values():
+        regs.sort(key=lambda r: r.offset)
+    return out
+
+
+def width_params(regs: list[Register]) -> list[str]:
+    return sorted({f.width_param for r in regs for f in r.fields if f.width_param})
+
+
+def _lit(width: int, value: int) -> str:
+    return f"{width}'h{value:X}"
+
+
+class ModuleWriter:
+    """Writes one part's module; the methods append lines in module order."""
+
+    def __init__(self, part: str, regs: list[Register], banner: str) -> None:
+        self.part = part
+        self.regs = regs
+        self.banner = banner
+        self.name = f"latmon_regs_{part}"
+        self.lines: list[str] = []
+
+    def emit(self, line: str = "") -> None:
+        self.lines.append(line)
+
+    # ---- header and ports ----------------------------------------------------------------
+
+    def header(self) -> None:
+        names = ", ".join(r.name for r in self.regs)
+        self.emit(f"// {self.banner}")
+        self.emit(f'// {self.name}: the registers of part "{self.part}" of the latmon IP:')
+        words = names.split(" ")
+        line = "//  "
+        for w in words:
+            if len(line) + len(w) + 1 > 98:
+                self.emit(line)
+                line = "//  "
+            line += " " + w
+        self.emit(line)
+        self.emit("// Register interface and field behaviour: hw/regs/regblock.py.")
+        self.emit("`timescale 1ns / 1ps")
+        self.emit("`default_nettype none")
+        self.emit("")
+
+    def ports(self) -> None:
+        params = width_params(self.regs)
+        self.emit(f"module {self.name} #(")
+        plist = [
+            "    // Width of the AXI4-Lite byte address (16..32).",
+            "    parameter ADDR_WIDTH = 16",
+        ]
+        for p in params:
+            plist[-1] += ","
+            plist.append(f"    // Bits the hardware keeps of the fields sized by {p} (1..32).")
+            plist.append(f"    parameter {p} = 32")
+        for line in plist:
+            self.emit(line)
+        self.emit(") (")
+        ports = [
+            "input  wire                  clk",
+            "input  wire                  rst",
+            "",
+            "// register interface: a write in this cycle",
+            "input  wire                  wr_req",
+            "input  wire [ADDR_WIDTH-1:0] wr_addr",
+            "input  wire [31:0]           wr_data",
+            "input  wire [3:0]            wr_strb",
+            "output wire                  wr_hit",
+            "// a read accepted in this cycle; its data from the next cycle on",
+            "input  wire                  rd_req",
+            "input  wire [ADDR_WIDTH-1:0] rd_addr",
+            "input  wire                  rd_load",
+            "output reg  [31:0]           rd_data = 32'd0",
+            "output wire                  rd_hit",
+        ]
+        for r in self.regs:
+            fields = [f for f in r.fields if f.kind != "const"]
+            if not fields:
+                continue
+            ports.append("")
+            ports.append(f"// {r.name} (0x{r.offset:03X})")
+            for f in fields:
+                vec = f.vector()
+                if f.kind == "input":
+                    ports.append(f"input  wire {vec:<16} {f.port}")
+                elif f.kind == "capture":
+                    ports.append(f"input  wire {vec:<16} {f.port}")
+                    ports.append(f"input  wire {'':<16} {f.port}_we")
+                elif f.kind in ("rw", "pulse"):
+                    ports.append(f"output wire {vec:<16} {f.port}")
+                elif f.kind == "w1c":
+                    ports.append(f"output wire {vec:<16} {f.port}")
+                    ports.append(f"input  wire {vec:<16} {f.port}_hwset")
+                if f.hwclr:
+                    ports.append(f"input  wire {'':<16} {f.port}_hwclr")
+                if f.swmod:
+                    ports.append(f"output wire {'':<16} {f.port}_swmod")
+                if f.swacc:
+                    ports.append(f"output wire {'':<16} {f.port}_swacc")
+        # commas: after every port line but the last (comments and blanks untouched)
+        real = [i for i, p in enumerate(ports) if p and not p.startswith("//")]
+        for i, p in enumerate(ports):
+            if not p:
+                self.emit("")
+            elif p.startswith("//"):
+                self.emit(f"    {p}")
+            else:
+                self.emit(f"    {p}{',' if i != real[-1] else ''}")
+        self.emit(");")
+        self.emit("")
+
+    # ---- body ------------------------------------------------------------------------------
+
+    def checks(self) -> None:
+        params = width_params(self.regs)
+        self.emit("    initial begin")
+        self.emit("        if (ADDR_WIDTH < 16 || ADDR_WIDTH > 32)")
+        self.emit(
+            f'            $fatal(1, "{self.name}: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);'
+        )
+        for p in params:
+            self.emit(f"        if ({p} < 1 || {p} > 32)")
+            self.emit(f'            $fatal(1, "{self.name}: {p} must be 1..32, not %0d", {p});')
+        self.emit("    end")
+        self.emit("")
+
+    def helpers(self) -> None:
+        self.emit(
+            "    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero)."
+        )
+        self.emit("    function at;")
+        self.emit("        input [ADDR_WIDTH-1:0] addr;")
+        self.emit("        input [13:0]           word;")
+        self.emit("        begin")
+        self.emit("            at = addr[15:2] == word && (addr >> 16) == 0;")
+        self.emit("        end")
+        self.emit("    endfunction")
+        self.emit("")
+        if any(f.kind in ("rw", "pulse") for r in self.regs for f in r.fields):
+            self.emit("    // The bytes a write changes.")
+            self.emit(
+                "    wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, "
+                "{8{wr_strb[0]}}};"
+            )
+            self.emit("")
+
+    def decode(self) -> None:
+        self.emit(
+            "    // ---- address decode ------------------------------------------------------"
+        )
+        self.emit("")
+        for r in self.regs:
+            word = f"14'h{r.offset >> 2:04X}"
+            self.emit(f"    wire wr_{r.ident} = at(wr_addr, {word});  // 0x{r.offset:03X}")
+        for r in self.regs:
+            self.emit(f"    wire rd_{r.ident} = at(rd_addr, 14'h{r.offset >> 2:04X});")
+        hits = " || ".join(f"wr_{r.ident}" for r in self.regs)
+        self.emit(f"    assign wr_hit = {hits};")
+        self.emit("")
+
+    @staticmethod
+    def read_name(f: Field) -> str:
+        """The signal that holds the field's value at its RDL width."""
+        if f.width_param:
+            return f"{f.port}_ext"
+        return f.port if f.kind == "input" else f"{f.port}_reg"
+
+    def _ext(self, f: Field, source: str) -> None:
+        """Declare <port>_ext, the field's value at its RDL width (zero above the hardware's),
+        for a field sized by a parameter."""
+        if not f.width_param:
+            return
+        self.emit(f"    wire [{f.width - 1}:0] {f.port}_ext;")
+        p = f.width_param
+        self.emit("    generate")
+        self.emit(f"        if ({p} < {f.width}) begin : g_{f.port}_ext")
+        self.emit(f"            assign {f.port}_ext = {{{{({f.width}-{p}){{1'b0}}}}, {source}}};")
+        self.emit(f"        end else begin : g_{f.port}_full")
+        self.emit(f"            assign {f.port}_ext = {source};")
+        self.emit("        end")
+        self.emit("    endgenerate")
+
+    def storage(self) -> None:
+        for r in self.regs:
+            stored = [f for f in r.fields if f.kind in ("rw", "pulse", "w1c", "capture")]
+            plain = [f for f in r.fields if f.kind == "input" and f.width_param]
+            if not stored and not plain:
+                continue
+            self.emit(f"    // ---- {r.name} " + "-" * max(4, 80 - len(r.name)))
+            self.emit("")
+            if r.writable:
+                self.emit(f"    wire        {r.ident}_we = wr_req && wr_{r.ident};")
+            for f in plain:
+                self._ext(f, f.port)
+            for f in stored:
+                self.field_storage(r, f)
+            self.emit("")
+
+    def field_storage(self, r: Register, f: Field) -> None:
+        w = f.hw_width
+        reg = f"{f.port}_reg"
+        init = _lit(f.width, f.reset) if not f.width_param else self.reset_expr(f)
+        if f.kind == "pulse":
+            self.emit(f"    reg {reg} = 1'b0;")
+            self.emit(f"    assign {f.port} = {reg};")
+            self.emit("    always @(posedge clk)")
+            self.emit(
+                f"        {reg} <= !rst && {r.ident}_we && wr_data[{f.lsb}] && wr_mask[{f.lsb}];"
+            )
+            return
+        vec = f.vector()
+        self.emit(f"    reg {vec + ' ' if vec else ''}{reg} = {init};")
+        self._ext(f, reg)
+        if f.kind == "rw":
+            new = f"{f.port}_new"
+            hi, lo = f.lsb + f.width - 1, f.lsb
+            old = f"{f.port}_ext" if f.width_param else reg
+            self.emit("    // the written bytes of the field, the others as they are")
+            self.emit(
+                f"    wire [{f.width - 1}:0] {new} = (wr_data[{hi}:{lo}] & wr_mask[{hi}:{lo}]) |"
+            )
+            self.emit(f"        ({old} & ~wr_mask[{hi}:{lo}]);")
+            if f.width_param:
+                self.emit(
+                    f"    // saturate: a value that does not fit {w} bits is stored as all ones"
+                )
+                self.emit(f"    wire {f.port}_sat = ({new} >> {w}) != 0;")
+                value = f"{f.port}_sat ? {{{w}{{1'b1}}}} : {new}[{w}-1:0]"
+            else:
+                value = new
+            self.emit(f"    assign {f.port} = {reg};")
+            self.emit("    always @(posedge clk) begin")
+            self.emit(f"        if ({r.ident}_we)")
+            self.emit(f"            {reg} <= {value};")
+            self.emit("        if (rst)")
+            self.emit(f"            {reg} <= {init};")
+            self.emit("    end")
+        elif f.kind == "w1c":
+            bit = f"{r.ident}_we && wr_data[{f.lsb}] && wr_strb[{f.lsb // 8}]"
+            if f.width != 1:
+                raise SystemExit(f"regblock: {r.name}.{f.name}: woclr fields are one bit")
+            self.emit(f"    wire {f.port}_clr = {bit};")
+            self.emit(f"    assign {f.port} = {reg};")
+            if f.swmod:
+                self.emit(f"    assign {f.port}_swmod = {f.port}_clr;")
+            self.emit("    always @(posedge clk) begin")
+            self.emit("        // a new event wins over a simultaneous write of 1, so none is lost")
+            self.emit(f"        {reg} <= ({reg} && !{f.port}_clr) || {f.port}_hwset;")
+            if f.hwclr:
+                self.emit(f"        if ({f.port}_hwclr)")
+                self.emit(f"            {reg} <= 1'b0;")
+            self.emit("        if (rst)")
+            self.emit(f"            {reg} <= {init};")
+            self.emit("    end")
+        elif f.kind == "capture":
+            self.emit("    always @(posedge clk) begin")
+            self.emit(f"        if ({f.port}_we)")
+            self.emit(f"            {reg} <= {f.port};")
+            if f.hwclr:
+                self.emit(f"        if ({f.port}_hwclr)")
+                self.emit(f"            {reg} <= {init};")
+            self.emit("        if (rst)")
+            self.emit(f"            {reg} <= {init};")
+            self.emit("    end")
+
+    def reset_expr(self, f: Field) -> str:
+        if f.reset == 0:
+            return f"{{{f.hw_width}{{1'b0}}}}"
+        if f.reset == (1 << f.width) - 1:
+            return f"{{{f.hw_width}{{1'b1}}}}"
+        raise SystemExit(
+            f"regblock: {f.reg}.{f.name}: a field sized by {f.width_param} resets to 0 or all ones"
+        )
+
+    def value_expr(self, r: Register) -> str:
+        """The register's 32-bit value as read."""
+        parts: list[str] = []
+        pos = 32
+        for f in sorted(r.fields, key=lambda f: -f.lsb):
+            top = f.lsb + f.width
+            if top < pos:
+                parts.append(f"{pos - top}'d0")
+            if f.kind == "const":
+                parts.append(_lit(f.width, f.reset))
+            elif f.kind == "pulse":
+                parts.append(f"{f.width}'d0")
+            else:
+                parts.append(self.read_name(f))
+            pos = f.lsb
+        if pos > 0:
+            parts.append(f"{pos}'d0")
+        return "{" + ", ".join(parts) + "}"
+
+    def read_mux(self) -> None:
+        self.emit(
+            "    // ---- read ------------------------------------------------------------------"
+        )
+        self.emit("")
+        for r in self.regs:
+            self.emit(f"    wire [31:0] read_{r.ident} =")
+            self.emit(f"        {self.value_expr(r)};")
+        n = len(self.regs)
+        bits = max(1, n.bit_length())  # index 0..n-1, and n-1+1.. = none
+        none = (1 << bits) - 1
+        self.emit(
+            f"    // Which register a read is of: its index here, {none} none (step 1, rd_req)."
+        )
+        self.emit(f"    localparam [{bits - 1}:0] RD_NONE = {bits}'d{none};")
+        self.emit(f"    reg [{bits - 1}:0] rd_sel = RD_NONE;")
+        self.emit("    always @(posedge clk) begin")
+        self.emit("        if (rd_req) begin")
+        self.emit("            rd_sel <= RD_NONE;")
+        for i, r in enumerate(self.regs):
+            self.emit(f"            if (rd_{r.ident})")
+            self.emit(f"                rd_sel <= {bits}'d{i};")
+        self.emit("        end")
+        self.emit("        if (rst)")
+        self.emit("            rd_sel <= RD_NONE;")
+        self.emit("    end")
+        self.emit("    assign rd_hit = rd_sel != RD_NONE;")
+        self.emit("")
+        for i, r in enumerate(self.regs):
+            for f in r.fields:
+                if f.swacc:
+                    self.emit(f"    assign {f.port}_swacc = rd_load && rd_sel == {bits}'d{i};")
+        self.emit("    // Step 2 (rd_load): the value of that register.")
+        self.emit("    always @(posedge clk) begin")
+        self.emit("        if (rd_load) begin")
+        self.emit("            case (rd_sel)")
+        for i, r in enumerate(self.regs):
+            self.emit(f"                {bits}'d{i}: rd_data <= read_{r.ident};")
+        self.emit("                default: rd_data <= 32'd0;")
+        self.emit("            endcase")
+        self.emit("        end")
+        self.emit("    end")
+        self.emit("")
+
+    def unused(self) -> None:
+        """Consume the inputs a part leaves (partly) unused, so that lint stays quiet."""
+        stored = any(f.kind != "input" and f.kind != "const" for r in self.regs for f in r.fields)
+        writes = any(r.writable for r in self.regs)
+        masked = any(f.kind in ("rw", "pulse") for r in self.regs for f in r.fields)
+        items = ["wr_data", "wr_strb", "wr_addr[1:0]", "rd_addr[1:0]"]
+        items += ([] if stored else ["rst"]) + ([] if writes else ["wr_req"])
+        items += ["wr_mask"] if masked else []
+        self.emit(f"    wire unused_inputs = ^{{{', '.join(items)}}};")
+        self.emit("")
+
+    def write(self) -> str:
+        self.header()
+        self.ports()
+        self.checks()
+        self.helpers()
+        self.decode()
+        self.storage()
+        self.read_mux()
+        self.unused()
+        self.emit("endmodule")
+        self.emit("")
+        self.emit("`default_nettype wire")
+        return "\n".join(self.lines) + "\n"
+
+
+def verilog_modules(top: AddrmapNode, banner: str) -> dict[str, str]:
+    """File name -> Verilog text of every part's register block."""
+    return {
+        f"latmon_regs_{part}.v": ModuleWriter(part, regs, banner).write()
+        for part, regs in parts(top).items()
+    }

@@ -1,0 +1,74 @@
+// latmon_axil_rd: the read half of the latmon AXI4-Lite slave — the bus handshake only.
+//
+// After verilog-axi's axil_reg_if_rd: the register blocks (hw/rtl/latmon_regs_<part>.v,
+// generated from hw/regs/latmon.rdl) and the memory windows decode the address themselves. AR
+// is accepted when no read is in flight; rd_req is that cycle, rd_addr the bus address: every
+// block registers which of its registers is read (a RAM window reads its word into its read
+// latch). rd_load is the next cycle: every block registers that register's value. From the
+// cycle after, rd_data is the OR of the blocks' registered answers (each is zero unless its
+// address matched) and rd_hit says whether any matched (else SLVERR). The data stays until the
+// next accepted read, which waits for the R handshake: read data two cycles after AR, one read
+// per three cycles.
+//
+//   cycle        0                  1                    2
+//   AR          valid, ready
+//   rd_req      1 (rd_addr)
+//   rd_load                        1 (values sampled)
+//   R                                                   rvalid, rdata = rd_data, rresp
+`timescale 1ns / 1ps
+`default_nettype none
+
+module latmon_axil_rd #(
+    // Width of the AXI4-Lite byte address.
+    parameter ADDR_WIDTH = 16
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    input  wire [ADDR_WIDTH-1:0] s_axil_araddr,
+    input  wire [2:0]            s_axil_arprot,
+    input  wire                  s_axil_arvalid,
+    output wire                  s_axil_arready,
+    output wire [31:0]           s_axil_rdata,
+    output wire [1:0]            s_axil_rresp,
+    output wire                  s_axil_rvalid,
+    input  wire                  s_axil_rready,
+
+    // register interface
+    output wire                  rd_req,
+    output wire [ADDR_WIDTH-1:0] rd_addr,
+    output wire                  rd_load,
+    input  wire [31:0]           rd_data,
+    input  wire                  rd_hit
+);
+
+    reg load_reg = 1'b0;
+    reg rvalid_reg = 1'b0;
+
+    assign rd_req = s_axil_arvalid && !load_reg && !rvalid_reg;
+    assign rd_addr = s_axil_araddr;
+    assign rd_load = load_reg;
+
+    assign s_axil_arready = !load_reg && !rvalid_reg;
+    assign s_axil_rvalid = rvalid_reg;
+    assign s_axil_rdata = rd_data;
+    assign s_axil_rresp = {!rd_hit, 1'b0};
+
+    always @(posedge clk) begin
+        load_reg <= rd_req;
+        if (load_reg)
+            rvalid_reg <= 1'b1;
+        else if (s_axil_rready)
+            rvalid_reg <= 1'b0;
+        if (rst) begin
+            load_reg <= 1'b0;
+            rvalid_reg <= 1'b0;
+        end
+    end
+
+    // The protection bits are accepted and ignored.
+    wire unused_prot = ^s_axil_arprot;
+
+endmodule
+
+`default_nettype wire

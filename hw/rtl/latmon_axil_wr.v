@@ -1,0 +1,73 @@
+// latmon_axil_wr: the write half of the latmon AXI4-Lite slave — the bus handshake only.
+//
+// It turns AW + W into one register-interface write (after verilog-axi's axil_reg_if_wr): the
+// register blocks (hw/rtl/latmon_regs_<part>.v, generated from hw/regs/latmon.rdl) decode the
+// address and store the data themselves. AW and W are accepted together, in the cycle both are
+// valid and no response is waiting; wr_req is that cycle. The response follows in the next
+// cycle: OKAY when a block recognised the address (wr_hit, writes to read-only registers
+// included: they are ignored), SLVERR otherwise.
+//
+//   cycle        0          1
+//   AW/W        valid, ready
+//   wr_req      1 (wr_addr, wr_data, wr_strb from the bus)
+//   B                      bvalid, bresp
+`timescale 1ns / 1ps
+`default_nettype none
+
+module latmon_axil_wr #(
+    // Width of the AXI4-Lite byte address.
+    parameter ADDR_WIDTH = 16
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    input  wire [ADDR_WIDTH-1:0] s_axil_awaddr,
+    input  wire [2:0]            s_axil_awprot,
+    input  wire                  s_axil_awvalid,
+    output wire                  s_axil_awready,
+    input  wire [31:0]           s_axil_wdata,
+    input  wire [3:0]            s_axil_wstrb,
+    input  wire                  s_axil_wvalid,
+    output wire                  s_axil_wready,
+    output wire [1:0]            s_axil_bresp,
+    output wire                  s_axil_bvalid,
+    input  wire                  s_axil_bready,
+
+    // register interface
+    output wire                  wr_req,
+    output wire [ADDR_WIDTH-1:0] wr_addr,
+    output wire [31:0]           wr_data,
+    output wire [3:0]            wr_strb,
+    input  wire                  wr_hit
+);
+
+    reg bvalid_reg = 1'b0;
+    reg slverr_reg = 1'b0;
+
+    assign wr_req = s_axil_awvalid && s_axil_wvalid && !bvalid_reg;
+    assign wr_addr = s_axil_awaddr;
+    assign wr_data = s_axil_wdata;
+    assign wr_strb = s_axil_wstrb;
+
+    assign s_axil_awready = wr_req;
+    assign s_axil_wready = wr_req;
+    assign s_axil_bvalid = bvalid_reg;
+    assign s_axil_bresp = {slverr_reg, 1'b0};
+
+    always @(posedge clk) begin
+        if (wr_req) begin
+            bvalid_reg <= 1'b1;
+            slverr_reg <= !wr_hit;
+        end else if (s_axil_bready) begin
+            bvalid_reg <= 1'b0;
+        end
+        if (rst)
+            bvalid_reg <= 1'b0;
+    end
+
+    // The protection bits are accepted and ignored.
+    wire unused_prot = ^s_axil_awprot;
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,341 @@
+// Generated from hw/regs/latmon.rdl by hw/regs/generate.py (make regs). Do not edit.
+// latmon_regs_core: the registers of part "core" of the latmon IP:
+//   ID, VERSION, CAPS, CTRL, STATUS, THRESHOLD, LAST, MIN, MAX, COUNT, TRACE_COUNT, CAPS2
+// Register interface and field behaviour: hw/regs/regblock.py.
+`timescale 1ns / 1ps
+`default_nettype none
+
+module latmon_regs_core #(
+    // Width of the AXI4-Lite byte address (16..32).
+    parameter ADDR_WIDTH = 16,
+    // Bits the hardware keeps of the fields sized by CNT_WIDTH (1..32).
+    parameter CNT_WIDTH = 32,
+    // Bits the hardware keeps of the fields sized by COUNTER_WIDTH (1..32).
+    parameter COUNTER_WIDTH = 32
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // register interface: a write in this cycle
+    input  wire                  wr_req,
+    input  wire [ADDR_WIDTH-1:0] wr_addr,
+    input  wire [31:0]           wr_data,
+    input  wire [3:0]            wr_strb,
+    output wire                  wr_hit,
+    // a read accepted in this cycle; its data from the next cycle on
+    input  wire                  rd_req,
+    input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
+    output reg  [31:0]           rd_data = 32'd0,
+    output wire                  rd_hit,
+
+    // CAPS (0x008)
+    input  wire                  caps_trace,
+    input  wire                  caps_hist,
+    input  wire                  caps_stamp,
+    input  wire                  caps_stim,
+    input  wire                  caps_irq,
+    input  wire                  caps_timeout,
+    input  wire                  caps_counters,
+    input  wire                  caps_sum,
+    input  wire [6:0]            caps_cnt_width,
+    input  wire [4:0]            caps_trace_depth_log2,
+    input  wire [2:0]            caps_sync_stages,
+    input  wire [5:0]            caps_trace_width,
+
+    // CTRL (0x00C)
+    output wire                  ctrl_enable,
+    output wire                  ctrl_clear,
+    output wire                  ctrl_trace_ring,
+    output wire [1:0]            ctrl_irq_mode,
+    output wire [1:0]            ctrl_ack_mode,
+
+    // STATUS (0x010)
+    input  wire                  status_busy,
+    input  wire                  status_alarm,
+    input  wire                  status_trace_full,
+    input  wire                  status_trace_wrapped,
+    input  wire                  status_saturated,
+
+    // THRESHOLD (0x020)
+    output wire [CNT_WIDTH-1:0]  threshold_cycles,
+
+    // LAST (0x024)
+    input  wire [CNT_WIDTH-1:0]  last_value,
+
+    // MIN (0x028)
+    input  wire [CNT_WIDTH-1:0]  min_value,
+
+    // MAX (0x02C)
+    input  wire [CNT_WIDTH-1:0]  max_value,
+
+    // COUNT (0x030)
+    input  wire [COUNTER_WIDTH-1:0] count_value,
+
+    // TRACE_COUNT (0x050)
+    input  wire [31:0]           trace_count_value,
+
+    // CAPS2 (0x058)
+    input  wire [3:0]            caps2_hist_bins_log2,
+    input  wire [6:0]            caps2_stamp_entries,
+    input  wire [4:0]            caps2_id_width
+);
+
+    initial begin
+        if (ADDR_WIDTH < 16 || ADDR_WIDTH > 32)
+            $fatal(1, "latmon_regs_core: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
+        if (CNT_WIDTH < 1 || CNT_WIDTH > 32)
+            $fatal(1, "latmon_regs_core: CNT_WIDTH must be 1..32, not %0d", CNT_WIDTH);
+        if (COUNTER_WIDTH < 1 || COUNTER_WIDTH > 32)
+            $fatal(1, "latmon_regs_core: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
+    end
+
+    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
+    function at;
+        input [ADDR_WIDTH-1:0] addr;
+        input [13:0]           word;
+        begin
+            at = addr[15:2] == word && (addr >> 16) == 0;
+        end
+    endfunction
+
+    // The bytes a write changes.
+    wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
+
+    // ---- address decode ------------------------------------------------------
+
+    wire wr_id = at(wr_addr, 14'h0000);  // 0x000
+    wire wr_version = at(wr_addr, 14'h0001);  // 0x004
+    wire wr_caps = at(wr_addr, 14'h0002);  // 0x008
+    wire wr_ctrl = at(wr_addr, 14'h0003);  // 0x00C
+    wire wr_status = at(wr_addr, 14'h0004);  // 0x010
+    wire wr_threshold = at(wr_addr, 14'h0008);  // 0x020
+    wire wr_last = at(wr_addr, 14'h0009);  // 0x024
+    wire wr_min = at(wr_addr, 14'h000A);  // 0x028
+    wire wr_max = at(wr_addr, 14'h000B);  // 0x02C
+    wire wr_count = at(wr_addr, 14'h000C);  // 0x030
+    wire wr_trace_count = at(wr_addr, 14'h0014);  // 0x050
+    wire wr_caps2 = at(wr_addr, 14'h0016);  // 0x058
+    wire rd_id = at(rd_addr, 14'h0000);
+    wire rd_version = at(rd_addr, 14'h0001);
+    wire rd_caps = at(rd_addr, 14'h0002);
+    wire rd_ctrl = at(rd_addr, 14'h0003);
+    wire rd_status = at(rd_addr, 14'h0004);
+    wire rd_threshold = at(rd_addr, 14'h0008);
+    wire rd_last = at(rd_addr, 14'h0009);
+    wire rd_min = at(rd_addr, 14'h000A);
+    wire rd_max = at(rd_addr, 14'h000B);
+    wire rd_count = at(rd_addr, 14'h000C);
+    wire rd_trace_count = at(rd_addr, 14'h0014);
+    wire rd_caps2 = at(rd_addr, 14'h0016);
+    assign wr_hit = wr_id || wr_version || wr_caps || wr_ctrl || wr_status || wr_threshold || wr_last || wr_min || wr_max || wr_count || wr_trace_count || wr_caps2;
+
+    // ---- CTRL ----------------------------------------------------------------------------
+
+    wire        ctrl_we = wr_req && wr_ctrl;
+    reg ctrl_enable_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] ctrl_enable_new = (wr_data[0:0] & wr_mask[0:0]) |
+        (ctrl_enable_reg & ~wr_mask[0:0]);
+    assign ctrl_enable = ctrl_enable_reg;
+    always @(posedge clk) begin
+        if (ctrl_we)
+            ctrl_enable_reg <= ctrl_enable_new;
+        if (rst)
+            ctrl_enable_reg <= 1'h0;
+    end
+    reg ctrl_clear_reg = 1'b0;
+    assign ctrl_clear = ctrl_clear_reg;
+    always @(posedge clk)
+        ctrl_clear_reg <= !rst && ctrl_we && wr_data[1] && wr_mask[1];
+    reg ctrl_trace_ring_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] ctrl_trace_ring_new = (wr_data[2:2] & wr_mask[2:2]) |
+        (ctrl_trace_ring_reg & ~wr_mask[2:2]);
+    assign ctrl_trace_ring = ctrl_trace_ring_reg;
+    always @(posedge clk) begin
+        if (ctrl_we)
+            ctrl_trace_ring_reg <= ctrl_trace_ring_new;
+        if (rst)
+            ctrl_trace_ring_reg <= 1'h0;
+    end
+    reg [1:0] ctrl_irq_mode_reg = 2'h0;
+    // the written bytes of the field, the others as they are
+    wire [1:0] ctrl_irq_mode_new = (wr_data[5:4] & wr_mask[5:4]) |
+        (ctrl_irq_mode_reg & ~wr_mask[5:4]);
+    assign ctrl_irq_mode = ctrl_irq_mode_reg;
+    always @(posedge clk) begin
+        if (ctrl_we)
+            ctrl_irq_mode_reg <= ctrl_irq_mode_new;
+        if (rst)
+            ctrl_irq_mode_reg <= 2'h0;
+    end
+    reg [1:0] ctrl_ack_mode_reg = 2'h0;
+    // the written bytes of the field, the others as they are
+    wire [1:0] ctrl_ack_mode_new = (wr_data[7:6] & wr_mask[7:6]) |
+        (ctrl_ack_mode_reg & ~wr_mask[7:6]);
+    assign ctrl_ack_mode = ctrl_ack_mode_reg;
+    always @(posedge clk) begin
+        if (ctrl_we)
+            ctrl_ack_mode_reg <= ctrl_ack_mode_new;
+        if (rst)
+            ctrl_ack_mode_reg <= 2'h0;
+    end
+
+    // ---- THRESHOLD -----------------------------------------------------------------------
+
+    wire        threshold_we = wr_req && wr_threshold;
+    reg [CNT_WIDTH-1:0] threshold_cycles_reg = {CNT_WIDTH{1'b0}};
+    wire [31:0] threshold_cycles_ext;
+    generate
+        if (CNT_WIDTH < 32) begin : g_threshold_cycles_ext
+            assign threshold_cycles_ext = {{(32-CNT_WIDTH){1'b0}}, threshold_cycles_reg};
+        end else begin : g_threshold_cycles_full
+            assign threshold_cycles_ext = threshold_cycles_reg;
+        end
+    endgenerate
+    // the written bytes of the field, the others as they are
+    wire [31:0] threshold_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
+        (threshold_cycles_ext & ~wr_mask[31:0]);
+    // saturate: a value that does not fit CNT_WIDTH bits is stored as all ones
+    wire threshold_cycles_sat = (threshold_cycles_new >> CNT_WIDTH) != 0;
+    assign threshold_cycles = threshold_cycles_reg;
+    always @(posedge clk) begin
+        if (threshold_we)
+            threshold_cycles_reg <= threshold_cycles_sat ? {CNT_WIDTH{1'b1}} : threshold_cycles_new[CNT_WIDTH-1:0];
+        if (rst)
+            threshold_cycles_reg <= {CNT_WIDTH{1'b0}};
+    end
+
+    // ---- LAST ----------------------------------------------------------------------------
+
+    wire [31:0] last_value_ext;
+    generate
+        if (CNT_WIDTH < 32) begin : g_last_value_ext
+            assign last_value_ext = {{(32-CNT_WIDTH){1'b0}}, last_value};
+        end else begin : g_last_value_full
+            assign last_value_ext = last_value;
+        end
+    endgenerate
+
+    // ---- MIN -----------------------------------------------------------------------------
+
+    wire [31:0] min_value_ext;
+    generate
+        if (CNT_WIDTH < 32) begin : g_min_value_ext
+            assign min_value_ext = {{(32-CNT_WIDTH){1'b0}}, min_value};
+        end else begin : g_min_value_full
+            assign min_value_ext = min_value;
+        end
+    endgenerate
+
+    // ---- MAX -----------------------------------------------------------------------------
+
+    wire [31:0] max_value_ext;
+    generate
+        if (CNT_WIDTH < 32) begin : g_max_value_ext
+            assign max_value_ext = {{(32-CNT_WIDTH){1'b0}}, max_value};
+        end else begin : g_max_value_full
+            assign max_value_ext = max_value;
+        end
+    endgenerate
+
+    // ---- COUNT ---------------------------------------------------------------------------
+
+    wire [31:0] count_value_ext;
+    generate
+        if (COUNTER_WIDTH < 32) begin : g_count_value_ext
+            assign count_value_ext = {{(32-COUNTER_WIDTH){1'b0}}, count_value};
+        end else begin : g_count_value_full
+            assign count_value_ext = count_value;
+        end
+    endgenerate
+
+    // ---- read ------------------------------------------------------------------
+
+    wire [31:0] read_id =
+        {32'h4C544D4E};
+    wire [31:0] read_version =
+        {16'h1, 16'h2};
+    wire [31:0] read_caps =
+        {2'd0, caps_trace_width, caps_sync_stages, caps_trace_depth_log2, 1'd0, caps_cnt_width, caps_sum, caps_counters, caps_timeout, caps_irq, caps_stim, caps_stamp, caps_hist, caps_trace};
+    wire [31:0] read_ctrl =
+        {24'd0, ctrl_ack_mode_reg, ctrl_irq_mode_reg, 1'd0, ctrl_trace_ring_reg, 1'd0, ctrl_enable_reg};
+    wire [31:0] read_status =
+        {27'd0, status_saturated, status_trace_wrapped, status_trace_full, status_alarm, status_busy};
+    wire [31:0] read_threshold =
+        {threshold_cycles_ext};
+    wire [31:0] read_last =
+        {last_value_ext};
+    wire [31:0] read_min =
+        {min_value_ext};
+    wire [31:0] read_max =
+        {max_value_ext};
+    wire [31:0] read_count =
+        {count_value_ext};
+    wire [31:0] read_trace_count =
+        {trace_count_value};
+    wire [31:0] read_caps2 =
+        {11'd0, caps2_id_width, 1'd0, caps2_stamp_entries, 4'd0, caps2_hist_bins_log2};
+    // Which register a read is of: its index here, 15 none (step 1, rd_req).
+    localparam [3:0] RD_NONE = 4'd15;
+    reg [3:0] rd_sel = RD_NONE;
+    always @(posedge clk) begin
+        if (rd_req) begin
+            rd_sel <= RD_NONE;
+            if (rd_id)
+                rd_sel <= 4'd0;
+            if (rd_version)
+                rd_sel <= 4'd1;
+            if (rd_caps)
+                rd_sel <= 4'd2;
+            if (rd_ctrl)
+                rd_sel <= 4'd3;
+            if (rd_status)
+                rd_sel <= 4'd4;
+            if (rd_threshold)
+                rd_sel <= 4'd5;
+            if (rd_last)
+                rd_sel <= 4'd6;
+            if (rd_min)
+                rd_sel <= 4'd7;
+            if (rd_max)
+                rd_sel <= 4'd8;
+            if (rd_count)
+                rd_sel <= 4'd9;
+            if (rd_trace_count)
+                rd_sel <= 4'd10;
+            if (rd_caps2)
+                rd_sel <= 4'd11;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                4'd0: rd_data <= read_id;
+                4'd1: rd_data <= read_version;
+                4'd2: rd_data <= read_caps;
+                4'd3: rd_data <= read_ctrl;
+                4'd4: rd_data <= read_status;
+                4'd5: rd_data <= read_threshold;
+                4'd6: rd_data <= read_last;
+                4'd7: rd_data <= read_min;
+                4'd8: rd_data <= read_max;
+                4'd9: rd_data <= read_count;
+                4'd10: rd_data <= read_trace_count;
+                4'd11: rd_data <= read_caps2;
+                default: rd_data <= 32'd0;
+            endcase
+        end
+    end
+
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,162 @@
+// Generated from hw/regs/latmon.rdl by hw/regs/generate.py (make regs). Do not edit.
+// latmon_regs_counters: the registers of part "counters" of the latmon IP:
+//   VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST
+// Register interface and field behaviour: hw/regs/regblock.py.
+`timescale 1ns / 1ps
+`default_nettype none
+
+module latmon_regs_counters #(
+    // Width of the AXI4-Lite byte address (16..32).
+    parameter ADDR_WIDTH = 16,
+    // Bits the hardware keeps of the fields sized by COUNTER_WIDTH (1..32).
+    parameter COUNTER_WIDTH = 32
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // register interface: a write in this cycle
+    input  wire                  wr_req,
+    input  wire [ADDR_WIDTH-1:0] wr_addr,
+    input  wire [31:0]           wr_data,
+    input  wire [3:0]            wr_strb,
+    output wire                  wr_hit,
+    // a read accepted in this cycle; its data from the next cycle on
+    input  wire                  rd_req,
+    input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
+    output reg  [31:0]           rd_data = 32'd0,
+    output wire                  rd_hit,
+
+    // VIOLATIONS (0x040)
+    input  wire [COUNTER_WIDTH-1:0] violations_value,
+
+    // OVERRUNS (0x048)
+    input  wire [COUNTER_WIDTH-1:0] overruns_value,
+
+    // IGNORED (0x04C)
+    input  wire [COUNTER_WIDTH-1:0] ignored_value,
+
+    // TRACE_LOST (0x054)
+    input  wire [COUNTER_WIDTH-1:0] trace_lost_value
+);
+
+    initial begin
+        if (ADDR_WIDTH < 16 || ADDR_WIDTH > 32)
+            $fatal(1, "latmon_regs_counters: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
+        if (COUNTER_WIDTH < 1 || COUNTER_WIDTH > 32)
+            $fatal(1, "latmon_regs_counters: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
+    end
+
+    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
+    function at;
+        input [ADDR_WIDTH-1:0] addr;
+        input [13:0]           word;
+        begin
+            at = addr[15:2] == word && (addr >> 16) == 0;
+        end
+    endfunction
+
+    // ---- address decode ------------------------------------------------------
+
+    wire wr_violations = at(wr_addr, 14'h0010);  // 0x040
+    wire wr_overruns = at(wr_addr, 14'h0012);  // 0x048
+    wire wr_ignored = at(wr_addr, 14'h0013);  // 0x04C
+    wire wr_trace_lost = at(wr_addr, 14'h0015);  // 0x054
+    wire rd_violations = at(rd_addr, 14'h0010);
+    wire rd_overruns = at(rd_addr, 14'h0012);
+    wire rd_ignored = at(rd_addr, 14'h0013);
+    wire rd_trace_lost = at(rd_addr, 14'h0015);
+    assign wr_hit = wr_violations || wr_overruns || wr_ignored || wr_trace_lost;
+
+    // ---- VIOLATIONS ----------------------------------------------------------------------
+
+    wire [31:0] violations_value_ext;
+    generate
+        if (COUNTER_WIDTH < 32) begin : g_violations_value_ext
+            assign violations_value_ext = {{(32-COUNTER_WIDTH){1'b0}}, violations_value};
+        end else begin : g_violations_value_full
+            assign violations_value_ext = violations_value;
+        end
+    endgenerate
+
+    // ---- OVERRUNS ------------------------------------------------------------------------
+
+    wire [31:0] overruns_value_ext;
+    generate
+        if (COUNTER_WIDTH < 32) begin : g_overruns_value_ext
+            assign overruns_value_ext = {{(32-COUNTER_WIDTH){1'b0}}, overruns_value};
+        end else begin : g_overruns_value_full
+            assign overruns_value_ext = overruns_value;
+        end
+    endgenerate
+
+    // ---- IGNORED -------------------------------------------------------------------------
+
+    wire [31:0] ignored_value_ext;
+    generate
+        if (COUNTER_WIDTH < 32) begin : g_ignored_value_ext
+            assign ignored_value_ext = {{(32-COUNTER_WIDTH){1'b0}}, ignored_value};
+        end else begin : g_ignored_value_full
+            assign ignored_value_ext = ignored_value;
+        end
+    endgenerate
+
+    // ---- TRACE_LOST ----------------------------------------------------------------------
+
+    wire [31:0] trace_lost_value_ext;
+    generate
+        if (COUNTER_WIDTH < 32) begin : g_trace_lost_value_ext
+            assign trace_lost_value_ext = {{(32-COUNTER_WIDTH){1'b0}}, trace_lost_value};
+        end else begin : g_trace_lost_value_full
+            assign trace_lost_value_ext = trace_lost_value;
+        end
+    endgenerate
+
+    // ---- read ------------------------------------------------------------------
+
+    wire [31:0] read_violations =
+        {violations_value_ext};
+    wire [31:0] read_overruns =
+        {overruns_value_ext};
+    wire [31:0] read_ignored =
+        {ignored_value_ext};
+    wire [31:0] read_trace_lost =
+        {trace_lost_value_ext};
+    // Which register a read is of: its index here, 7 none (step 1, rd_req).
+    localparam [2:0] RD_NONE = 3'd7;
+    reg [2:0] rd_sel = RD_NONE;
+    always @(posedge clk) begin
+        if (rd_req) begin
+            rd_sel <= RD_NONE;
+            if (rd_violations)
+                rd_sel <= 3'd0;
+            if (rd_overruns)
+                rd_sel <= 3'd1;
+            if (rd_ignored)
+                rd_sel <= 3'd2;
+            if (rd_trace_lost)
+                rd_sel <= 3'd3;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                3'd0: rd_data <= read_violations;
+                3'd1: rd_data <= read_overruns;
+                3'd2: rd_data <= read_ignored;
+                3'd3: rd_data <= read_trace_lost;
+                default: rd_data <= 32'd0;
+            endcase
+        end
+    end
+
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rst, wr_req};
+
+endmodule
+
+`default_nettype wire

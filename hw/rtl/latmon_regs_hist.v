@@ -1,0 +1,293 @@
+// Generated from hw/regs/latmon.rdl by hw/regs/generate.py (make regs). Do not edit.
+// latmon_regs_hist: the registers of part "hist" of the latmon IP:
+//   HIST_CTRL, HIST_STATUS, HIST_START, HIST_SHIFT, HIST_SNAPSHOTS, HIST_DROPPED, HIST_UNDERFLOW,
+//   HIST_OVERFLOW, HIST_COUNT_LO, HIST_COUNT_HI, HIST_SUM_LO, HIST_SUM_HI, HIST_MIN, HIST_MAX
+// Register interface and field behaviour: hw/regs/regblock.py.
+`timescale 1ns / 1ps
+`default_nettype none
+
+module latmon_regs_hist #(
+    // Width of the AXI4-Lite byte address (16..32).
+    parameter ADDR_WIDTH = 16,
+    // Bits the hardware keeps of the fields sized by CNT_WIDTH (1..32).
+    parameter CNT_WIDTH = 32
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // register interface: a write in this cycle
+    input  wire                  wr_req,
+    input  wire [ADDR_WIDTH-1:0] wr_addr,
+    input  wire [31:0]           wr_data,
+    input  wire [3:0]            wr_strb,
+    output wire                  wr_hit,
+    // a read accepted in this cycle; its data from the next cycle on
+    input  wire                  rd_req,
+    input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
+    output reg  [31:0]           rd_data = 32'd0,
+    output wire                  rd_hit,
+
+    // HIST_CTRL (0x100)
+    output wire                  hist_ctrl_snapshot,
+
+    // HIST_STATUS (0x104)
+    input  wire                  hist_status_busy,
+    input  wire                  hist_status_saturated,
+
+    // HIST_START (0x108)
+    output wire [CNT_WIDTH-1:0]  hist_start_cycles,
+
+    // HIST_SHIFT (0x10C)
+    output wire [4:0]            hist_shift_shift,
+
+    // HIST_SNAPSHOTS (0x110)
+    input  wire [31:0]           hist_snapshots_value,
+
+    // HIST_DROPPED (0x114)
+    input  wire [31:0]           hist_dropped_value,
+
+    // HIST_UNDERFLOW (0x118)
+    input  wire [31:0]           hist_underflow_value,
+
+    // HIST_OVERFLOW (0x11C)
+    input  wire [31:0]           hist_overflow_value,
+
+    // HIST_COUNT_LO (0x120)
+    input  wire [31:0]           hist_count_lo_value,
+
+    // HIST_COUNT_HI (0x124)
+    input  wire [15:0]           hist_count_hi_value,
+
+    // HIST_SUM_LO (0x128)
+    input  wire [31:0]           hist_sum_lo_value,
+
+    // HIST_SUM_HI (0x12C)
+    input  wire [31:0]           hist_sum_hi_value,
+
+    // HIST_MIN (0x130)
+    input  wire [CNT_WIDTH-1:0]  hist_min_value,
+
+    // HIST_MAX (0x134)
+    input  wire [CNT_WIDTH-1:0]  hist_max_value
+);
+
+    initial begin
+        if (ADDR_WIDTH < 16 || ADDR_WIDTH > 32)
+            $fatal(1, "latmon_regs_hist: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
+        if (CNT_WIDTH < 1 || CNT_WIDTH > 32)
+            $fatal(1, "latmon_regs_hist: CNT_WIDTH must be 1..32, not %0d", CNT_WIDTH);
+    end
+
+    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
+    function at;
+        input [ADDR_WIDTH-1:0] addr;
+        input [13:0]           word;
+        begin
+            at = addr[15:2] == word && (addr >> 16) == 0;
+        end
+    endfunction
+
+    // The bytes a write changes.
+    wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
+
+    // ---- address decode ------------------------------------------------------
+
+    wire wr_hist_ctrl = at(wr_addr, 14'h0040);  // 0x100
+    wire wr_hist_status = at(wr_addr, 14'h0041);  // 0x104
+    wire wr_hist_start = at(wr_addr, 14'h0042);  // 0x108
+    wire wr_hist_shift = at(wr_addr, 14'h0043);  // 0x10C
+    wire wr_hist_snapshots = at(wr_addr, 14'h0044);  // 0x110
+    wire wr_hist_dropped = at(wr_addr, 14'h0045);  // 0x114
+    wire wr_hist_underflow = at(wr_addr, 14'h0046);  // 0x118
+    wire wr_hist_overflow = at(wr_addr, 14'h0047);  // 0x11C
+    wire wr_hist_count_lo = at(wr_addr, 14'h0048);  // 0x120
+    wire wr_hist_count_hi = at(wr_addr, 14'h0049);  // 0x124
+    wire wr_hist_sum_lo = at(wr_addr, 14'h004A);  // 0x128
+    wire wr_hist_sum_hi = at(wr_addr, 14'h004B);  // 0x12C
+    wire wr_hist_min = at(wr_addr, 14'h004C);  // 0x130
+    wire wr_hist_max = at(wr_addr, 14'h004D);  // 0x134
+    wire rd_hist_ctrl = at(rd_addr, 14'h0040);
+    wire rd_hist_status = at(rd_addr, 14'h0041);
+    wire rd_hist_start = at(rd_addr, 14'h0042);
+    wire rd_hist_shift = at(rd_addr, 14'h0043);
+    wire rd_hist_snapshots = at(rd_addr, 14'h0044);
+    wire rd_hist_dropped = at(rd_addr, 14'h0045);
+    wire rd_hist_underflow = at(rd_addr, 14'h0046);
+    wire rd_hist_overflow = at(rd_addr, 14'h0047);
+    wire rd_hist_count_lo = at(rd_addr, 14'h0048);
+    wire rd_hist_count_hi = at(rd_addr, 14'h0049);
+    wire rd_hist_sum_lo = at(rd_addr, 14'h004A);
+    wire rd_hist_sum_hi = at(rd_addr, 14'h004B);
+    wire rd_hist_min = at(rd_addr, 14'h004C);
+    wire rd_hist_max = at(rd_addr, 14'h004D);
+    assign wr_hit = wr_hist_ctrl || wr_hist_status || wr_hist_start || wr_hist_shift || wr_hist_snapshots || wr_hist_dropped || wr_hist_underflow || wr_hist_overflow || wr_hist_count_lo || wr_hist_count_hi || wr_hist_sum_lo || wr_hist_sum_hi || wr_hist_min || wr_hist_max;
+
+    // ---- HIST_CTRL -----------------------------------------------------------------------
+
+    wire        hist_ctrl_we = wr_req && wr_hist_ctrl;
+    reg hist_ctrl_snapshot_reg = 1'b0;
+    assign hist_ctrl_snapshot = hist_ctrl_snapshot_reg;
+    always @(posedge clk)
+        hist_ctrl_snapshot_reg <= !rst && hist_ctrl_we && wr_data[0] && wr_mask[0];
+
+    // ---- HIST_START ----------------------------------------------------------------------
+
+    wire        hist_start_we = wr_req && wr_hist_start;
+    reg [CNT_WIDTH-1:0] hist_start_cycles_reg = {CNT_WIDTH{1'b0}};
+    wire [31:0] hist_start_cycles_ext;
+    generate
+        if (CNT_WIDTH < 32) begin : g_hist_start_cycles_ext
+            assign hist_start_cycles_ext = {{(32-CNT_WIDTH){1'b0}}, hist_start_cycles_reg};
+        end else begin : g_hist_start_cycles_full
+            assign hist_start_cycles_ext = hist_start_cycles_reg;
+        end
+    endgenerate
+    // the written bytes of the field, the others as they are
+    wire [31:0] hist_start_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
+        (hist_start_cycles_ext & ~wr_mask[31:0]);
+    // saturate: a value that does not fit CNT_WIDTH bits is stored as all ones
+    wire hist_start_cycles_sat = (hist_start_cycles_new >> CNT_WIDTH) != 0;
+    assign hist_start_cycles = hist_start_cycles_reg;
+    always @(posedge clk) begin
+        if (hist_start_we)
+            hist_start_cycles_reg <= hist_start_cycles_sat ? {CNT_WIDTH{1'b1}} : hist_start_cycles_new[CNT_WIDTH-1:0];
+        if (rst)
+            hist_start_cycles_reg <= {CNT_WIDTH{1'b0}};
+    end
+
+    // ---- HIST_SHIFT ----------------------------------------------------------------------
+
+    wire        hist_shift_we = wr_req && wr_hist_shift;
+    reg [4:0] hist_shift_shift_reg = 5'h0;
+    // the written bytes of the field, the others as they are
+    wire [4:0] hist_shift_shift_new = (wr_data[4:0] & wr_mask[4:0]) |
+        (hist_shift_shift_reg & ~wr_mask[4:0]);
+    assign hist_shift_shift = hist_shift_shift_reg;
+    always @(posedge clk) begin
+        if (hist_shift_we)
+            hist_shift_shift_reg <= hist_shift_shift_new;
+        if (rst)
+            hist_shift_shift_reg <= 5'h0;
+    end
+
+    // ---- HIST_MIN ------------------------------------------------------------------------
+
+    wire [31:0] hist_min_value_ext;
+    generate
+        if (CNT_WIDTH < 32) begin : g_hist_min_value_ext
+            assign hist_min_value_ext = {{(32-CNT_WIDTH){1'b0}}, hist_min_value};
+        end else begin : g_hist_min_value_full
+            assign hist_min_value_ext = hist_min_value;
+        end
+    endgenerate
+
+    // ---- HIST_MAX ------------------------------------------------------------------------
+
+    wire [31:0] hist_max_value_ext;
+    generate
+        if (CNT_WIDTH < 32) begin : g_hist_max_value_ext
+            assign hist_max_value_ext = {{(32-CNT_WIDTH){1'b0}}, hist_max_value};
+        end else begin : g_hist_max_value_full
+            assign hist_max_value_ext = hist_max_value;
+        end
+    endgenerate
+
+    // ---- read ------------------------------------------------------------------
+
+    wire [31:0] read_hist_ctrl =
+        {31'd0, 1'd0};
+    wire [31:0] read_hist_status =
+        {30'd0, hist_status_saturated, hist_status_busy};
+    wire [31:0] read_hist_start =
+        {hist_start_cycles_ext};
+    wire [31:0] read_hist_shift =
+        {27'd0, hist_shift_shift_reg};
+    wire [31:0] read_hist_snapshots =
+        {hist_snapshots_value};
+    wire [31:0] read_hist_dropped =
+        {hist_dropped_value};
+    wire [31:0] read_hist_underflow =
+        {hist_underflow_value};
+    wire [31:0] read_hist_overflow =
+        {hist_overflow_value};
+    wire [31:0] read_hist_count_lo =
+        {hist_count_lo_value};
+    wire [31:0] read_hist_count_hi =
+        {16'd0, hist_count_hi_value};
+    wire [31:0] read_hist_sum_lo =
+        {hist_sum_lo_value};
+    wire [31:0] read_hist_sum_hi =
+        {hist_sum_hi_value};
+    wire [31:0] read_hist_min =
+        {hist_min_value_ext};
+    wire [31:0] read_hist_max =
+        {hist_max_value_ext};
+    // Which register a read is of: its index here, 15 none (step 1, rd_req).
+    localparam [3:0] RD_NONE = 4'd15;
+    reg [3:0] rd_sel = RD_NONE;
+    always @(posedge clk) begin
+        if (rd_req) begin
+            rd_sel <= RD_NONE;
+            if (rd_hist_ctrl)
+                rd_sel <= 4'd0;
+            if (rd_hist_status)
+                rd_sel <= 4'd1;
+            if (rd_hist_start)
+                rd_sel <= 4'd2;
+            if (rd_hist_shift)
+                rd_sel <= 4'd3;
+            if (rd_hist_snapshots)
+                rd_sel <= 4'd4;
+            if (rd_hist_dropped)
+                rd_sel <= 4'd5;
+            if (rd_hist_underflow)
+                rd_sel <= 4'd6;
+            if (rd_hist_overflow)
+                rd_sel <= 4'd7;
+            if (rd_hist_count_lo)
+                rd_sel <= 4'd8;
+            if (rd_hist_count_hi)
+                rd_sel <= 4'd9;
+            if (rd_hist_sum_lo)
+                rd_sel <= 4'd10;
+            if (rd_hist_sum_hi)
+                rd_sel <= 4'd11;
+            if (rd_hist_min)
+                rd_sel <= 4'd12;
+            if (rd_hist_max)
+                rd_sel <= 4'd13;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                4'd0: rd_data <= read_hist_ctrl;
+                4'd1: rd_data <= read_hist_status;
+                4'd2: rd_data <= read_hist_start;
+                4'd3: rd_data <= read_hist_shift;
+                4'd4: rd_data <= read_hist_snapshots;
+                4'd5: rd_data <= read_hist_dropped;
+                4'd6: rd_data <= read_hist_underflow;
+                4'd7: rd_data <= read_hist_overflow;
+                4'd8: rd_data <= read_hist_count_lo;
+                4'd9: rd_data <= read_hist_count_hi;
+                4'd10: rd_data <= read_hist_sum_lo;
+                4'd11: rd_data <= read_hist_sum_hi;
+                4'd12: rd_data <= read_hist_min;
+                4'd13: rd_data <= read_hist_max;
+                default: rd_data <= 32'd0;
+            endcase
+        end
+    end
+
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,287 @@
+// Generated from hw/regs/latmon.rdl by hw/regs/generate.py (make regs). Do not edit.
+// latmon_regs_irq: the registers of part "irq" of the latmon IP:
+//   IRQ_ENABLE, IRQ_STATUS
+// Register interface and field behaviour: hw/regs/regblock.py.
+`timescale 1ns / 1ps
+`default_nettype none
+
+module latmon_regs_irq #(
+    // Width of the AXI4-Lite byte address (16..32).
+    parameter ADDR_WIDTH = 16
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // register interface: a write in this cycle
+    input  wire                  wr_req,
+    input  wire [ADDR_WIDTH-1:0] wr_addr,
+    input  wire [31:0]           wr_data,
+    input  wire [3:0]            wr_strb,
+    output wire                  wr_hit,
+    // a read accepted in this cycle; its data from the next cycle on
+    input  wire                  rd_req,
+    input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
+    output reg  [31:0]           rd_data = 32'd0,
+    output wire                  rd_hit,
+
+    // IRQ_ENABLE (0x014)
+    output wire                  irq_enable_sample,
+    output wire                  irq_enable_alarm,
+    output wire                  irq_enable_trace_full,
+    output wire                  irq_enable_timeout,
+    output wire                  irq_enable_overrun,
+    output wire                  irq_enable_stim_done,
+    output wire                  irq_enable_hist_ready,
+
+    // IRQ_STATUS (0x018)
+    output wire                  irq_status_sample,
+    input  wire                  irq_status_sample_hwset,
+    input  wire                  irq_status_sample_hwclr,
+    output wire                  irq_status_alarm,
+    input  wire                  irq_status_alarm_hwset,
+    input  wire                  irq_status_alarm_hwclr,
+    output wire                  irq_status_alarm_swmod,
+    output wire                  irq_status_trace_full,
+    input  wire                  irq_status_trace_full_hwset,
+    input  wire                  irq_status_trace_full_hwclr,
+    output wire                  irq_status_timeout,
+    input  wire                  irq_status_timeout_hwset,
+    input  wire                  irq_status_timeout_hwclr,
+    output wire                  irq_status_overrun,
+    input  wire                  irq_status_overrun_hwset,
+    input  wire                  irq_status_overrun_hwclr,
+    output wire                  irq_status_stim_done,
+    input  wire                  irq_status_stim_done_hwset,
+    input  wire                  irq_status_stim_done_hwclr,
+    output wire                  irq_status_hist_ready,
+    input  wire                  irq_status_hist_ready_hwset,
+    input  wire                  irq_status_hist_ready_hwclr
+);
+
+    initial begin
+        if (ADDR_WIDTH < 16 || ADDR_WIDTH > 32)
+            $fatal(1, "latmon_regs_irq: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
+    end
+
+    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
+    function at;
+        input [ADDR_WIDTH-1:0] addr;
+        input [13:0]           word;
+        begin
+            at = addr[15:2] == word && (addr >> 16) == 0;
+        end
+    endfunction
+
+    // The bytes a write changes.
+    wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
+
+    // ---- address decode ------------------------------------------------------
+
+    wire wr_irq_enable = at(wr_addr, 14'h0005);  // 0x014
+    wire wr_irq_status = at(wr_addr, 14'h0006);  // 0x018
+    wire rd_irq_enable = at(rd_addr, 14'h0005);
+    wire rd_irq_status = at(rd_addr, 14'h0006);
+    assign wr_hit = wr_irq_enable || wr_irq_status;
+
+    // ---- IRQ_ENABLE ----------------------------------------------------------------------
+
+    wire        irq_enable_we = wr_req && wr_irq_enable;
+    reg irq_enable_sample_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] irq_enable_sample_new = (wr_data[0:0] & wr_mask[0:0]) |
+        (irq_enable_sample_reg & ~wr_mask[0:0]);
+    assign irq_enable_sample = irq_enable_sample_reg;
+    always @(posedge clk) begin
+        if (irq_enable_we)
+            irq_enable_sample_reg <= irq_enable_sample_new;
+        if (rst)
+            irq_enable_sample_reg <= 1'h0;
+    end
+    reg irq_enable_alarm_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] irq_enable_alarm_new = (wr_data[1:1] & wr_mask[1:1]) |
+        (irq_enable_alarm_reg & ~wr_mask[1:1]);
+    assign irq_enable_alarm = irq_enable_alarm_reg;
+    always @(posedge clk) begin
+        if (irq_enable_we)
+            irq_enable_alarm_reg <= irq_enable_alarm_new;
+        if (rst)
+            irq_enable_alarm_reg <= 1'h0;
+    end
+    reg irq_enable_trace_full_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] irq_enable_trace_full_new = (wr_data[2:2] & wr_mask[2:2]) |
+        (irq_enable_trace_full_reg & ~wr_mask[2:2]);
+    assign irq_enable_trace_full = irq_enable_trace_full_reg;
+    always @(posedge clk) begin
+        if (irq_enable_we)
+            irq_enable_trace_full_reg <= irq_enable_trace_full_new;
+        if (rst)
+            irq_enable_trace_full_reg <= 1'h0;
+    end
+    reg irq_enable_timeout_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] irq_enable_timeout_new = (wr_data[3:3] & wr_mask[3:3]) |
+        (irq_enable_timeout_reg & ~wr_mask[3:3]);
+    assign irq_enable_timeout = irq_enable_timeout_reg;
+    always @(posedge clk) begin
+        if (irq_enable_we)
+            irq_enable_timeout_reg <= irq_enable_timeout_new;
+        if (rst)
+            irq_enable_timeout_reg <= 1'h0;
+    end
+    reg irq_enable_overrun_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] irq_enable_overrun_new = (wr_data[4:4] & wr_mask[4:4]) |
+        (irq_enable_overrun_reg & ~wr_mask[4:4]);
+    assign irq_enable_overrun = irq_enable_overrun_reg;
+    always @(posedge clk) begin
+        if (irq_enable_we)
+            irq_enable_overrun_reg <= irq_enable_overrun_new;
+        if (rst)
+            irq_enable_overrun_reg <= 1'h0;
+    end
+    reg irq_enable_stim_done_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] irq_enable_stim_done_new = (wr_data[5:5] & wr_mask[5:5]) |
+        (irq_enable_stim_done_reg & ~wr_mask[5:5]);
+    assign irq_enable_stim_done = irq_enable_stim_done_reg;
+    always @(posedge clk) begin
+        if (irq_enable_we)
+            irq_enable_stim_done_reg <= irq_enable_stim_done_new;
+        if (rst)
+            irq_enable_stim_done_reg <= 1'h0;
+    end
+    reg irq_enable_hist_ready_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] irq_enable_hist_ready_new = (wr_data[6:6] & wr_mask[6:6]) |
+        (irq_enable_hist_ready_reg & ~wr_mask[6:6]);
+    assign irq_enable_hist_ready = irq_enable_hist_ready_reg;
+    always @(posedge clk) begin
+        if (irq_enable_we)
+            irq_enable_hist_ready_reg <= irq_enable_hist_ready_new;
+        if (rst)
+            irq_enable_hist_ready_reg <= 1'h0;
+    end
+
+    // ---- IRQ_STATUS ----------------------------------------------------------------------
+
+    wire        irq_status_we = wr_req && wr_irq_status;
+    reg irq_status_sample_reg = 1'h0;
+    wire irq_status_sample_clr = irq_status_we && wr_data[0] && wr_strb[0];
+    assign irq_status_sample = irq_status_sample_reg;
+    always @(posedge clk) begin
+        // a new event wins over a simultaneous write of 1, so none is lost
+        irq_status_sample_reg <= (irq_status_sample_reg && !irq_status_sample_clr) || irq_status_sample_hwset;
+        if (irq_status_sample_hwclr)
+            irq_status_sample_reg <= 1'b0;
+        if (rst)
+            irq_status_sample_reg <= 1'h0;
+    end
+    reg irq_status_alarm_reg = 1'h0;
+    wire irq_status_alarm_clr = irq_status_we && wr_data[1] && wr_strb[0];
+    assign irq_status_alarm = irq_status_alarm_reg;
+    assign irq_status_alarm_swmod = irq_status_alarm_clr;
+    always @(posedge clk) begin
+        // a new event wins over a simultaneous write of 1, so none is lost
+        irq_status_alarm_reg <= (irq_status_alarm_reg && !irq_status_alarm_clr) || irq_status_alarm_hwset;
+        if (irq_status_alarm_hwclr)
+            irq_status_alarm_reg <= 1'b0;
+        if (rst)
+            irq_status_alarm_reg <= 1'h0;
+    end
+    reg irq_status_trace_full_reg = 1'h0;
+    wire irq_status_trace_full_clr = irq_status_we && wr_data[2] && wr_strb[0];
+    assign irq_status_trace_full = irq_status_trace_full_reg;
+    always @(posedge clk) begin
+        // a new event wins over a simultaneous write of 1, so none is lost
+        irq_status_trace_full_reg <= (irq_status_trace_full_reg && !irq_status_trace_full_clr) || irq_status_trace_full_hwset;
+        if (irq_status_trace_full_hwclr)
+            irq_status_trace_full_reg <= 1'b0;
+        if (rst)
+            irq_status_trace_full_reg <= 1'h0;
+    end
+    reg irq_status_timeout_reg = 1'h0;
+    wire irq_status_timeout_clr = irq_status_we && wr_data[3] && wr_strb[0];
+    assign irq_status_timeout = irq_status_timeout_reg;
+    always @(posedge clk) begin
+        // a new event wins over a simultaneous write of 1, so none is lost
+        irq_status_timeout_reg <= (irq_status_timeout_reg && !irq_status_timeout_clr) || irq_status_timeout_hwset;
+        if (irq_status_timeout_hwclr)
+            irq_status_timeout_reg <= 1'b0;
+        if (rst)
+            irq_status_timeout_reg <= 1'h0;
+    end
+    reg irq_status_overrun_reg = 1'h0;
+    wire irq_status_overrun_clr = irq_status_we && wr_data[4] && wr_strb[0];
+    assign irq_status_overrun = irq_status_overrun_reg;
+    always @(posedge clk) begin
+        // a new event wins over a simultaneous write of 1, so none is lost
+        irq_status_overrun_reg <= (irq_status_overrun_reg && !irq_status_overrun_clr) || irq_status_overrun_hwset;
+        if (irq_status_overrun_hwclr)
+            irq_status_overrun_reg <= 1'b0;
+        if (rst)
+            irq_status_overrun_reg <= 1'h0;
+    end
+    reg irq_status_stim_done_reg = 1'h0;
+    wire irq_status_stim_done_clr = irq_status_we && wr_data[5] && wr_strb[0];
+    assign irq_status_stim_done = irq_status_stim_done_reg;
+    always @(posedge clk) begin
+        // a new event wins over a simultaneous write of 1, so none is lost
+        irq_status_stim_done_reg <= (irq_status_stim_done_reg && !irq_status_stim_done_clr) || irq_status_stim_done_hwset;
+        if (irq_status_stim_done_hwclr)
+            irq_status_stim_done_reg <= 1'b0;
+        if (rst)
+            irq_status_stim_done_reg <= 1'h0;
+    end
+    reg irq_status_hist_ready_reg = 1'h0;
+    wire irq_status_hist_ready_clr = irq_status_we && wr_data[6] && wr_strb[0];
+    assign irq_status_hist_ready = irq_status_hist_ready_reg;
+    always @(posedge clk) begin
+        // a new event wins over a simultaneous write of 1, so none is lost
+        irq_status_hist_ready_reg <= (irq_status_hist_ready_reg && !irq_status_hist_ready_clr) || irq_status_hist_ready_hwset;
+        if (irq_status_hist_ready_hwclr)
+            irq_status_hist_ready_reg <= 1'b0;
+        if (rst)
+            irq_status_hist_ready_reg <= 1'h0;
+    end
+
+    // ---- read ------------------------------------------------------------------
+
+    wire [31:0] read_irq_enable =
+        {25'd0, irq_enable_hist_ready_reg, irq_enable_stim_done_reg, irq_enable_overrun_reg, irq_enable_timeout_reg, irq_enable_trace_full_reg, irq_enable_alarm_reg, irq_enable_sample_reg};
+    wire [31:0] read_irq_status =
+        {25'd0, irq_status_hist_ready_reg, irq_status_stim_done_reg, irq_status_overrun_reg, irq_status_timeout_reg, irq_status_trace_full_reg, irq_status_alarm_reg, irq_status_sample_reg};
+    // Which register a read is of: its index here, 3 none (step 1, rd_req).
+    localparam [1:0] RD_NONE = 2'd3;
+    reg [1:0] rd_sel = RD_NONE;
+    always @(posedge clk) begin
+        if (rd_req) begin
+            rd_sel <= RD_NONE;
+            if (rd_irq_enable)
+                rd_sel <= 2'd0;
+            if (rd_irq_status)
+                rd_sel <= 2'd1;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                2'd0: rd_data <= read_irq_enable;
+                2'd1: rd_data <= read_irq_status;
+                default: rd_data <= 32'd0;
+            endcase
+        end
+    end
+
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,333 @@
+// Generated from hw/regs/latmon.rdl by hw/regs/generate.py (make regs). Do not edit.
+// latmon_regs_stim: the registers of part "stim" of the latmon IP:
+//   STIM_CTRL, STIM_STATUS, STIM_PERIOD, STIM_MIN, STIM_MAX, STIM_BURST, STIM_PAUSE, STIM_TOTAL,
+//   STIM_SEED, STIM_SENT
+// Register interface and field behaviour: hw/regs/regblock.py.
+`timescale 1ns / 1ps
+`default_nettype none
+
+module latmon_regs_stim #(
+    // Width of the AXI4-Lite byte address (16..32).
+    parameter ADDR_WIDTH = 16
+) (
+    input  wire                  clk,
+    input  wire                  rst,
+
+    // register interface: a write in this cycle
+    input  wire                  wr_req,
+    input  wire [ADDR_WIDTH-1:0] wr_addr,
+    input  wire [31:0]           wr_data,
+    input  wire [3:0]            wr_strb,
+    output wire                  wr_hit,
+    // a read accepted in this cycle; its data from the next cycle on
+    input  wire                  rd_req,
+    input  wire [ADDR_WIDTH-1:0] rd_addr,
+    input  wire                  rd_load,
+    output reg  [31:0]           rd_data = 32'd0,
+    output wire                  rd_hit,
+
+    // STIM_CTRL (0x280)
+    output wire                  stim_ctrl_start,
+    output wire                  stim_ctrl_stop,
+    output wire [1:0]            stim_ctrl_mode,
+    output wire                  stim_ctrl_loop,
+    output wire                  stim_ctrl_stamp,
+
+    // STIM_STATUS (0x284)
+    input  wire                  stim_status_running,
+    input  wire                  stim_status_done,
+
+    // STIM_PERIOD (0x288)
+    output wire [31:0]           stim_period_cycles,
+
+    // STIM_MIN (0x28C)
+    output wire [31:0]           stim_min_cycles,
+
+    // STIM_MAX (0x290)
+    output wire [31:0]           stim_max_cycles,
+
+    // STIM_BURST (0x294)
+    output wire [31:0]           stim_burst_pulses,
+
+    // STIM_PAUSE (0x298)
+    output wire [31:0]           stim_pause_cycles,
+
+    // STIM_TOTAL (0x29C)
+    output wire [31:0]           stim_total_pulses,
+
+    // STIM_SEED (0x2A0)
+    output wire [31:0]           stim_seed_value,
+
+    // STIM_SENT (0x2A4)
+    input  wire [31:0]           stim_sent_value
+);
+
+    initial begin
+        if (ADDR_WIDTH < 16 || ADDR_WIDTH > 32)
+            $fatal(1, "latmon_regs_stim: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
+    end
+
+    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
+    function at;
+        input [ADDR_WIDTH-1:0] addr;
+        input [13:0]           word;
+        begin
+            at = addr[15:2] == word && (addr >> 16) == 0;
+        end
+    endfunction
+
+    // The bytes a write changes.
+    wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
+
+    // ---- address decode ------------------------------------------------------
+
+    wire wr_stim_ctrl = at(wr_addr, 14'h00A0);  // 0x280
+    wire wr_stim_status = at(wr_addr, 14'h00A1);  // 0x284
+    wire wr_stim_period = at(wr_addr, 14'h00A2);  // 0x288
+    wire wr_stim_min = at(wr_addr, 14'h00A3);  // 0x28C
+    wire wr_stim_max = at(wr_addr, 14'h00A4);  // 0x290
+    wire wr_stim_burst = at(wr_addr, 14'h00A5);  // 0x294
+    wire wr_stim_pause = at(wr_addr, 14'h00A6);  // 0x298
+    wire wr_stim_total = at(wr_addr, 14'h00A7);  // 0x29C
+    wire wr_stim_seed = at(wr_addr, 14'h00A8);  // 0x2A0
+    wire wr_stim_sent = at(wr_addr, 14'h00A9);  // 0x2A4
+    wire rd_stim_ctrl = at(rd_addr, 14'h00A0);
+    wire rd_stim_status = at(rd_addr, 14'h00A1);
+    wire rd_stim_period = at(rd_addr, 14'h00A2);
+    wire rd_stim_min = at(rd_addr, 14'h00A3);
+    wire rd_stim_max = at(rd_addr, 14'h00A4);
+    wire rd_stim_burst = at(rd_addr, 14'h00A5);
+    wire rd_stim_pause = at(rd_addr, 14'h00A6);
+    wire rd_stim_total = at(rd_addr, 14'h00A7);
+    wire rd_stim_seed = at(rd_addr, 14'h00A8);
+    wire rd_stim_sent = at(rd_addr, 14'h00A9);
+    assign wr_hit = wr_stim_ctrl || wr_stim_status || wr_stim_period || wr_stim_min || wr_stim_max || wr_stim_burst || wr_stim_pause || wr_stim_total || wr_stim_seed || wr_stim_sent;
+
+    // ---- STIM_CTRL -----------------------------------------------------------------------
+
+    wire        stim_ctrl_we = wr_req && wr_stim_ctrl;
+    reg stim_ctrl_start_reg = 1'b0;
+    assign stim_ctrl_start = stim_ctrl_start_reg;
+    always @(posedge clk)
+        stim_ctrl_start_reg <= !rst && stim_ctrl_we && wr_data[0] && wr_mask[0];
+    reg stim_ctrl_stop_reg = 1'b0;
+    assign stim_ctrl_stop = stim_ctrl_stop_reg;
+    always @(posedge clk)
+        stim_ctrl_stop_reg <= !rst && stim_ctrl_we && wr_data[1] && wr_mask[1];
+    reg [1:0] stim_ctrl_mode_reg = 2'h0;
+    // the written bytes of the field, the others as they are
+    wire [1:0] stim_ctrl_mode_new = (wr_data[5:4] & wr_mask[5:4]) |
+        (stim_ctrl_mode_reg & ~wr_mask[5:4]);
+    assign stim_ctrl_mode = stim_ctrl_mode_reg;
+    always @(posedge clk) begin
+        if (stim_ctrl_we)
+            stim_ctrl_mode_reg <= stim_ctrl_mode_new;
+        if (rst)
+            stim_ctrl_mode_reg <= 2'h0;
+    end
+    reg stim_ctrl_loop_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] stim_ctrl_loop_new = (wr_data[8:8] & wr_mask[8:8]) |
+        (stim_ctrl_loop_reg & ~wr_mask[8:8]);
+    assign stim_ctrl_loop = stim_ctrl_loop_reg;
+    always @(posedge clk) begin
+        if (stim_ctrl_we)
+            stim_ctrl_loop_reg <= stim_ctrl_loop_new;
+        if (rst)
+            stim_ctrl_loop_reg <= 1'h0;
+    end
+    reg stim_ctrl_stamp_reg = 1'h0;
+    // the written bytes of the field, the others as they are
+    wire [0:0] stim_ctrl_stamp_new = (wr_data[9:9] & wr_mask[9:9]) |
+        (stim_ctrl_stamp_reg & ~wr_mask[9:9]);
+    assign stim_ctrl_stamp = stim_ctrl_stamp_reg;
+    always @(posedge clk) begin
+        if (stim_ctrl_we)
+            stim_ctrl_stamp_reg <= stim_ctrl_stamp_new;
+        if (rst)
+            stim_ctrl_stamp_reg <= 1'h0;
+    end
+
+    // ---- STIM_PERIOD ---------------------------------------------------------------------
+
+    wire        stim_period_we = wr_req && wr_stim_period;
+    reg [31:0] stim_period_cycles_reg = 32'h0;
+    // the written bytes of the field, the others as they are
+    wire [31:0] stim_period_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
+        (stim_period_cycles_reg & ~wr_mask[31:0]);
+    assign stim_period_cycles = stim_period_cycles_reg;
+    always @(posedge clk) begin
+        if (stim_period_we)
+            stim_period_cycles_reg <= stim_period_cycles_new;
+        if (rst)
+            stim_period_cycles_reg <= 32'h0;
+    end
+
+    // ---- STIM_MIN ------------------------------------------------------------------------
+
+    wire        stim_min_we = wr_req && wr_stim_min;
+    reg [31:0] stim_min_cycles_reg = 32'h0;
+    // the written bytes of the field, the others as they are
+    wire [31:0] stim_min_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
+        (stim_min_cycles_reg & ~wr_mask[31:0]);
+    assign stim_min_cycles = stim_min_cycles_reg;
+    always @(posedge clk) begin
+        if (stim_min_we)
+            stim_min_cycles_reg <= stim_min_cycles_new;
+        if (rst)
+            stim_min_cycles_reg <= 32'h0;
+    end
+
+    // ---- STIM_MAX ------------------------------------------------------------------------
+
+    wire        stim_max_we = wr_req && wr_stim_max;
+    reg [31:0] stim_max_cycles_reg = 32'h0;
+    // the written bytes of the field, the others as they are
+    wire [31:0] stim_max_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
+        (stim_max_cycles_reg & ~wr_mask[31:0]);
+    assign stim_max_cycles = stim_max_cycles_reg;
+    always @(posedge clk) begin
+        if (stim_max_we)
+            stim_max_cycles_reg <= stim_max_cycles_new;
+        if (rst)
+            stim_max_cycles_reg <= 32'h0;
+    end
+
+    // ---- STIM_BURST ----------------------------------------------------------------------
+
+    wire        stim_burst_we = wr_req && wr_stim_burst;
+    reg [31:0] stim_burst_pulses_reg = 32'h1;
+    // the written bytes of the field, the others as they are
+    wire [31:0] stim_burst_pulses_new = (wr_data[31:0] & wr_mask[31:0]) |
+        (stim_burst_pulses_reg & ~wr_mask[31:0]);
+    assign stim_burst_pulses = stim_burst_pulses_reg;
+    always @(posedge clk) begin
+        if (stim_burst_we)
+            stim_burst_pulses_reg <= stim_burst_pulses_new;
+        if (rst)
+            stim_burst_pulses_reg <= 32'h1;
+    end
+
+    // ---- STIM_PAUSE ----------------------------------------------------------------------
+
+    wire        stim_pause_we = wr_req && wr_stim_pause;
+    reg [31:0] stim_pause_cycles_reg = 32'h0;
+    // the written bytes of the field, the others as they are
+    wire [31:0] stim_pause_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
+        (stim_pause_cycles_reg & ~wr_mask[31:0]);
+    assign stim_pause_cycles = stim_pause_cycles_reg;
+    always @(posedge clk) begin
+        if (stim_pause_we)
+            stim_pause_cycles_reg <= stim_pause_cycles_new;
+        if (rst)
+            stim_pause_cycles_reg <= 32'h0;
+    end
+
+    // ---- STIM_TOTAL ----------------------------------------------------------------------
+
+    wire        stim_total_we = wr_req && wr_stim_total;
+    reg [31:0] stim_total_pulses_reg = 32'h0;
+    // the written bytes of the field, the others as they are
+    wire [31:0] stim_total_pulses_new = (wr_data[31:0] & wr_mask[31:0]) |
+        (stim_total_pulses_reg & ~wr_mask[31:0]);
+    assign stim_total_pulses = stim_total_pulses_reg;
+    always @(posedge clk) begin
+        if (stim_total_we)
+            stim_total_pulses_reg <= stim_total_pulses_new;
+        if (rst)
+            stim_total_pulses_reg <= 32'h0;
+    end
+
+    // ---- STIM_SEED -----------------------------------------------------------------------
+
+    wire        stim_seed_we = wr_req && wr_stim_seed;
+    reg [31:0] stim_seed_value_reg = 32'h1;
+    // the written bytes of the field, the others as they are
+    wire [31:0] stim_seed_value_new = (wr_data[31:0] & wr_mask[31:0]) |
+        (stim_seed_value_reg & ~wr_mask[31:0]);
+    assign stim_seed_value = stim_seed_value_reg;
+    always @(posedge clk) begin
+        if (stim_seed_we)
+            stim_seed_value_reg <= stim_seed_value_new;
+        if (rst)
+            stim_seed_value_reg <= 32'h1;
+    end
+
+    // ---- read ------------------------------------------------------------------
+
+    wire [31:0] read_stim_ctrl =
+        {22'd0, stim_ctrl_stamp_reg, stim_ctrl_loop_reg, 2'd0, stim_ctrl_mode_reg, 2'd0, 1'd0, 1'd0};
+    wire [31:0] read_stim_status =
+        {30'd0, stim_status_done, stim_status_running};
+    wire [31:0] read_stim_period =
+        {stim_period_cycles_reg};
+    wire [31:0] read_stim_min =
+        {stim_min_cycles_reg};
+    wire [31:0] read_stim_max =
+        {stim_max_cycles_reg};
+    wire [31:0] read_stim_burst =
+        {stim_burst_pulses_reg};
+    wire [31:0] read_stim_pause =
+        {stim_pause_cycles_reg};
+    wire [31:0] read_stim_total =
+        {stim_total_pulses_reg};
+    wire [31:0] read_stim_seed =
+        {stim_seed_value_reg};
+    wire [31:0] read_stim_sent =
+        {stim_sent_value};
+    // Which register a read is of: its index here, 15 none (step 1, rd_req).
+    localparam [3:0] RD_NONE = 4'd15;
+    reg [3:0] rd_sel = RD_NONE;
+    always @(posedge clk) begin
+        if (rd_req) begin
+            rd_sel <= RD_NONE;
+            if (rd_stim_ctrl)
+                rd_sel <= 4'd0;
+            if (rd_stim_status)
+                rd_sel <= 4'd1;
+            if (rd_stim_period)
+                rd_sel <= 4'd2;
+            if (rd_stim_min)
+                rd_sel <= 4'd3;
+            if (rd_stim_max)
+                rd_sel <= 4'd4;
+            if (rd_stim_burst)
+                rd_sel <= 4'd5;
+            if (rd_stim_pause)
+                rd_sel <= 4'd6;
+            if (rd_stim_total)
+                rd_sel <= 4'd7;
+            if (rd_stim_seed)
+                rd_sel <= 4'd8;
+            if (rd_stim_sent)
+                rd_sel <= 4'd9;
+        end
+        if (rst)
+            rd_sel <= RD_NONE;
+    end
+    assign rd_hit = rd_sel != RD_NONE;
+
+    // Step 2 (rd_load): the value of that register.
+    always @(posedge clk) begin
+        if (rd_load) begin
+            case (rd_sel)
+                4'd0: rd_data <= read_stim_ctrl;
+                4'd1: rd_data <= read_stim_status;
+                4'd2: rd_data <= read_stim_period;
+                4'd3: rd_data <= read_stim_min;
+                4'd4: rd_data <= read_stim_max;
+                4'd5: rd_data <= read_stim_burst;
+                4'd6: rd_data <= read_stim_pause;
+                4'd7: rd_data <= read_stim_total;
+                4'd8: rd_data <= read_stim_seed;
+                4'd9: rd_data <= read_stim_sent;
+                default: rd_data <= 32'd0;
+            endcase
+        end
+    end
+
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+
+endmodule
+
+`default_nettype wire

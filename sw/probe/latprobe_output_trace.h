@@ -1,0 +1,35 @@
+/*
+ * What tracing adds to latprobe's output (docs/latprobe.md, "Output"): per CPU the stage series
+ * `cpuN.stages` with its coverage counters, one series `cpuN.spike.K` per explained spike (the
+ * explanation in its C record, one row per contributor), the same in the JSON summary, and the
+ * coverage and worst spike of each CPU on standard error.
+ */
+#ifndef LATPROBE_OUTPUT_TRACE_H
+#define LATPROBE_OUTPUT_TRACE_H
+
+#include <stdio.h>
+
+#include "latmon/latmon_log.h"
+#include "latprobe_measure.h"
+
+/** Series the trace output declares after the nthreads cpuN series. */
+unsigned latprobe_trace_series_count(const struct latprobe_thread *threads, unsigned nthreads);
+
+/**
+ * Declare and write the stage and spike series, starting at series id @p first_id.
+ * @return 0, or the writer's error.
+ */
+int latprobe_write_trace_series(struct latmon_log_writer *w, unsigned first_id,
+				const struct latprobe_thread *threads, unsigned nthreads);
+
+/** The stages and spikes of one thread as JSON members (", \"stages\": {...}, ..."). */
+void latprobe_write_trace_json(FILE *out, const struct latprobe_thread *th);
+
+/** Write @p text as a JSON string (quoted, escaped). */
+void latprobe_json_string(FILE *out, const char *text);
+
+/** Coverage and the worst explained spike of each thread, one line each, on @p out. */
+void latprobe_write_trace_summary(FILE *out, const struct latprobe_thread *threads,
+				  unsigned nthreads);
+
+#endif /* LATPROBE_OUTPUT_TRACE_H */
