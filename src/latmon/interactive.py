@@ -467,7 +467,12 @@ def percentile_figure(
             y=[float(v) / factor for _, v in shown],  # type: ignore[arg-type]
             mode="markers",
             name=name,
-            marker={"symbol": symbol, "size": 10, "color": PALETTE[i % len(PALETTE)]},
+            marker={
+                "symbol": symbol,
+                "size": 12 if symbol == "line-ew" else 10,
+                "color": PALETTE[i % len(PALETTE)],
+                "line": {"width": 2, "color": PALETTE[i % len(PALETTE)]},
+            },
             hovertemplate=f"%{{x}}<br>{name}: %{{y:,.6~g}} {unit}<extra></extra>",
         )
     _deadline(fig, deadline_ns, factor, unit, largest, "y")

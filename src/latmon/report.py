@@ -490,7 +490,9 @@ class HtmlReport:
             if len(first) == count:
                 text += "; all equal in worst case and p99"
             elif len(first) > 1:
-                names = ", ".join(html.escape(str(r["scenario"])) for r in first)
+                names = ", ".join(html.escape(str(r["scenario"])) for r in first[:3])
+                if len(first) > 3:
+                    names += f" and {len(first) - 3} more"
                 text += f"; best, tied: <strong>{names}</strong> (worst {_ns(_worst(best))})"
             else:
                 text += f"; best: <strong>{html.escape(str(best['scenario']))}</strong>"
