@@ -134,9 +134,10 @@ $(eval $(call EX_IMAGE,suite-a53-qemu,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_SEMIH
 # extensions. Debian's GCC 12 picks its multilib by the base ISA only, so the rv32im/ilp32 libgcc
 # is named by its directory (-L).
 EX_RV32 := riscv64-unknown-elf-gcc
-EX_RV32_LIBGCC_DIR := $(dir $(shell $(EX_RV32) -march=rv32im -mabi=ilp32 -print-libgcc-file-name 2>/dev/null))
+# The directory is asked for when the recipe runs (the shell's $$(...)), not when make reads this
+# file: on a fresh machine `make demo` installs the compiler after reading it.
 EX_RV32_FLAGS := -march=rv32im_zicsr_zifencei -mabi=ilp32 -DPLATFORM_FABRIC_IRQ=0u \
-	-L$(EX_RV32_LIBGCC_DIR)
+	-L"$$$$(dirname "$$$$($(EX_RV32) -march=rv32im -mabi=ilp32 -print-libgcc-file-name)")"
 EX_RV32_SRCS := $(EX_DIR)/start_rv32.S $(EX_DIR)/platform_rv32.c $(EX_DIR)/fabric_suite_soc.c
 EX_FABRIC_SUITE_SRCS := $(EX_DIR)/fabric_suite.c $(EX_DIR)/fabric_suite_cases.c
 
