@@ -21,6 +21,7 @@ from latmon.interactive import (
     histogram_figure,
     spec_json,
     style,
+    ticks_125,
     timeline_figure,
     timeline_points,
 )
@@ -119,3 +120,11 @@ def test_styles_are_distinct_and_labels_escaped() -> None:
     d = Dist("<b>x</b>", Distribution.from_samples(np.arange(1, 100, dtype=np.int64)))
     text = spec_json(exceedance_figure([d], "e", None))  # type: ignore[arg-type]
     assert "<b>" not in text and "</" not in text and "&lt;b&gt;x&lt;/b&gt;" in text
+
+
+def test_ticks_125_label_a_short_log_axis_with_round_values() -> None:
+    assert ticks_125(14.6, 2110.0) == [20, 50, 100, 200, 500, 1000, 2000]
+    assert ticks_125(1.0, 10.0) == [1, 2, 5, 10]
+    # less than two round values inside: the ends themselves
+    assert ticks_125(3.0, 4.0) == [3.0, 4.0]
+    assert ticks_125(0.0, 10.0) == []

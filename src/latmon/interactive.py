@@ -145,7 +145,10 @@ def _deadline(
         line = {"color": DEADLINE_COLOR, "width": 1.5, "dash": "dash"}
         label = {"text": text, "font": {"color": DEADLINE_COLOR, "size": 11}}
         if axis == "x":
-            fig.add_vline(x=deadline_ns / factor, line=line, label={**label, "textposition": "end"})
+            # upright, to the left of the line at its top (a vertical label runs into the
+            # axis buttons above the plot)
+            upright = {"textposition": "end", "textangle": 0, "xanchor": "right", "yanchor": "top"}
+            fig.add_vline(x=deadline_ns / factor, line=line, label={**label, **upright})
         else:
             fig.add_hline(
                 y=deadline_ns / factor, line=line, label={**label, "textposition": "start"}
@@ -338,6 +341,7 @@ def exceedance_figure(dists: list[Dist], title: str, deadline_ns: int | None) ->
             ),
         )
     _deadline(fig, deadline_ns, factor, unit, largest, "x")
+    fig.update_yaxes(exponentformat="power")  # 10⁻⁴, not 100µ: a fraction, not a latency
     fig.update_layout(
         updatemenus=[_axis_switch("xaxis", True, 0), _axis_switch("yaxis", True, 1.0)]
     )
@@ -485,6 +489,20 @@ def percentile_figure(
     return Figure("percentiles", title, fig, caption)
 
 
+def ticks_125(low: float, high: float) -> list[float]:
+    """Ticks at 1, 2 and 5 times the powers of ten from ``low`` to ``high`` (a log axis shorter
+    than a decade or two gets readable labels, not plotly's digits or odd values)."""
+    if not (0 < low <= high) or not np.isfinite(high):
+        return []
+    ticks = [
+        m * 10.0**k
+        for k in range(int(np.floor(np.log10(low))), int(np.floor(np.log10(high))) + 1)
+        for m in (1, 2, 5)
+    ]
+    inside = [t for t in ticks if low <= t <= high]
+    return inside if len(inside) >= 2 else [low, high]
+
+
 # -- stages ------------------------------------------------------------------------------------
 
 
@@ -534,8 +552,10 @@ def stage_figure(series: Series, title: str, max_points: int = 2000) -> Figure |
     fig.update_layout(
         yaxis={"range": [0, 100]},
         yaxis2={"title": {"text": f"latency ({unit})"}, "overlaying": "y", "side": "right",
-                "type": "log", "showgrid": False},
-        margin={"r": 70},
+                "type": "log", "showgrid": False, "tickmode": "array",
+                "tickvals": ticks_125(float(lat.min()) / factor, float(lat.max()) / factor)},
+        legend={"x": 1.08, "xanchor": "left"},
+        margin={"r": 20},
         updatemenus=[_axis_switch("yaxis2", True, 1.0)],
     )  # fmt: skip
     caption = (

@@ -732,7 +732,7 @@ def _static(name: str, fig: StaticFigure | None) -> list[tuple[str, StaticFigure
 def stage_table(s: Series) -> Table:
     """mean, p50, p99 and max of the total and of each stage (ns, nearest-rank)."""
     names = ["total", *(n.removeprefix("stage_") for n in s.stage_names)]
-    table = Table([Column("stat", "ns", "l"), *(Column(n, n, unit="ns") for n in names)])
+    table = Table([Column("stat", "statistic", "l"), *(Column(n, n, unit="ns") for n in names)])
     columns = [s.latency] + [s.columns[n] for n in s.stage_names]
     scale = s.ns_per_unit
     for stat in ("mean", "p50", "p99", "max"):
