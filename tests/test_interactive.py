@@ -19,6 +19,7 @@ from latmon.interactive import (
     exceedance_points,
     histogram_edges,
     histogram_figure,
+    histogram_steps,
     spec_json,
     style,
     ticks_125,
@@ -80,10 +81,24 @@ def test_histogram_counts_every_sample_once() -> None:
     fig = histogram_figure([d], "h", None)
     assert fig is not None and fig.meta["log"]  # a heavy tail: geometric bins, log axis
     (trace,) = json.loads(spec_json(fig))["data"]
-    counts = np.asarray(_decoded(trace["y"]))
-    assert counts.sum() == len(lat)
+    x, y = np.asarray(_decoded(trace["x"])), np.asarray(_decoded(trace["y"]))
+    bins = np.asarray(_decoded(trace["customdata"]), dtype=np.float64).reshape(-1, 2)
+    counted = x == bins[:, 0]  # a bin's count at its lower edge (not where a run closes)
+    assert y[counted].sum() == len(lat)
+    # a gap (NaN) wherever empty bins lie between two runs: no line crosses them
+    gaps = np.flatnonzero(np.isnan(y))
+    assert len(gaps) > 0 and np.all(bins[gaps + 1, 0] > bins[gaps - 1, 1])
     edges = histogram_edges(int(lat.min()), int(lat.max()), log=False, resolution=10)
     assert np.all(edges % 10 == 0) and edges[0] <= lat.min() < lat.max() < edges[-1]
+
+
+def test_histogram_steps_break_at_empty_bins() -> None:
+    edges = np.array([0.0, 1, 2, 3, 4, 5])
+    x, y, bins = histogram_steps(edges, np.array([2, 3, 0, 0, 1]))
+    np.testing.assert_array_equal(x, [0, 1, 2, np.nan, 4, 5])
+    np.testing.assert_array_equal(y, [2, 3, 3, np.nan, 1, 1])
+    np.testing.assert_array_equal(bins[:, 1], [1, 2, 2, np.nan, 5, 5])
+    assert [len(a) for a in histogram_steps(edges, np.zeros(5, dtype=int))] == [0, 0, 0]
 
 
 def _decoded(value: object) -> list[float]:

@@ -379,6 +379,27 @@ def heavy_tail(dists: list[Dist]) -> bool:
     return largest > 50 * max(max((m or 0) for m in medians), 1)
 
 
+def histogram_steps(
+    edges: np.ndarray, binned: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The outline of the non-empty bins: per run of adjacent non-empty bins a staircase (each
+    bin's lower edge and count, drawn "hv", closed at the run's upper edge), the runs apart
+    (NaN between them, so that no line crosses empty bins). Also each point's bin [lower,
+    upper) for hovering. A bin's count is at the point whose x is its lower edge."""
+    nonzero = np.flatnonzero(binned)
+    runs = np.split(nonzero, np.flatnonzero(np.diff(nonzero) > 1) + 1) if len(nonzero) else []
+    xs, ys, bins = [], [], []
+    for run in runs:
+        last = run[-1]
+        xs.append(np.r_[edges[run], edges[last + 1], np.nan])
+        ys.append(np.r_[binned[run], binned[last], np.nan])
+        lows = np.r_[edges[run], edges[last], np.nan]
+        bins.append(np.stack((lows, np.r_[edges[run + 1], edges[last + 1], np.nan]), axis=-1))
+    if not runs:
+        return np.empty(0), np.empty(0), np.empty((0, 2))
+    return np.concatenate(xs)[:-1], np.concatenate(ys)[:-1], np.concatenate(bins)[:-1]
+
+
 def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> Figure | None:
     """Latency histograms (log counts), one outline per distribution, the same bins for all:
     equal widths, or geometric ones on a log latency axis when the tail is heavy."""
@@ -394,21 +415,21 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
         index = np.searchsorted(edges, values, side="right") - 1
         binned = np.zeros(len(edges) - 1, dtype=np.int64)
         np.add.at(binned, index, counts)
-        nonzero = np.flatnonzero(binned)
         color, dash = style(i)
         name = _label(d.label)
-        upper = _round_unit(edges[nonzero + 1].astype(np.float64), factor, exact=True)
+        x, y, bins = histogram_steps(_round_unit(edges.astype(np.float64), factor, True), binned)
         fig.add_scatter(
-            x=_round_unit(edges[nonzero].astype(np.float64), factor, exact=True),
-            y=binned[nonzero],
-            customdata=upper,
+            x=x,
+            y=y,
+            customdata=bins,
             mode="markers+lines",
             line={"color": color, "dash": dash, "width": 1.2, "shape": "hv"},
             marker={"color": color, "size": 3},
             name=name,
+            connectgaps=False,
             hovertemplate=(
-                f"{name}<br>%{{y:,}} samples in [%{{x:,.6~g}}, %{{customdata:,.6~g}}) {unit}"
-                "<extra></extra>"
+                f"{name}<br>%{{y:,}} samples in [%{{customdata[0]:,.6~g}}, "
+                f"%{{customdata[1]:,.6~g}}) {unit}<extra></extra>"
             ),
         )
     _deadline(fig, deadline_ns, factor, unit, largest, "x")
@@ -417,8 +438,8 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
     )
     bins = "geometric bins (each a fixed ratio wider)" if log_x else "bins of equal width"
     caption = (
-        f"Counts in {bins}, empty bins left out, log scale: single samples in the tail stay "
-        "visible; each point is a bin's lower edge. Click a legend entry to hide or show it."
+        f"Counts in {bins}, log scale: single samples in the tail stay visible; each point is a "
+        "bin's lower edge, empty bins are gaps. Click a legend entry to hide or show it."
     )
     return Figure("histogram", title, fig, caption, {"edges": len(edges), "log": log_x})
 
