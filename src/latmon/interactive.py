@@ -417,11 +417,11 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
         np.add.at(binned, index, counts)
         color, dash = style(i)
         name = _label(d.label)
-        x, y, bins = histogram_steps(_round_unit(edges.astype(np.float64), factor, True), binned)
+        x, y, bin_of = histogram_steps(_round_unit(edges.astype(np.float64), factor, True), binned)
         fig.add_scatter(
             x=x,
             y=y,
-            customdata=bins,
+            customdata=bin_of,
             mode="markers+lines",
             line={"color": color, "dash": dash, "width": 1.2, "shape": "hv"},
             marker={"color": color, "size": 3},
