@@ -63,6 +63,14 @@ def test_short_series_are_drawn_sample_by_sample_in_seconds() -> None:
     assert tl.spike_y.tolist() == [100]
 
 
+def test_a_flat_series_has_no_spike_unless_it_misses_the_deadline() -> None:
+    flat = Series("x", "ns", columns={"latency": np.array([7_740] * 49 + [3_490])})
+    tl = timeline_points(flat)
+    assert tl is not None and len(tl.spike_y) == 0
+    late = timeline_points(flat, deadline_ns=5_000)
+    assert late is not None and late.spike_y.tolist() == [7_740] * 49  # all 49 above it
+
+
 def test_exceedance_thinned_but_exact_at_the_tail() -> None:
     lat = spiky(200_000)
     values, counts = np.unique(lat, return_counts=True)

@@ -211,7 +211,12 @@ def timeline_points(
     threshold = float(np.partition(lat, n - k)[n - k])
     if deadline_ns is not None:
         threshold = min(threshold, float(deadline_ns))
-    spikes = np.flatnonzero(lat >= threshold)
+    # a sample at the median is no spike, however many share the maximum (a flat series has
+    # none), unless it misses the deadline
+    marked = (lat >= threshold) & (lat > np.median(lat))
+    if deadline_ns is not None:
+        marked |= lat > deadline_ns
+    spikes = np.flatnonzero(marked)
     if len(spikes) > MAX_SPIKES:
         spikes = np.sort(spikes[np.argsort(lat[spikes], kind="stable")[-MAX_SPIKES:]])
     return Timeline(px, py, x[spikes], lat[spikes], spikes, decimated, x_is_time)
