@@ -366,11 +366,12 @@ def test_report_says_why_the_spikes_were_slow(latmon_cli: Path, tmp_path: Path) 
     assert proc.returncode == 0, proc.stderr
     html = (tmp_path / "r.html").read_text()
     settings = html[html.index("How each run measured") :]
+    # the first column is the row's header (kept in view when the table scrolls)
     row = (
-        "<td class=l>busy &lt;b&gt;</td><td class=l>latprobe</td><td class=l>1,000 µs</td>"
-        "<td class=l>fifo 95</td><td class=l>yes</td>"
-        "<td class=l>untouched (--dma-latency none)</td>"
-        "<td class=l>stages and spikes (tracefs); this kernel lacks irq:softirq_entry</td>"
+        '<th scope="row" class="key l">busy &lt;b&gt;</th><td class="l">latprobe</td>'
+        '<td class="l">1,000 µs</td><td class="l">fifo 95</td><td class="l">yes</td>'
+        '<td class="l">untouched (--dma-latency none)</td>'
+        '<td class="l">stages and spikes (tracefs); this kernel lacks irq:softirq_entry</td>'
     )
     assert row in settings
     why = html[html.index("Why were the spikes slow") :]
@@ -384,8 +385,10 @@ def test_report_says_why_the_spikes_were_slow(latmon_cli: Path, tmp_path: Path) 
         "busy (pid 900, rt 99) 796 (sched); interrupt local_timer 4 (handler); latprobe 2 (user)",
         "802.0 us late: busy (pid 900, rt 99) held the CPU for 796.0 us (sched stage): &lt;x&gt;",
     ]
-    expected = "".join(
-        f"<td{'' if i in (1, 2) else ' class=l'}>{c}</td>" for i, c in enumerate(cells)
+    expected = f'<th scope="row" class="key l">{cells[0]}</th>' + "".join(
+        ("<td>" if i in (1, 2) else '<td class="l">') + f"{c}</td>"
+        for i, c in enumerate(cells)
+        if i
     )
     assert expected in why
     assert "<x>" not in html

@@ -182,8 +182,10 @@ def report_data(runs: list[Run], deadline_ns: int | None) -> ReportData:
         )
         data.ranked = rank_rows(data.rows)
         out.append(data)
-    # the measures with a missed deadline first, else in the order of the inputs
-    out.sort(key=lambda d: 0 if d.failed else 1)
+    # with a deadline, the measures closest to it first (a missed one before all others: the
+    # highest worst case); without, in the order of the inputs
+    if deadline_ns is not None:
+        out.sort(key=lambda d: -max((_worst(r) for r in d.ranked), default=Fraction(0)))
     return ReportData(runs, results, out, deadline_ns)
 
 
@@ -858,6 +860,7 @@ class MarkdownReport:
             "",
             "Values in ns; percentiles nearest-rank; jitter = max(max - mean, mean - min).",
         ]
+        lines += self._spikes(runs)
         if self.deadline_ns is not None:
             failed = sum(
                 1 for r in results if r.ns.deadline is not None and r.ns.deadline.verdict != "pass"
@@ -867,6 +870,25 @@ class MarkdownReport:
                 + (f"**{failed} series above it.**" if failed else "every series meets it.")
             )
         return "\n".join(lines) + "\n"
+
+    def _spikes(self, runs: list[Run]) -> list[str]:
+        """The worst explained wake-up of each CPU: why it was slow."""
+        worst = []
+        for run in runs:
+            seen: set[str] = set()
+            for spike in spikes_of(run):  # largest first
+                if spike.cpu not in seen:
+                    seen.add(spike.cpu)
+                    worst.append((run, spike))
+        if not worst:
+            return []
+        table = Table([Column("run", "run", "l"), *SPIKE_COLUMNS[:5], SPIKE_COLUMNS[7]])
+        for run, spike in worst:
+            cells = dict(zip((c.key for c in SPIKE_COLUMNS), spike_cells(spike), strict=True))
+            table.add({"run": run.label, **cells})
+        lines = ["", "### Why were the spikes slow (the worst of each CPU)", ""]
+        lines += render(table, "markdown").rstrip("\n").split("\n")
+        return lines
 
 
 SUMMARY_COLUMNS = [
