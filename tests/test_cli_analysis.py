@@ -202,6 +202,7 @@ class _Scan(HTMLParser):
         self.external: list[str] = []
         self.scripts = 0
         self.images = 0
+        self.alts: list[str] = []
         self.text: list[str] = []
 
     def handle_starttag(self, tag, attrs) -> None:
@@ -214,6 +215,7 @@ class _Scan(HTMLParser):
                 self.external.append(f"{key}=")
         if tag == "img":
             self.images += 1
+            self.alts.append(dict(attrs).get("alt") or "")
 
     def handle_data(self, data) -> None:
         self.text.append(data)
@@ -241,7 +243,12 @@ def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> N
     assert scan.external == [] and scan.images == 0
     # plotly.js, one JSON spec per figure, the script that draws them: all inline
     figures = re.findall(r'<div class="plot" id="figure-(\d+)" data-spec="spec-(\d+)"', html)
-    assert len(figures) == 4  # one measure: percentiles, exceedance, histogram, timeline
+    # one measure: percentiles, exceedance, histogram, timeline; and per series the tail
+    # extrapolated (500 uniform samples: i.i.d., bounded, enough for POT, not GEV)
+    names = re.findall(r'data-name="([^"]+)"', html)
+    tails = [n for n in names if n.startswith("tail-")]
+    assert len(figures) == 4 + len(tails) and len(tails) == 2
+    assert html.count("pWCET per activation") == 2
     assert scan.scripts == 1 + len(figures) + 1
     assert "plotly.js v" in html
     text = "".join(scan.text)
@@ -415,8 +422,10 @@ def test_report_figures_and_markdown(latmon_cli: Path, work: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     figures = sorted((work / "figs").iterdir())
-    # violins and exceedance of the configurations, a histogram and a timeline per series
-    assert [f.suffix for f in figures] == [".svg"] * 6
+    # violins and exceedance of the configurations, a histogram and a timeline per series,
+    # and the two tail figures
+    assert [f.suffix for f in figures] == [".svg"] * (6 + 2)
+    assert sum(f.stem.endswith("-tail") for f in figures) == 2
     assert all(f.read_bytes().lstrip().startswith(b"<?xml") for f in figures)
     assert not (work / "r.html").exists()  # no -o: no HTML written
     lines = [line for line in proc.stdout.splitlines() if line.startswith("| ")]

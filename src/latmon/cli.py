@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "report": "report",
     "run": "run",
     "stats": "stats",
+    "tail": "tail",
 }
 
 EXIT_USAGE = 2

@@ -7,7 +7,8 @@ margin, the highest percentile that the samples bound with its 95 % interval. Th
 the configurations compared (only series of one measure are compared), interactive figures
 (percentiles per configuration, exceedance, histogram, latency over time with its spikes:
 :mod:`latmon.interactive`, plotly.js inlined once) and the statistics of every series; then the
-stages of the interrupt path and every run's metadata. Tables come from the one table writer
+stages of the interrupt path, the probabilistic worst case of every series
+(:mod:`latmon.tail_report`) and every run's metadata. Tables come from the one table writer
 (:mod:`latmon.tables`): latency columns in the unit that fits them, exact ns in each cell's
 tooltip; wide tables scroll inside their box with the first column kept in view, never the page.
 Every text that comes from an input file is escaped; nothing refers to anything outside the file.
@@ -53,6 +54,7 @@ from latmon.plots import (
 from latmon.spikes import Spike, spikes_of
 from latmon.stats import CONFIDENCE, PERCENTILES, Summary, number, stat_cell
 from latmon.tables import Column, Table, escape_markdown, fmt, render, say_ns
+from latmon.tail_report import TailSection
 
 
 @dataclass
@@ -354,6 +356,7 @@ class HtmlReport:
             self._measures,
             self._stages,
             self._spikes,
+            self._tail,
             self._metadata,
         ]
 
@@ -514,6 +517,8 @@ class HtmlReport:
             links.append('<a href="#stages">stages of the interrupt path</a>')
         if any(spikes_of(run) for run in data.runs):
             links.append('<a href="#spikes">why were the spikes slow</a>')
+        if data.results:
+            links.append('<a href="#tail">probabilistic worst case</a>')
         links.append('<a href="#runs">runs</a>')
         return "<nav>Details: " + " ".join(links) + "</nav>"
 
@@ -685,6 +690,11 @@ class HtmlReport:
                 )
             parts.append(render(table, "html"))
         return "\n".join(parts) + "</section>"
+
+    def _tail(self, data: ReportData) -> str:
+        """The probabilistic worst case of every series (latmon.tail_report)."""
+        series = [(r.label, r.series) for r in data.results]
+        return TailSection(self.deadline_ns).render(series, self._figure)
 
     def _metadata(self, data: ReportData) -> str:
         parts = ['<section id="runs"><h2>Runs</h2>']

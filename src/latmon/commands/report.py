@@ -82,7 +82,8 @@ def command(
     measure (quantity and path: only series that measure the same are compared); then per
     measure the configurations compared, interactive figures (percentiles, exceedance,
     histogram, latency over time with its spikes) and every series' statistics; the stages of
-    the interrupt path; each run's metadata. One self-contained file that works offline.
+    the interrupt path; the probabilistic worst case (extreme-value analysis with its
+    checks; docs/tail.md); each run's metadata. One self-contained file that works offline.
 
     Give at least one of -o (HTML), --markdown, --figures and --pdf.
     """
