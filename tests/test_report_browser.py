@@ -313,7 +313,12 @@ def test_legend_hides_a_series(browser: Any, report: Path) -> None:
     assert box is not None
     # a click (plotly waits its double-click delay before it acts on a single one)
     p.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    p.page.wait_for_timeout(1000)
+    # wait for the restyle rather than a fixed time (a loaded machine can take longer)
+    p.page.wait_for_function(
+        "(i) => document.querySelectorAll('div.plot')[i].data[0].visible !== undefined",
+        arg=index,
+        timeout=15_000,
+    )
     visible = p.page.evaluate(
         "(i) => document.querySelectorAll('div.plot')[i].data.map(t => t.visible)", index
     )

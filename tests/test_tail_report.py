@@ -83,7 +83,7 @@ def test_valid_series_gets_checks_pwcets_and_its_figure(rendered) -> None:
     assert float(row.group(2)) == pytest.approx(int(row.group(1).replace(",", "")) / 1000, 1e-3)
     assert "pWCET (µs)" in part
     assert "Verdict against the 3 ms deadline" in part and "FAIL" not in part
-    assert images.names == ["tail-iid / cpu0"] and images.statics == ["iid / cpu0-tail"]
+    assert images.names == ["tail-iid_cpu0"] and images.statics == ["iid / cpu0-tail"]
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ of the tables); the deadline a line when near the data, else a note (never stret
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import plotly.graph_objects as go
@@ -105,7 +106,9 @@ def tail_figure(
         "(constant above it), the chosen threshold dotted. Hover for values; click a legend "
         "entry to hide a curve."
     )
-    return Figure(f"tail-{title}", f"{title}: tail extrapolated", fig, caption,
+    # the name is a file name too (the PNG download): the label reduced to safe characters
+    name = "tail-" + (re.sub(r"[^A-Za-z0-9_.-]+", "_", title).strip("_") or "series")
+    return Figure(name, f"{title}: tail extrapolated", fig, caption,
                   {"method": method.method})  # fmt: skip
 
 
