@@ -33,6 +33,8 @@ apt_packages=(
   ghdl                     # checks the VHDL component declaration of the IP
   git                      # generated-file staleness check, version strings
   prometheus               # the fleet integration test scrapes latprobe's and latctl's exporters with a real Prometheus
+  chromium                 # the report's browser test (headless, driven by Playwright), latmon report --pdf
+  fonts-dejavu-core        # a font for chromium's screenshots and PDFs (a minimal system has none)
 )
 
 missing=()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_module
 import io
 import json
 import math
@@ -228,7 +229,7 @@ class _Scan(HTMLParser):
         if tag == "script":
             self.scripts += 1
         for key, value in attrs:
-            if key in ("src", "href") and value and not value.startswith("data:"):
+            if key in ("src", "href") and value and not value.startswith(("data:", "#")):
                 self.external.append(value)
             if key.startswith("on"):
                 self.external.append(f"{key}=")
@@ -240,21 +241,39 @@ class _Scan(HTMLParser):
         self.text.append(data)
 
 
+def exact_rows(section: str) -> list[list[str]]:
+    """The cells of the HTML tables in ``section`` with their exact values: a latency cell shown
+    in µs or ms keeps its exact ns in its tooltip ("12,345 ns")."""
+    rows = []
+    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", section, re.S):
+        row = []
+        for attrs, text in re.findall(r"<t[hd]([^>]*)>(.*?)</t[hd]>", tr, re.S):
+            exact = re.search(r'title="([^"]*) ns"', attrs)
+            row.append(html_module.unescape(exact.group(1) if exact else text))
+        rows.append(row)
+    return rows
+
+
 def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> None:
     proc = run(latmon_cli, "report", "good.log", "hostile.log", "-o", "out/r.html", cwd=work)
     assert proc.returncode == 0, proc.stderr
     html = (work / "out" / "r.html").read_text()
     scan = _Scan()
     scan.feed(html)
-    assert scan.external == [] and scan.scripts == 0
-    # overview: mean/max bars, violins, exceedance; per series: histogram and timeline, and
-    # the tail extrapolated (500 uniform samples: i.i.d., bounded, enough for POT, not GEV)
-    tails = [a for a in scan.alts if a.startswith("tail of")]
-    assert scan.images == 3 + 2 * 2 + len(tails) and len(tails) == 2
+    assert scan.external == [] and scan.images == 0
+    # plotly.js, one JSON spec per figure, the script that draws them: all inline
+    figures = re.findall(r'<div class="plot" id="figure-(\d+)" data-spec="spec-(\d+)"', html)
+    # one measure: percentiles, exceedance, histogram, timeline; and per series the tail
+    # extrapolated (500 uniform samples: i.i.d., bounded, enough for POT, not GEV)
+    names = re.findall(r'data-name="([^"]+)"', html)
+    tails = [n for n in names if n.startswith("tail-")]
+    assert len(figures) == 4 + len(tails) and len(tails) == 2
     assert html.count("pWCET per activation") == 2
+    assert scan.scripts == 1 + len(figures) + 1
+    assert "plotly.js v" in html
     text = "".join(scan.text)
     assert "<script>alert(1)</script>" in text  # shown as text, not markup
-    assert "&lt;script&gt;" in html
+    assert html.count("<script>alert(1)") == 0 and "&lt;script&gt;" in html
 
 
 def test_report_shows_notes_verbatim_and_escaped(latmon_cli: Path, work: Path) -> None:
@@ -266,7 +285,7 @@ def test_report_shows_notes_verbatim_and_escaped(latmon_cli: Path, work: Path) -
         "<h2>Notes</h2><pre>T2 +314 cycles &lt;b&gt;not bold&lt;/b&gt;\n  indented line\n</pre>"
         in html
     )
-    assert html.index("<h2>Summary</h2>") < html.index("<h2>Notes</h2>")
+    assert html.index("<h2>Verdict</h2>") < html.index("<h2>Notes</h2>")
 
 
 def test_stage_series_get_their_own_report_section(latmon_cli: Path, tmp_path: Path) -> None:
@@ -298,18 +317,15 @@ def test_stage_series_get_their_own_report_section(latmon_cli: Path, tmp_path: P
     assert "Stages of the interrupt path" in html
     assert "decomposed 100 of 101 kept wake-ups (99.01 %); not decomposed: no_switch: 1" in html
     section = html[html.index("Stages of the interrupt path") :]
-    # mean row: total, then each stage's mean, as computed here
+    rows = {row[0]: row[1:] for row in exact_rows(section[: section.index("</table>")])}
+    # mean row: total, then each stage's mean, as computed here (exact ns in the tooltips)
     means = [stages.sum(axis=1).mean(), *stages.mean(axis=0)]
-    expected = "".join(f"<td>{fmt(float(m))}</td>" for m in means)
-    assert f"<td class=l>mean</td>{expected}" in section
-    maxima = "".join(
-        f"<td>{fmt(int(m))}</td>" for m in [stages.sum(axis=1).max(), *stages.max(axis=0)]
-    )
-    assert f"<td class=l>max</td>{maxima}" in section
-    scan = _Scan()
-    scan.feed(html)
-    # overview (bars, violin, exceedance), histogram and timeline of cpu0, the stage plot
-    assert scan.images == 6
+    assert rows["mean"] == [fmt(float(m)) for m in means]
+    maxima = [stages.sum(axis=1).max(), *stages.max(axis=0)]
+    assert rows["max"] == [fmt(int(m)) for m in maxima]
+    # one measure of one series (no percentile figure), and the stage figure
+    names = re.findall(r'data-name="([a-z]+)"', html)
+    assert names == ["exceedance", "histogram", "timeline", "stages"]
 
 
 def spike_log(path: Path) -> None:
@@ -377,11 +393,12 @@ def test_report_says_why_the_spikes_were_slow(latmon_cli: Path, tmp_path: Path) 
     assert proc.returncode == 0, proc.stderr
     html = (tmp_path / "r.html").read_text()
     settings = html[html.index("How each run measured") :]
+    # the first column is the row's header (kept in view when the table scrolls)
     row = (
-        "<td class=l>busy &lt;b&gt;</td><td class=l>latprobe</td><td class=l>1,000 µs</td>"
-        "<td class=l>fifo 95</td><td class=l>yes</td>"
-        "<td class=l>untouched (--dma-latency none)</td>"
-        "<td class=l>stages and spikes (tracefs); this kernel lacks irq:softirq_entry</td>"
+        '<th scope="row" class="key l">busy &lt;b&gt;</th><td class="l">latprobe</td>'
+        '<td class="l">1,000 µs</td><td class="l">fifo 95</td><td class="l">yes</td>'
+        '<td class="l">untouched (--dma-latency none)</td>'
+        '<td class="l">stages and spikes (tracefs); this kernel lacks irq:softirq_entry</td>'
     )
     assert row in settings
     why = html[html.index("Why were the spikes slow") :]
@@ -395,8 +412,10 @@ def test_report_says_why_the_spikes_were_slow(latmon_cli: Path, tmp_path: Path) 
         "busy (pid 900, rt 99) 796 (sched); interrupt local_timer 4 (handler); latprobe 2 (user)",
         "802.0 us late: busy (pid 900, rt 99) held the CPU for 796.0 us (sched stage): &lt;x&gt;",
     ]
-    expected = "".join(
-        f"<td{'' if i in (1, 2) else ' class=l'}>{c}</td>" for i, c in enumerate(cells)
+    expected = f'<th scope="row" class="key l">{cells[0]}</th>' + "".join(
+        ("<td>" if i in (1, 2) else '<td class="l">') + f"{c}</td>"
+        for i, c in enumerate(cells)
+        if i
     )
     assert expected in why
     assert "<x>" not in html
@@ -423,7 +442,9 @@ def test_report_figures_and_markdown(latmon_cli: Path, work: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     figures = sorted((work / "figs").iterdir())
-    assert [f.suffix for f in figures] == [".svg"] * (7 + 2)  # with the two tail figures
+    # violins and exceedance of the configurations, a histogram and a timeline per series,
+    # and the two tail figures
+    assert [f.suffix for f in figures] == [".svg"] * (6 + 2)
     assert sum(f.stem.endswith("-tail") for f in figures) == 2
     assert all(f.read_bytes().lstrip().startswith(b"<?xml") for f in figures)
     assert not (work / "r.html").exists()  # no -o: no HTML written
@@ -497,18 +518,20 @@ def test_report_compares_scenarios_like_latmon_compare(latmon_cli: Path, work: P
     proc = run(latmon_cli, "report", "good.log", "hostile.log", "-o", "r.html", cwd=work)
     assert proc.returncode == 0, proc.stderr
     html = (work / "r.html").read_text()
-    section = html[html.index("<h2>Scenarios compared</h2>") :]
-    section = section[: section.index("</table>")]
+    section = html[html.index("<h3>Configurations compared</h3>") :]
+    table = exact_rows(section[: section.index("</table>")])
+    heads = [h.split(" (")[0] for h in table[0]]
     rows = json.loads(
         run(
             latmon_cli, "compare", "good.log", "hostile.log", "--output-format", "json", cwd=work
         ).stdout
     )
-    assert len(rows) == 2
-    for row in rows:
-        assert f"<td>{fmt(row['n'])}</td><td>{fmt(row['min'])}</td>" in section
-        assert f"<td>{fmt(row['p99'])}</td>" in section
-    assert f"<td>{rows[1]['a12']:.3f}</td>" in section
+    assert len(rows) == 2 == len(table) - 1
+    for row, cells in zip(rows, table[1:], strict=True):
+        got = dict(zip(heads, cells, strict=True))
+        assert got["n"] == fmt(row["n"]) and got["min"] == fmt(row["min"])
+        assert got["p99"] == fmt(row["p99"]) and got["max"] == fmt(row["max"])
+    assert dict(zip(heads, table[2], strict=True))["A12"] == f"{rows[1]['a12']:.3f}"
     single = run(latmon_cli, "report", "good.log", "-o", "one.html", cwd=work)
     assert single.returncode == 0
-    assert "Scenarios compared" not in (work / "one.html").read_text()  # one scenario: no table
+    assert "Configurations compared" not in (work / "one.html").read_text()  # one: no table

@@ -150,11 +150,13 @@ def test_report_onto_a_symlink_updates_its_target(latmon_cli: Path, log: Path) -
 def test_report_into_a_fifo_streams_it(latmon_cli: Path, log: Path) -> None:
     fifo = log / "pipe"
     os.mkfifo(fifo)
-    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
-    proc = run(latmon_cli, "report", "n.txt", "-o", "pipe", cwd=log)
-    out, _ = reader.communicate(timeout=60)
+    # the reader drains the FIFO into a file: a report of megabytes fills no pipe buffer
+    with (log / "drained").open("wb") as sink:
+        reader = subprocess.Popen(["cat", str(fifo)], stdout=sink)
+        proc = run(latmon_cli, "report", "n.txt", "-o", "pipe", cwd=log)
+        reader.wait(timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert out.startswith(b"<!DOCTYPE html>")
+    assert (log / "drained").read_bytes().startswith(b"<!DOCTYPE html>")
     assert fifo.is_fifo()  # not replaced by a regular file
 
 

@@ -174,8 +174,52 @@ def test_cpus_pool_but_hardware_channels_stay_apart() -> None:
         [series("T1", [52]), series("T2", [31, 31])],
     )
     groups = group_runs([probe, again, board])
-    assert [(g.label, g.dist.n, g.runs) for g in groups] == [
-        ("idle", 4, 2),
-        ("fast / T1", 1, 1),
-        ("fast / T2", 2, 1),
+    # T1 and T2 are two paths of the core: two measures, one group each
+    assert [(g.label, g.dist.n, g.runs, g.measure.path) for g in groups] == [
+        ("idle", 4, 2, "timer expiry → user thread"),
+        ("fast", 1, 1, "irq → ack, channel T1"),
+        ("fast", 2, 1, "irq → ack, channel T2"),
     ]
+
+
+def test_only_series_of_one_measure_are_compared() -> None:
+    """The fabric's irq→ack and a CPU's wake-up are never differenced; channels of one path of
+    two scenarios are, and a scenario's two channels of one path are two groups."""
+    from latmon.compare import compare, comparison_table, group_runs
+    from latmon.model import Run, Series
+    from latmon.tables import render
+
+    def series(name: str, values: list[int], **meta: str) -> Series:
+        return Series(
+            name, "ns", columns={"latency": np.asarray(values, dtype=np.int64)}, meta=meta
+        )
+
+    fabric = Run({"source": "latmon_core-sim", "scenario": "fabric"}, [series("core0", [600])])
+    idle = Run({"source": "latprobe", "scenario": "idle"}, [series("cpu0", [20_000, 30_000])])
+    stress = Run({"source": "latprobe", "scenario": "stress"}, [series("cpu0", [50_000])])
+    two = Run(
+        {"source": "liblatmon", "scenario": "prio"},
+        [
+            series("high", [700], channel="line0", path="line → ISR ack"),
+            series("low", [900], channel="line1", path="line → ISR ack"),
+        ],
+    )
+    groups = group_runs([fabric, idle, two, stress])
+    assert [g.label for g in groups] == ["fabric", "idle", "stress", "prio / high", "prio / low"]
+    rows = compare(groups, None, 3_000_000)
+    vs = {str(r["scenario"]): r.get("vs") for r in rows}
+    assert vs == {
+        "fabric": None,
+        "idle": None,
+        "stress": "idle",
+        "prio / high": None,
+        "prio / low": "prio / high",
+    }
+    stress_row = next(r for r in rows if r["scenario"] == "stress")
+    assert stress_row["d_p50"] == 50_000 - 20_000
+    text = render(comparison_table(rows, True), "terminal")
+    assert "measures" in text.splitlines()[0] and "wake-up latency, timer expiry" in text
+    # --baseline names a group of one measure; the others keep their first
+    rows = compare(groups, "stress", None)
+    assert {str(r["scenario"]): r.get("vs") for r in rows}["idle"] == "stress"
+    assert {str(r["scenario"]): r.get("vs") for r in rows}["prio / low"] == "prio / high"

@@ -35,7 +35,17 @@ def test_latmon_log_to_run(tmp_path: Path) -> None:
     (run,) = load(path)
     assert run.meta["source"] == "test" and run.meta["scenario"] == "idle"
     cpu, hw = run.series
-    assert cpu.unit == "ns" and cpu.clock_hz is None and cpu.meta == {"cpu": "0"}
+    assert (
+        cpu.unit == "ns"
+        and cpu.clock_hz is None
+        and cpu.meta
+        == {
+            "cpu": "0",
+            # what the series measures, recorded by the reader (an unknown producer: unspecified)
+            "quantity": "latency",
+            "path": "unspecified",
+        }
+    )
     assert list(cpu.columns) == ["t", "latency", "stage_irq", "stage_sched"]
     assert cpu.stage_names == ["stage_irq", "stage_sched"]
     assert np.array_equal(cpu.latency, [100, 101, 102, 103, 104])

@@ -8,23 +8,32 @@ import re
 
 import numpy as np
 import pytest
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure as StaticFigure
 from synthetic_tails import MODELS, ar1, drifting
 
+from latmon.interactive import Figure
 from latmon.model import Histogram, Series
-from latmon.tail_report import TailSection
+from latmon.tail_report import StaticMaker, TailSection
 
 
 class Images:
-    """Stands in for the report's image writer: records what it was given."""
+    """Stands in for the report's figure writer: records the interactive figures it was given
+    and draws their static versions (what --figures writes)."""
 
     def __init__(self) -> None:
         self.names: list[str] = []
+        self.statics: list[str] = []
 
-    def __call__(self, fig: Figure, name: str, alt: str) -> str:
-        assert isinstance(fig, Figure) and alt
-        self.names.append(name)
-        return f'<img alt="{alt}">'
+    def __call__(self, fig: Figure | None, statics: StaticMaker | None = None) -> str:
+        if fig is None:
+            return ""
+        assert isinstance(fig, Figure) and fig.title
+        self.names.append(fig.name)
+        if statics is not None:
+            for name, static in statics():
+                assert isinstance(static, StaticFigure)
+                self.statics.append(name)
+        return f'<div class="plot" data-name="{fig.name}"></div>'
 
 
 def series(latency: np.ndarray, unit: str = "ns", clock_hz: int | None = None) -> Series:
@@ -62,12 +71,19 @@ def test_valid_series_gets_checks_pwcets_and_its_figure(rendered) -> None:
     html, images = rendered
     part = _part(html, "iid / cpu0")
     assert part.index("independence: Ljung-Box") < part.index("pWCET per activation")
-    assert part.count("<td class=l>pass</td>") >= 4 + 2  # the four i.i.d. checks, POT's
-    # 5 µs + Exp(2 µs) in ns: the 1e-6 pWCET near 5000 + 2000 ln 1e6 = 32,631 ns, far below 3 ms
-    row = re.search(r"<td class=l>POT/GPD</td><td>1e-06</td><td>([\d,]+)</td>", part)
+    assert part.count('<td class="l">pass</td>') >= 4 + 2  # the four i.i.d. checks, POT's
+    # 5 µs + Exp(2 µs) in ns: the 1e-6 pWCET near 5000 + 2000 ln 1e6 = 32,631 ns, far below 3 ms;
+    # shown in µs (the column's unit), the exact ns in the cell's title
+    row = re.search(
+        r'<th scope="row" class="key l">POT/GPD</th><td>1e-06</td>'
+        r'<td title="([\d,]+) ns">([\d.,]+)</td>',
+        part,
+    )
     assert row is not None and 20_000 < int(row.group(1).replace(",", "")) < 50_000
-    assert "Verdict against the 3,000,000 ns deadline" in part and "FAIL" not in part
-    assert images.names == ["iid / cpu0-tail"]
+    assert float(row.group(2)) == pytest.approx(int(row.group(1).replace(",", "")) / 1000, 1e-3)
+    assert "pWCET (µs)" in part
+    assert "Verdict against the 3 ms deadline" in part and "FAIL" not in part
+    assert images.names == ["tail-iid_cpu0"] and images.statics == ["iid / cpu0-tail"]
 
 
 @pytest.mark.parametrize(
@@ -76,13 +92,14 @@ def test_valid_series_gets_checks_pwcets_and_its_figure(rendered) -> None:
 )
 def test_series_the_checks_reject_says_why(rendered, label: str, failed: str) -> None:
     part = _part(rendered[0], label)
-    assert '<tr class="bad"><td class=l>' + failed in part
+    assert '<tr class="bad"><th scope="row" class="key l">' + failed in part
     assert re.search(r"no pWCET: the samples are not i\.i\.d\. \(failed: [^)]*" + failed, part)
-    assert "pWCET per activation" not in part and "<img" not in part
+    assert "pWCET per activation" not in part and 'class="plot"' not in part
 
 
 def test_series_without_an_analysis_are_listed_with_the_reason(rendered) -> None:
     part = _part(rendered[0], "Series without an analysis")
-    assert "<td class=l>hist / cpu0</td><td>0</td><td class=l>a histogram only: " in part
+    row = '<th scope="row" class="key l">{}</th><td>{}</td><td class="l">{}'
+    assert row.format("hist / cpu0", 0, "a histogram only: ") in part
     assert "time order" in part
-    assert "<td class=l>short / cpu0</td><td>100</td><td class=l>100 samples: too few" in part
+    assert row.format("short / cpu0", 100, "100 samples: too few") in part

@@ -13,6 +13,7 @@ import numpy as np
 
 from latmon.distribution import MAX_BINS, Distribution
 from latmon.errors import InputError
+from latmon.measure import record_measures
 from latmon.model import Run, Series
 from latmon.readers import Problems, ReadOptions, cyclictest_verbose, plain
 from latmon.runfile import iter_latency, read_run_header
@@ -52,6 +53,7 @@ def run_file_stats(
     """Statistics of every series of a run file, read one batch at a time; the run comes back
     without samples. Stage series (a subset of another series) are left out."""
     run, rows = read_run_header(path)
+    record_measures(run)
     dists = [Distribution(s.unit, s.clock_hz, max_bins) for s in run.series]
     for index, values in iter_latency(path):
         dists[index].add(values)

@@ -27,6 +27,7 @@ from fractions import Fraction
 import numpy as np
 
 from latmon.distribution import Distribution
+from latmon.measure import Measure, measure_of
 from latmon.model import Run, Series
 from latmon.stats import PERCENTILES, Summary, number, stat_cell, summarize
 from latmon.tables import Cell, Column, Table, plain
@@ -72,32 +73,54 @@ class Group:
     dist: Distribution
     runs: int
     series: int
+    #: what its series measure (every series of a group measures the same)
+    measure: Measure = field(default_factory=lambda: Measure("latency", "unspecified"))
     row: dict[str, object] = field(default_factory=dict)
 
 
+def _per_cpu(series: Series) -> bool:
+    return series.name.startswith("cpu") or "cpu" in series.meta
+
+
 def group_runs(runs: list[Run]) -> list[Group]:
-    """One group per scenario label, in first-seen order: all repetitions and CPUs (series named
-    cpuN) of a scenario pooled; any other series (a hardware channel such as T1, T2) is a group
-    of its own, "label / series", pooled over repetitions only — channels that measure different
-    things are never mixed."""
-    order: list[str] = []
-    members: dict[str, list[Series]] = {}
-    run_count: dict[str, set[int]] = {}
+    """Comparable groups, in first-seen order: first by what the series measure
+    (:func:`latmon.measure.measure_of`: quantity and path; series of different measures are
+    never pooled or compared), then by scenario label: all repetitions and CPUs of a scenario
+    pooled. A scenario with several other series of one measure (hardware channels) has a group
+    "label / series" per series, pooled over repetitions only."""
+    order: list[tuple[Measure, str, str]] = []
+    members: dict[tuple[Measure, str, str], list[Series]] = {}
+    run_count: dict[tuple[Measure, str, str], set[int]] = {}
+    names: dict[tuple[Measure, str], set[str]] = {}
     for run in runs:
         for s in run.series:
             if s.is_derived:
                 continue
-            key = run.label if s.name.startswith("cpu") else f"{run.label} / {s.name}"
+            m = measure_of(run, s)
+            part = "" if _per_cpu(s) else s.name
+            names.setdefault((m, run.label), set()).add(part)
+            key = (m, run.label, part)
             if key not in members:
                 order.append(key)
                 members[key] = []
                 run_count[key] = set()
             members[key].append(s)
             run_count[key].add(id(run))
-    return [
-        Group(key, distribution_of(members[key]), len(run_count[key]), len(members[key]))
-        for key in order
-    ]
+    groups = []
+    for key in order:
+        m, label, part = key
+        shown = f"{label} / {part}" if part and len(names[(m, label)]) > 1 else label
+        groups.append(
+            Group(shown, distribution_of(members[key]), len(run_count[key]), len(members[key]), m)
+        )
+    # the groups of one measure together, measures in first-seen order
+    first = {m: i for i, (m, _, _) in reversed(list(enumerate(order)))}
+    return sorted(groups, key=lambda g: first[g.measure])
+
+
+def measures(groups: list[Group]) -> list[Measure]:
+    """The measures of ``groups``, in order."""
+    return list(dict.fromkeys(g.measure for g in groups))
 
 
 def _z(confidence: float) -> float:
@@ -115,19 +138,31 @@ def compare(
     confidence: float = 0.95,
 ) -> list[dict[str, object]]:
     """One row per group: statistics (the same :func:`latmon.stats.summarize` as latmon stats),
-    deadline verdict, differences to the baseline."""
+    deadline verdict, differences to the baseline of its measure: the group named ``baseline``
+    where that measure has one, else the measure's first group. Groups of different measures
+    are never differenced."""
     if not groups:
         return []
-    base = next((g for g in groups if g.label == baseline), None) if baseline else groups[0]
-    if base is None:
-        names = ", ".join(g.label for g in groups)
+    if baseline and not any(g.label == baseline for g in groups):
+        names = ", ".join(dict.fromkeys(g.label for g in groups))
         raise ValueError(f"no scenario named {baseline!r} to compare with; there are {names}")
+    bases: dict[Measure, Group] = {}
+    for g in groups:
+        if g.measure not in bases or (g.label == baseline and bases[g.measure].label != baseline):
+            bases[g.measure] = g
     z = _z(confidence)
     summaries = {id(g): summarize(g.dist, PERCENTILES, confidence, deadline_ns) for g in groups}
     rows: list[dict[str, object]] = []
     for g in groups:
         s = summaries[id(g)]
-        row: dict[str, object] = {"scenario": g.label, "runs": g.runs, "n": s.count}
+        base = bases[g.measure]
+        row: dict[str, object] = {
+            "scenario": g.label,
+            "quantity": g.measure.quantity,
+            "path": g.measure.path,
+            "runs": g.runs,
+            "n": s.count,
+        }
         row["summary"] = s
         if not s.count:
             rows.append(row)
@@ -185,27 +220,28 @@ COLUMNS = [
     Column("scenario", "scenario", "l"),
     Column("runs", "runs"),
     Column("n", "n"),
-    Column("min", "min"),
-    Column("mean", "avg"),
-    Column("median", "median"),
-    Column("p99", "p99"),
-    Column("p99_ci", "p99 95% CI"),
-    Column("p99_9", "p99.9"),
-    Column("max", "max"),
-    Column("jitter", "jitter"),
-    Column("stdev", "stdev"),
+    Column("min", "min", unit="ns"),
+    Column("mean", "avg", unit="ns"),
+    Column("median", "median", unit="ns"),
+    Column("p99", "p99", unit="ns"),
+    Column("p99_ci", "p99 95% CI", unit="ns"),
+    Column("p99_9", "p99.9", unit="ns"),
+    Column("max", "max", unit="ns"),
+    Column("jitter", "jitter", unit="ns"),
+    Column("stdev", "stdev", unit="ns"),
     Column("rsd_pct", "%RSD"),
 ]
 DEADLINE_COLUMNS = [
     Column("above_deadline", "> deadline"),
-    Column("margin", "margin"),
+    Column("margin", "margin", unit="ns", title="deadline - max: negative when it is missed"),
     Column("verdict", "verdict", "l"),
 ]
+MEASURE_COLUMN = Column("measure", "measures", "l")
 VERSUS_COLUMNS = [
-    Column("d_p50", "Δp50"),
-    Column("d_p50_ci", "Δp50 CI"),
-    Column("d_p99", "Δp99"),
-    Column("d_p99_ci", "Δp99 CI"),
+    Column("d_p50", "Δp50", unit="ns"),
+    Column("d_p50_ci", "Δp50 CI", unit="ns"),
+    Column("d_p99", "Δp99", unit="ns"),
+    Column("d_p99_ci", "Δp99 CI", unit="ns"),
     Column("a12", "A12"),
     Column("effect", "effect", "l"),
 ]
@@ -216,12 +252,17 @@ def comparison_table(rows: list[dict[str, object]], with_deadline: bool) -> Tabl
     """The comparison as a :class:`latmon.tables.Table`; statistics cells are the ones
     ``latmon stats`` prints (:func:`latmon.stats.stat_cell`)."""
     columns = COLUMNS + (DEADLINE_COLUMNS if with_deadline else [])
-    columns = columns + (VERSUS_COLUMNS if len(rows) > 1 else [])
+    columns = columns + (VERSUS_COLUMNS if any("vs" in r for r in rows) else [])
+    several = len({(r.get("quantity"), r.get("path")) for r in rows}) > 1
+    if several:
+        columns = [columns[0], MEASURE_COLUMN, *columns[1:]]
     table = Table(columns)
     for r in rows:
         s = r["summary"]
         assert isinstance(s, Summary)
         cells: dict[str, object] = {"scenario": r["scenario"], "runs": r["runs"], "n": r["n"]}
+        if several:
+            cells["measure"] = f"{r.get('quantity')}, {r.get('path')}"
         if s.count:
             cells.update({k: stat_cell(s, k) for k in _STATS})
         for c in DEADLINE_COLUMNS:
@@ -233,14 +274,12 @@ def comparison_table(rows: list[dict[str, object]], with_deadline: bool) -> Tabl
                 bounds = r[f"{key}_ci"]
                 assert isinstance(bounds, list)
                 lo, hi = bounds
-                cells[f"{key}_ci"] = Cell(f"[{_fmt(lo)}, {_fmt(hi)}]", f"{plain(lo)};{plain(hi)}")
+                cells[f"{key}_ci"] = Cell.made_of(
+                    "[{0}, {1}]", lo, hi, plain_text=f"{plain(lo)};{plain(hi)}"
+                )
         if "a12" in r:
             a = float(r["a12"])  # type: ignore[arg-type]
             cells["a12"] = Cell(f"{a:.3f}", repr(a))
             cells["effect"] = r["effect"]
         table.add(cells)
     return table
-
-
-def _fmt(value: object) -> str:
-    return Cell.of(value).text

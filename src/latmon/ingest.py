@@ -13,6 +13,7 @@ import numpy as np
 
 from latmon.errors import InputError, LatmonError
 from latmon.logformat import LogRun, LogSeries, looks_like_latmon_log, read_file
+from latmon.measure import record_measures
 from latmon.model import Histogram, Run, Series
 from latmon.readers import (
     ReadOptions,
@@ -116,8 +117,12 @@ def load(
     keep_going: bool = False,
     options: ReadOptions | None = None,
 ) -> list[Run]:
-    """Read a file into one or more runs."""
-    path = Path(path)
+    """Read a file into one or more runs, each series with what it measures
+    (:func:`latmon.measure.record_measures`)."""
+    return [record_measures(run) for run in _read(Path(path), fmt, keep_going, options)]
+
+
+def _read(path: Path, fmt: str, keep_going: bool, options: ReadOptions | None) -> list[Run]:
     if not path.exists():
         raise InputError(str(path), None, "no such file")
     if path.is_dir():

@@ -1,51 +1,60 @@
 """Reports: one renderer class per output format.
 
-``HtmlReport`` writes one self-contained HTML file: the summary table (with percentile
-confidence intervals and, given a deadline, the verdict), overview figures across all series
-(mean/max bars, violins drawn from counts, exceedance on log-log scales), per series a log-y
-latency histogram and latency over time with its spikes marked, the stages of the interrupt
-path when a run has them, the probabilistic worst case of every series (latmon.tail_report),
-and each run's metadata and problems. Images are PNG embedded as base64; with ``figure_dir``
-every figure is also written there as PNG or SVG. Every text that comes from an input file is
-HTML-escaped; nothing refers to anything outside the file.
+``HtmlReport`` writes one self-contained HTML file whose first screen answers the question "does
+each configuration meet its deadline, and which is best?": per measure (what the series measure:
+quantity and path, :mod:`latmon.measure`) a verdict table ranked best first — verdict, worst case,
+margin, the highest percentile that the samples bound with its 95 % interval. Then, per measure,
+the configurations compared (only series of one measure are compared), interactive figures
+(percentiles per configuration, exceedance, histogram, latency over time with its spikes:
+:mod:`latmon.interactive`, plotly.js inlined once) and the statistics of every series; then the
+stages of the interrupt path, the probabilistic worst case of every series
+(:mod:`latmon.tail_report`) and every run's metadata. Tables come from the one table writer
+(:mod:`latmon.tables`): latency columns in the unit that fits them, exact ns in each cell's
+tooltip; wide tables scroll inside their box with the first column kept in view, never the page.
+Every text that comes from an input file is escaped; nothing refers to anything outside the file.
+With ``figure_dir`` every figure is also written there as a static PNG or SVG (matplotlib).
 
-``MarkdownReport`` writes the summary table as GitHub-flavoured Markdown, for CI logs and job
-summaries.
+Each section is one method taking the :class:`ReportData`; :attr:`HtmlReport.sections` lists them
+in order, so that a new section slots in without touching the others.
+
+``MarkdownReport`` writes the summary table as GitHub-flavoured Markdown (exact ns), for CI logs
+and job summaries.
 """
 
 from __future__ import annotations
 
-import base64
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure as StaticFigure
 
-from latmon import __version__
+from latmon import __version__, interactive
 from latmon.analysis import series_stats
-from latmon.compare import compare, comparison_table, group_runs
+from latmon.compare import Group, compare, comparison_table, group_runs, measures
 from latmon.configurations import MEANING, configuration_rows
 from latmon.distribution import nearest_rank
 from latmon.errors import LatmonError
+from latmon.measure import Measure, measure_of
 from latmon.model import Run, Series
 from latmon.output import write_bytes
 from latmon.plots import (
+    Labelled,
     exceedance_figure,
     histogram_figure,
-    labelled,
-    mean_max_figure,
     save,
     stage_figure,
     timeline_figure,
     violin_figure,
 )
 from latmon.spikes import Spike, spikes_of
-from latmon.stats import CONFIDENCE, PERCENTILES, Summary, stat_cell
-from latmon.tables import Column, Table, escape_markdown, fmt, render
+from latmon.stats import CONFIDENCE, PERCENTILES, Summary, number, stat_cell
+from latmon.tables import Column, Table, escape_markdown, fmt, render, say_ns
 from latmon.tail_report import TailSection
 
 
@@ -61,6 +70,10 @@ class SeriesResult:
     @property
     def label(self) -> str:
         return f"{self.run.label} / {self.series.name}"
+
+    @property
+    def measure(self) -> Measure:
+        return measure_of(self.run, self.series)
 
 
 def analyse(runs: list[Run], deadline_ns: int | None = None) -> list[SeriesResult]:
@@ -95,17 +108,228 @@ def _stage_stat(values: np.ndarray, stat: str) -> float | int:
     return int(ordered[nearest_rank(float(stat[1:]) / 100, len(ordered)) - 1])
 
 
+# -- what the report is made of ----------------------------------------------------------------
+
+
+@dataclass
+class MeasureData:
+    """The comparable groups of one measure, their comparison rows (best first in ``ranked``)
+    and the series behind them."""
+
+    measure: Measure
+    groups: list[Group]
+    rows: list[dict[str, object]]
+    results: list[SeriesResult]
+    ranked: list[dict[str, object]] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[dict[str, object]]:
+        return [r for r in self.rows if r.get("verdict") == "FAIL"]
+
+    @property
+    def anchor(self) -> str:
+        return "m-" + re.sub(r"[^a-z0-9]+", "-", self.measure.label.lower()).strip("-")
+
+
+@dataclass
+class ReportData:
+    """Everything the sections draw from, computed once."""
+
+    runs: list[Run]
+    results: list[SeriesResult]
+    measures: list[MeasureData]
+    deadline_ns: int | None
+
+
+def _worst(row: dict[str, object]) -> Fraction:
+    """The highest possible maximum of a comparison row (ns)."""
+    s = row["summary"]
+    assert isinstance(s, Summary)
+    lo, hi = s.bounds("max")
+    return Fraction(hi if hi is not None else lo if lo is not None else 0)
+
+
+def rank_key(row: dict[str, object]) -> tuple[int, Fraction, float]:
+    """Best first: the configurations that meet the deadline before those that miss it, then
+    the lowest worst case (maximum), then the lowest p99."""
+    p99 = row.get("p99")
+    return (
+        1 if row.get("verdict") == "FAIL" else 0,
+        _worst(row),
+        float(p99) if isinstance(p99, int | float) else float("inf"),
+    )
+
+
+def rank_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The rows with samples, best first (:func:`rank_key`), each with its ``rank``: equal keys
+    share a rank (1, 1, 3)."""
+    ranked = sorted((r for r in rows if r.get("n")), key=rank_key)
+    for i, row in enumerate(ranked):
+        tied = i and rank_key(row) == rank_key(ranked[i - 1])
+        row["rank"] = ranked[i - 1]["rank"] if tied else i + 1
+    return ranked
+
+
+def report_data(runs: list[Run], deadline_ns: int | None) -> ReportData:
+    results = analyse(runs, deadline_ns)
+    groups = group_runs(runs)
+    rows = compare(groups, None, deadline_ns)
+    out = []
+    for m in measures(groups):
+        mine = [(g, r) for g, r in zip(groups, rows, strict=True) if g.measure == m]
+        data = MeasureData(
+            m,
+            [g for g, _ in mine],
+            [r for _, r in mine],
+            [r for r in results if r.measure == m],
+        )
+        data.ranked = rank_rows(data.rows)
+        out.append(data)
+    # with a deadline, the measures closest to it first (a missed one before all others: the
+    # highest worst case); without, in the order of the inputs
+    if deadline_ns is not None:
+        out.sort(key=lambda d: -max((_worst(r) for r in d.ranked), default=Fraction(0)))
+    return ReportData(runs, results, out, deadline_ns)
+
+
+def tail_key(summary: Summary) -> str | None:
+    """The highest percentile whose 95 % interval the samples bound on both sides."""
+    best = None
+    for key in PERCENTILES:
+        lo, hi = summary.ci(key)
+        if lo is not None and hi is not None and summary.value(key) is not None:
+            best = key
+    return best
+
+
+def _ns(value: object) -> str:
+    """A latency in ns as people say it (:func:`latmon.tables.say_ns`)."""
+    return say_ns(None if value is None else float(value))  # type: ignore[arg-type]
+
+
+VERDICT_COLUMNS = [
+    Column("scenario", "configuration", "l"),
+    Column("rank", "rank", title="1 = best: meets the deadline, then the lowest worst case"),
+    Column("n", "n"),
+    Column("verdict", "verdict", "l"),
+    Column("max", "worst (max)", unit="ns", title="the largest latency measured"),
+    Column("margin", "margin", unit="ns", title="deadline - worst: negative when it is missed"),
+    Column("above_deadline", "> deadline", title="samples above the deadline"),
+    Column("tail", "tail", "l", title="the highest percentile the samples bound (95 % interval)"),
+    Column("tail_value", "value", unit="ns"),
+    Column("tail_ci", "95% CI", unit="ns"),
+    Column("median", "median", unit="ns"),
+]
+
+
+def verdict_table(data: MeasureData, with_deadline: bool) -> Table:
+    """One row per configuration of a measure, best first."""
+    columns = [
+        c
+        for c in VERDICT_COLUMNS
+        if with_deadline or c.key not in ("verdict", "margin", "above_deadline")
+    ]
+    table = Table(columns)
+    for row in data.ranked:
+        s = row["summary"]
+        assert isinstance(s, Summary)
+        key = tail_key(s)
+        cells: dict[str, object] = {
+            "scenario": row["scenario"],
+            "rank": row["rank"],
+            "n": row["n"],
+            "max": stat_cell(s, "max"),
+            "median": stat_cell(s, "median"),
+            "tail": key.replace("_", ".") if key else "— (too few samples)",
+        }
+        if key:
+            cells["tail_value"] = stat_cell(s, key)
+            cells["tail_ci"] = stat_cell(s, f"{key}_ci")
+        if with_deadline and "verdict" in row:
+            cells.update(
+                verdict=row["verdict"], margin=row["margin"], above_deadline=row["above_deadline"]
+            )
+        table.add(cells, "fail" if row.get("verdict") == "FAIL" else "")
+    return table
+
+
+# -- the page ----------------------------------------------------------------------------------
+
 _CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
-h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; } h3 { font-size: 1.05em; }
-table { border-collapse: collapse; margin: 0.5em 0 1em; font-size: 0.88em; }
-th, td { border: 1px solid #ccc; padding: 0.25em 0.55em; text-align: right; }
-th { background: #f0f3f7; } td.l, th.l { text-align: left; }
-tr.damaged td { background: #fff1e6; }
-.note { color: #555; font-size: 0.88em; } .bad { color: #b33; font-weight: bold; }
-img { max-width: 100%; }
+:root { color-scheme: light; }
+body { font-family: system-ui, sans-serif; margin: 1.2em auto; padding: 0 1.5em;
+       max-width: 96em; color: #222; line-height: 1.35; }
+h1 { font-size: 1.45em; margin: 0 0 .2em; } h2 { font-size: 1.2em; margin-top: 1.8em; }
+h3 { font-size: 1.02em; margin: 1.2em 0 .4em; }
+.table-scroll { max-width: 100%; overflow-x: auto; margin: .4em 0 1em; }
+table { border-collapse: separate; border-spacing: 0; font-size: .86em; }
+th, td { border-bottom: 1px solid #d5d9e0; padding: .22em .6em; text-align: right;
+         white-space: nowrap; font-variant-numeric: tabular-nums; }
+thead th { background: #eef2f7; border-bottom: 2px solid #b8c2d0; vertical-align: bottom; }
+th.l, td.l { text-align: left; }
+.key { position: sticky; left: 0; z-index: 1; background: #fff; text-align: left;
+       white-space: normal; min-width: 9em; max-width: 22em; overflow-wrap: anywhere;
+       box-shadow: 1px 0 0 #d5d9e0; }
+thead th.key { background: #eef2f7; z-index: 2; }
+tbody th { font-weight: normal; }
+tr.damaged > * { background: #fff1e6; }
+tr.fail > * { background: #fdecec; }
+.meta td, .meta th { white-space: normal; overflow-wrap: anywhere; }
+.meta td.l { max-width: 60em; }
+.note { color: #555; font-size: .86em; max-width: 75em; }
+.bad { color: #a50f15; font-weight: bold; }
+.good { color: #1a7f37; font-weight: bold; }
+.answer { font-size: 1.08em; margin: .6em 0; }
+ul.glance { list-style: none; padding-left: 0; margin: .3em 0 .8em; }
+ul.glance li { margin: .2em 0; }
 .emulated { background: #fff3cd; border: 1px solid #d39e00; padding: .5em; }
+nav { font-size: .88em; margin: .4em 0; } nav a { margin-right: 1em; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f8fa; padding: .6em;
+      font-size: .85em; }
+.plot { width: 100%; min-height: 420px; margin: .2em 0; }
+.figure h4 { margin: .5em 0 0; font-size: .95em; font-weight: 600; }
+.figure { border: 1px solid #e3e7ee; border-radius: 4px; padding: .3em .6em .5em; margin: 1em 0; }
+.grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(34em, 1fr)); gap: 0 1em; }
+details { margin: .4em 0; } summary { cursor: pointer; }
+@page { size: A4 landscape; margin: 10mm; }
+@media print { .plot { break-inside: avoid; } .figure { break-inside: avoid; }
+               body { max-width: none; } .table-scroll { overflow: visible; }
+               table { font-size: .72em; } th, td { white-space: normal; } }
 """
+
+#: Renders the figures one after the other once the page is parsed (the first screen's first),
+#: yielding between them so the page stays responsive; counts them in ``window.latmonFigures``.
+_BOOT_JS = """
+(function () {
+  var figures = Array.prototype.slice.call(document.querySelectorAll("div.plot[data-spec]"));
+  var state = { total: figures.length, rendered: 0, errors: [] };
+  window.latmonFigures = state;
+  function next(i) {
+    if (i >= figures.length) {
+      document.documentElement.setAttribute("data-figures", "done");
+      return;
+    }
+    var div = figures[i];
+    try {
+      var spec = JSON.parse(document.getElementById(div.getAttribute("data-spec")).textContent);
+      Plotly.newPlot(div, spec.data, spec.layout, spec.config).then(function () {
+        state.rendered += 1; setTimeout(function () { next(i + 1); }, 0);
+      }, function (error) {
+        state.errors.push(String(error)); console.error(error); next(i + 1);
+      });
+    } catch (error) {
+      state.errors.push(String(error)); console.error(error);
+      setTimeout(function () { next(i + 1); }, 0);
+    }
+  }
+  if (typeof Plotly === "undefined") { state.errors.push("plotly.js missing"); return; }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { next(0); });
+  } else { next(0); }
+})();
+"""
+
+StaticMaker = Callable[[], list[tuple[str, StaticFigure]]]
 
 
 @dataclass
@@ -114,79 +338,290 @@ class HtmlReport:
 
     title: str = "latmon report"
     deadline_ns: int | None = None
-    #: Also write every figure here (as ``figure_format``), when set.
+    #: Also write every figure here (as ``figure_format``, drawn with matplotlib), when set.
     figure_dir: Path | None = None
     figure_format: str = "png"
     written: list[Path] = field(default_factory=list)
     #: Free text shown verbatim under the summary (what the figures mean; --notes).
     notes: str = ""
+    _specs: list[str] = field(default_factory=list)
+
+    @property
+    def sections(self) -> list[Callable[[ReportData], str]]:
+        """The sections in order; each is a method that takes the report's data."""
+        return [
+            self._configurations,
+            self._answer,
+            self._notes,
+            self._contents,
+            self._settings,
+            self._measures,
+            self._stages,
+            self._spikes,
+            self._tail,
+            self._metadata,
+        ]
 
     def render(self, runs: list[Run]) -> str:
-        results = analyse(runs, self.deadline_ns)
-        parts = [
+        self._specs = []
+        data = report_data(runs, self.deadline_ns)
+        body = [section(data) for section in self.sections]
+        head = [
             "<!DOCTYPE html>",
             '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
             f"<title>{html.escape(self.title)}</title>",
             f"<style>{_CSS}</style></head><body>",
             f"<h1>{html.escape(self.title)}</h1>",
             f'<p class="note">Generated by latmon {html.escape(__version__)} on '
-            f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} from {len(runs)} run(s).</p>",
+            f"{datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} from {len(runs)} run(s), "
+            f"{len(data.results)} series.</p>",
             _emulated_note(runs, html_form=True),
-            self._configurations(runs),
-            self._summary(results),
-            self._notes(),
-            self._settings(runs),
-            self._comparison(runs),
-            self._overview(results),
-            self._histograms(results),
-            self._stages(runs),
-            self._spikes(runs),
-            TailSection(self.deadline_ns).render(
-                [(r.label, r.series) for r in results], self._image
-            ),
-            self._metadata(runs),
-            "</body></html>",
         ]
-        return "\n".join(parts) + "\n"
+        scripts = []
+        if self._specs:
+            scripts = [
+                "<script>/* plotly.js, MIT licence (see its banner) */\n",
+                interactive.plotly_js(),
+                "</script>",
+                "\n".join(self._specs),
+                f"<script>{_BOOT_JS}</script>",
+            ]
+        return "\n".join([*head, *(b for b in body if b), *scripts, "</body></html>"]) + "\n"
 
-    def _notes(self) -> str:
+    # -- figures -------------------------------------------------------------------------------
+
+    def _figure(self, fig: interactive.Figure | None, statics: StaticMaker | None = None) -> str:
+        """An interactive figure (its spec in a JSON script element), and its static versions
+        in figure_dir."""
+        if fig is None:
+            return ""
+        if self.figure_dir is not None and statics is not None:
+            for name, static in statics():
+                self._write_static(static, name)
+        n = len(self._specs) + 1
+        self._specs.append(
+            f'<script type="application/json" id="spec-{n}">{interactive.spec_json(fig)}</script>'
+        )
+        alt = html.escape(fig.title, quote=True)
+        caption = f'<p class="note">{html.escape(fig.caption)}</p>' if fig.caption else ""
+        return (
+            f'<div class="figure"><h4>{html.escape(fig.title)}</h4>'
+            f'<div class="plot" id="figure-{n}" data-spec="spec-{n}" '
+            f'data-name="{html.escape(fig.name, quote=True)}" role="img" aria-label="{alt}">'
+            "</div>" + caption + "</div>"
+        )
+
+    def _write_static(self, fig: StaticFigure, name: str) -> None:
+        assert self.figure_dir is not None
+        if self.figure_dir.exists() and not self.figure_dir.is_dir():
+            raise LatmonError(f"--figures {self.figure_dir}: not a folder")
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "figure"
+        path = self.figure_dir / f"{len(self.written) + 1:02d}-{stem}.{self.figure_format}"
+        write_bytes(path, save(fig, self.figure_format))
+        self.written.append(path)
+
+    # -- sections ------------------------------------------------------------------------------
+
+    def _answer(self, data: ReportData) -> str:
+        """The first screen: the answer in one line, one line per measure, the verdict tables."""
+        parts = ['<section id="verdict"><h2>Verdict</h2>']
+        rows = [r for m in data.measures for r in m.rows if r.get("n")]
+        if self.deadline_ns is not None:
+            failed = [r for r in rows if r.get("verdict") == "FAIL"]
+            deadline = _ns(self.deadline_ns)
+            if failed:
+                worst = ", ".join(
+                    f"{html.escape(str(r['scenario']))} (worst {_ns(_worst(r))})" for r in failed
+                )
+                parts.append(
+                    f'<p class="answer"><span class="bad">Deadline {deadline}: {len(failed)} of '
+                    f"{len(rows)} configurations miss it</span>: {worst}.</p>"
+                )
+            else:
+                parts.append(
+                    f'<p class="answer"><span class="good">Deadline {deadline}: all {len(rows)} '
+                    "configurations meet it.</span></p>"
+                )
+        else:
+            parts.append(
+                '<p class="answer">No deadline given (<code>--deadline</code>): the '
+                "configurations are ranked by their worst case.</p>"
+            )
+        if len(data.measures) > 1:
+            parts.append(
+                f'<p class="note">The series measure {len(data.measures)} different things '
+                "(quantity and path); configurations are compared only with those that measure "
+                "the same.</p>"
+            )
+        parts.append('<ul class="glance">')
+        for m in data.measures:
+            parts.append(f"<li>{self._glance(m)}</li>")
+        parts.append("</ul>")
+        for m in data.measures:
+            if not m.ranked:
+                continue
+            parts.append(
+                f'<h3><a href="#{m.anchor}">{html.escape(m.measure.label)}</a></h3>'
+                + render(verdict_table(m, self.deadline_ns is not None), "html")
+            )
+        parts.append(
+            '<p class="note">Ranked best first: meeting the deadline, then the lowest worst case '
+            "(max), then the lowest p99. Tail: the highest nearest-rank percentile whose 95 % "
+            "distribution-free interval the number of samples bounds on both sides. Latencies "
+            "in the unit named in each heading; the exact ns in each cell's tooltip.</p>"
+        )
+        return "\n".join(parts) + "</section>"
+
+    def _glance(self, m: MeasureData) -> str:
+        """One line per measure: passed or not, the worst case, the best configuration."""
+        name = f'<a href="#{m.anchor}">{html.escape(m.measure.label)}</a>'
+        if not m.ranked:
+            return f"{name}: no samples"
+        best = m.ranked[0]
+        worst = max(m.ranked, key=_worst)
+        count = len(m.ranked)
+        if self.deadline_ns is not None:
+            failed = len(m.failed)
+            mark = (
+                f'<span class="bad">✗ {failed} of {count} miss</span>'
+                if failed
+                else f'<span class="good">✓ {count} of {count} meet</span>'
+            )
+        else:
+            mark = f"{count} configuration{'s' if count > 1 else ''}"
+        text = f"{mark} — {name}: worst {_ns(_worst(worst))}"
+        if count > 1:
+            text += f" ({html.escape(str(worst['scenario']))})"
+            first = [r for r in m.ranked if r["rank"] == 1]
+            if len(first) == count:
+                text += "; all equal in worst case and p99"
+            elif len(first) > 1:
+                names = ", ".join(html.escape(str(r["scenario"])) for r in first[:3])
+                if len(first) > 3:
+                    names += f" and {len(first) - 3} more"
+                text += f"; best, tied: <strong>{names}</strong> (worst {_ns(_worst(best))})"
+            else:
+                text += f"; best: <strong>{html.escape(str(best['scenario']))}</strong>"
+                text += f" (worst {_ns(_worst(best))})"
+        if self.deadline_ns is not None and not m.failed:
+            text += f"; smallest margin {_ns(self.deadline_ns - _worst(worst))}"
+        return text
+
+    def _notes(self, data: ReportData) -> str:
         if not self.notes.strip():
             return ""
         return f"<h2>Notes</h2><pre>{html.escape(self.notes)}</pre>"
 
-    def _image(self, fig: Figure, name: str, alt: str) -> str:
-        """The figure as an embedded PNG (and as a file in figure_dir)."""
-        if self.figure_dir is not None:
-            if self.figure_dir.exists() and not self.figure_dir.is_dir():
-                raise LatmonError(f"--figures {self.figure_dir}: not a folder")
-            stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "figure"
-            path = self.figure_dir / f"{len(self.written) + 1:02d}-{stem}.{self.figure_format}"
-            write_bytes(path, save(fig, self.figure_format, close=False))
-            self.written.append(path)
-        return _img(save(fig, "png"), alt)
+    def _contents(self, data: ReportData) -> str:
+        links = [f'<a href="#{m.anchor}">{html.escape(m.measure.label)}</a>' for m in data.measures]
+        if any(s.is_stages and s.stage_names for run in data.runs for s in run.series):
+            links.append('<a href="#stages">stages of the interrupt path</a>')
+        if any(spikes_of(run) for run in data.runs):
+            links.append('<a href="#spikes">why were the spikes slow</a>')
+        if data.results:
+            links.append('<a href="#tail">probabilistic worst case</a>')
+        links.append('<a href="#runs">runs</a>')
+        return "<nav>Details: " + " ".join(links) + "</nav>"
 
-    def _summary(self, results: list[SeriesResult]) -> str:
-        table = summary_table(results, self.deadline_ns is not None, html_notes=True)
+    def _measures(self, data: ReportData) -> str:
+        return "\n".join(self._measure(m) for m in data.measures)
+
+    def _measure(self, m: MeasureData) -> str:
+        """One measure: the configurations compared, the figures, the series' statistics."""
+        parts = [f'<section id="{m.anchor}"><h2>{html.escape(m.measure.label)}</h2>']
+        parts.append(self._comparison(m))
+        parts.append(self._distribution_figures(m))
+        parts.append(self._timeline(m))
+        parts.append(self._series_table(m))
+        return "\n".join(p for p in parts if p) + "</section>"
+
+    def _comparison(self, m: MeasureData) -> str:
+        """The configurations side by side (all repetitions and CPUs of a scenario pooled), as
+        in the published tables, with the differences to the first: only with two or more."""
+        if len(m.groups) < 2:
+            return ""
+        base = next((str(r["vs"]) for r in m.rows if "vs" in r), m.groups[0].label)
+        table = comparison_table(m.rows, self.deadline_ns is not None)
+        return (
+            "<h3>Configurations compared</h3>"
+            '<p class="note">Each configuration pooled over its runs and series. Against the '
+            f"first ({html.escape(base)}): differences of p50 and p99 with 95 % intervals and "
+            "the Vargha-Delaney A12 effect size (0.5: no difference; see docs/statistics.md). "
+            "Also: <code>latmon compare</code>.</p>" + render(table, "html")
+        )
+
+    def _distribution_figures(self, m: MeasureData) -> str:
+        dists = [interactive.Dist(g.label, g.dist) for g in m.groups if g.dist.n]  # pooled, in ns
+        if not dists:
+            return ""
+        title = m.measure.label
+        ladder = []
+        for row in m.rows:
+            s = row["summary"]
+            if isinstance(s, Summary) and s.count:
+                stats: dict[str, float | None] = {}
+                for key, _, _ in interactive.LADDER:
+                    v = s.value(key) if key in (*PERCENTILES, "min", "max") else None
+                    stats[key] = None if v is None else float(v)
+                ladder.append((str(row["scenario"]), stats))
+        labelled_dists = [d for g in m.groups if (d := _labelled(g)) is not None]
+        figures = [
+            self._figure(
+                interactive.percentile_figure(ladder, f"Percentiles — {title}", self.deadline_ns),
+                lambda: _static("violin", violin_figure(labelled_dists, self.deadline_ns)),
+            ),
+            self._figure(
+                interactive.exceedance_figure(dists, f"Exceedance — {title}", self.deadline_ns),
+                lambda: _static("exceedance", exceedance_figure(labelled_dists, self.deadline_ns)),
+            ),
+            self._figure(
+                interactive.histogram_figure(dists, f"Histogram — {title}", self.deadline_ns),
+                lambda: [
+                    (f"{r.label}-histogram", f)
+                    for r in m.results
+                    if (f := histogram_figure(r.series, r.label)) is not None
+                ],
+            ),
+        ]
+        return '<div class="grid2">' + "".join(f for f in figures if f) + "</div>"
+
+    def _timeline(self, m: MeasureData) -> str:
+        series = [(r.label, r.series) for r in m.results if r.series.has_samples]
+        fig = interactive.timeline_figure(
+            series, f"Latency over time — {m.measure.label}", self.deadline_ns
+        )
+        return self._figure(
+            fig,
+            lambda: [
+                (f"{r.label}-timeline", f)
+                for r in m.results
+                if (f := timeline_figure(r.series, r.label, self.deadline_ns)) is not None
+            ],
+        )
+
+    def _series_table(self, m: MeasureData) -> str:
+        table = summary_table(m.results, self.deadline_ns is not None, html_notes=True)
         deadline_note = (
-            f" Deadline: {fmt(self.deadline_ns)} ns; &gt; deadline counts the samples above it, "
+            f" Deadline: {_ns(self.deadline_ns)}; &gt; deadline counts the samples above it, "
             "margin = deadline - max."
             if self.deadline_ns
             else ""
         )
         return (
-            "<h2>Summary</h2>"
-            '<p class="note">All values in nanoseconds (clock cycles converted with the recorded '
-            "clock). Percentiles are nearest-rank; jitter is max(max - mean, mean - min); the "
-            "p99 CI is a 95 % distribution-free interval (binomial order statistics; — : too "
-            "few samples to bound that side). Histograms: each value at its bin's lower edge "
-            "(the true value up to the bin width above); ≥x: in the overflow, above the "
-            f"histogram's range.{deadline_note}</p>" + render(table, "html")
+            "<details open><summary><strong>Statistics of every series</strong></summary>"
+            '<p class="note">Clock cycles converted to ns with the recorded clock. Percentiles are '
+            "nearest-rank; jitter is max(max - mean, mean - min); the p99 CI is a 95 % "
+            "distribution-free interval (binomial order statistics; — : too few samples to "
+            "bound that side). Histograms: each value at its bin's lower edge (the true value up "
+            "to the bin width above); ≥x: in the overflow, above the histogram's range."
+            f"{deadline_note}</p>" + render(table, "html") + "</details>"
         )
 
-    def _configurations(self, runs: list[Run]) -> str:
+    def _configurations(self, data: ReportData) -> str:
         """The configurations a campaign ran on, side by side (more than one scenario that
         records its target): where each ran and its headline measurement."""
-        rows = configuration_rows(runs)
+        rows = configuration_rows(data.runs)
         if len(rows) < 2:
             return ""
         table = Table(CONFIGURATION_COLUMNS)
@@ -210,75 +645,19 @@ class HtmlReport:
         return (
             "<h2>Configurations side by side</h2>"
             '<p class="note">One row per scenario: where it ran, as its run files record it, '
-            "and its headline measurement in ns (n, median, p99, max; all runs of the scenario "
+            "and its headline measurement (n, median, p99, max; all runs of the scenario "
             "pooled). Every statistic of every series follows below.</p>"
             + render(table, "html")
             + (meaning if any(r.emulated for r in rows) else "")
         )
 
-    def _comparison(self, runs: list[Run]) -> str:
-        """Scenarios side by side (all repetitions and series of a scenario pooled), as in the
-        published tables, with the differences to the first scenario: only with two or more."""
-        groups = group_runs(runs)
-        if len(groups) < 2:
-            return ""
-        rows = compare(groups, None, self.deadline_ns)
-        table = comparison_table(rows, self.deadline_ns is not None)
-        return (
-            "<h2>Scenarios compared</h2>"
-            '<p class="note">Each scenario pooled over its runs and series, in ns. Against the '
-            f"first scenario ({html.escape(groups[0].label)}): differences of p50 and p99 with "
-            "95 % intervals and the Vargha-Delaney A12 effect size (0.5: no difference; see "
-            "docs/statistics.md). Also: <code>latmon compare</code>.</p>" + render(table, "html")
-        )
-
-    def _overview(self, results: list[SeriesResult]) -> str:
-        """Figures over all series: mean/max bars, violins, exceedance."""
-        with_data = [r for r in results if r.ns.count]
-        if not with_data:
-            return ""
-        parts = ["<h2>Overview</h2>"]
-        bars = mean_max_figure(
-            [
-                (r.label, float(r.ns.value("mean") or 0), float(r.ns.bounds("max")[0] or 0))
-                for r in with_data
-            ]
-        )
-        dists = [d for r in with_data if (d := labelled(r.series, r.label)) is not None]
-        figures = [
-            (bars, "mean-max", "mean and maximum per series"),
-            (violin_figure(dists, self.deadline_ns), "violin", "violin plot of every series"),
-            (exceedance_figure(dists, self.deadline_ns), "exceedance", "exceedance plot"),
-        ]
-        for fig, name, alt in figures:
-            if fig is not None:
-                parts.append(self._image(fig, name, alt))
-        return "\n".join(parts)
-
-    def _histograms(self, results: list[SeriesResult]) -> str:
-        parts = ["<h2>Per series: histogram and latency over time</h2>"]
-        for r in results:
-            parts.append(f"<h3>{html.escape(r.label)}</h3>")
-            fig = histogram_figure(r.series, r.label)
-            if fig is None:
-                parts.append('<p class="note">no samples</p>')
-                continue
-            parts.append(
-                self._image(fig, f"{r.label}-histogram", f"latency histogram of {r.label}")
-            )
-            timeline = timeline_figure(r.series, r.label, self.deadline_ns)
-            if timeline is not None:
-                alt = f"latency over time of {r.label}"
-                parts.append(self._image(timeline, f"{r.label}-timeline", alt))
-        return "\n".join(parts)
-
-    def _stages(self, runs: list[Run]) -> str:
-        """Stage decomposition (latprobe --stages): a table and a stacked plot per series."""
-        found = [(run, s) for run in runs for s in run.series if s.is_stages and s.stage_names]
+    def _stages(self, data: ReportData) -> str:
+        """Stage decomposition (latprobe --stages): a table and a stage plot per series."""
+        found = [(run, s) for run in data.runs for s in run.series if s.is_stages and s.stage_names]
         if not found:
             return ""
         parts = [
-            "<h2>Stages of the interrupt path</h2>",
+            '<section id="stages"><h2>Stages of the interrupt path</h2>',
             '<p class="note">Each matched wake-up split into: expiry &rarr; timer interrupt '
             "entry (irq), &rarr; the probe's hrtimer handler (handler), &rarr; wake-up of the "
             "thread (wakeup), &rarr; switch to it (sched: scheduling latency), &rarr; its clock "
@@ -295,23 +674,19 @@ class HtmlReport:
             parts.append(f'<p class="note">{html.escape(coverage_text(s, kept, unmatched))}</p>')
             if not s.has_samples:
                 continue
-            names = ["total", *(n.removeprefix("stage_") for n in s.stage_names)]
-            table = Table([Column("stat", "ns", "l"), *(Column(n, n) for n in names)])
-            columns = [s.latency] + [s.columns[n] for n in s.stage_names]
-            for stat in ("mean", "p50", "p99", "max"):
-                cells: dict[str, object] = {"stat": stat}
-                cells.update({n: _stage_stat(c, stat) for n, c in zip(names, columns, strict=True)})
-                table.add(cells)
-            parts.append(render(table, "html"))
-            fig = stage_figure(s, label)
-            if fig is not None:
-                parts.append(self._image(fig, f"{label}-stages", f"stages of {label}"))
-        return "\n".join(parts)
+            parts.append(render(stage_table(s), "html"))
+            parts.append(
+                self._figure(
+                    interactive.stage_figure(s, f"Stages — {label}"),
+                    _stage_statics(s, label),
+                )
+            )
+        return "\n".join(parts) + "</section>"
 
-    def _settings(self, runs: list[Run]) -> str:
+    def _settings(self, data: ReportData) -> str:
         """The settings that change what a latency tool measures, per run that has them."""
         table = Table(SETTINGS_COLUMNS)
-        for run in runs:
+        for run in data.runs:
             row = settings_row(run)
             if row is not None:
                 table.add(dict(zip((c.key for c in SETTINGS_COLUMNS), row, strict=True)))
@@ -326,13 +701,13 @@ class HtmlReport:
             + render(table, "html")
         )
 
-    def _spikes(self, runs: list[Run]) -> str:
+    def _spikes(self, data: ReportData) -> str:
         """Why were the spikes slow: every explained wake-up, largest first, per run."""
-        found = [(run, spikes) for run in runs if (spikes := spikes_of(run))]
+        found = [(run, spikes) for run in data.runs if (spikes := spikes_of(run))]
         if not found:
             return ""
         parts = [
-            "<h2>Why were the spikes slow</h2>",
+            '<section id="spikes"><h2>Why were the spikes slow</h2>',
             '<p class="note">The worst wake-ups of each CPU (latprobe --stages; every one above '
             "--explain), each explained from the kernel trace: the time from the timer's "
             "expiry to the probe's clock read, attributed to what held the CPU — the idle "
@@ -349,32 +724,71 @@ class HtmlReport:
                     dict(zip((c.key for c in SPIKE_COLUMNS), spike_cells(spike), strict=True))
                 )
             parts.append(render(table, "html"))
-        return "\n".join(parts)
+        return "\n".join(parts) + "</section>"
 
-    def _metadata(self, runs: list[Run]) -> str:
-        parts = ["<h2>Runs</h2>"]
-        for run in runs:
-            parts.append(f"<h3>{html.escape(run.label)}</h3>")
-            parts.append(f'<p class="note">file: {html.escape(run.path)}</p>')
+    def _tail(self, data: ReportData) -> str:
+        """The probabilistic worst case of every series (latmon.tail_report)."""
+        series = [(r.label, r.series) for r in data.results]
+        return TailSection(self.deadline_ns).render(series, self._figure)
+
+    def _metadata(self, data: ReportData) -> str:
+        parts = ['<section id="runs"><h2>Runs</h2>']
+        for run in data.runs:
+            problems = ""
             if run.problems:
                 items = "".join(f"<li>{html.escape(p)}</li>" for p in run.problems)
-                parts.append(
+                problems = (
                     '<p class="bad">This run was read from a damaged file; the statistics '
                     f"cover only the valid records.</p><ul>{items}</ul>"
                 )
             table = Table([Column("key", "metadata", "l"), Column("value", "value", "l")])
             for k, v in run.meta.items():
                 table.add({"key": k, "value": v})
-            parts.append(render(table, "html"))
+            series = []
             for s in run.series:
                 counters = ", ".join(f"{k}={v}" for k, v in s.counters.items())
                 meta = ", ".join(f"{k}={v}" for k, v in s.meta.items())
                 unit = s.unit + (f" at {s.clock_hz:,} Hz" if s.clock_hz else "")
-                parts.append(
+                series.append(
                     f'<p class="note">{html.escape(s.name)}: {html.escape(unit)}; '
                     f"{html.escape(meta)}; counters: {html.escape(counters)}</p>"
                 )
-        return "\n".join(parts)
+            parts.append(
+                f"<h3>{html.escape(run.label)}</h3>{problems}"
+                f'<details><summary class="note">file: {html.escape(run.path)} — metadata and '
+                f'series</summary><div class="meta">{render(table, "html")}</div>'
+                + "".join(series)
+                + "</details>"
+            )
+        return "\n".join(parts) + "</section>"
+
+
+def _labelled(g: Group) -> Labelled | None:
+    """A group's pooled distribution (ns) for the static figures."""
+    return Labelled(g.label, g.dist) if g.dist.n else None
+
+
+def _stage_statics(s: Series, label: str) -> StaticMaker:
+    return lambda: _static(f"{label}-stages", stage_figure(s, label))
+
+
+def _static(name: str, fig: StaticFigure | None) -> list[tuple[str, StaticFigure]]:
+    return [] if fig is None else [(name, fig)]
+
+
+def stage_table(s: Series) -> Table:
+    """mean, p50, p99 and max of the total and of each stage (ns, nearest-rank)."""
+    names = ["total", *(n.removeprefix("stage_") for n in s.stage_names)]
+    table = Table([Column("stat", "statistic", "l"), *(Column(n, n, unit="ns") for n in names)])
+    columns = [s.latency] + [s.columns[n] for n in s.stage_names]
+    scale = s.ns_per_unit
+    for stat in ("mean", "p50", "p99", "max"):
+        cells: dict[str, object] = {"stat": stat}
+        for n, c in zip(names, columns, strict=True):
+            v = _stage_stat(c, stat)
+            cells[n] = v if scale == 1 else number(Fraction(v) * scale)
+        table.add(cells)
+    return table
 
 
 CONFIGURATION_COLUMNS = [
@@ -385,9 +799,9 @@ CONFIGURATION_COLUMNS = [
     Column("kernel", "kernel", "l"),
     Column("measured", "measured", "l"),
     Column("n", "n"),
-    Column("median", "median"),
-    Column("p99", "p99"),
-    Column("max", "max"),
+    Column("median", "median", unit="ns"),
+    Column("p99", "p99", unit="ns"),
+    Column("max", "max", unit="ns"),
 ]
 SETTINGS_COLUMNS = [
     Column("run", "run", "l"),
@@ -482,11 +896,6 @@ def spike_cells(spike: Spike, contributors: int = 3) -> list[str]:
     ]
 
 
-def _img(png: bytes, alt: str) -> str:
-    data = base64.b64encode(png).decode("ascii")
-    return f'<img alt="{html.escape(alt, quote=True)}" src="data:image/png;base64,{data}">'
-
-
 @dataclass
 class MarkdownReport:
     """The summary table as GitHub-flavoured Markdown (CI logs, job summaries)."""
@@ -543,27 +952,32 @@ SUMMARY_COLUMNS = [
     Column("run", "run", "l"),
     Column("series", "series", "l"),
     Column("count", "n"),
-    Column("resolution", "resolution"),
-    Column("min", "min"),
-    Column("mean", "mean"),
-    Column("median", "median"),
-    Column("max", "max"),
-    Column("stdev", "stdev"),
-    Column("jitter", "jitter"),
+    Column("resolution", "resolution", unit="ns"),
+    Column("min", "min", unit="ns"),
+    Column("mean", "mean", unit="ns"),
+    Column("median", "median", unit="ns"),
+    Column("max", "max", unit="ns"),
+    Column("stdev", "stdev", unit="ns"),
+    Column("jitter", "jitter", unit="ns"),
     Column("rsd_pct", "%RSD"),
-    *(Column(k, k) for k in PERCENTILES),
-    Column("p99_ci", "p99 95% CI"),
+    *(Column(k, k, unit="ns") for k in PERCENTILES),
+    Column("p99_ci", "p99 95% CI", unit="ns"),
 ]
 DEADLINE_COLUMNS = [
     Column("above_deadline", "> deadline"),
-    Column("margin", "margin"),
+    Column("margin", "margin", unit="ns", title="deadline - max: negative when it is missed"),
     Column("verdict", "verdict", "l"),
 ]
 
 
 def summary_table(results: list[SeriesResult], with_deadline: bool, html_notes: bool) -> Table:
-    """The report's summary (HTML and Markdown): the figures of ``latmon stats`` in ns."""
-    table = Table(SUMMARY_COLUMNS + (DEADLINE_COLUMNS if with_deadline else []))
+    """The report's summary: the figures of ``latmon stats`` in ns. Markdown (``html_notes``
+    False) keeps the run and the series in two columns; HTML names each row in one (its sticky
+    first column)."""
+    columns = SUMMARY_COLUMNS + (DEADLINE_COLUMNS if with_deadline else [])
+    if html_notes:
+        columns = [Column("series", "series", "l"), *columns[2:]]
+    table = Table(columns)
     for r in results:
         s = r.ns
         name = r.series.name + (" (damaged)" if r.run.damaged else "")
@@ -571,7 +985,7 @@ def summary_table(results: list[SeriesResult], with_deadline: bool, html_notes: 
             name += f" (histogram ±{fmt(r.native.bin_error)} {r.series.unit})"
         cells: dict[str, object] = {
             "run": r.run.label,
-            "series": name,
+            "series": f"{r.run.label} / {name}" if html_notes else name,
             "count": s.count,
             "resolution": r.series.resolution * r.series.ns_per_unit,
         }

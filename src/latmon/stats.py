@@ -37,7 +37,7 @@ from latmon.distribution import (
 )
 from latmon.exact import sqrt_rational
 from latmon.model import Series
-from latmon.tables import Cell, fmt, plain
+from latmon.tables import Cell, plain
 
 # The percentiles of `latmon stats`: key -> quantile.
 PERCENTILES: dict[str, float] = {
@@ -331,12 +331,12 @@ def stat_cell(summary: Summary, key: str) -> Cell:
     "[low, high]", rsd_pct with two decimals."""
     if key.endswith("_ci"):
         lo, hi = summary.ci(key[:-3])
-        return Cell(f"[{fmt(lo)}, {fmt(hi)}]", f"{plain(lo)};{plain(hi)}")
+        return Cell.made_of("[{0}, {1}]", lo, hi, plain_text=f"{plain(lo)};{plain(hi)}")
     value = summary.value(key)
     if value is None and summary.count and key in (*summary.percentiles, "min", "max", "median"):
         lo, hi = summary.bounds(key)
         if lo is not None:
-            return Cell(f"≥{fmt(lo)}", f">={plain(lo)}")
+            return Cell.made_of("≥{0}", lo, plain_text=f">={plain(lo)}")
         if hi is not None:
-            return Cell(f"≤{fmt(hi)}", f"<={plain(hi)}")
+            return Cell.made_of("≤{0}", hi, plain_text=f"<={plain(hi)}")
     return Cell.of(value, 2 if key == "rsd_pct" else 1)

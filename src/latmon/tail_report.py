@@ -4,7 +4,10 @@ against the deadline), the tail extrapolated with its band and the threshold dia
 the reasons why there is no number (docs/tail.md).
 
 Self-contained: :class:`TailSection` takes the series with their labels and a function that
-embeds a figure, and returns HTML; it knows nothing else of the report's layout.
+embeds a figure, and returns HTML; it knows nothing else of the report's layout. Latencies are
+shown as everywhere in the report: each table column in the unit that fits it (exact ns in the
+cell's tooltip), the figure interactive (latmon.tail_interactive), its static version for
+``--figures`` drawn by latmon.tail_plots.
 """
 
 from __future__ import annotations
@@ -13,17 +16,21 @@ import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from matplotlib.figure import Figure
+from matplotlib.figure import Figure as StaticFigure
 
+from latmon.interactive import Figure
 from latmon.model import Series
 from latmon.stats import deadline_in_unit
-from latmon.tables import Column, Table, fmt, render
+from latmon.tables import Column, Table, fmt, render, say_ns, unit_for
 from latmon.tail import TailAnalysis, analyse_series, time_ordered
-from latmon.tail_plots import tail_figure
+from latmon.tail_interactive import tail_figure
+from latmon.tail_plots import tail_figure as static_tail_figure
 from latmon.tail_tables import checks_table, fit_text, pwcet_table
 
-#: Embeds a figure: (figure, file name stem, alt text) -> HTML.
-ImageWriter = Callable[[Figure, str, str], str]
+#: Static versions of a figure for --figures: a function that draws them, (file stem, figure).
+StaticMaker = Callable[[], list[tuple[str, StaticFigure]]]
+#: Embeds an interactive figure (None: nothing) with its static versions -> HTML.
+FigureWriter = Callable[[Figure | None, StaticMaker | None], str]
 
 INTRODUCTION = (
     '<p class="note">The latency exceeded with probability p per activation (pWCET), '
@@ -31,7 +38,8 @@ INTRODUCTION = (
     "(generalised Pareto) and block maxima (GEV), with profile-likelihood intervals. Only for "
     "samples that pass the checks: independence (Ljung–Box, runs test) and identical "
     "distribution (KPSS, KS between the halves), the four as one family; enough exceedances; "
-    "and a tail that is not heavy (ξ &gt; 0 has no bound: no number). Values in ns. Also: "
+    "and a tail that is not heavy (ξ &gt; 0 has no bound: no number). Latencies in the unit "
+    "named in each heading, the exact ns in each cell's tooltip. Also: "
     "<code>latmon tail</code>; see docs/tail.md.</p>"
 )
 
@@ -42,8 +50,11 @@ class TailSection:
 
     deadline_ns: int | None = None
 
-    def render(self, series: Sequence[tuple[str, Series]], image: ImageWriter) -> str:
-        parts = ["<h2>Probabilistic worst case (extreme-value analysis)</h2>", INTRODUCTION]
+    def render(self, series: Sequence[tuple[str, Series]], figure: FigureWriter) -> str:
+        parts = [
+            '<section id="tail"><h2>Probabilistic worst case (extreme-value analysis)</h2>',
+            INTRODUCTION,
+        ]
         unavailable = Table(
             [Column("series", "series", "l"), Column("n", "samples"), Column("why", "why", "l")]
         )
@@ -53,13 +64,13 @@ class TailSection:
                 unavailable.add({"series": label, "n": a.n, "why": a.unavailable})
                 continue
             parts.append(f"<h3>{html.escape(label)}</h3>")
-            parts.append(self._series(label, s, a, image))
+            parts.append(self._series(label, s, a, figure))
         if unavailable.rows:
             parts.append("<h3>Series without an analysis</h3>")
             parts.append(render(unavailable, "html"))
-        return "\n".join(parts)
+        return "\n".join(parts) + "</section>"
 
-    def _series(self, label: str, s: Series, a: TailAnalysis, image: ImageWriter) -> str:
+    def _series(self, label: str, s: Series, a: TailAnalysis, figure: FigureWriter) -> str:
         parts = [
             f'<p class="note">{fmt(a.n)} samples in time order; i.i.d. checks as one family at '
             f"{a.alpha:g} (each test at {a.alpha / 4:g}).</p>",
@@ -74,29 +85,34 @@ class TailSection:
             )
             return "\n".join(parts)
         to_ns = float(s.ns_per_unit)
+        unit, per = unit_for(a.sample_max * to_ns)  # the fits' parameters in the samples' unit
         for m in (a.pot, a.gev):
             if m is None:
                 continue
             parts.append(
                 f'<p class="note"><b>{html.escape(m.method)}</b>: '
-                f"{html.escape(fit_text(m, to_ns, 'ns'))}</p>"
+                f"{html.escape(fit_text(m, to_ns / per, unit))}</p>"
             )
             parts.append(render(checks_table(m.checks), "html"))
         if not a.valid:
             parts.append(f'<p class="bad">no pWCET: {html.escape("; ".join(a.reasons()))}</p>')
             return "\n".join(parts)
         deadline = None if self.deadline_ns is None else deadline_in_unit(s, self.deadline_ns)
-        note = f"pWCET per activation in ns, with the {a.confidence:.0%} interval."
+        note = f"pWCET per activation, with the {a.confidence:.0%} interval."
         if self.deadline_ns is not None:
             note += (
-                f" Verdict against the {fmt(self.deadline_ns)} ns deadline: pass when the "
+                f" Verdict against the {say_ns(self.deadline_ns)} deadline: pass when the "
                 "interval's upper end is within it."
             )
         parts.append(f'<p class="note">{note}</p>')
-        parts.append(render(pwcet_table(a, to_ns, deadline), "html"))
+        parts.append(render(pwcet_table(a, to_ns, deadline, in_ns=True), "html"))
         values = time_ordered(s)
-        figure = None if values is None else tail_figure(values, a, to_ns, label, self.deadline_ns)
-        if figure is not None:
-            alt = f"tail of {label} extrapolated, with the threshold diagnostics"
-            parts.append(image(figure, f"{label}-tail", alt))
+        if values is not None:
+            deadline_ns = self.deadline_ns
+
+            def statics() -> list[tuple[str, StaticFigure]]:
+                fig = static_tail_figure(values, a, to_ns, label, deadline_ns)
+                return [] if fig is None else [(f"{label}-tail", fig)]
+
+            parts.append(figure(tail_figure(values, a, to_ns, label, deadline_ns), statics))
         return "\n".join(parts)

@@ -62,30 +62,36 @@ def fit_text(method: MethodResult, factor: float, unit: str) -> str:
 
 def _value(v: float) -> Cell:
     """A latency, to the unit (ns or cycles: a fraction of one is no information here); ∞
-    (empty for machines) where the likelihood does not bound it."""
+    (empty for machines) where the likelihood does not bound it. The number goes with it, so
+    that the HTML table can show a column in ns in the unit that fits it."""
     if not math.isfinite(v):
         return Cell("∞", "")
-    return Cell(fmt(v, 0), plain(v))
+    return Cell(fmt(v, 0), plain(v), (round(v),), "{0}")
 
 
-def pwcet_columns(confidence: float, with_deadline: bool) -> list[Column]:
+def pwcet_columns(confidence: float, with_deadline: bool, in_ns: bool = False) -> list[Column]:
+    """The pWCET table's columns; ``in_ns``: the latencies are in ns (HTML scales them)."""
+    unit = "ns" if in_ns else ""
     columns = [
         Column("method", "method", "l"),
         Column("probability", "p per activation"),
-        Column("pwcet", "pWCET"),
-        Column("low", f"{confidence:.0%} low"),
-        Column("high", f"{confidence:.0%} high"),
+        Column("pwcet", "pWCET", unit=unit),
+        Column("low", f"{confidence:.0%} low", unit=unit),
+        Column("high", f"{confidence:.0%} high", unit=unit),
     ]
     if with_deadline:
         columns.append(Column("verdict", "verdict", "l"))
     return columns
 
 
-def pwcet_table(analysis: TailAnalysis, factor: float, deadline: float | None) -> Table:
+def pwcet_table(
+    analysis: TailAnalysis, factor: float, deadline: float | None, in_ns: bool = False
+) -> Table:
     """The pWCET of every valid method at every probability with its interval (values times
-    ``factor``); with a deadline (in the values' own unit, before ``factor``) a verdict:
-    pass when the interval's upper end is within it. FAIL rows carry the CSS class "bad"."""
-    table = Table(pwcet_columns(analysis.confidence, deadline is not None))
+    ``factor``; ``in_ns``: that makes them ns); with a deadline (in the values' own unit,
+    before ``factor``) a verdict: pass when the interval's upper end is within it. FAIL rows
+    carry the CSS class "bad"."""
+    table = Table(pwcet_columns(analysis.confidence, deadline is not None, in_ns))
     for m in (analysis.pot, analysis.gev):
         if m is None:
             continue

@@ -42,7 +42,8 @@ def command(
     read_options: ReadOptions,
 ) -> None:
     """Compare the scenarios in FILES (runs with the same scenario are pooled: every repetition
-    and CPU). Per scenario: n, min, avg, median, p99 with its confidence interval, p99.9, max,
+    and CPU; only series that measure the same quantity along the same path are compared). Per
+    scenario: n, min, avg, median, p99 with its confidence interval, p99.9, max,
     jitter, stdev, %RSD; with --deadline the count above it, the margin and a verdict; against
     the baseline the differences of p50 and p99 with confidence intervals and the Vargha-Delaney
     A12 effect size. All values in ns."""
@@ -67,9 +68,13 @@ def command(
                 "width; ≥: in the overflow"
             )
         notes.append(f"CIs at {confidence:.0%}; percentiles nearest-rank; values in ns")
-        if len(rows) > 1:
+        bases = list(dict.fromkeys(str(r["vs"]) for r in rows if "vs" in r))
+        if bases:
+            notes.append(f"differences and A12 against {', '.join(bases)}")
+        if len({(r["quantity"], r["path"]) for r in rows}) > 1:
             notes.append(
-                f"differences and A12 against {baseline if baseline else rows[0]['scenario']}"
+                "only scenarios that measure the same quantity along the same path are "
+                "differenced, each against the first (or --baseline) of its measure"
             )
         click.echo("(" + "; ".join(notes) + ")", err=True)
     if damaged:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import click
 
+from latmon.browser import open_in_browser, print_pdf
 from latmon.commands.options import (
     EXIT_DAMAGED,
     input_options,
@@ -45,6 +47,17 @@ from latmon.report import HtmlReport, MarkdownReport
 @click.option("--deadline", help="Mark the deadline and give a verdict per series, e.g. 3ms.")
 @click.option("--title", default="latmon report", show_default=True)
 @click.option(
+    "--open",
+    "open_browser",
+    is_flag=True,
+    help="Open the HTML report in your browser ($BROWSER, else the system's) once written.",
+)
+@click.option(
+    "--pdf",
+    help="Also print the report to this PDF file with headless Chromium (figures drawn, A4 "
+    "landscape), e.g. to attach to a test record.",
+)
+@click.option(
     "--notes",
     type=click.Path(exists=True, dir_okay=False),
     help="A text file shown verbatim under the summary of the HTML report (what the figures "
@@ -61,21 +74,29 @@ def command(
     deadline: str | None,
     title: str,
     notes: str | None,
+    open_browser: bool,
+    pdf: str | None,
     read_options: ReadOptions,
 ) -> None:
-    """Report on FILES: summary table with percentile intervals (and a deadline verdict),
-    mean/max bars, violins, exceedance, per series a log-y histogram and latency over time,
-    the stages of the interrupt path, the probabilistic worst case (extreme-value analysis
-    with its checks; docs/tail.md), each run's metadata.
+    """Report on FILES: first the verdict per configuration (with --deadline), ranked, for each
+    measure (quantity and path: only series that measure the same are compared); then per
+    measure the configurations compared, interactive figures (percentiles, exceedance,
+    histogram, latency over time with its spikes) and every series' statistics; the stages of
+    the interrupt path; the probabilistic worst case (extreme-value analysis with its
+    checks; docs/tail.md); each run's metadata. One self-contained file that works offline.
 
-    Give at least one of -o (HTML), --markdown and --figures.
+    Give at least one of -o (HTML), --markdown, --figures and --pdf.
     """
-    if not (output or markdown or figures):
-        raise click.UsageError("nothing to write: give -o REPORT.html, --markdown or --figures")
+    if not (output or markdown or figures or pdf):
+        raise click.UsageError(
+            "nothing to write: give -o REPORT.html, --markdown, --figures or --pdf"
+        )
+    if open_browser and (not output or output == "-"):
+        raise click.UsageError("--open needs the HTML report in a file: give -o REPORT.html")
     deadline_ns = parse_deadline(deadline)
     runs = load_files(list(files), fmt, keep_going, read_options)
     damaged = report_problems(runs)
-    if output or figures:
+    if output or figures or pdf:
         report = HtmlReport(
             title,
             deadline_ns,
@@ -94,6 +115,17 @@ def command(
                 click.echo(output)
         for path in report.written:
             click.echo(str(path))
+        if pdf:
+            with tempfile.TemporaryDirectory(prefix="latmon-report-") as folder:
+                page = Path(folder) / "report.html"
+                page.write_text(text, encoding="utf-8")
+                print_pdf(page, pdf)
+            if pdf != "-":
+                click.echo(pdf)
+        if open_browser and output:
+            problem = open_in_browser(Path(output))
+            if problem:
+                click.echo(f"latmon: note: {problem}", err=True)
     if markdown:
         summary = MarkdownReport(title, deadline_ns).render(runs)
         write_text(markdown, summary)

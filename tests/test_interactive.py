@@ -1,0 +1,153 @@
+"""The report's interactive figures: what they draw equals what is computed here from the
+samples, every maximum is kept, and the deadline never stretches an axis."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from latmon.distribution import Distribution
+from latmon.interactive import (
+    DASHES,
+    EXCEEDANCE_TAIL,
+    MAX_SPIKES,
+    PALETTE,
+    TIMELINE_BUCKETS,
+    Dist,
+    exceedance_figure,
+    exceedance_points,
+    histogram_edges,
+    histogram_figure,
+    histogram_steps,
+    spec_json,
+    style,
+    ticks_125,
+    timeline_figure,
+    timeline_points,
+)
+from latmon.model import Series
+
+
+def spiky(n: int, seed: int = 1) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    lat = rng.lognormal(np.log(20_000), 0.3, n).astype(np.int64)
+    lat[rng.choice(n, 40, replace=False)] = rng.integers(1_000_000, 9_000_000, 40)
+    return lat
+
+
+def test_decimated_timeline_keeps_every_bucket_maximum() -> None:
+    lat = spiky(1_000_000)
+    s = Series("cpu0", "ns", columns={"latency": lat})
+    tl = timeline_points(s)
+    assert tl is not None and tl.decimated and len(tl.x) <= 2 * TIMELINE_BUCKETS
+    edges = np.linspace(0, len(lat), TIMELINE_BUCKETS + 1).astype(np.int64)
+    maxima = np.maximum.reduceat(lat, edges[:-1])
+    minima = np.minimum.reduceat(lat, edges[:-1])
+    drawn = tl.y.astype(np.int64)
+    assert set(maxima.tolist()) <= set(drawn.tolist())
+    assert set(minima.tolist()) <= set(drawn.tolist())
+    assert drawn.max() == lat.max() and np.all(np.diff(tl.x) >= 0)  # in time order
+    # the marked spikes are the largest samples, with their index and exact value
+    top = np.sort(lat)[-MAX_SPIKES:]
+    assert sorted(tl.spike_y.astype(np.int64).tolist()) == top.tolist()
+    assert np.array_equal(lat[tl.spike_index], tl.spike_y.astype(np.int64))
+
+
+def test_short_series_are_drawn_sample_by_sample_in_seconds() -> None:
+    lat = np.array([5, 7, 100, 6], dtype=np.int64)
+    t = np.array([0, 1_000_000_000, 2_000_000_000, 3_000_000_000], dtype=np.int64)
+    tl = timeline_points(Series("x", "ns", columns={"t": t, "latency": lat}))
+    assert tl is not None and not tl.decimated and tl.x_is_time
+    assert tl.x.tolist() == [0, 1, 2, 3] and tl.y.tolist() == [5, 7, 100, 6]
+    assert tl.spike_y.tolist() == [100]
+
+
+def test_a_flat_series_has_no_spike_unless_it_misses_the_deadline() -> None:
+    flat = Series("x", "ns", columns={"latency": np.array([7_740] * 49 + [3_490])})
+    tl = timeline_points(flat)
+    assert tl is not None and len(tl.spike_y) == 0
+    late = timeline_points(flat, deadline_ns=5_000)
+    assert late is not None and late.spike_y.tolist() == [7_740] * 49  # all 49 above it
+
+
+def test_exceedance_thinned_but_exact_at_the_tail() -> None:
+    lat = spiky(200_000)
+    values, counts = np.unique(lat, return_counts=True)
+    x, y = exceedance_points(values, counts)
+    assert len(x) < len(values)
+    n = len(lat)
+    for v, p in zip(x.tolist(), y.tolist(), strict=True):
+        assert p == np.count_nonzero(lat >= v) / n
+    assert np.array_equal(x[-EXCEEDANCE_TAIL:], values[-EXCEEDANCE_TAIL:])
+    assert x[-1] == lat.max() and y[-1] == 1 / n * np.count_nonzero(lat == lat.max())
+
+
+def test_histogram_counts_every_sample_once() -> None:
+    lat = spiky(50_000)
+    d = Dist("a", Distribution.from_samples(lat))
+    fig = histogram_figure([d], "h", None)
+    assert fig is not None and fig.meta["log"]  # a heavy tail: geometric bins, log axis
+    (trace,) = json.loads(spec_json(fig))["data"]
+    x, y = np.asarray(_decoded(trace["x"])), np.asarray(_decoded(trace["y"]))
+    bins = np.asarray(_decoded(trace["customdata"]), dtype=np.float64).reshape(-1, 2)
+    counted = x == bins[:, 0]  # a bin's count at its lower edge (not where a run closes)
+    assert y[counted].sum() == len(lat)
+    # a gap (NaN) wherever empty bins lie between two runs: no line crosses them
+    gaps = np.flatnonzero(np.isnan(y))
+    assert len(gaps) > 0 and np.all(bins[gaps + 1, 0] > bins[gaps - 1, 1])
+    edges = histogram_edges(int(lat.min()), int(lat.max()), log=False, resolution=10)
+    assert np.all(edges % 10 == 0) and edges[0] <= lat.min() < lat.max() < edges[-1]
+
+
+def test_histogram_steps_break_at_empty_bins() -> None:
+    edges = np.array([0.0, 1, 2, 3, 4, 5])
+    x, y, bins = histogram_steps(edges, np.array([2, 3, 0, 0, 1]))
+    np.testing.assert_array_equal(x, [0, 1, 2, np.nan, 4, 5])
+    np.testing.assert_array_equal(y, [2, 3, 3, np.nan, 1, 1])
+    np.testing.assert_array_equal(bins[:, 1], [1, 2, 2, np.nan, 5, 5])
+    assert [len(a) for a in histogram_steps(edges, np.zeros(5, dtype=int))] == [0, 0, 0]
+
+
+def _decoded(value: object) -> list[float]:
+    """A plotly array: a list, or a typed array {dtype, bdata} (base64)."""
+    if isinstance(value, dict):
+        import base64
+
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).tolist()
+    assert isinstance(value, list)
+    return value
+
+
+def _shapes_and_notes(spec: dict) -> tuple[list, list]:
+    layout = spec["layout"]
+    return layout.get("shapes", []), [a["text"] for a in layout.get("annotations", [])]
+
+
+def test_deadline_far_above_the_data_is_a_note_not_a_line() -> None:
+    lat = np.full(1000, 20_000, dtype=np.int64)
+    lat[500] = 40_000
+    s = Series("cpu0", "ns", columns={"latency": lat})
+    far = json.loads(spec_json(timeline_figure([("a", s)], "t", 3_000_000)))  # type: ignore[arg-type]
+    shapes, notes = _shapes_and_notes(far)
+    assert shapes == [] and any("deadline 3 ms" in n and "above" in n for n in notes)
+    near = json.loads(spec_json(timeline_figure([("a", s)], "t", 50_000)))  # type: ignore[arg-type]
+    shapes, _ = _shapes_and_notes(near)
+    assert len(shapes) == 1 and shapes[0]["y0"] == 50.0  # in µs: the unit of the figure
+    assert near["layout"]["yaxis"]["title"]["text"] == "latency (µs)"
+
+
+def test_styles_are_distinct_and_labels_escaped() -> None:
+    styles = [style(i) for i in range(len(PALETTE) * len(DASHES))]
+    assert len(set(styles)) == len(styles)
+    d = Dist("<b>x</b>", Distribution.from_samples(np.arange(1, 100, dtype=np.int64)))
+    text = spec_json(exceedance_figure([d], "e", None))  # type: ignore[arg-type]
+    assert "<b>" not in text and "</" not in text and "&lt;b&gt;x&lt;/b&gt;" in text
+
+
+def test_ticks_125_label_a_short_log_axis_with_round_values() -> None:
+    assert ticks_125(14.6, 2110.0) == [20, 50, 100, 200, 500, 1000, 2000]
+    assert ticks_125(1.0, 10.0) == [1, 2, 5, 10]
+    # less than two round values inside: the ends themselves
+    assert ticks_125(3.0, 4.0) == [3.0, 4.0]
+    assert ticks_125(0.0, 10.0) == []
