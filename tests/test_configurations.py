@@ -67,3 +67,26 @@ def test_one_row_per_configuration_in_campaign_order() -> None:
     ns = sorted(int(Fraction(v * 1_000_000_000, 62_500_000)) for v in (3, 5, 4))
     assert (b.n, b.median, b.max) == (3, ns[1], ns[2])
     assert "caches-on" in b.measured and b.kernel == "none (bare metal)" and b.emulated
+
+
+def test_the_report_opens_with_the_configurations_side_by_side() -> None:
+    """In the HTML report the configurations come first, before the verdict, with every
+    configuration named and the latency columns in a unit that fits them (exact ns kept)."""
+    from latmon.report import HtmlReport
+
+    bare = run("bare", 1, "latprobe", series("cpu0", [9_000, 11_000, 10_000]))
+    domu = run(
+        "domu",
+        2,
+        "latprobe",
+        series("cpu0", [150_000, 250_000, 200_000]),
+        hypervisor="Xen 4.17.7",
+        pinning="domu v0->p2 (hard 2)",
+    )
+    page = HtmlReport(deadline_ns=3_000_000).render([bare, domu])
+    first = page.index("Configurations side by side")
+    assert first < page.index("Deadline")
+    section = page[first : page.index("</table>", first)]
+    assert "bare [emulated]" in section and "domu [emulated]" in section
+    assert "Xen 4.17.7" in section and "domu v0-&gt;p2 (hard 2)" in section
+    assert "µs" in section  # medians of 10 µs and 200 µs: scaled, not raw ns
