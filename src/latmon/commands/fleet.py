@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from latmon.commands.options import run_files_output
 from latmon.errors import LatmonError
 from latmon.prometheus import http_fetch, parse_time, pull, selector_for
 from latmon.runfile import write_run
@@ -46,15 +47,7 @@ def _file_name(value: str) -> str:
     type=click.FloatRange(min=0),
     help="Seconds before --start searched for the counters' starting values.",
 )
-@click.option(
-    "-o",
-    "--output",
-    "outdir",
-    required=True,
-    type=click.Path(file_okay=False),
-    help="Folder for the run files (created if missing).",
-)
-@click.option("--force", is_flag=True, help="Overwrite run files that exist.")
+@run_files_output
 @click.option("--json", "as_json", is_flag=True, help="List the written run files as JSON.")
 def command(
     url: str,

@@ -8,7 +8,13 @@ from pathlib import Path
 
 import click
 
-from latmon.commands.options import EXIT_DAMAGED, input_options, load_each, report_problems
+from latmon.commands.options import (
+    EXIT_DAMAGED,
+    input_options,
+    load_each,
+    report_problems,
+    run_files_output,
+)
 from latmon.errors import LatmonError
 from latmon.model import Run
 from latmon.readers import ReadOptions
@@ -17,15 +23,7 @@ from latmon.runfile import write_run
 
 @click.command()
 @input_options
-@click.option(
-    "-o",
-    "--output",
-    "outdir",
-    required=True,
-    type=click.Path(file_okay=False),
-    help="Folder for the run files (created if missing).",
-)
-@click.option("--force", is_flag=True, help="Overwrite run files that exist.")
+@run_files_output
 @click.option(
     "--meta",
     "extra_meta",

@@ -140,3 +140,17 @@ def parse_deadline(deadline: str | None) -> int | None:
         return parse_duration_ns(deadline, "us") if deadline else None
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--deadline") from None
+
+
+def run_files_output(func: F) -> F:
+    """-o/--output FOLDER for the run files a command writes, and --force to overwrite them;
+    the command receives ``outdir`` and ``force``."""
+    func = click.option("--force", is_flag=True, help="Overwrite run files that exist.")(func)
+    return click.option(
+        "-o",
+        "--output",
+        "outdir",
+        required=True,
+        type=click.Path(file_okay=False),
+        help="Folder for the run files (created if missing).",
+    )(func)
