@@ -50,6 +50,15 @@ cpu, loops, length, gap, delay = int(sys.argv[1]), int(sys.argv[2]), int(sys.arg
 with open("/proc/self/comm", "w") as f:
     f.write("latmon-busy")
 os.sched_setaffinity(0, {cpu})
+# A SCHED_IDLE spinner keeps the CPU out of the idle task: this VM does not trace a switch away
+# from the idle task, so the helper woken on an idle CPU would run unseen until its next event.
+parent = os.getpid()
+spinner = os.fork()
+if spinner == 0:
+    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    while os.getppid() == parent:  # never outlives the helper
+        pass
+    os._exit(0)
 os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(99))
 clock, now = time.CLOCK_MONOTONIC, time.clock_gettime_ns
 other, normal = os.SCHED_OTHER, os.sched_param(0)
@@ -60,9 +69,13 @@ for i in range(loops):
     while e - s < length:
         e = now(clock)
     starts[i], ends[i] = s, e  # nothing allocated between the last clock read and the sleep
-    if i == loops - 1:  # the last: back to a normal task, so that its exit delays nothing
-        os.sched_setscheduler(0, other, normal)
     time.sleep(gap)
+# Back to a normal task only after the last sleep, so that its exit delays nothing: changed
+# before it, the switch away from the last loop would show nice 0, and where this VM does not
+# trace the switch to the helper (woken on an idle CPU) that is the only priority the trace has.
+os.sched_setscheduler(0, other, normal)
+os.kill(spinner, 9)
+os.waitpid(spinner, 0)
 print(json.dumps({"pid": os.getpid(), "loops": list(zip(starts, ends))}), flush=True)
 """
 
@@ -223,7 +236,7 @@ def break_on_the_loop(latprobe: Path, tmp_path: Path, cpu: int) -> bool:
         stderr=subprocess.PIPE,
         text=True,
     )
-    helper = busy_helper(proc, cpu, loops=1, gap=0.0, loop_ns=20_000_000)
+    helper = busy_helper(proc, cpu, loops=1, gap=0.01, loop_ns=20_000_000)
     _, stderr = proc.communicate(timeout=60)
     elapsed = time.monotonic() - t0
     result = helper_result(helper, tmp_path / "helper.json")
