@@ -82,8 +82,13 @@ module latmon_hist #(
             $fatal(1, "latmon_hist: CNT_WIDTH must be 2..32, not %0d", CNT_WIDTH);
     end
 
-    reg [BIN_WIDTH-1:0] mem0 [0:BINS-1];
-    reg [BIN_WIDTH-1:0] mem1 [0:BINS-1];
+    // A read and a write of one address at one edge never decide a count: the counting reads
+    // take a write of the same edge by forwarding, the bus reads the frozen bank only while
+    // nothing writes it (busy low). So what the RAM returns then does not matter, and synthesis
+    // need not emulate a defined result around the block RAM (no_rw_check): its read register
+    // goes straight into its output register.
+    (* no_rw_check *) reg [BIN_WIDTH-1:0] mem0 [0:BINS-1];
+    (* no_rw_check *) reg [BIN_WIDTH-1:0] mem1 [0:BINS-1];
 
     integer i;
     initial begin
@@ -119,7 +124,7 @@ module latmon_hist #(
                     if (state == ST_CLEAR_FROZEN) begin
                         act <= !act;
                         snapshots <= snapshots + 32'd1;
-                        drain <= 3'd4;  // the samples of the old bank still in s0a..s3
+                        drain <= 3'd6;  // the samples of the old bank still in s0a..s5
                         state <= ST_DRAIN;
                     end else begin
                         state <= ST_IDLE;
@@ -239,24 +244,43 @@ module latmon_hist #(
         end
     end
 
-    // ---- s1: RAM read; s2: its output register; s3: increment and write ----------------------
+    // ---- s1: RAM read; s2: its output register; s3: the bin's bank; s4: + count; s5: write --
+    //
+    // No value is forwarded (a forwarded value would put the selection and the increment of a
+    // 32-bit counter in one cycle). Instead a latency counts itself and the latencies of its bin
+    // whose writes its read did not see: its RAM read (at the end of s1) sees every write made
+    // before that edge, so the ones it misses are those of the four latencies in s2..s5 then
+    // (s5 writes at that very edge). Its new count is
+    //
+    //     read + 1 + (latencies of the same bank and bin in s2..s5 when it was in s1),
+    //
+    // saturated; each write is the whole count up to that latency, so the last write of a bin
+    // is its total. The four matches are compared in s1, their sum (1..5) in s2.
 
-    reg                 v2 = 1'b0;
-    reg                 bank2 = 1'b0;
-    reg [BINS_LOG2-1:0] bin2 = {BINS_LOG2{1'b0}};
-    reg                 v3 = 1'b0;
-    reg                 bank3 = 1'b0;
-    reg [BINS_LOG2-1:0] bin3 = {BINS_LOG2{1'b0}};
-    reg [BIN_WIDTH-1:0] q0 = {BIN_WIDTH{1'b0}};
+    localparam DEPTH = 4;  // the stages after s1: s2..s5
+
+    reg [DEPTH:1]       v_p = {DEPTH{1'b0}};       // v_p[n]: a latency in s<n+1>
+    reg                 bank_p [1:DEPTH];
+    reg [BINS_LOG2-1:0] bin_p [1:DEPTH];
+    reg [DEPTH-1:0]     same2 = {DEPTH{1'b0}};     // s2: the matches found in s1 (s2..s5)
+    reg [2:0]           add3 = 3'd1;               // s3: 1 + the matches
+    reg [2:0]           add4 = 3'd1;
+    reg [BIN_WIDTH-1:0] q0 = {BIN_WIDTH{1'b0}};     // each bank's read register (in the RAM)
     reg [BIN_WIDTH-1:0] q1 = {BIN_WIDTH{1'b0}};
-    reg [BIN_WIDTH-1:0] read3 = {BIN_WIDTH{1'b0}};  // the RAM output register of the bin's bank
-    // The writes of the last two cycles (w1: the last), for forwarding: the read of s1 did not
-    // see them. fw1/fw2: s3's bin is the one w1/w2 wrote, found a cycle ahead.
-    reg [BIN_WIDTH-1:0] w1data = {BIN_WIDTH{1'b0}};
-    reg [BIN_WIDTH-1:0] w2data = {BIN_WIDTH{1'b0}};
-    reg                 fw1 = 1'b0;
-    reg                 fw2 = 1'b0;
+    reg [BIN_WIDTH-1:0] q0_out = {BIN_WIDTH{1'b0}}; // ... and its output register: nothing
+    reg [BIN_WIDTH-1:0] q1_out = {BIN_WIDTH{1'b0}}; // between, so the RAM's own one can take it
+    reg [BIN_WIDTH-1:0] read4 = {BIN_WIDTH{1'b0}};  // s4: the bin's bank's word
+    reg [BIN_WIDTH-1:0] new5 = {BIN_WIDTH{1'b0}};   // s5: the count written
+    reg                 full5 = 1'b0;              // ... it saturated
+    integer             k_pipe;
     integer             k_sat;
+
+    initial begin
+        for (k_pipe = 1; k_pipe <= DEPTH; k_pipe = k_pipe + 1) begin
+            bank_p[k_pipe] = 1'b0;
+            bin_p[k_pipe] = {BINS_LOG2{1'b0}};
+        end
+    end
 
     // Each bank's read port: the counting pipeline when it reads that bank, else the bus. The
     // frozen bank's latch changes only on a bus read (the pipeline reads the active bank), so
@@ -266,27 +290,27 @@ module latmon_hist #(
     wire [BINS_LOG2-1:0] raddr0 = count0 ? bin1 : rd_addr;
     wire [BINS_LOG2-1:0] raddr1 = count1 ? bin1 : rd_addr;
 
-    wire [BIN_WIDTH-1:0] old3 = fw1 ? w1data : fw2 ? w2data : read3;
-    wire [BIN_WIDTH:0]   inc3 = {1'b0, old3} + 1'b1;
-    wire                 full3 = inc3[BIN_WIDTH];  // old3 was all ones: it stays there
-    wire [BIN_WIDTH-1:0] new3 = inc3[BIN_WIDTH-1:0] | {BIN_WIDTH{full3}};
+    wire [BIN_WIDTH:0]   sum4 = {1'b0, read4} + {{(BIN_WIDTH-2){1'b0}}, add4};
 
     // Each bank's write port: the counting pipeline, or the clearing.
     wire clearing = state == ST_CLEAR_ALL || state == ST_CLEAR_FROZEN;
     wire clear0 = state == ST_CLEAR_ALL || (state == ST_CLEAR_FROZEN && act == 1'b1);
     wire clear1 = state == ST_CLEAR_ALL || (state == ST_CLEAR_FROZEN && act == 1'b0);
-    wire we0 = (v3 && bank3 == 1'b0) || clear0;
-    wire we1 = (v3 && bank3 == 1'b1) || clear1;
-    wire [BINS_LOG2-1:0] waddr0 = clear0 ? clear_addr : bin3;
-    wire [BINS_LOG2-1:0] waddr1 = clear1 ? clear_addr : bin3;
-    wire [BIN_WIDTH-1:0] wdata0 = clear0 ? {BIN_WIDTH{1'b0}} : new3;
-    wire [BIN_WIDTH-1:0] wdata1 = clear1 ? {BIN_WIDTH{1'b0}} : new3;
+    wire v5 = v_p[DEPTH];  // s5
+    wire bank5 = bank_p[DEPTH];
+    wire we0 = (v5 && bank5 == 1'b0) || clear0;
+    wire we1 = (v5 && bank5 == 1'b1) || clear1;
+    wire [BINS_LOG2-1:0] waddr0 = clear0 ? clear_addr : bin_p[DEPTH];
+    wire [BINS_LOG2-1:0] waddr1 = clear1 ? clear_addr : bin_p[DEPTH];
+    wire [BIN_WIDTH-1:0] wdata0 = clear0 ? {BIN_WIDTH{1'b0}} : new5;
+    wire [BIN_WIDTH-1:0] wdata1 = clear1 ? {BIN_WIDTH{1'b0}} : new5;
 
     always @(posedge clk) begin
         if (we0)
             mem0[waddr0] <= wdata0;
         if (count0 || rd_en)
             q0 <= mem0[raddr0];
+        q0_out <= q0;
     end
 
     always @(posedge clk) begin
@@ -294,51 +318,40 @@ module latmon_hist #(
             mem1[waddr1] <= wdata1;
         if (count1 || rd_en)
             q1 <= mem1[raddr1];
+        q1_out <= q1;
     end
 
     always @(posedge clk) begin
-        v2 <= v1;
-        bank2 <= bank1;
-        bin2 <= bin1;
-        v3 <= v2;
-        bank3 <= bank2;
-        bin3 <= bin2;
-        read3 <= bank2 ? q1 : q0;
-        // In the next cycle w1 is s3's write of now, w2 is w1 of now.
-        fw1 <= v3 && bank3 == bank2 && bin3 == bin2;
-        fw2 <= fw1_next2;
-        w1data <= new3;
-        w2data <= w1data;
-        if (v3 && full3)
-            sat_r[bank3] <= 1'b1;
+        v_p[1] <= v1;
+        bank_p[1] <= bank1;
+        bin_p[1] <= bin1;
+        for (k_pipe = 2; k_pipe <= DEPTH; k_pipe = k_pipe + 1) begin
+            v_p[k_pipe] <= v_p[k_pipe-1];
+            bank_p[k_pipe] <= bank_p[k_pipe-1];
+            bin_p[k_pipe] <= bin_p[k_pipe-1];
+        end
+        // s1 (v1, bank1, bin1) against the latencies in s2..s5: the writes its read misses.
+        for (k_pipe = 1; k_pipe <= DEPTH; k_pipe = k_pipe + 1)
+            same2[k_pipe-1] <= v_p[k_pipe] && bank_p[k_pipe] == bank1 && bin_p[k_pipe] == bin1;
+        add3 <= 3'd1 + {2'd0, same2[0]} + {2'd0, same2[1]} + {2'd0, same2[2]}
+                + {2'd0, same2[3]};
+        add4 <= add3;
+        read4 <= bank_p[2] ? q1_out : q0_out;  // s3's bank
+        new5 <= sum4[BIN_WIDTH-1:0] | {BIN_WIDTH{sum4[BIN_WIDTH]}};
+        full5 <= sum4[BIN_WIDTH];
+        if (v5 && full5)
+            sat_r[bank5] <= 1'b1;
         for (k_sat = 0; k_sat < 2; k_sat = k_sat + 1)
             if (rst || clear || (zero_frozen_regs && k_sat[0] != act))
                 sat_r[k_sat] <= 1'b0;
-        if (rst || clear) begin
-            v2 <= 1'b0;
-            v3 <= 1'b0;
-            fw1 <= 1'b0;
-            fw2 <= 1'b0;
-        end
-    end
-
-    // w2 of the next cycle is the write s3 made last cycle (w1 now).
-    reg                 w1v = 1'b0;
-    reg                 w1bank = 1'b0;
-    reg [BINS_LOG2-1:0] w1bin = {BINS_LOG2{1'b0}};
-    wire                fw1_next2 = w1v && w1bank == bank2 && w1bin == bin2;
-    always @(posedge clk) begin
-        w1v <= v3;
-        w1bank <= bank3;
-        w1bin <= bin3;
         if (rst || clear)
-            w1v <= 1'b0;
+            v_p <= {DEPTH{1'b0}};
     end
 
     // ---- the frozen bank, to the bus --------------------------------------------------------
 
     wire frozen = !act;
-    assign rd_data = frozen ? q1 : q0;  // zero-extended to 32 bits
+    assign rd_data = frozen ? q1_out : q0_out;  // zero-extended to 32 bits
     assign underflow = under_r[frozen];
     assign overflow = over_r[frozen];
     assign count = count_r[frozen];

@@ -21,6 +21,8 @@ from simulate import build_id, rtl, run_sim, tb_hdl
 BINS_LOG2 = int(os.environ.get("BINS_LOG2", "8"))
 BIN_WIDTH = int(os.environ.get("BIN_WIDTH", "32"))
 CNT_WIDTH = int(os.environ.get("CNT_WIDTH", "32"))
+# Cycles from rd_addr to rd_data: the RAM read register, then the RAM output register.
+RD_LATENCY = 2
 
 
 async def setup(dut, offset: int, shift: int) -> None:
@@ -70,9 +72,11 @@ async def take_snapshot(dut) -> Bank:
     dut.snapshot.value = 0
     await wait_idle(dut)
     bins = np.zeros(1 << BINS_LOG2, dtype=np.int64)
-    for a in range(len(bins) + 1):
-        if a:
-            bins[a - 1] = int(dut.rd_data.value)
+    # rd_data is the word of rd_addr RD_LATENCY edges later (the RAM's read register, then
+    # its output register): one address per cycle, the words follow RD_LATENCY cycles behind.
+    for a in range(len(bins) + RD_LATENCY):
+        if a >= RD_LATENCY:
+            bins[a - RD_LATENCY] = int(dut.rd_data.value)
         if a < len(bins):
             dut.rd_addr.value = a
         await FallingEdge(dut.clk)
