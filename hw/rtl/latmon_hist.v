@@ -181,63 +181,89 @@ module latmon_hist #(
     reg                 bank1 = 1'b0;
     reg [BINS_LOG2-1:0] bin1 = {BINS_LOG2{1'b0}};
 
-    // Per-bank side registers, [0] and [1].
-    reg [31:0]          under_r [0:1];
-    reg [31:0]          over_r [0:1];
-    reg [47:0]          count_r [0:1];
-    reg [63:0]          sum_r [0:1];
-    reg [CNT_WIDTH-1:0] min_r [0:1];
-    reg [CNT_WIDTH-1:0] max_r [0:1];
-    reg                 sat_r [0:1];
+    // Per-bank side registers, each bank its own (no bank multiplexer before an adder or a
+    // compare): bank k counts when a latency of bank k is in s0b. The counters saturate on
+    // their increment's carry-out. The sum is kept in two 32-bit halves, the carry of the low
+    // half added to the high half a cycle later (the drain after a swap covers it); past
+    // 2^64 - 1 it stays at all ones.
+    wire [64*2-1:0]        sum_w;
+    wire [48*2-1:0]        count_w;
+    wire [32*2-1:0]        under_w;
+    wire [32*2-1:0]        over_w;
+    wire [CNT_WIDTH*2-1:0] min_w;
+    wire [CNT_WIDTH*2-1:0] max_w;
+    reg                    sat_r [0:1];
 
     initial begin
-        for (i = 0; i < 2; i = i + 1) begin
-            under_r[i] = 32'd0;
-            over_r[i] = 32'd0;
-            count_r[i] = 48'd0;
-            sum_r[i] = 64'd0;
-            min_r[i] = {CNT_WIDTH{1'b1}};
-            max_r[i] = {CNT_WIDTH{1'b0}};
+        for (i = 0; i < 2; i = i + 1)
             sat_r[i] = 1'b0;
-        end
     end
 
-    wire       b0 = bank_a;
-    // The sum saturates too (at 100 MHz it would take 5.8 years of 1000-cycle latencies).
-    wire [64:0] sum_next = {1'b0, sum_r[b0]} + {{(65-CNT_WIDTH){1'b0}}, lat_a};
-    integer    k_side;  // one loop variable per always block: a variable assigned from two
-                        // blocks is a multi-driven net in synthesis and a race in simulation
+    genvar g_bank;
+    generate
+        for (g_bank = 0; g_bank < 2; g_bank = g_bank + 1) begin : g_side
+            reg [31:0]          under_q = 32'd0;
+            reg [31:0]          over_q = 32'd0;
+            reg [47:0]          count_q = 48'd0;
+            reg [31:0]          sum_lo = 32'd0;
+            reg [31:0]          sum_hi = 32'd0;
+            reg                 sum_carry = 1'b0;   // the low half's carry, not yet in the high
+            reg                 sum_full = 1'b0;
+            reg [CNT_WIDTH-1:0] min_q = {CNT_WIDTH{1'b1}};
+            reg [CNT_WIDTH-1:0] max_q = {CNT_WIDTH{1'b0}};
+            wire [32:0] under_next = {1'b0, under_q} + 33'd1;
+            wire [32:0] over_next = {1'b0, over_q} + 33'd1;
+            wire [48:0] count_next = {1'b0, count_q} + 49'd1;
+            wire [32:0] lo_next = {1'b0, sum_lo} + {{(33-CNT_WIDTH){1'b0}}, lat_a};
+            wire [32:0] hi_next = {1'b0, sum_hi} + {32'd0, sum_carry};
+            wire        mine = va && bank_a == (g_bank == 1);
+            always @(posedge clk) begin
+                if (mine) begin
+                    if (under_a && !under_next[32])
+                        under_q <= under_next[31:0];
+                    if (over_a && !over_next[32])
+                        over_q <= over_next[31:0];
+                    if (!count_next[48])
+                        count_q <= count_next[47:0];
+                    if (lat_a < min_q)
+                        min_q <= lat_a;
+                    if (lat_a > max_q)
+                        max_q <= lat_a;
+                end
+                sum_lo <= mine ? lo_next[31:0] : sum_lo;
+                sum_carry <= mine && lo_next[32];
+                sum_hi <= hi_next[31:0];
+                if (hi_next[32])
+                    sum_full <= 1'b1;
+                // A snapshot starts: the frozen bank's registers become the next active bank's
+                // zeros.
+                if (rst || clear || (zero_frozen_regs && (g_bank == 1) != act)) begin
+                    under_q <= 32'd0;
+                    over_q <= 32'd0;
+                    count_q <= 48'd0;
+                    sum_lo <= 32'd0;
+                    sum_hi <= 32'd0;
+                    sum_carry <= 1'b0;
+                    sum_full <= 1'b0;
+                    min_q <= {CNT_WIDTH{1'b1}};
+                    max_q <= {CNT_WIDTH{1'b0}};
+                end
+            end
+            assign sum_w[64*g_bank +: 64] = sum_full ? {64{1'b1}} : {sum_hi, sum_lo};
+            assign count_w[48*g_bank +: 48] = count_q;
+            assign under_w[32*g_bank +: 32] = under_q;
+            assign over_w[32*g_bank +: 32] = over_q;
+            assign min_w[CNT_WIDTH*g_bank +: CNT_WIDTH] = min_q;
+            assign max_w[CNT_WIDTH*g_bank +: CNT_WIDTH] = max_q;
+        end
+    endgenerate
 
     always @(posedge clk) begin
         v1 <= va && !under_a && !over_a;
-        bank1 <= b0;
+        bank1 <= bank_a;
         bin1 <= index_a[BINS_LOG2-1:0];
-        if (va) begin
-            if (under_a && under_r[b0] != FULL)
-                under_r[b0] <= under_r[b0] + 32'd1;
-            if (over_a && over_r[b0] != FULL)
-                over_r[b0] <= over_r[b0] + 32'd1;
-            if (~&count_r[b0])
-                count_r[b0] <= count_r[b0] + 48'd1;
-            sum_r[b0] <= sum_next[64] ? {64{1'b1}} : sum_next[63:0];
-            if (lat_a < min_r[b0])
-                min_r[b0] <= lat_a;
-            if (lat_a > max_r[b0])
-                max_r[b0] <= lat_a;
-        end
         if (sample_valid && !counting && dropped != FULL)
             dropped <= dropped + 32'd1;
-        // A snapshot starts: the frozen bank's registers become the next active bank's zeros.
-        for (k_side = 0; k_side < 2; k_side = k_side + 1) begin
-            if (rst || clear || (zero_frozen_regs && k_side[0] != act)) begin
-                under_r[k_side] <= 32'd0;
-                over_r[k_side] <= 32'd0;
-                count_r[k_side] <= 48'd0;
-                sum_r[k_side] <= 64'd0;
-                min_r[k_side] <= {CNT_WIDTH{1'b1}};
-                max_r[k_side] <= {CNT_WIDTH{1'b0}};
-            end
-        end
         if (rst || clear) begin
             v1 <= 1'b0;
             dropped <= 32'd0;
@@ -352,12 +378,12 @@ module latmon_hist #(
 
     wire frozen = !act;
     assign rd_data = frozen ? q1_out : q0_out;  // zero-extended to 32 bits
-    assign underflow = under_r[frozen];
-    assign overflow = over_r[frozen];
-    assign count = count_r[frozen];
-    assign sum = sum_r[frozen];
-    assign min = min_r[frozen];
-    assign max = max_r[frozen];
+    assign underflow = under_w[32*frozen +: 32];
+    assign overflow = over_w[32*frozen +: 32];
+    assign count = count_w[48*frozen +: 48];
+    assign sum = sum_w[64*frozen +: 64];
+    assign min = min_w[CNT_WIDTH*frozen +: CNT_WIDTH];
+    assign max = max_w[CNT_WIDTH*frozen +: CNT_WIDTH];
     assign saturated = sat_r[frozen];
 
     wire unused_clearing = clearing;
