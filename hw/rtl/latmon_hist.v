@@ -167,17 +167,19 @@ module latmon_hist #(
         va <= take0;
         bank_a <= act;  // the bank of a latency: the active one when it enters
         lat_a <= sample_latency;
-        delta_a <= sample_latency - offset;
+        // The bin's shift in two steps: by 8 * shift[4:3] here, by shift[2:0] in s0b.
+        delta_a <= (sample_latency - offset) >> {shift[4:3], 3'b000};
         under_a <= sample_latency < offset;
         over_a <= {{(BW-CNT_WIDTH){1'b0}}, sample_latency} >= past_bins;
         if (rst || clear)
             va <= 1'b0;
     end
     /* verilator lint_off UNUSEDSIGNAL */  // the bits above the bin number
-    wire [CNT_WIDTH-1:0] index_a = delta_a >> shift;
+    wire [CNT_WIDTH-1:0] index_a = delta_a >> shift[2:0];
     /* verilator lint_on UNUSEDSIGNAL */
 
     reg                 v1 = 1'b0;
+    reg [CNT_WIDTH-1:0] lat_b = {CNT_WIDTH{1'b0}};  // s0b's latency, for min and max
     reg                 bank1 = 1'b0;
     reg [BINS_LOG2-1:0] bin1 = {BINS_LOG2{1'b0}};
 
@@ -211,6 +213,10 @@ module latmon_hist #(
             reg                 sum_full = 1'b0;
             reg [CNT_WIDTH-1:0] min_q = {CNT_WIDTH{1'b1}};
             reg [CNT_WIDTH-1:0] max_q = {CNT_WIDTH{1'b0}};
+            // min and max in two steps: lat_a is compared in s0b with the bank's min (max)
+            // and with the latency that may replace it at the same edge (lat_b); s0c writes.
+            reg                 lower_b = 1'b0;
+            reg                 higher_b = 1'b0;
             wire [32:0] under_next = {1'b0, under_q} + 33'd1;
             wire [32:0] over_next = {1'b0, over_q} + 33'd1;
             wire [48:0] count_next = {1'b0, count_q} + 49'd1;
@@ -225,11 +231,13 @@ module latmon_hist #(
                         over_q <= over_next[31:0];
                     if (!count_next[48])
                         count_q <= count_next[47:0];
-                    if (lat_a < min_q)
-                        min_q <= lat_a;
-                    if (lat_a > max_q)
-                        max_q <= lat_a;
                 end
+                lower_b <= mine && lat_a < min_q && !(lower_b && lat_b <= lat_a);
+                higher_b <= mine && lat_a > max_q && !(higher_b && lat_b >= lat_a);
+                if (lower_b)
+                    min_q <= lat_b;
+                if (higher_b)
+                    max_q <= lat_b;
                 sum_lo <= mine ? lo_next[31:0] : sum_lo;
                 sum_carry <= mine && lo_next[32];
                 sum_hi <= hi_next[31:0];
@@ -247,6 +255,8 @@ module latmon_hist #(
                     sum_full <= 1'b0;
                     min_q <= {CNT_WIDTH{1'b1}};
                     max_q <= {CNT_WIDTH{1'b0}};
+                    lower_b <= 1'b0;
+                    higher_b <= 1'b0;
                 end
             end
             assign sum_w[64*g_bank +: 64] = sum_full ? {64{1'b1}} : {sum_hi, sum_lo};
@@ -262,6 +272,7 @@ module latmon_hist #(
         v1 <= va && !under_a && !over_a;
         bank1 <= bank_a;
         bin1 <= index_a[BINS_LOG2-1:0];
+        lat_b <= lat_a;
         if (sample_valid && !counting && dropped != FULL)
             dropped <= dropped + 32'd1;
         if (rst || clear) begin
