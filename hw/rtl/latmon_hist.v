@@ -8,26 +8,28 @@
 // included) and the underflow and overflow counts.
 //
 // Two banks, each its own simple dual-port RAM (block RAM): the active bank counts, the frozen
-// bank holds the last snapshot and is read over the bus (rd_addr -> rd_data, one cycle). A
+// bank holds the last snapshot and is read over the bus (rd_addr -> rd_data two cycles later:
+// the RAM's read register, then its output register; the word holds until the next read). A
 // `snapshot` strobe (accepted when not busy) first clears the frozen bank (BINS cycles, on its
 // own write port: counting goes on in the active bank), then swaps the banks at one clock edge
-// and lets the samples still in the pipeline (four cycles) land in their bank; `busy` is high until then.
-// Every latency is therefore counted in exactly one snapshot: the sum of all snapshots equals
-// what was sent, bin by bin. Read the frozen bank only while busy is low.
+// and lets the samples still in the pipeline (six cycles) land in their bank; `busy` is high
+// until then. Every latency is therefore counted in exactly one snapshot: the sum of all
+// snapshots equals what was sent, bin by bin. Read the frozen bank only while busy is low.
 //
-// The counting pipeline checks the range, then computes the bin, reads it from the RAM (through
-// the RAM's output register) and writes it incremented two cycles after the read; a latency
-// whose bin was written in either of the two cycles after its read takes the value written
-// (forwarding, the newer first), so back-to-back latencies for one bin are all counted.
+// The counting pipeline checks the range, then computes the bin, reads it from the RAM through
+// the RAM's output register, selects the bin's bank, adds and writes four cycles after the read.
+// Instead of forwarding values, a latency adds itself and the latencies of its bin whose writes
+// its read missed (those in s2..s5 when it is in s1), so back-to-back latencies for one bin are
+// all counted:
 //
-//   cycle   t          t+1                     t+2        t+3               t+4
-//   s0a     latency -> under/over, latency - offset
-//   s0b                -> bin (side registers of the bank updated)
-//   s1                                         -> RAM read
-//   s2                                                    -> output register
-//   s3                                                                      -> old = forwarded
-//                                                                              or read; write
-//                                                                              old + 1
+//   cycle   t          t+1                  t+2        t+3        t+4       t+5        t+6
+//   s0a     latency -> under/over, (latency - offset) >> 8*shift[4:3]
+//   s0b                -> bin; side registers, min/max compared
+//   s1                                      RAM read; bin vs s2..s5
+//   s2                                                 output reg; 1 + matches
+//   s3                                                            bank's word
+//   s4                                                                       + (1 + matches)
+//   s5                                                                                 write
 //
 // `clear` (and rst) zero both banks: BINS cycles with busy high, during which latencies are
 // not counted but counted in `dropped`, so none disappears unnoticed.
