@@ -14,7 +14,10 @@ in the same run:
   `--25k --speed 8 --out-of-context`, timing-driven for TARGET_MHZ): LUT4s, flip-flops, EBRs and
   the Fmax nextpnr reports after place and route — placed with seeds 1..N (--seeds, 3 by default)
   and given as the median with the lowest and highest, since one seed's Fmax moves by several per
-  cent — with the critical path's end points.
+  cent — with the critical path's end points. Between the two, a flip-flop that takes a block
+  RAM's read data unconditionally is packed into the RAM's output register (REGMODE OUTREG), as
+  vendor flows do and synth_ecp5 does not (pack_ebr_output_registers); without it nextpnr times
+  the RAM's unregistered clock-to-out (4.26 ns at speed 8) into that flip-flop.
 
 Writes resources.json and resources.md into --out and prints the tables. The goals of the issue
 are checked and printed as met or not met — measured, never assumed.
