@@ -234,9 +234,6 @@ module latmon #(
 
     assign alarm = stats_alarm;
 
-    // LAST: without the timestamp mode every latency comes from the core, whose output register
-    // holds the last one (and clears with CTRL.CLEAR), so the statistics need no copy of it.
-    wire [CNT_WIDTH-1:0] last_read = HAS_STAMP != 0 ? last : core_latency;
 
     wire [TRACE_WIDTH-1:0] trace_rd_data;
     wire [31:0] trace_count;
@@ -589,7 +586,7 @@ module latmon #(
         .status_busy(busy), .status_alarm(stats_alarm),
         .status_trace_full(trace_filled && !trace_ring), .status_trace_wrapped(trace_wrapped),
         .status_saturated(saturated),
-        .threshold_cycles(threshold), .last_value(last_read), .min_value(min), .max_value(max),
+        .threshold_cycles(threshold), .last_value(last), .min_value(min), .max_value(max),
         .count_value(count), .trace_count_value(trace_count),
         .caps2_hist_bins_log2(CAPS2_HIST_BINS_LOG2), .caps2_stamp_entries(CAPS2_STAMP_ENTRIES),
         .caps2_id_width(CAPS2_ID_WIDTH)
@@ -598,7 +595,7 @@ module latmon #(
     // The per-sample saturation flag is the all-ones latency itself (LAST, trace words); the
     // counters absent from this build are not read.
     wire unused_core = ^{sample_saturated, hist_busy_any, timeouts, violations, overruns, ignored,
-                         trace_lost, sum, ignored_pulse, last};
+                         trace_lost, sum, ignored_pulse};
 
 endmodule
 

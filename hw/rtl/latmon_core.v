@@ -103,11 +103,14 @@ module latmon_core #(
     wire starts = enable && irq_event && (!busy_reg || ends);
 
     // A start loads 1 (the flip-flops' synchronous set/reset), a running measurement counts
-    // count + 1 (their clock enable holds it otherwise). The adder sees only count_reg: no path
-    // from the trigger events runs through the carry chain; its carry-out (count_reg all ones)
-    // is the saturation test.
-    wire                 inc = busy_reg && !full_reg;
-    wire [CNT_WIDTH:0]   count_plus = {1'b0, count_reg} + 1'b1;
+    // count + 1 (their clock enable holds it otherwise). The adder sees only count_reg and its
+    // sum goes straight into the flip-flops: no path from the trigger events runs through the
+    // carry chain, and no carry-out drives an enable. at_ones_reg (count_reg is all ones) is set
+    // in the clock edge the count gets there, from count_reg == all ones - 1 (an AND of the
+    // bits): the saturation test is a flip-flop.
+    reg                 at_ones_reg = 1'b0;
+    wire                inc = busy_reg && !full_reg;
+    wire                one_short = &count_reg[CNT_WIDTH-1:1] && !count_reg[0];
 
     // Outputs are registered: every event leaves the core two cycles after the trigger saw it
     // (the trigger's register and this one), irq and ack alike.
@@ -139,6 +142,7 @@ module latmon_core #(
             busy_reg <= 1'b0;
             count_reg <= {CNT_WIDTH{1'b0}};
             full_reg <= 1'b0;
+            at_ones_reg <= 1'b0;
             hit_reg <= 1'b0;
             sample_valid_reg <= 1'b0;
             timeout_pulse_reg <= 1'b0;
@@ -149,14 +153,18 @@ module latmon_core #(
                 busy_reg <= 1'b1;
             else if (ends)
                 busy_reg <= 1'b0;
-            // At all ones the increment carries out: the count stays, the flag goes up.
+            // At all ones the count stays and the flag goes up.
             if (starts)
                 count_reg <= {{(CNT_WIDTH-1){1'b0}}, 1'b1};
-            else if (inc && !count_plus[CNT_WIDTH])
-                count_reg <= count_plus[CNT_WIDTH-1:0];
+            else if (inc && !at_ones_reg)
+                count_reg <= count_reg + 1'b1;
+            if (starts)
+                at_ones_reg <= 1'b0;
+            else if (inc && one_short)
+                at_ones_reg <= 1'b1;
             if (starts)
                 full_reg <= 1'b0;
-            else if (inc && count_plus[CNT_WIDTH])
+            else if (inc && at_ones_reg)
                 full_reg <= 1'b1;
             hit_reg <= timeout_on_reg &&
                        (starts ? timeout_one_reg : inc && count_reg == timeout_less_reg);

@@ -1,8 +1,7 @@
 // latmon_counter: an event counter that saturates at all ones instead of wrapping.
 //
 // A counter that wraps silently lies (a mean computed from a wrapped count is wrong); this one
-// stops at 2^WIDTH-1 and says so on `full`. The increment's carry-out is the saturation test,
-// so the check rides on the adder's carry chain.
+// stops at 2^WIDTH-1 and says so on `full` (high while the value is all ones).
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -22,15 +21,32 @@ module latmon_counter #(
             $fatal(1, "latmon_counter: WIDTH must be 1..64, not %0d", WIDTH);
     end
 
-    wire [WIDTH:0] next = {1'b0, value} + 1'b1;
+    // `full` is a flip-flop, set in the same clock edge as the value reaches all ones (from
+    // value == all ones - 1, an AND of the bits, not the adder's carry-out): the increment's
+    // enable does not wait for the carry chain, so the adder's sum goes straight into the
+    // flip-flops.
+    reg full_reg = 1'b0;
+    wire one_short;
+    generate
+        if (WIDTH > 1) begin : g_wide
+            assign one_short = &value[WIDTH-1:1] && !value[0];
+        end else begin : g_one
+            assign one_short = !value[0];
+        end
+    endgenerate
 
-    assign full = next[WIDTH];
+    assign full = full_reg;
 
     always @(posedge clk) begin
-        if (clear)
+        if (inc && !full_reg) begin
+            value <= value + 1'b1;
+            if (one_short)
+                full_reg <= 1'b1;
+        end
+        if (clear) begin
             value <= {WIDTH{1'b0}};
-        else if (inc && !next[WIDTH])
-            value <= next[WIDTH-1:0];
+            full_reg <= 1'b0;
+        end
     end
 
 endmodule
