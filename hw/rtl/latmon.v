@@ -267,7 +267,12 @@ module latmon #(
         .fill_pulse(trace_fill_pulse)
     );
 
-    assign wr_hits[8] = wr_in_trace;  // the window is read-only: writes are ignored (OKAY)
+    // The window is read-only: writes are ignored (OKAY). The hit is registered, as the
+    // register blocks' are (latmon_axil_wr.v).
+    reg trace_wr_hit_reg = 1'b0;
+    always @(posedge clk)
+        trace_wr_hit_reg <= !rst && wr_req && wr_in_trace;
+    assign wr_hits[8] = trace_wr_hit_reg;
     assign rd_hits[8] = trace_hit_reg;
     assign rd_datas[32*8 +: 32] = trace_sel_reg ? {{(32-TRACE_WIDTH){1'b0}}, trace_rd_data}
                                                 : 32'd0;
@@ -326,7 +331,10 @@ module latmon #(
                 .hist_min_value(hist_min), .hist_max_value(hist_max)
             );
 
-            assign wr_hits[9] = wr_in_hist;
+            reg hist_wr_hit_reg = 1'b0;
+            always @(posedge clk)
+                hist_wr_hit_reg <= !rst && wr_req && wr_in_hist;
+            assign wr_hits[9] = hist_wr_hit_reg;
             assign rd_hits[9] = hist_hit_reg;
             assign rd_datas[32*9 +: 32] = hist_sel_reg ? hist_bin : 32'd0;
 

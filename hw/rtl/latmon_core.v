@@ -105,12 +105,13 @@ module latmon_core #(
     // A start loads 1 (the flip-flops' synchronous set/reset), a running measurement counts
     // count + 1 (their clock enable holds it otherwise). The adder sees only count_reg and its
     // sum goes straight into the flip-flops: no path from the trigger events runs through the
-    // carry chain, and no carry-out drives an enable. at_ones_reg (count_reg is all ones) is set
-    // in the clock edge the count gets there, from count_reg == all ones - 1 (an AND of the
-    // bits): the saturation test is a flip-flop.
-    reg                 at_ones_reg = 1'b0;
+    // carry chain, and no carry-out or wide compare drives an enable. almost_reg is registered
+    // from the count of the cycle before ("at least all ones - 1", and no start since): as the
+    // count only grows by one, count_reg is all ones now exactly when almost_reg and bit 0 are
+    // set.
+    reg                 almost_reg = 1'b0;
+    wire                at_ones = almost_reg && count_reg[0];
     wire                inc = busy_reg && !full_reg;
-    wire                one_short = &count_reg[CNT_WIDTH-1:1] && !count_reg[0];
 
     // Outputs are registered: every event leaves the core two cycles after the trigger saw it
     // (the trigger's register and this one), irq and ack alike.
@@ -142,7 +143,7 @@ module latmon_core #(
             busy_reg <= 1'b0;
             count_reg <= {CNT_WIDTH{1'b0}};
             full_reg <= 1'b0;
-            at_ones_reg <= 1'b0;
+            almost_reg <= 1'b0;
             hit_reg <= 1'b0;
             sample_valid_reg <= 1'b0;
             timeout_pulse_reg <= 1'b0;
@@ -156,15 +157,12 @@ module latmon_core #(
             // At all ones the count stays and the flag goes up.
             if (starts)
                 count_reg <= {{(CNT_WIDTH-1){1'b0}}, 1'b1};
-            else if (inc && !at_ones_reg)
+            else if (inc && !at_ones)
                 count_reg <= count_reg + 1'b1;
-            if (starts)
-                at_ones_reg <= 1'b0;
-            else if (inc && one_short)
-                at_ones_reg <= 1'b1;
+            almost_reg <= !starts && &count_reg[CNT_WIDTH-1:1];
             if (starts)
                 full_reg <= 1'b0;
-            else if (inc && at_ones_reg)
+            else if (inc && at_ones)
                 full_reg <= 1'b1;
             hit_reg <= timeout_on_reg &&
                        (starts ? timeout_one_reg : inc && count_reg == timeout_less_reg);

@@ -21,32 +21,30 @@ module latmon_counter #(
             $fatal(1, "latmon_counter: WIDTH must be 1..64, not %0d", WIDTH);
     end
 
-    // `full` is a flip-flop, set in the same clock edge as the value reaches all ones (from
-    // value == all ones - 1, an AND of the bits, not the adder's carry-out): the increment's
-    // enable does not wait for the carry chain, so the adder's sum goes straight into the
+    // No carry-out and no wide compare drives the increment's enable. almost_reg is registered
+    // from the value of the cycle before: "it was at least all ones - 1". As the value only
+    // grows by one, the value now is then all ones - 1 or all ones, and its bit 0 tells which;
+    // and if it was less, the value now is below all ones. So `full` (value == all ones) and the
+    // enable are small functions of two flip-flops, and the adder's sum goes straight into the
     // flip-flops.
-    reg full_reg = 1'b0;
-    wire one_short;
+    reg almost_reg = 1'b0;
+    wire almost_now;
     generate
         if (WIDTH > 1) begin : g_wide
-            assign one_short = &value[WIDTH-1:1] && !value[0];
+            assign almost_now = &value[WIDTH-1:1];
         end else begin : g_one
-            assign one_short = !value[0];
+            assign almost_now = 1'b1;
         end
     endgenerate
 
-    assign full = full_reg;
+    assign full = almost_reg && value[0];
 
     always @(posedge clk) begin
-        if (inc && !full_reg) begin
+        almost_reg <= almost_now && !clear;
+        if (inc && !full)
             value <= value + 1'b1;
-            if (one_short)
-                full_reg <= 1'b1;
-        end
-        if (clear) begin
+        if (clear)
             value <= {WIDTH{1'b0}};
-            full_reg <= 1'b0;
-        end
     end
 
 endmodule

@@ -14,7 +14,7 @@ module latmon_regs_counters #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -58,15 +58,44 @@ module latmon_regs_counters #(
 
     // ---- address decode ------------------------------------------------------
 
-    wire wr_violations = at(wr_addr, 14'h0010);  // 0x040
-    wire wr_overruns = at(wr_addr, 14'h0012);  // 0x048
-    wire wr_ignored = at(wr_addr, 14'h0013);  // 0x04C
-    wire wr_trace_lost = at(wr_addr, 14'h0015);  // 0x054
-    wire rd_violations = at(rd_addr, 14'h0010);
-    wire rd_overruns = at(rd_addr, 14'h0012);
-    wire rd_ignored = at(rd_addr, 14'h0013);
-    wire rd_trace_lost = at(rd_addr, 14'h0015);
-    assign wr_hit = wr_violations || wr_overruns || wr_ignored || wr_trace_lost;
+    // Writes: which register, registered when the write is decoded (wr_req); the
+    // write itself is the next cycle, with wr_data and wr_strb of that cycle.
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        wr_hit_reg <= !rst && wr_req && (
+            at(wr_addr, 14'h0010) ||
+            at(wr_addr, 14'h0012) ||
+            at(wr_addr, 14'h0013) ||
+            at(wr_addr, 14'h0015));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    reg rd_violations = 1'b0;  // 0x040
+    reg rd_overruns = 1'b0;  // 0x048
+    reg rd_ignored = 1'b0;  // 0x04C
+    reg rd_trace_lost = 1'b0;  // 0x054
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        if (rd_req) begin
+            rd_violations <= at(rd_addr, 14'h0010);
+            rd_overruns <= at(rd_addr, 14'h0012);
+            rd_ignored <= at(rd_addr, 14'h0013);
+            rd_trace_lost <= at(rd_addr, 14'h0015);
+            rd_hit_reg <= at(rd_addr, 14'h0010) ||
+                at(rd_addr, 14'h0012) ||
+                at(rd_addr, 14'h0013) ||
+                at(rd_addr, 14'h0015);
+        end
+        if (rst) begin
+            rd_violations <= 1'b0;
+            rd_overruns <= 1'b0;
+            rd_ignored <= 1'b0;
+            rd_trace_lost <= 1'b0;
+            rd_hit_reg <= 1'b0;
+        end
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- VIOLATIONS ----------------------------------------------------------------------
 
@@ -122,40 +151,16 @@ module latmon_regs_counters #(
         {ignored_value_ext};
     wire [31:0] read_trace_lost =
         {trace_lost_value_ext};
-    // Which register a read is of: its index here, 7 none (step 1, rd_req).
-    localparam [2:0] RD_NONE = 3'd7;
-    reg [2:0] rd_sel = RD_NONE;
+    // Step 2 (rd_load): the value of the register selected (AND-OR of one-hot selects).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_violations)
-                rd_sel <= 3'd0;
-            if (rd_overruns)
-                rd_sel <= 3'd1;
-            if (rd_ignored)
-                rd_sel <= 3'd2;
-            if (rd_trace_lost)
-                rd_sel <= 3'd3;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                3'd0: rd_data <= read_violations;
-                3'd1: rd_data <= read_overruns;
-                3'd2: rd_data <= read_ignored;
-                3'd3: rd_data <= read_trace_lost;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_violations}} & read_violations) |
+                ({32{rd_overruns}} & read_overruns) |
+                ({32{rd_ignored}} & read_ignored) |
+                ({32{rd_trace_lost}} & read_trace_lost);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rst, wr_req};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0]};
 
 endmodule
 

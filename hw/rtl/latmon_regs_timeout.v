@@ -16,7 +16,7 @@ module latmon_regs_timeout #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -59,15 +59,40 @@ module latmon_regs_timeout #(
 
     // ---- address decode ------------------------------------------------------
 
-    wire wr_timeout = at(wr_addr, 14'h0007);  // 0x01C
-    wire wr_timeouts = at(wr_addr, 14'h0011);  // 0x044
-    wire rd_timeout = at(rd_addr, 14'h0007);
-    wire rd_timeouts = at(rd_addr, 14'h0011);
-    assign wr_hit = wr_timeout || wr_timeouts;
+    // Writes: which register, registered when the write is decoded (wr_req); the
+    // write itself is the next cycle, with wr_data and wr_strb of that cycle.
+    reg wr_timeout = 1'b0;  // 0x01C
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        wr_timeout <= !rst && wr_req && at(wr_addr, 14'h0007);
+        wr_hit_reg <= !rst && wr_req && (
+            at(wr_addr, 14'h0007) ||
+            at(wr_addr, 14'h0011));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    reg rd_timeout = 1'b0;  // 0x01C
+    reg rd_timeouts = 1'b0;  // 0x044
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        if (rd_req) begin
+            rd_timeout <= at(rd_addr, 14'h0007);
+            rd_timeouts <= at(rd_addr, 14'h0011);
+            rd_hit_reg <= at(rd_addr, 14'h0007) ||
+                at(rd_addr, 14'h0011);
+        end
+        if (rst) begin
+            rd_timeout <= 1'b0;
+            rd_timeouts <= 1'b0;
+            rd_hit_reg <= 1'b0;
+        end
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- TIMEOUT -------------------------------------------------------------------------
 
-    wire        timeout_we = wr_req && wr_timeout;
+    wire        timeout_we = wr_timeout;
     reg [CNT_WIDTH-1:0] timeout_cycles_reg = {CNT_WIDTH{1'b0}};
     wire [31:0] timeout_cycles_ext;
     generate
@@ -107,31 +132,11 @@ module latmon_regs_timeout #(
         {timeout_cycles_ext};
     wire [31:0] read_timeouts =
         {timeouts_value_ext};
-    // Which register a read is of: its index here, 3 none (step 1, rd_req).
-    localparam [1:0] RD_NONE = 2'd3;
-    reg [1:0] rd_sel = RD_NONE;
+    // Step 2 (rd_load): the value of the register selected (AND-OR of one-hot selects).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_timeout)
-                rd_sel <= 2'd0;
-            if (rd_timeouts)
-                rd_sel <= 2'd1;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                2'd0: rd_data <= read_timeout;
-                2'd1: rd_data <= read_timeouts;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_timeout}} & read_timeout) |
+                ({32{rd_timeouts}} & read_timeouts);
     end
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};

@@ -68,6 +68,7 @@ module latmon_stats #(
     // comparison holds against the MIN/MAX it meets.
     reg                 valid_reg = 1'b0;
     reg [CNT_WIDTH-1:0] sample_reg = {CNT_WIDTH{1'b0}};   // the last sample: LAST
+    reg                 threshold_on_reg = 1'b0;      // THRESHOLD != 0, as compared
     reg                 above_threshold_reg = 1'b0;
     reg                 below_min_reg = 1'b0;
     reg                 above_max_reg = 1'b0;
@@ -76,7 +77,8 @@ module latmon_stats #(
 
     always @(posedge clk) begin
         valid_reg <= sample_valid && !reset;
-        above_threshold_reg <= threshold != {CNT_WIDTH{1'b0}} && sample_latency > threshold;
+        threshold_on_reg <= threshold != {CNT_WIDTH{1'b0}};
+        above_threshold_reg <= sample_latency > threshold;
         below_min_reg <= sample_latency < min;
         above_max_reg <= sample_latency > max;
         below_prev_reg <= sample_latency < sample_reg;
@@ -96,7 +98,7 @@ module latmon_stats #(
     wire min_we = valid_reg && (min_was_prev_reg ? below_prev_reg : below_min_reg);
     wire max_we = valid_reg && (max_was_prev_reg ? above_prev_reg : above_max_reg);
 
-    assign violation_pulse = valid_reg && above_threshold_reg;
+    assign violation_pulse = valid_reg && threshold_on_reg && above_threshold_reg;
     assign last = sample_reg;
 
     // The sum saturates without a multiplexer behind the adder: the accumulator has one bit
