@@ -75,14 +75,24 @@ module latmon_stats #(
     reg                 below_prev_reg = 1'b0;
     reg                 above_prev_reg = 1'b0;
 
+    // Each comparison is the borrow of a subtraction (a < b: a - b borrows), the top bit of a
+    // carry chain straight into a flip-flop. Written as subtractions, not as < and >: Yosys
+    // then neither shares one chain between a < b and a > b (deriving > with a wide equality)
+    // nor splits a compare into a chain and a multiplexer.
+    wire [CNT_WIDTH:0] threshold_minus_sample = {1'b0, threshold} - {1'b0, sample_latency};
+    wire [CNT_WIDTH:0] sample_minus_min = {1'b0, sample_latency} - {1'b0, min};
+    wire [CNT_WIDTH:0] max_minus_sample = {1'b0, max} - {1'b0, sample_latency};
+    wire [CNT_WIDTH:0] sample_minus_prev = {1'b0, sample_latency} - {1'b0, sample_reg};
+    wire [CNT_WIDTH:0] prev_minus_sample = {1'b0, sample_reg} - {1'b0, sample_latency};
+
     always @(posedge clk) begin
         valid_reg <= sample_valid && !reset;
         threshold_on_reg <= threshold != {CNT_WIDTH{1'b0}};
-        above_threshold_reg <= sample_latency > threshold;
-        below_min_reg <= sample_latency < min;
-        above_max_reg <= sample_latency > max;
-        below_prev_reg <= sample_latency < sample_reg;
-        above_prev_reg <= sample_latency > sample_reg;
+        above_threshold_reg <= threshold_minus_sample[CNT_WIDTH];
+        below_min_reg <= sample_minus_min[CNT_WIDTH];
+        above_max_reg <= max_minus_sample[CNT_WIDTH];
+        below_prev_reg <= sample_minus_prev[CNT_WIDTH];
+        above_prev_reg <= prev_minus_sample[CNT_WIDTH];
         if (sample_valid)
             sample_reg <= sample_latency;
         if (reset)
