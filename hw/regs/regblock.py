@@ -285,17 +285,6 @@ class ModuleWriter:
         self.emit("")
 
     def helpers(self) -> None:
-        self.emit(
-            "    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero)."
-        )
-        self.emit("    function at;")
-        self.emit("        input [ADDR_WIDTH-1:0] addr;")
-        self.emit("        input [13:0]           word;")
-        self.emit("        begin")
-        self.emit("            at = addr[15:2] == word && (addr >> 16) == 0;")
-        self.emit("        end")
-        self.emit("    endfunction")
-        self.emit("")
         if any(f.kind in ("rw", "pulse") for r in self.regs for f in r.fields):
             self.emit("    // The bytes a write changes.")
             self.emit(
@@ -309,6 +298,25 @@ class ModuleWriter:
             "    // ---- address decode ------------------------------------------------------"
         )
         self.emit("")
+        # An address is decoded as its 256-byte page (bits 15:8, bits above 15 zero), once per
+        # page, and its word in the page (bits 7:2: six bits, one LUT6 for any set of words),
+        # so that no decode is an OR of one wide compare per register.
+        pages: dict[int, list[Register]] = {}
+        for r in self.regs:
+            pages.setdefault(r.offset >> 8, []).append(r)
+        self.emit("    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept")
+        self.emit("    // as a net of its own so that synthesis does not fold it into each register's decode.")
+        for page in sorted(pages):
+            for bus in ("wr", "rd"):
+                self.emit(
+                    f"    (* keep *) wire {bus}_page_{page:02x} = {bus}_addr[15:8] == 8'h{page:02X} && "
+                    f"({bus}_addr >> 16) == 0;"
+                )
+        self.emit("")
+
+        def at(bus: str, r: Register) -> str:
+            return f"{bus}_page_{r.offset >> 8:02x} && {bus}_addr[7:2] == 6'd{(r.offset & 0xFF) >> 2}"
+
         self.emit("    // Writes: which register, registered when the write is decoded (wr_req); the")
         self.emit("    // write itself is the next cycle, with wr_data and wr_strb of that cycle.")
         for r in self.regs:
@@ -318,33 +326,31 @@ class ModuleWriter:
         self.emit("    always @(posedge clk) begin")
         for r in self.regs:
             if r.writable:
-                word = f"14'h{r.offset >> 2:04X}"
-                self.emit(f"        wr_{r.ident} <= !rst && wr_req && at(wr_addr, {word});")
-        hits = " ||\n            ".join(
-            f"at(wr_addr, 14'h{r.offset >> 2:04X})" for r in self.regs
-        )
-        self.emit(f"        wr_hit_reg <= !rst && wr_req && (\n            {hits});")
+                self.emit(f"        wr_{r.ident} <= !rst && wr_req && {at('wr', r)};")
+        terms = []
+        for page, regs in sorted(pages.items()):
+            low = " || ".join(f"wr_addr[7:2] == 6'd{(r.offset & 0xFF) >> 2}" for r in regs)
+            terms.append(f"(wr_page_{page:02x} && ({low}))")
+        hits = " ||\n            ".join(terms)
+        self.emit("        // read in the cycle after wr_req only, when it is of that cycle's address")
+        self.emit(f"        wr_hit_reg <= {hits};")
         self.emit("    end")
         self.emit("    assign wr_hit = wr_hit_reg;")
         self.emit("")
-        self.emit("    // Reads: which register, registered in the AR cycle (rd_req) and held.")
+        self.emit("    // Reads: which register the address is, registered in every cycle: in the rd_load")
+        self.emit("    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).")
         for r in self.regs:
             self.emit(f"    reg rd_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
         self.emit("    reg rd_hit_reg = 1'b0;")
         self.emit("    always @(posedge clk) begin")
-        self.emit("        if (rd_req) begin")
         for r in self.regs:
-            self.emit(f"            rd_{r.ident} <= at(rd_addr, 14'h{r.offset >> 2:04X});")
-        hits = " ||\n                ".join(
-            f"at(rd_addr, 14'h{r.offset >> 2:04X})" for r in self.regs
-        )
-        self.emit(f"            rd_hit_reg <= {hits};")
-        self.emit("        end")
-        self.emit("        if (rst) begin")
-        for r in self.regs:
-            self.emit(f"            rd_{r.ident} <= 1'b0;")
+            self.emit(f"        rd_{r.ident} <= {at('rd', r)};")
+        self.emit("        // with the data (rd_load), from the select flip-flops")
+        sels = " || ".join(f"rd_{r.ident}" for r in self.regs)
+        self.emit("        if (rd_load)")
+        self.emit(f"            rd_hit_reg <= {sels};")
+        self.emit("        if (rst)")
         self.emit("            rd_hit_reg <= 1'b0;")
-        self.emit("        end")
         self.emit("    end")
         self.emit("    assign rd_hit = rd_hit_reg;")
         self.emit("")
@@ -507,8 +513,9 @@ class ModuleWriter:
     def unused(self) -> None:
         """Consume the inputs a part leaves (partly) unused, so that lint stays quiet."""
         masked = any(f.kind in ("rw", "pulse") for r in self.regs for f in r.fields)
-        items = ["wr_data", "wr_strb", "wr_addr[1:0]", "rd_addr[1:0]"]
+        items = ["wr_data", "wr_strb", "wr_addr[1:0]", "rd_addr[1:0]", "rd_req"]
         items += ["wr_mask"] if masked else []
+        items += [] if any(r.writable for r in self.regs) else ["wr_req"]
         self.emit(f"    wire unused_inputs = ^{{{', '.join(items)}}};")
         self.emit("")
 

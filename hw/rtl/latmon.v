@@ -247,13 +247,16 @@ module latmon #(
                        rd_addr[15:TRACE_WB] == LATMON_TRACE_OFFSET[15:TRACE_WB];
     wire wr_in_trace = (wr_addr >> 16) == 0 &&
                        wr_addr[15:TRACE_WB] == LATMON_TRACE_OFFSET[15:TRACE_WB];
-    reg trace_hit_reg = 1'b0;
-    reg trace_sel_reg = 1'b0;
+    reg trace_in_reg = 1'b0;   // the read is of the window (rd_req)
+    reg trace_sel_reg = 1'b0;  // ... of a word the RAM has
+    reg trace_hit_reg = 1'b0;  // with the data (rd_load), as the register blocks' hits
     always @(posedge clk) begin
         if (rd_req) begin
-            trace_hit_reg <= rd_in_trace;
+            trace_in_reg <= rd_in_trace;
             trace_sel_reg <= rd_in_trace && (rd_addr[TRACE_WB-1:2] >> TRACE_AW) == 0;
         end
+        if (rd_load)
+            trace_hit_reg <= trace_in_reg;
     end
 
     latmon_trace #(
@@ -271,7 +274,7 @@ module latmon #(
     // register blocks' are (latmon_axil_wr.v).
     reg trace_wr_hit_reg = 1'b0;
     always @(posedge clk)
-        trace_wr_hit_reg <= !rst && wr_req && wr_in_trace;
+        trace_wr_hit_reg <= wr_in_trace;  // read in the cycle after wr_req only
     assign wr_hits[8] = trace_wr_hit_reg;
     assign rd_hits[8] = trace_hit_reg;
     assign rd_datas[32*8 +: 32] = trace_sel_reg ? {{(32-TRACE_WIDTH){1'b0}}, trace_rd_data}
@@ -297,13 +300,16 @@ module latmon #(
                               rd_addr[15:HIST_WB] == LATMON_HIST_OFFSET[15:HIST_WB];
             wire wr_in_hist = (wr_addr >> 16) == 0 &&
                               wr_addr[15:HIST_WB] == LATMON_HIST_OFFSET[15:HIST_WB];
-            reg hist_hit_reg = 1'b0;
+            reg hist_in_reg = 1'b0;
             reg hist_sel_reg = 1'b0;
+            reg hist_hit_reg = 1'b0;
             always @(posedge clk) begin
                 if (rd_req) begin
-                    hist_hit_reg <= rd_in_hist;
+                    hist_in_reg <= rd_in_hist;
                     hist_sel_reg <= rd_in_hist && (rd_addr[HIST_WB-1:2] >> HIST_BINS_LOG2) == 0;
                 end
+                if (rd_load)
+                    hist_hit_reg <= hist_in_reg;
             end
 
             latmon_hist #(.CNT_WIDTH(CNT_WIDTH), .BINS_LOG2(HIST_BINS_LOG2)) hist_inst (
@@ -333,7 +339,7 @@ module latmon #(
 
             reg hist_wr_hit_reg = 1'b0;
             always @(posedge clk)
-                hist_wr_hit_reg <= !rst && wr_req && wr_in_hist;
+                hist_wr_hit_reg <= wr_in_hist;
             assign wr_hits[9] = hist_wr_hit_reg;
             assign rd_hits[9] = hist_hit_reg;
             assign rd_datas[32*9 +: 32] = hist_sel_reg ? hist_bin : 32'd0;

@@ -90,19 +90,15 @@ module latmon_regs_core #(
             $fatal(1, "latmon_regs_core: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
+
+    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
+    // as a net of its own so that synthesis does not fold it into each register's decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
 
     // Writes: which register, registered when the write is decoded (wr_req); the
     // write itself is the next cycle, with wr_data and wr_strb of that cycle.
@@ -110,25 +106,15 @@ module latmon_regs_core #(
     reg wr_threshold = 1'b0;  // 0x020
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_ctrl <= !rst && wr_req && at(wr_addr, 14'h0003);
-        wr_threshold <= !rst && wr_req && at(wr_addr, 14'h0008);
-        wr_hit_reg <= !rst && wr_req && (
-            at(wr_addr, 14'h0000) ||
-            at(wr_addr, 14'h0001) ||
-            at(wr_addr, 14'h0002) ||
-            at(wr_addr, 14'h0003) ||
-            at(wr_addr, 14'h0004) ||
-            at(wr_addr, 14'h0008) ||
-            at(wr_addr, 14'h0009) ||
-            at(wr_addr, 14'h000A) ||
-            at(wr_addr, 14'h000B) ||
-            at(wr_addr, 14'h000C) ||
-            at(wr_addr, 14'h0014) ||
-            at(wr_addr, 14'h0016));
+        wr_ctrl <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd3;
+        wr_threshold <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd8;
+        // read in the cycle after wr_req only, when it is of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9 || wr_addr[7:2] == 6'd10 || wr_addr[7:2] == 6'd11 || wr_addr[7:2] == 6'd12 || wr_addr[7:2] == 6'd20 || wr_addr[7:2] == 6'd22));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    // Reads: which register the address is, registered in every cycle: in the rd_load
+    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
     reg rd_id = 1'b0;  // 0x000
     reg rd_version = 1'b0;  // 0x004
     reg rd_caps = 1'b0;  // 0x008
@@ -143,47 +129,23 @@ module latmon_regs_core #(
     reg rd_caps2 = 1'b0;  // 0x058
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_id <= at(rd_addr, 14'h0000);
-            rd_version <= at(rd_addr, 14'h0001);
-            rd_caps <= at(rd_addr, 14'h0002);
-            rd_ctrl <= at(rd_addr, 14'h0003);
-            rd_status <= at(rd_addr, 14'h0004);
-            rd_threshold <= at(rd_addr, 14'h0008);
-            rd_last <= at(rd_addr, 14'h0009);
-            rd_min <= at(rd_addr, 14'h000A);
-            rd_max <= at(rd_addr, 14'h000B);
-            rd_count <= at(rd_addr, 14'h000C);
-            rd_trace_count <= at(rd_addr, 14'h0014);
-            rd_caps2 <= at(rd_addr, 14'h0016);
-            rd_hit_reg <= at(rd_addr, 14'h0000) ||
-                at(rd_addr, 14'h0001) ||
-                at(rd_addr, 14'h0002) ||
-                at(rd_addr, 14'h0003) ||
-                at(rd_addr, 14'h0004) ||
-                at(rd_addr, 14'h0008) ||
-                at(rd_addr, 14'h0009) ||
-                at(rd_addr, 14'h000A) ||
-                at(rd_addr, 14'h000B) ||
-                at(rd_addr, 14'h000C) ||
-                at(rd_addr, 14'h0014) ||
-                at(rd_addr, 14'h0016);
-        end
-        if (rst) begin
-            rd_id <= 1'b0;
-            rd_version <= 1'b0;
-            rd_caps <= 1'b0;
-            rd_ctrl <= 1'b0;
-            rd_status <= 1'b0;
-            rd_threshold <= 1'b0;
-            rd_last <= 1'b0;
-            rd_min <= 1'b0;
-            rd_max <= 1'b0;
-            rd_count <= 1'b0;
-            rd_trace_count <= 1'b0;
-            rd_caps2 <= 1'b0;
+        rd_id <= rd_page_00 && rd_addr[7:2] == 6'd0;
+        rd_version <= rd_page_00 && rd_addr[7:2] == 6'd1;
+        rd_caps <= rd_page_00 && rd_addr[7:2] == 6'd2;
+        rd_ctrl <= rd_page_00 && rd_addr[7:2] == 6'd3;
+        rd_status <= rd_page_00 && rd_addr[7:2] == 6'd4;
+        rd_threshold <= rd_page_00 && rd_addr[7:2] == 6'd8;
+        rd_last <= rd_page_00 && rd_addr[7:2] == 6'd9;
+        rd_min <= rd_page_00 && rd_addr[7:2] == 6'd10;
+        rd_max <= rd_page_00 && rd_addr[7:2] == 6'd11;
+        rd_count <= rd_page_00 && rd_addr[7:2] == 6'd12;
+        rd_trace_count <= rd_page_00 && rd_addr[7:2] == 6'd20;
+        rd_caps2 <= rd_page_00 && rd_addr[7:2] == 6'd22;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_id || rd_version || rd_caps || rd_ctrl || rd_status || rd_threshold || rd_last || rd_min || rd_max || rd_count || rd_trace_count || rd_caps2;
+        if (rst)
             rd_hit_reg <= 1'b0;
-        end
     end
     assign rd_hit = rd_hit_reg;
 
@@ -351,7 +313,7 @@ module latmon_regs_core #(
                 ({32{rd_caps2}} & read_caps2);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

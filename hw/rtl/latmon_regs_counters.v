@@ -47,53 +47,39 @@ module latmon_regs_counters #(
             $fatal(1, "latmon_regs_counters: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // ---- address decode ------------------------------------------------------
+
+    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
+    // as a net of its own so that synthesis does not fold it into each register's decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
 
     // Writes: which register, registered when the write is decoded (wr_req); the
     // write itself is the next cycle, with wr_data and wr_strb of that cycle.
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_hit_reg <= !rst && wr_req && (
-            at(wr_addr, 14'h0010) ||
-            at(wr_addr, 14'h0012) ||
-            at(wr_addr, 14'h0013) ||
-            at(wr_addr, 14'h0015));
+        // read in the cycle after wr_req only, when it is of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd16 || wr_addr[7:2] == 6'd18 || wr_addr[7:2] == 6'd19 || wr_addr[7:2] == 6'd21));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    // Reads: which register the address is, registered in every cycle: in the rd_load
+    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
     reg rd_violations = 1'b0;  // 0x040
     reg rd_overruns = 1'b0;  // 0x048
     reg rd_ignored = 1'b0;  // 0x04C
     reg rd_trace_lost = 1'b0;  // 0x054
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_violations <= at(rd_addr, 14'h0010);
-            rd_overruns <= at(rd_addr, 14'h0012);
-            rd_ignored <= at(rd_addr, 14'h0013);
-            rd_trace_lost <= at(rd_addr, 14'h0015);
-            rd_hit_reg <= at(rd_addr, 14'h0010) ||
-                at(rd_addr, 14'h0012) ||
-                at(rd_addr, 14'h0013) ||
-                at(rd_addr, 14'h0015);
-        end
-        if (rst) begin
-            rd_violations <= 1'b0;
-            rd_overruns <= 1'b0;
-            rd_ignored <= 1'b0;
-            rd_trace_lost <= 1'b0;
+        rd_violations <= rd_page_00 && rd_addr[7:2] == 6'd16;
+        rd_overruns <= rd_page_00 && rd_addr[7:2] == 6'd18;
+        rd_ignored <= rd_page_00 && rd_addr[7:2] == 6'd19;
+        rd_trace_lost <= rd_page_00 && rd_addr[7:2] == 6'd21;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_violations || rd_overruns || rd_ignored || rd_trace_lost;
+        if (rst)
             rd_hit_reg <= 1'b0;
-        end
     end
     assign rd_hit = rd_hit_reg;
 
@@ -160,7 +146,7 @@ module latmon_regs_counters #(
                 ({32{rd_trace_lost}} & read_trace_lost);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0]};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};
 
 endmodule
 

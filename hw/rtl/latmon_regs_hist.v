@@ -79,19 +79,15 @@ module latmon_regs_hist #(
             $fatal(1, "latmon_regs_hist: CNT_WIDTH must be 1..32, not %0d", CNT_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
+
+    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
+    // as a net of its own so that synthesis does not fold it into each register's decode.
+    (* keep *) wire wr_page_01 = wr_addr[15:8] == 8'h01 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_01 = rd_addr[15:8] == 8'h01 && (rd_addr >> 16) == 0;
 
     // Writes: which register, registered when the write is decoded (wr_req); the
     // write itself is the next cycle, with wr_data and wr_strb of that cycle.
@@ -100,28 +96,16 @@ module latmon_regs_hist #(
     reg wr_hist_shift = 1'b0;  // 0x10C
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_hist_ctrl <= !rst && wr_req && at(wr_addr, 14'h0040);
-        wr_hist_start <= !rst && wr_req && at(wr_addr, 14'h0042);
-        wr_hist_shift <= !rst && wr_req && at(wr_addr, 14'h0043);
-        wr_hit_reg <= !rst && wr_req && (
-            at(wr_addr, 14'h0040) ||
-            at(wr_addr, 14'h0041) ||
-            at(wr_addr, 14'h0042) ||
-            at(wr_addr, 14'h0043) ||
-            at(wr_addr, 14'h0044) ||
-            at(wr_addr, 14'h0045) ||
-            at(wr_addr, 14'h0046) ||
-            at(wr_addr, 14'h0047) ||
-            at(wr_addr, 14'h0048) ||
-            at(wr_addr, 14'h0049) ||
-            at(wr_addr, 14'h004A) ||
-            at(wr_addr, 14'h004B) ||
-            at(wr_addr, 14'h004C) ||
-            at(wr_addr, 14'h004D));
+        wr_hist_ctrl <= !rst && wr_req && wr_page_01 && wr_addr[7:2] == 6'd0;
+        wr_hist_start <= !rst && wr_req && wr_page_01 && wr_addr[7:2] == 6'd2;
+        wr_hist_shift <= !rst && wr_req && wr_page_01 && wr_addr[7:2] == 6'd3;
+        // read in the cycle after wr_req only, when it is of that cycle's address
+        wr_hit_reg <= (wr_page_01 && (wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6 || wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9 || wr_addr[7:2] == 6'd10 || wr_addr[7:2] == 6'd11 || wr_addr[7:2] == 6'd12 || wr_addr[7:2] == 6'd13));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    // Reads: which register the address is, registered in every cycle: in the rd_load
+    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
     reg rd_hist_ctrl = 1'b0;  // 0x100
     reg rd_hist_status = 1'b0;  // 0x104
     reg rd_hist_start = 1'b0;  // 0x108
@@ -138,53 +122,25 @@ module latmon_regs_hist #(
     reg rd_hist_max = 1'b0;  // 0x134
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_hist_ctrl <= at(rd_addr, 14'h0040);
-            rd_hist_status <= at(rd_addr, 14'h0041);
-            rd_hist_start <= at(rd_addr, 14'h0042);
-            rd_hist_shift <= at(rd_addr, 14'h0043);
-            rd_hist_snapshots <= at(rd_addr, 14'h0044);
-            rd_hist_dropped <= at(rd_addr, 14'h0045);
-            rd_hist_underflow <= at(rd_addr, 14'h0046);
-            rd_hist_overflow <= at(rd_addr, 14'h0047);
-            rd_hist_count_lo <= at(rd_addr, 14'h0048);
-            rd_hist_count_hi <= at(rd_addr, 14'h0049);
-            rd_hist_sum_lo <= at(rd_addr, 14'h004A);
-            rd_hist_sum_hi <= at(rd_addr, 14'h004B);
-            rd_hist_min <= at(rd_addr, 14'h004C);
-            rd_hist_max <= at(rd_addr, 14'h004D);
-            rd_hit_reg <= at(rd_addr, 14'h0040) ||
-                at(rd_addr, 14'h0041) ||
-                at(rd_addr, 14'h0042) ||
-                at(rd_addr, 14'h0043) ||
-                at(rd_addr, 14'h0044) ||
-                at(rd_addr, 14'h0045) ||
-                at(rd_addr, 14'h0046) ||
-                at(rd_addr, 14'h0047) ||
-                at(rd_addr, 14'h0048) ||
-                at(rd_addr, 14'h0049) ||
-                at(rd_addr, 14'h004A) ||
-                at(rd_addr, 14'h004B) ||
-                at(rd_addr, 14'h004C) ||
-                at(rd_addr, 14'h004D);
-        end
-        if (rst) begin
-            rd_hist_ctrl <= 1'b0;
-            rd_hist_status <= 1'b0;
-            rd_hist_start <= 1'b0;
-            rd_hist_shift <= 1'b0;
-            rd_hist_snapshots <= 1'b0;
-            rd_hist_dropped <= 1'b0;
-            rd_hist_underflow <= 1'b0;
-            rd_hist_overflow <= 1'b0;
-            rd_hist_count_lo <= 1'b0;
-            rd_hist_count_hi <= 1'b0;
-            rd_hist_sum_lo <= 1'b0;
-            rd_hist_sum_hi <= 1'b0;
-            rd_hist_min <= 1'b0;
-            rd_hist_max <= 1'b0;
+        rd_hist_ctrl <= rd_page_01 && rd_addr[7:2] == 6'd0;
+        rd_hist_status <= rd_page_01 && rd_addr[7:2] == 6'd1;
+        rd_hist_start <= rd_page_01 && rd_addr[7:2] == 6'd2;
+        rd_hist_shift <= rd_page_01 && rd_addr[7:2] == 6'd3;
+        rd_hist_snapshots <= rd_page_01 && rd_addr[7:2] == 6'd4;
+        rd_hist_dropped <= rd_page_01 && rd_addr[7:2] == 6'd5;
+        rd_hist_underflow <= rd_page_01 && rd_addr[7:2] == 6'd6;
+        rd_hist_overflow <= rd_page_01 && rd_addr[7:2] == 6'd7;
+        rd_hist_count_lo <= rd_page_01 && rd_addr[7:2] == 6'd8;
+        rd_hist_count_hi <= rd_page_01 && rd_addr[7:2] == 6'd9;
+        rd_hist_sum_lo <= rd_page_01 && rd_addr[7:2] == 6'd10;
+        rd_hist_sum_hi <= rd_page_01 && rd_addr[7:2] == 6'd11;
+        rd_hist_min <= rd_page_01 && rd_addr[7:2] == 6'd12;
+        rd_hist_max <= rd_page_01 && rd_addr[7:2] == 6'd13;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_hist_ctrl || rd_hist_status || rd_hist_start || rd_hist_shift || rd_hist_snapshots || rd_hist_dropped || rd_hist_underflow || rd_hist_overflow || rd_hist_count_lo || rd_hist_count_hi || rd_hist_sum_lo || rd_hist_sum_hi || rd_hist_min || rd_hist_max;
+        if (rst)
             rd_hit_reg <= 1'b0;
-        end
     end
     assign rd_hit = rd_hit_reg;
 
@@ -307,7 +263,7 @@ module latmon_regs_hist #(
                 ({32{rd_hist_max}} & read_hist_max);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

@@ -64,19 +64,15 @@ module latmon_regs_irq #(
             $fatal(1, "latmon_regs_irq: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
+
+    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
+    // as a net of its own so that synthesis does not fold it into each register's decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
 
     // Writes: which register, registered when the write is decoded (wr_req); the
     // write itself is the next cycle, with wr_data and wr_strb of that cycle.
@@ -84,30 +80,26 @@ module latmon_regs_irq #(
     reg wr_irq_status = 1'b0;  // 0x018
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_irq_enable <= !rst && wr_req && at(wr_addr, 14'h0005);
-        wr_irq_status <= !rst && wr_req && at(wr_addr, 14'h0006);
-        wr_hit_reg <= !rst && wr_req && (
-            at(wr_addr, 14'h0005) ||
-            at(wr_addr, 14'h0006));
+        wr_irq_enable <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd5;
+        wr_irq_status <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd6;
+        // read in the cycle after wr_req only, when it is of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    // Reads: which register the address is, registered in every cycle: in the rd_load
+    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
     reg rd_irq_enable = 1'b0;  // 0x014
     reg rd_irq_status = 1'b0;  // 0x018
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_irq_enable <= at(rd_addr, 14'h0005);
-            rd_irq_status <= at(rd_addr, 14'h0006);
-            rd_hit_reg <= at(rd_addr, 14'h0005) ||
-                at(rd_addr, 14'h0006);
-        end
-        if (rst) begin
-            rd_irq_enable <= 1'b0;
-            rd_irq_status <= 1'b0;
+        rd_irq_enable <= rd_page_00 && rd_addr[7:2] == 6'd5;
+        rd_irq_status <= rd_page_00 && rd_addr[7:2] == 6'd6;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_irq_enable || rd_irq_status;
+        if (rst)
             rd_hit_reg <= 1'b0;
-        end
     end
     assign rd_hit = rd_hit_reg;
 
@@ -287,7 +279,7 @@ module latmon_regs_irq #(
                 ({32{rd_irq_status}} & read_irq_status);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

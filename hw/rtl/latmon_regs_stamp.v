@@ -64,19 +64,15 @@ module latmon_regs_stamp #(
             $fatal(1, "latmon_regs_stamp: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
+
+    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
+    // as a net of its own so that synthesis does not fold it into each register's decode.
+    (* keep *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
 
     // Writes: which register, registered when the write is decoded (wr_req); the
     // write itself is the next cycle, with wr_data and wr_strb of that cycle.
@@ -84,23 +80,15 @@ module latmon_regs_stamp #(
     reg wr_stamp_timeout = 1'b0;  // 0x204
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_stamp_ctrl <= !rst && wr_req && at(wr_addr, 14'h0080);
-        wr_stamp_timeout <= !rst && wr_req && at(wr_addr, 14'h0081);
-        wr_hit_reg <= !rst && wr_req && (
-            at(wr_addr, 14'h0080) ||
-            at(wr_addr, 14'h0081) ||
-            at(wr_addr, 14'h0082) ||
-            at(wr_addr, 14'h0083) ||
-            at(wr_addr, 14'h0084) ||
-            at(wr_addr, 14'h0085) ||
-            at(wr_addr, 14'h0086) ||
-            at(wr_addr, 14'h0087) ||
-            at(wr_addr, 14'h0088) ||
-            at(wr_addr, 14'h0089));
+        wr_stamp_ctrl <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd0;
+        wr_stamp_timeout <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd1;
+        // read in the cycle after wr_req only, when it is of that cycle's address
+        wr_hit_reg <= (wr_page_02 && (wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6 || wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    // Reads: which register the address is, registered in every cycle: in the rd_load
+    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
     reg rd_stamp_ctrl = 1'b0;  // 0x200
     reg rd_stamp_timeout = 1'b0;  // 0x204
     reg rd_stamp_matched = 1'b0;  // 0x208
@@ -113,41 +101,21 @@ module latmon_regs_stamp #(
     reg rd_stamp_time_hi = 1'b0;  // 0x224
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_stamp_ctrl <= at(rd_addr, 14'h0080);
-            rd_stamp_timeout <= at(rd_addr, 14'h0081);
-            rd_stamp_matched <= at(rd_addr, 14'h0082);
-            rd_stamp_unmatched <= at(rd_addr, 14'h0083);
-            rd_stamp_timeouts <= at(rd_addr, 14'h0084);
-            rd_stamp_full <= at(rd_addr, 14'h0085);
-            rd_stamp_duplicates <= at(rd_addr, 14'h0086);
-            rd_stamp_outstanding <= at(rd_addr, 14'h0087);
-            rd_stamp_time_lo <= at(rd_addr, 14'h0088);
-            rd_stamp_time_hi <= at(rd_addr, 14'h0089);
-            rd_hit_reg <= at(rd_addr, 14'h0080) ||
-                at(rd_addr, 14'h0081) ||
-                at(rd_addr, 14'h0082) ||
-                at(rd_addr, 14'h0083) ||
-                at(rd_addr, 14'h0084) ||
-                at(rd_addr, 14'h0085) ||
-                at(rd_addr, 14'h0086) ||
-                at(rd_addr, 14'h0087) ||
-                at(rd_addr, 14'h0088) ||
-                at(rd_addr, 14'h0089);
-        end
-        if (rst) begin
-            rd_stamp_ctrl <= 1'b0;
-            rd_stamp_timeout <= 1'b0;
-            rd_stamp_matched <= 1'b0;
-            rd_stamp_unmatched <= 1'b0;
-            rd_stamp_timeouts <= 1'b0;
-            rd_stamp_full <= 1'b0;
-            rd_stamp_duplicates <= 1'b0;
-            rd_stamp_outstanding <= 1'b0;
-            rd_stamp_time_lo <= 1'b0;
-            rd_stamp_time_hi <= 1'b0;
+        rd_stamp_ctrl <= rd_page_02 && rd_addr[7:2] == 6'd0;
+        rd_stamp_timeout <= rd_page_02 && rd_addr[7:2] == 6'd1;
+        rd_stamp_matched <= rd_page_02 && rd_addr[7:2] == 6'd2;
+        rd_stamp_unmatched <= rd_page_02 && rd_addr[7:2] == 6'd3;
+        rd_stamp_timeouts <= rd_page_02 && rd_addr[7:2] == 6'd4;
+        rd_stamp_full <= rd_page_02 && rd_addr[7:2] == 6'd5;
+        rd_stamp_duplicates <= rd_page_02 && rd_addr[7:2] == 6'd6;
+        rd_stamp_outstanding <= rd_page_02 && rd_addr[7:2] == 6'd7;
+        rd_stamp_time_lo <= rd_page_02 && rd_addr[7:2] == 6'd8;
+        rd_stamp_time_hi <= rd_page_02 && rd_addr[7:2] == 6'd9;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_stamp_ctrl || rd_stamp_timeout || rd_stamp_matched || rd_stamp_unmatched || rd_stamp_timeouts || rd_stamp_full || rd_stamp_duplicates || rd_stamp_outstanding || rd_stamp_time_lo || rd_stamp_time_hi;
+        if (rst)
             rd_hit_reg <= 1'b0;
-        end
     end
     assign rd_hit = rd_hit_reg;
 
@@ -229,7 +197,7 @@ module latmon_regs_stamp #(
                 ({32{rd_stamp_time_hi}} & read_stamp_time_hi);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

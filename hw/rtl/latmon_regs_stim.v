@@ -67,19 +67,15 @@ module latmon_regs_stim #(
             $fatal(1, "latmon_regs_stim: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
+
+    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
+    // as a net of its own so that synthesis does not fold it into each register's decode.
+    (* keep *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
 
     // Writes: which register, registered when the write is decoded (wr_req); the
     // write itself is the next cycle, with wr_data and wr_strb of that cycle.
@@ -93,29 +89,21 @@ module latmon_regs_stim #(
     reg wr_stim_seed = 1'b0;  // 0x2A0
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_stim_ctrl <= !rst && wr_req && at(wr_addr, 14'h00A0);
-        wr_stim_period <= !rst && wr_req && at(wr_addr, 14'h00A2);
-        wr_stim_min <= !rst && wr_req && at(wr_addr, 14'h00A3);
-        wr_stim_max <= !rst && wr_req && at(wr_addr, 14'h00A4);
-        wr_stim_burst <= !rst && wr_req && at(wr_addr, 14'h00A5);
-        wr_stim_pause <= !rst && wr_req && at(wr_addr, 14'h00A6);
-        wr_stim_total <= !rst && wr_req && at(wr_addr, 14'h00A7);
-        wr_stim_seed <= !rst && wr_req && at(wr_addr, 14'h00A8);
-        wr_hit_reg <= !rst && wr_req && (
-            at(wr_addr, 14'h00A0) ||
-            at(wr_addr, 14'h00A1) ||
-            at(wr_addr, 14'h00A2) ||
-            at(wr_addr, 14'h00A3) ||
-            at(wr_addr, 14'h00A4) ||
-            at(wr_addr, 14'h00A5) ||
-            at(wr_addr, 14'h00A6) ||
-            at(wr_addr, 14'h00A7) ||
-            at(wr_addr, 14'h00A8) ||
-            at(wr_addr, 14'h00A9));
+        wr_stim_ctrl <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd32;
+        wr_stim_period <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd34;
+        wr_stim_min <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd35;
+        wr_stim_max <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd36;
+        wr_stim_burst <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd37;
+        wr_stim_pause <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd38;
+        wr_stim_total <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd39;
+        wr_stim_seed <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd40;
+        // read in the cycle after wr_req only, when it is of that cycle's address
+        wr_hit_reg <= (wr_page_02 && (wr_addr[7:2] == 6'd32 || wr_addr[7:2] == 6'd33 || wr_addr[7:2] == 6'd34 || wr_addr[7:2] == 6'd35 || wr_addr[7:2] == 6'd36 || wr_addr[7:2] == 6'd37 || wr_addr[7:2] == 6'd38 || wr_addr[7:2] == 6'd39 || wr_addr[7:2] == 6'd40 || wr_addr[7:2] == 6'd41));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    // Reads: which register the address is, registered in every cycle: in the rd_load
+    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
     reg rd_stim_ctrl = 1'b0;  // 0x280
     reg rd_stim_status = 1'b0;  // 0x284
     reg rd_stim_period = 1'b0;  // 0x288
@@ -128,41 +116,21 @@ module latmon_regs_stim #(
     reg rd_stim_sent = 1'b0;  // 0x2A4
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_stim_ctrl <= at(rd_addr, 14'h00A0);
-            rd_stim_status <= at(rd_addr, 14'h00A1);
-            rd_stim_period <= at(rd_addr, 14'h00A2);
-            rd_stim_min <= at(rd_addr, 14'h00A3);
-            rd_stim_max <= at(rd_addr, 14'h00A4);
-            rd_stim_burst <= at(rd_addr, 14'h00A5);
-            rd_stim_pause <= at(rd_addr, 14'h00A6);
-            rd_stim_total <= at(rd_addr, 14'h00A7);
-            rd_stim_seed <= at(rd_addr, 14'h00A8);
-            rd_stim_sent <= at(rd_addr, 14'h00A9);
-            rd_hit_reg <= at(rd_addr, 14'h00A0) ||
-                at(rd_addr, 14'h00A1) ||
-                at(rd_addr, 14'h00A2) ||
-                at(rd_addr, 14'h00A3) ||
-                at(rd_addr, 14'h00A4) ||
-                at(rd_addr, 14'h00A5) ||
-                at(rd_addr, 14'h00A6) ||
-                at(rd_addr, 14'h00A7) ||
-                at(rd_addr, 14'h00A8) ||
-                at(rd_addr, 14'h00A9);
-        end
-        if (rst) begin
-            rd_stim_ctrl <= 1'b0;
-            rd_stim_status <= 1'b0;
-            rd_stim_period <= 1'b0;
-            rd_stim_min <= 1'b0;
-            rd_stim_max <= 1'b0;
-            rd_stim_burst <= 1'b0;
-            rd_stim_pause <= 1'b0;
-            rd_stim_total <= 1'b0;
-            rd_stim_seed <= 1'b0;
-            rd_stim_sent <= 1'b0;
+        rd_stim_ctrl <= rd_page_02 && rd_addr[7:2] == 6'd32;
+        rd_stim_status <= rd_page_02 && rd_addr[7:2] == 6'd33;
+        rd_stim_period <= rd_page_02 && rd_addr[7:2] == 6'd34;
+        rd_stim_min <= rd_page_02 && rd_addr[7:2] == 6'd35;
+        rd_stim_max <= rd_page_02 && rd_addr[7:2] == 6'd36;
+        rd_stim_burst <= rd_page_02 && rd_addr[7:2] == 6'd37;
+        rd_stim_pause <= rd_page_02 && rd_addr[7:2] == 6'd38;
+        rd_stim_total <= rd_page_02 && rd_addr[7:2] == 6'd39;
+        rd_stim_seed <= rd_page_02 && rd_addr[7:2] == 6'd40;
+        rd_stim_sent <= rd_page_02 && rd_addr[7:2] == 6'd41;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_stim_ctrl || rd_stim_status || rd_stim_period || rd_stim_min || rd_stim_max || rd_stim_burst || rd_stim_pause || rd_stim_total || rd_stim_seed || rd_stim_sent;
+        if (rst)
             rd_hit_reg <= 1'b0;
-        end
     end
     assign rd_hit = rd_hit_reg;
 
@@ -353,7 +321,7 @@ module latmon_regs_stim #(
                 ({32{rd_stim_sent}} & read_stim_sent);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

@@ -49,48 +49,37 @@ module latmon_regs_sum #(
             $fatal(1, "latmon_regs_sum: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // ---- address decode ------------------------------------------------------
+
+    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
+    // as a net of its own so that synthesis does not fold it into each register's decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
 
     // Writes: which register, registered when the write is decoded (wr_req); the
     // write itself is the next cycle, with wr_data and wr_strb of that cycle.
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_hit_reg <= !rst && wr_req && (
-            at(wr_addr, 14'h000D) ||
-            at(wr_addr, 14'h000E) ||
-            at(wr_addr, 14'h000F));
+        // read in the cycle after wr_req only, when it is of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd13 || wr_addr[7:2] == 6'd14 || wr_addr[7:2] == 6'd15));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    // Reads: which register the address is, registered in every cycle: in the rd_load
+    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
     reg rd_sum_lo = 1'b0;  // 0x034
     reg rd_sum_hi = 1'b0;  // 0x038
     reg rd_sum_count = 1'b0;  // 0x03C
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sum_lo <= at(rd_addr, 14'h000D);
-            rd_sum_hi <= at(rd_addr, 14'h000E);
-            rd_sum_count <= at(rd_addr, 14'h000F);
-            rd_hit_reg <= at(rd_addr, 14'h000D) ||
-                at(rd_addr, 14'h000E) ||
-                at(rd_addr, 14'h000F);
-        end
-        if (rst) begin
-            rd_sum_lo <= 1'b0;
-            rd_sum_hi <= 1'b0;
-            rd_sum_count <= 1'b0;
+        rd_sum_lo <= rd_page_00 && rd_addr[7:2] == 6'd13;
+        rd_sum_hi <= rd_page_00 && rd_addr[7:2] == 6'd14;
+        rd_sum_count <= rd_page_00 && rd_addr[7:2] == 6'd15;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_sum_lo || rd_sum_hi || rd_sum_count;
+        if (rst)
             rd_hit_reg <= 1'b0;
-        end
     end
     assign rd_hit = rd_hit_reg;
 
@@ -143,7 +132,7 @@ module latmon_regs_sum #(
                 ({32{rd_sum_count}} & read_sum_count);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0]};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};
 
 endmodule
 

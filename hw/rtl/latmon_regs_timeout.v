@@ -45,48 +45,40 @@ module latmon_regs_timeout #(
             $fatal(1, "latmon_regs_timeout: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
+
+    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
+    // as a net of its own so that synthesis does not fold it into each register's decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
 
     // Writes: which register, registered when the write is decoded (wr_req); the
     // write itself is the next cycle, with wr_data and wr_strb of that cycle.
     reg wr_timeout = 1'b0;  // 0x01C
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_timeout <= !rst && wr_req && at(wr_addr, 14'h0007);
-        wr_hit_reg <= !rst && wr_req && (
-            at(wr_addr, 14'h0007) ||
-            at(wr_addr, 14'h0011));
+        wr_timeout <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd7;
+        // read in the cycle after wr_req only, when it is of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd17));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register, registered in the AR cycle (rd_req) and held.
+    // Reads: which register the address is, registered in every cycle: in the rd_load
+    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
     reg rd_timeout = 1'b0;  // 0x01C
     reg rd_timeouts = 1'b0;  // 0x044
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_timeout <= at(rd_addr, 14'h0007);
-            rd_timeouts <= at(rd_addr, 14'h0011);
-            rd_hit_reg <= at(rd_addr, 14'h0007) ||
-                at(rd_addr, 14'h0011);
-        end
-        if (rst) begin
-            rd_timeout <= 1'b0;
-            rd_timeouts <= 1'b0;
+        rd_timeout <= rd_page_00 && rd_addr[7:2] == 6'd7;
+        rd_timeouts <= rd_page_00 && rd_addr[7:2] == 6'd17;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_timeout || rd_timeouts;
+        if (rst)
             rd_hit_reg <= 1'b0;
-        end
     end
     assign rd_hit = rd_hit_reg;
 
@@ -139,7 +131,7 @@ module latmon_regs_timeout #(
                 ({32{rd_timeouts}} & read_timeouts);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 
