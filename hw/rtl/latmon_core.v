@@ -87,7 +87,7 @@ module latmon_core #(
     // increments left until count_reg is TIMEOUT - 1, and every increment counts it down; the
     // borrow of that decrement (left_reg is 0: count_reg is TIMEOUT - 1, so the next count is
     // TIMEOUT) goes from the carry chain straight into borrow_reg. The cycle after a start judges
-    // from_start_reg instead (TIMEOUT = 1). TIMEOUT = 0 never times out. A new TIMEOUT value
+    // from_start_reg instead (TIMEOUT = 1; counted_reg is 0 then). TIMEOUT = 0 never times out. A new TIMEOUT value
     // applies to the measurements that start from the second cycle after it is written on; the
     // pending one keeps the value it started with.
     //
@@ -100,11 +100,10 @@ module latmon_core #(
     wire                timeout_one = timeout_high_zero_reg && timeout_bit0_reg;
     reg [CNT_WIDTH-1:0] left_reg = {CNT_WIDTH{1'b0}};
     wire [CNT_WIDTH:0]  left_next = {1'b0, left_reg} - 1'b1;  // bit CNT_WIDTH: the borrow
-    reg                 started_reg = 1'b0;       // a measurement started in the last cycle
-    reg                 from_start_reg = 1'b0;    // ... with TIMEOUT = 1
+    reg                 from_start_reg = 1'b0;    // a measurement started, TIMEOUT = 1
     reg                 borrow_reg = 1'b0;        // left_reg was 0
-    reg                 counted_reg = 1'b0;       // ... and counted, with a timeout on
-    wire                hit = started_reg ? from_start_reg : borrow_reg && counted_reg;
+    reg                 counted_reg = 1'b0;       // ... and counted (no start), a timeout on
+    wire                hit = from_start_reg || borrow_reg && counted_reg;
 
     always @(posedge clk)
         borrow_reg <= left_next[CNT_WIDTH];
@@ -162,7 +161,6 @@ module latmon_core #(
             count_reg <= {CNT_WIDTH{1'b0}};
             full_reg <= 1'b0;
             almost_reg <= 1'b0;
-            started_reg <= 1'b0;
             from_start_reg <= 1'b0;
             counted_reg <= 1'b0;
             sample_valid_reg <= 1'b0;
@@ -188,9 +186,8 @@ module latmon_core #(
                 left_reg <= timeout_less2_reg;
             else if (inc)
                 left_reg <= left_next[CNT_WIDTH-1:0];
-            started_reg <= starts;
             from_start_reg <= starts && timeout_one;
-            counted_reg <= timeout_on && inc;
+            counted_reg <= timeout_on && inc && !starts;
             sample_valid_reg <= busy_reg && ack_event;
             timeout_pulse_reg <= timed_out;
             overrun_pulse_reg <= enable && irq_event && !irq_level && busy_reg && !ends;
