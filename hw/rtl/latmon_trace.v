@@ -70,7 +70,21 @@ module latmon_trace #(
 
     wire reset = rst || clear;
     wire write = sample_valid && (ring || !filled);
-    wire last_word = &count[AW-1:0];
+    // The sample goes to the RAM's last word (count is all ones in its low AW bits), from two
+    // flip-flops: almost_reg, registered from the count of the cycle before ("its bits AW-1..1
+    // were all ones"), and bit 0 now — the count grows by at most one a cycle, so no wide AND is
+    // in front of the fill flags.
+    reg almost_reg = 1'b0;
+    wire last_word = almost_reg && count[0];
+    generate
+        if (AW > 1) begin : g_almost
+            always @(posedge clk)
+                almost_reg <= !reset && &count[AW-1:1];
+        end else begin : g_almost_one
+            always @(posedge clk)
+                almost_reg <= !reset;
+        end
+    endgenerate
 
     // Registered: high in the cycle `filled` rises (one cycle after the sample that filled the
     // RAM), so no path runs from the sample through the fill test into the IRQ status.
