@@ -304,21 +304,23 @@ class ModuleWriter:
         pages: dict[int, list[Register]] = {}
         for r in self.regs:
             pages.setdefault(r.offset >> 8, []).append(r)
-        self.emit("    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept")
-        self.emit("    // as a net of its own so that synthesis does not fold it into each register's decode.")
+        self.emit("    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),")
+        self.emit("    // kept as a net of its own: synthesis does not fold it into each decode.")
         for page in sorted(pages):
             for bus in ("wr", "rd"):
+                name = f"{bus}_page_{page:02x}"
                 self.emit(
-                    f"    (* keep *) wire {bus}_page_{page:02x} = {bus}_addr[15:8] == 8'h{page:02X} && "
+                    f"    (* keep *) wire {name} = {bus}_addr[15:8] == 8'h{page:02X} && "
                     f"({bus}_addr >> 16) == 0;"
                 )
         self.emit("")
 
         def at(bus: str, r: Register) -> str:
-            return f"{bus}_page_{r.offset >> 8:02x} && {bus}_addr[7:2] == 6'd{(r.offset & 0xFF) >> 2}"
+            word = (r.offset & 0xFF) >> 2
+            return f"{bus}_page_{r.offset >> 8:02x} && {bus}_addr[7:2] == 6'd{word}"
 
-        self.emit("    // Writes: which register, registered when the write is decoded (wr_req); the")
-        self.emit("    // write itself is the next cycle, with wr_data and wr_strb of that cycle.")
+        self.emit("    // Writes: which register, registered when the write is decoded (wr_req);")
+        self.emit("    // the write itself is the next cycle, with wr_data and wr_strb then.")
         for r in self.regs:
             if r.writable:
                 self.emit(f"    reg wr_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
@@ -332,13 +334,13 @@ class ModuleWriter:
             low = " || ".join(f"wr_addr[7:2] == 6'd{(r.offset & 0xFF) >> 2}" for r in regs)
             terms.append(f"(wr_page_{page:02x} && ({low}))")
         hits = " ||\n            ".join(terms)
-        self.emit("        // read in the cycle after wr_req only, when it is of that cycle's address")
+        self.emit("        // read in the cycle after wr_req only: of that cycle's address")
         self.emit(f"        wr_hit_reg <= {hits};")
         self.emit("    end")
         self.emit("    assign wr_hit = wr_hit_reg;")
         self.emit("")
-        self.emit("    // Reads: which register the address is, registered in every cycle: in the rd_load")
-        self.emit("    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).")
+        self.emit("    // Reads: which register the address is, registered in every cycle: in the")
+        self.emit("    // rd_load cycle that of the AR cycle (rd_req), the only one used.")
         for r in self.regs:
             self.emit(f"    reg rd_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
         self.emit("    reg rd_hit_reg = 1'b0;")
@@ -500,7 +502,7 @@ class ModuleWriter:
             for f in r.fields:
                 if f.swacc:
                     self.emit(f"    assign {f.port}_swacc = rd_load && rd_{r.ident};")
-        self.emit("    // Step 2 (rd_load): the value of the register selected (AND-OR of one-hot selects).")
+        self.emit("    // Step 2 (rd_load): the value of the register selected (AND-OR).")
         self.emit("    always @(posedge clk) begin")
         self.emit("        if (rd_load)")
         terms = " |\n                ".join(

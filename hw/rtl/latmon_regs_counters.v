@@ -49,22 +49,22 @@ module latmon_regs_counters #(
 
     // ---- address decode ------------------------------------------------------
 
-    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
-    // as a net of its own so that synthesis does not fold it into each register's decode.
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
 
-    // Writes: which register, registered when the write is decoded (wr_req); the
-    // write itself is the next cycle, with wr_data and wr_strb of that cycle.
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        // read in the cycle after wr_req only, when it is of that cycle's address
+        // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd16 || wr_addr[7:2] == 6'd18 || wr_addr[7:2] == 6'd19 || wr_addr[7:2] == 6'd21));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register the address is, registered in every cycle: in the rd_load
-    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
     reg rd_violations = 1'b0;  // 0x040
     reg rd_overruns = 1'b0;  // 0x048
     reg rd_ignored = 1'b0;  // 0x04C
@@ -137,7 +137,7 @@ module latmon_regs_counters #(
         {ignored_value_ext};
     wire [31:0] read_trace_lost =
         {trace_lost_value_ext};
-    // Step 2 (rd_load): the value of the register selected (AND-OR of one-hot selects).
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
         if (rd_load)
             rd_data <= ({32{rd_violations}} & read_violations) |

@@ -84,13 +84,13 @@ module latmon_regs_hist #(
 
     // ---- address decode ------------------------------------------------------
 
-    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
-    // as a net of its own so that synthesis does not fold it into each register's decode.
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
     (* keep *) wire wr_page_01 = wr_addr[15:8] == 8'h01 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_01 = rd_addr[15:8] == 8'h01 && (rd_addr >> 16) == 0;
 
-    // Writes: which register, registered when the write is decoded (wr_req); the
-    // write itself is the next cycle, with wr_data and wr_strb of that cycle.
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
     reg wr_hist_ctrl = 1'b0;  // 0x100
     reg wr_hist_start = 1'b0;  // 0x108
     reg wr_hist_shift = 1'b0;  // 0x10C
@@ -99,13 +99,13 @@ module latmon_regs_hist #(
         wr_hist_ctrl <= !rst && wr_req && wr_page_01 && wr_addr[7:2] == 6'd0;
         wr_hist_start <= !rst && wr_req && wr_page_01 && wr_addr[7:2] == 6'd2;
         wr_hist_shift <= !rst && wr_req && wr_page_01 && wr_addr[7:2] == 6'd3;
-        // read in the cycle after wr_req only, when it is of that cycle's address
+        // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_01 && (wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6 || wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9 || wr_addr[7:2] == 6'd10 || wr_addr[7:2] == 6'd11 || wr_addr[7:2] == 6'd12 || wr_addr[7:2] == 6'd13));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register the address is, registered in every cycle: in the rd_load
-    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
     reg rd_hist_ctrl = 1'b0;  // 0x100
     reg rd_hist_status = 1'b0;  // 0x104
     reg rd_hist_start = 1'b0;  // 0x108
@@ -244,7 +244,7 @@ module latmon_regs_hist #(
         {hist_min_value_ext};
     wire [31:0] read_hist_max =
         {hist_max_value_ext};
-    // Step 2 (rd_load): the value of the register selected (AND-OR of one-hot selects).
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
         if (rd_load)
             rd_data <= ({32{rd_hist_ctrl}} & read_hist_ctrl) |

@@ -69,26 +69,26 @@ module latmon_regs_irq #(
 
     // ---- address decode ------------------------------------------------------
 
-    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
-    // as a net of its own so that synthesis does not fold it into each register's decode.
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
 
-    // Writes: which register, registered when the write is decoded (wr_req); the
-    // write itself is the next cycle, with wr_data and wr_strb of that cycle.
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
     reg wr_irq_enable = 1'b0;  // 0x014
     reg wr_irq_status = 1'b0;  // 0x018
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
         wr_irq_enable <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd5;
         wr_irq_status <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd6;
-        // read in the cycle after wr_req only, when it is of that cycle's address
+        // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register the address is, registered in every cycle: in the rd_load
-    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
     reg rd_irq_enable = 1'b0;  // 0x014
     reg rd_irq_status = 1'b0;  // 0x018
     reg rd_hit_reg = 1'b0;
@@ -272,7 +272,7 @@ module latmon_regs_irq #(
         {25'd0, irq_enable_hist_ready_reg, irq_enable_stim_done_reg, irq_enable_overrun_reg, irq_enable_timeout_reg, irq_enable_trace_full_reg, irq_enable_alarm_reg, irq_enable_sample_reg};
     wire [31:0] read_irq_status =
         {25'd0, irq_status_hist_ready_reg, irq_status_stim_done_reg, irq_status_overrun_reg, irq_status_timeout_reg, irq_status_trace_full_reg, irq_status_alarm_reg, irq_status_sample_reg};
-    // Step 2 (rd_load): the value of the register selected (AND-OR of one-hot selects).
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
         if (rd_load)
             rd_data <= ({32{rd_irq_enable}} & read_irq_enable) |

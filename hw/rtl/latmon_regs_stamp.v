@@ -69,26 +69,26 @@ module latmon_regs_stamp #(
 
     // ---- address decode ------------------------------------------------------
 
-    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
-    // as a net of its own so that synthesis does not fold it into each register's decode.
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
     (* keep *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
 
-    // Writes: which register, registered when the write is decoded (wr_req); the
-    // write itself is the next cycle, with wr_data and wr_strb of that cycle.
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
     reg wr_stamp_ctrl = 1'b0;  // 0x200
     reg wr_stamp_timeout = 1'b0;  // 0x204
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
         wr_stamp_ctrl <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd0;
         wr_stamp_timeout <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd1;
-        // read in the cycle after wr_req only, when it is of that cycle's address
+        // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_02 && (wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6 || wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register the address is, registered in every cycle: in the rd_load
-    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
     reg rd_stamp_ctrl = 1'b0;  // 0x200
     reg rd_stamp_timeout = 1'b0;  // 0x204
     reg rd_stamp_matched = 1'b0;  // 0x208
@@ -182,7 +182,7 @@ module latmon_regs_stamp #(
     wire [31:0] read_stamp_time_hi =
         {stamp_time_hi_value_reg};
     assign stamp_time_lo_value_swacc = rd_load && rd_stamp_time_lo;
-    // Step 2 (rd_load): the value of the register selected (AND-OR of one-hot selects).
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
         if (rd_load)
             rd_data <= ({32{rd_stamp_ctrl}} & read_stamp_ctrl) |

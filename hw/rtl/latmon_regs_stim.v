@@ -72,13 +72,13 @@ module latmon_regs_stim #(
 
     // ---- address decode ------------------------------------------------------
 
-    // The 256-byte page of the address (bits 1:0 are ignored, bits above 15 zero); kept
-    // as a net of its own so that synthesis does not fold it into each register's decode.
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
     (* keep *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
 
-    // Writes: which register, registered when the write is decoded (wr_req); the
-    // write itself is the next cycle, with wr_data and wr_strb of that cycle.
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
     reg wr_stim_ctrl = 1'b0;  // 0x280
     reg wr_stim_period = 1'b0;  // 0x288
     reg wr_stim_min = 1'b0;  // 0x28C
@@ -97,13 +97,13 @@ module latmon_regs_stim #(
         wr_stim_pause <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd38;
         wr_stim_total <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd39;
         wr_stim_seed <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd40;
-        // read in the cycle after wr_req only, when it is of that cycle's address
+        // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_02 && (wr_addr[7:2] == 6'd32 || wr_addr[7:2] == 6'd33 || wr_addr[7:2] == 6'd34 || wr_addr[7:2] == 6'd35 || wr_addr[7:2] == 6'd36 || wr_addr[7:2] == 6'd37 || wr_addr[7:2] == 6'd38 || wr_addr[7:2] == 6'd39 || wr_addr[7:2] == 6'd40 || wr_addr[7:2] == 6'd41));
     end
     assign wr_hit = wr_hit_reg;
 
-    // Reads: which register the address is, registered in every cycle: in the rd_load
-    // cycle that of the AR cycle (rd_req), which is all that is used (no enable in front).
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
     reg rd_stim_ctrl = 1'b0;  // 0x280
     reg rd_stim_status = 1'b0;  // 0x284
     reg rd_stim_period = 1'b0;  // 0x288
@@ -306,7 +306,7 @@ module latmon_regs_stim #(
         {stim_seed_value_reg};
     wire [31:0] read_stim_sent =
         {stim_sent_value};
-    // Step 2 (rd_load): the value of the register selected (AND-OR of one-hot selects).
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
         if (rd_load)
             rd_data <= ({32{rd_stim_ctrl}} & read_stim_ctrl) |
