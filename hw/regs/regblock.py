@@ -18,9 +18,10 @@ Register interface of every generated module:
                                         register of this part
     rd_req, rd_addr                     a read accepted in this cycle (the AR handshake): the
                                         block registers which of its registers it is (one
-                                        flip-flop per register, held until the next rd_req)
+                                        flip-flop per register, loaded every cycle: rd_req
+                                        itself is not needed)
     rd_load                             the cycle after rd_req: the block registers that
-                                        register's value
+                                        register's value and its hit
     rd_data, rd_hit                     registered: valid from the cycle after rd_load until
                                         the next rd_load; rd_data is zero when rd_hit is 0
 
