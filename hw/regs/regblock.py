@@ -9,19 +9,26 @@ IP ORs the parts' read data. A part the IP is built without is not instantiated 
 
 Register interface of every generated module:
 
-    wr_req, wr_addr, wr_data, wr_strb   a write in this cycle (the AW/W handshake)
-    wr_hit                              wr_addr is a register of this part (combinational)
+    wr_req, wr_addr                     a write is decoded in this cycle (AW and W valid, not
+                                        yet accepted): the block registers which of its
+                                        registers it is, one flip-flop per writable register
+    wr_data, wr_strb                    the next cycle (latmon_axil_wr accepts AW and W then,
+                                        so the bus still holds them): the write is done
+    wr_hit                              registered: in that next cycle, whether wr_addr was a
+                                        register of this part
     rd_req, rd_addr                     a read accepted in this cycle (the AR handshake): the
-                                        block registers which of its registers it is (a binary
-                                        index, or none)
+                                        block registers which of its registers it is (one
+                                        flip-flop per register, loaded every cycle: rd_req
+                                        itself is not needed)
     rd_load                             the cycle after rd_req: the block registers that
-                                        register's value
+                                        register's value and its hit
     rd_data, rd_hit                     registered: valid from the cycle after rd_load until
                                         the next rd_load; rd_data is zero when rd_hit is 0
 
-The read is split in two registered steps so that neither the address decode nor the value
-multiplexer sits in series with the other: the multiplexer is a plain binary one (LUT6, MUXF7,
-MUXF8 on UltraScale+; LUT4, PFUMX, L6MUX on ECP5) from the registered index.
+Neither the address decode nor a multiplexer sits in series with a register's enable or with
+another: the decode ends in one-hot select flip-flops; a write's enable is one of them; the read
+value is an AND-OR of the registers' values with their select flip-flops (no binary index to
+decode again, and each select drives only its own register's bits).
 
 Field behaviour follows the SystemRDL properties:
 
@@ -214,7 +221,7 @@ class ModuleWriter:
             "input  wire                  clk",
             "input  wire                  rst",
             "",
-            "// register interface: a write in this cycle",
+            "// register interface: a write decoded in this cycle, done in the next",
             "input  wire                  wr_req",
             "input  wire [ADDR_WIDTH-1:0] wr_addr",
             "input  wire [31:0]           wr_data",
@@ -279,17 +286,6 @@ class ModuleWriter:
         self.emit("")
 
     def helpers(self) -> None:
-        self.emit(
-            "    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero)."
-        )
-        self.emit("    function at;")
-        self.emit("        input [ADDR_WIDTH-1:0] addr;")
-        self.emit("        input [13:0]           word;")
-        self.emit("        begin")
-        self.emit("            at = addr[15:2] == word && (addr >> 16) == 0;")
-        self.emit("        end")
-        self.emit("    endfunction")
-        self.emit("")
         if any(f.kind in ("rw", "pulse") for r in self.regs for f in r.fields):
             self.emit("    // The bytes a write changes.")
             self.emit(
@@ -303,13 +299,63 @@ class ModuleWriter:
             "    // ---- address decode ------------------------------------------------------"
         )
         self.emit("")
+        # An address is decoded as its 256-byte page (bits 15:8, bits above 15 zero), once per
+        # page, and its word in the page (bits 7:2: six bits, one LUT6 for any set of words),
+        # so that no decode is an OR of one wide compare per register.
+        pages: dict[int, list[Register]] = {}
         for r in self.regs:
-            word = f"14'h{r.offset >> 2:04X}"
-            self.emit(f"    wire wr_{r.ident} = at(wr_addr, {word});  // 0x{r.offset:03X}")
+            pages.setdefault(r.offset >> 8, []).append(r)
+        self.emit("    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),")
+        self.emit("    // kept as a net of its own: synthesis does not fold it into each decode.")
+        for page in sorted(pages):
+            for bus in ("wr", "rd"):
+                name = f"{bus}_page_{page:02x}"
+                self.emit(
+                    f"    (* keep *) wire {name} = {bus}_addr[15:8] == 8'h{page:02X} && "
+                    f"({bus}_addr >> 16) == 0;"
+                )
+        self.emit("")
+
+        def at(bus: str, r: Register) -> str:
+            word = (r.offset & 0xFF) >> 2
+            return f"{bus}_page_{r.offset >> 8:02x} && {bus}_addr[7:2] == 6'd{word}"
+
+        self.emit("    // Writes: which register, registered when the write is decoded (wr_req);")
+        self.emit("    // the write itself is the next cycle, with wr_data and wr_strb then.")
         for r in self.regs:
-            self.emit(f"    wire rd_{r.ident} = at(rd_addr, 14'h{r.offset >> 2:04X});")
-        hits = " || ".join(f"wr_{r.ident}" for r in self.regs)
-        self.emit(f"    assign wr_hit = {hits};")
+            if r.writable:
+                self.emit(f"    reg wr_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
+        self.emit("    reg wr_hit_reg = 1'b0;")
+        self.emit("    always @(posedge clk) begin")
+        for r in self.regs:
+            if r.writable:
+                self.emit(f"        wr_{r.ident} <= !rst && wr_req && {at('wr', r)};")
+        terms = []
+        for page, regs in sorted(pages.items()):
+            low = " || ".join(f"wr_addr[7:2] == 6'd{(r.offset & 0xFF) >> 2}" for r in regs)
+            terms.append(f"(wr_page_{page:02x} && ({low}))")
+        hits = " ||\n            ".join(terms)
+        self.emit("        // read in the cycle after wr_req only: of that cycle's address")
+        self.emit(f"        wr_hit_reg <= {hits};")
+        self.emit("    end")
+        self.emit("    assign wr_hit = wr_hit_reg;")
+        self.emit("")
+        self.emit("    // Reads: which register the address is, registered in every cycle: in the")
+        self.emit("    // rd_load cycle that of the AR cycle (rd_req), the only one used.")
+        for r in self.regs:
+            self.emit(f"    reg rd_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
+        self.emit("    reg rd_hit_reg = 1'b0;")
+        self.emit("    always @(posedge clk) begin")
+        for r in self.regs:
+            self.emit(f"        rd_{r.ident} <= {at('rd', r)};")
+        self.emit("        // with the data (rd_load), from the select flip-flops")
+        sels = " || ".join(f"rd_{r.ident}" for r in self.regs)
+        self.emit("        if (rd_load)")
+        self.emit(f"            rd_hit_reg <= {sels};")
+        self.emit("        if (rst)")
+        self.emit("            rd_hit_reg <= 1'b0;")
+        self.emit("    end")
+        self.emit("    assign rd_hit = rd_hit_reg;")
         self.emit("")
 
     @staticmethod
@@ -343,7 +389,7 @@ class ModuleWriter:
             self.emit(f"    // ---- {r.name} " + "-" * max(4, 80 - len(r.name)))
             self.emit("")
             if r.writable:
-                self.emit(f"    wire        {r.ident}_we = wr_req && wr_{r.ident};")
+                self.emit(f"    wire        {r.ident}_we = wr_{r.ident};")
             for f in plain:
                 self._ext(f, f.port)
             for f in stored:
@@ -453,50 +499,26 @@ class ModuleWriter:
         for r in self.regs:
             self.emit(f"    wire [31:0] read_{r.ident} =")
             self.emit(f"        {self.value_expr(r)};")
-        n = len(self.regs)
-        bits = max(1, n.bit_length())  # index 0..n-1, and n-1+1.. = none
-        none = (1 << bits) - 1
-        self.emit(
-            f"    // Which register a read is of: its index here, {none} none (step 1, rd_req)."
-        )
-        self.emit(f"    localparam [{bits - 1}:0] RD_NONE = {bits}'d{none};")
-        self.emit(f"    reg [{bits - 1}:0] rd_sel = RD_NONE;")
-        self.emit("    always @(posedge clk) begin")
-        self.emit("        if (rd_req) begin")
-        self.emit("            rd_sel <= RD_NONE;")
-        for i, r in enumerate(self.regs):
-            self.emit(f"            if (rd_{r.ident})")
-            self.emit(f"                rd_sel <= {bits}'d{i};")
-        self.emit("        end")
-        self.emit("        if (rst)")
-        self.emit("            rd_sel <= RD_NONE;")
-        self.emit("    end")
-        self.emit("    assign rd_hit = rd_sel != RD_NONE;")
-        self.emit("")
-        for i, r in enumerate(self.regs):
+        for r in self.regs:
             for f in r.fields:
                 if f.swacc:
-                    self.emit(f"    assign {f.port}_swacc = rd_load && rd_sel == {bits}'d{i};")
-        self.emit("    // Step 2 (rd_load): the value of that register.")
+                    self.emit(f"    assign {f.port}_swacc = rd_load && rd_{r.ident};")
+        self.emit("    // Step 2 (rd_load): the value of the register selected (AND-OR).")
         self.emit("    always @(posedge clk) begin")
-        self.emit("        if (rd_load) begin")
-        self.emit("            case (rd_sel)")
-        for i, r in enumerate(self.regs):
-            self.emit(f"                {bits}'d{i}: rd_data <= read_{r.ident};")
-        self.emit("                default: rd_data <= 32'd0;")
-        self.emit("            endcase")
-        self.emit("        end")
+        self.emit("        if (rd_load)")
+        terms = " |\n                ".join(
+            f"({{32{{rd_{r.ident}}}}} & read_{r.ident})" for r in self.regs
+        )
+        self.emit(f"            rd_data <= {terms};")
         self.emit("    end")
         self.emit("")
 
     def unused(self) -> None:
         """Consume the inputs a part leaves (partly) unused, so that lint stays quiet."""
-        stored = any(f.kind != "input" and f.kind != "const" for r in self.regs for f in r.fields)
-        writes = any(r.writable for r in self.regs)
         masked = any(f.kind in ("rw", "pulse") for r in self.regs for f in r.fields)
-        items = ["wr_data", "wr_strb", "wr_addr[1:0]", "rd_addr[1:0]"]
-        items += ([] if stored else ["rst"]) + ([] if writes else ["wr_req"])
+        items = ["wr_data", "wr_strb", "wr_addr[1:0]", "rd_addr[1:0]", "rd_req"]
         items += ["wr_mask"] if masked else []
+        items += [] if any(r.writable for r in self.regs) else ["wr_req"]
         self.emit(f"    wire unused_inputs = ^{{{', '.join(items)}}};")
         self.emit("")
 

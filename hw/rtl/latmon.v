@@ -234,9 +234,6 @@ module latmon #(
 
     assign alarm = stats_alarm;
 
-    // LAST: without the timestamp mode every latency comes from the core, whose output register
-    // holds the last one (and clears with CTRL.CLEAR), so the statistics need no copy of it.
-    wire [CNT_WIDTH-1:0] last_read = HAS_STAMP != 0 ? last : core_latency;
 
     wire [TRACE_WIDTH-1:0] trace_rd_data;
     wire [31:0] trace_count;
@@ -250,13 +247,16 @@ module latmon #(
                        rd_addr[15:TRACE_WB] == LATMON_TRACE_OFFSET[15:TRACE_WB];
     wire wr_in_trace = (wr_addr >> 16) == 0 &&
                        wr_addr[15:TRACE_WB] == LATMON_TRACE_OFFSET[15:TRACE_WB];
-    reg trace_hit_reg = 1'b0;
-    reg trace_sel_reg = 1'b0;
+    reg trace_in_reg = 1'b0;   // the read is of the window (rd_req)
+    reg trace_sel_reg = 1'b0;  // ... of a word the RAM has
+    reg trace_hit_reg = 1'b0;  // with the data (rd_load), as the register blocks' hits
     always @(posedge clk) begin
         if (rd_req) begin
-            trace_hit_reg <= rd_in_trace;
+            trace_in_reg <= rd_in_trace;
             trace_sel_reg <= rd_in_trace && (rd_addr[TRACE_WB-1:2] >> TRACE_AW) == 0;
         end
+        if (rd_load)
+            trace_hit_reg <= trace_in_reg;
     end
 
     latmon_trace #(
@@ -270,7 +270,12 @@ module latmon #(
         .fill_pulse(trace_fill_pulse)
     );
 
-    assign wr_hits[8] = wr_in_trace;  // the window is read-only: writes are ignored (OKAY)
+    // The window is read-only: writes are ignored (OKAY). The hit is registered, as the
+    // register blocks' are (latmon_axil_wr.v).
+    reg trace_wr_hit_reg = 1'b0;
+    always @(posedge clk)
+        trace_wr_hit_reg <= wr_in_trace;  // read in the cycle after wr_req only
+    assign wr_hits[8] = trace_wr_hit_reg;
     assign rd_hits[8] = trace_hit_reg;
     assign rd_datas[32*8 +: 32] = trace_sel_reg ? {{(32-TRACE_WIDTH){1'b0}}, trace_rd_data}
                                                 : 32'd0;
@@ -295,13 +300,16 @@ module latmon #(
                               rd_addr[15:HIST_WB] == LATMON_HIST_OFFSET[15:HIST_WB];
             wire wr_in_hist = (wr_addr >> 16) == 0 &&
                               wr_addr[15:HIST_WB] == LATMON_HIST_OFFSET[15:HIST_WB];
-            reg hist_hit_reg = 1'b0;
+            reg hist_in_reg = 1'b0;
             reg hist_sel_reg = 1'b0;
+            reg hist_hit_reg = 1'b0;
             always @(posedge clk) begin
                 if (rd_req) begin
-                    hist_hit_reg <= rd_in_hist;
+                    hist_in_reg <= rd_in_hist;
                     hist_sel_reg <= rd_in_hist && (rd_addr[HIST_WB-1:2] >> HIST_BINS_LOG2) == 0;
                 end
+                if (rd_load)
+                    hist_hit_reg <= hist_in_reg;
             end
 
             latmon_hist #(.CNT_WIDTH(CNT_WIDTH), .BINS_LOG2(HIST_BINS_LOG2)) hist_inst (
@@ -329,7 +337,10 @@ module latmon #(
                 .hist_min_value(hist_min), .hist_max_value(hist_max)
             );
 
-            assign wr_hits[9] = wr_in_hist;
+            reg hist_wr_hit_reg = 1'b0;
+            always @(posedge clk)
+                hist_wr_hit_reg <= wr_in_hist;
+            assign wr_hits[9] = hist_wr_hit_reg;
             assign rd_hits[9] = hist_hit_reg;
             assign rd_datas[32*9 +: 32] = hist_sel_reg ? hist_bin : 32'd0;
 
@@ -589,7 +600,7 @@ module latmon #(
         .status_busy(busy), .status_alarm(stats_alarm),
         .status_trace_full(trace_filled && !trace_ring), .status_trace_wrapped(trace_wrapped),
         .status_saturated(saturated),
-        .threshold_cycles(threshold), .last_value(last_read), .min_value(min), .max_value(max),
+        .threshold_cycles(threshold), .last_value(last), .min_value(min), .max_value(max),
         .count_value(count), .trace_count_value(trace_count),
         .caps2_hist_bins_log2(CAPS2_HIST_BINS_LOG2), .caps2_stamp_entries(CAPS2_STAMP_ENTRIES),
         .caps2_id_width(CAPS2_ID_WIDTH)
@@ -598,7 +609,7 @@ module latmon #(
     // The per-sample saturation flag is the all-ones latency itself (LAST, trace words); the
     // counters absent from this build are not read.
     wire unused_core = ^{sample_saturated, hist_busy_any, timeouts, violations, overruns, ignored,
-                         trace_lost, sum, ignored_pulse, last};
+                         trace_lost, sum, ignored_pulse};
 
 endmodule
 

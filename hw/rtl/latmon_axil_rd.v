@@ -3,18 +3,23 @@
 // After verilog-axi's axil_reg_if_rd: the register blocks (hw/rtl/latmon_regs_<part>.v,
 // generated from hw/regs/latmon.rdl) and the memory windows decode the address themselves. AR
 // is accepted when no read is in flight; rd_req is that cycle, rd_addr the bus address: every
-// block registers which of its registers is read (a RAM window reads its word into its read
-// latch). rd_load is the next cycle: every block registers that register's value. From the
-// cycle after, rd_data is the OR of the blocks' registered answers (each is zero unless its
-// address matched) and rd_hit says whether any matched (else SLVERR). The data stays until the
-// next accepted read, which waits for the R handshake: read data two cycles after AR, one read
-// per three cycles.
+// block registers which of its registers the address is (one select flip-flop per register; a
+// RAM window latches the word's address into its RAM). rd_load is the next cycle: every block
+// registers the selected register's value (an AND-OR of the values with their selects) and its
+// hit. From the cycle after, rd_data is the OR of the blocks' registered answers (each is zero
+// unless its address matched) and rd_hit says whether any matched (else SLVERR). The data stays
+// until the next accepted read, which waits for the R handshake: read data two cycles after AR,
+// one read per three cycles.
 //
 //   cycle        0                  1                    2
 //   AR          valid, ready
 //   rd_req      1 (rd_addr)
 //   rd_load                        1 (values sampled)
 //   R                                                   rvalid, rdata = rd_data, rresp
+//
+// A memory window's word must be on its rd_data from cycle 2 until the next rd_req: a RAM read
+// with its address latched in cycle 0 and its output register loaded at the end of cycle 1
+// (block RAM with the output register on: data two cycles after rd_en, held) fits as it is.
 `timescale 1ns / 1ps
 `default_nettype none
 

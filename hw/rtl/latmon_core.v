@@ -82,32 +82,53 @@ module latmon_core #(
     // The latency exceeded all ones: count_reg stays there and the sample is flagged saturated.
     reg                 full_reg = 1'b0;
 
-    // Timeout: count_reg reaches TIMEOUT in this cycle. Computed one cycle ahead and registered
-    // (from count_reg == TIMEOUT - 1, or TIMEOUT == 1 for a measurement starting), so no adder
-    // and comparator sit in series. TIMEOUT = 0 never times out. A new TIMEOUT value applies
-    // two cycles after it is written.
-    reg                 timeout_on_reg = 1'b0;
-    reg                 timeout_one_reg = 1'b0;
-    reg [CNT_WIDTH-1:0] timeout_less_reg = {CNT_WIDTH{1'b0}};
-    reg                 hit_reg = 1'b0;
+    // Timeout: count_reg reaches TIMEOUT in this cycle (`hit`). Judged one cycle ahead and
+    // registered, without a wide compare: a start loads left_reg with TIMEOUT - 2, the
+    // increments left until count_reg is TIMEOUT - 1, and every increment counts it down; the
+    // borrow of that decrement (left_reg is 0: count_reg is TIMEOUT - 1, so the next count is
+    // TIMEOUT) goes from the carry chain straight into borrow_reg. The cycle after a start judges
+    // from_start_reg instead (TIMEOUT = 1; counted_reg is 0 then). TIMEOUT = 0 never times out. A new TIMEOUT value
+    // applies to the measurements that start from the second cycle after it is written on; the
+    // pending one keeps the value it started with.
+    //
+    // TIMEOUT as registered: bits above 0 all zero, bit 0, and TIMEOUT - 2 (one cycle old,
+    // all three from the same value); on and one are small functions of the first two.
+    reg                 timeout_high_zero_reg = 1'b1;
+    reg                 timeout_bit0_reg = 1'b0;
+    reg [CNT_WIDTH-1:0] timeout_less2_reg = {CNT_WIDTH{1'b0}};
+    wire                timeout_on = !timeout_high_zero_reg || timeout_bit0_reg;
+    wire                timeout_one = timeout_high_zero_reg && timeout_bit0_reg;
+    reg [CNT_WIDTH-1:0] left_reg = {CNT_WIDTH{1'b0}};
+    wire [CNT_WIDTH:0]  left_next = {1'b0, left_reg} - 1'b1;  // bit CNT_WIDTH: the borrow
+    reg                 from_start_reg = 1'b0;    // a measurement started, TIMEOUT = 1
+    reg                 borrow_reg = 1'b0;        // left_reg was 0
+    reg                 counted_reg = 1'b0;       // ... and counted (no start), a timeout on
+    wire                hit = from_start_reg || borrow_reg && counted_reg;
+
+    always @(posedge clk)
+        borrow_reg <= left_next[CNT_WIDTH];
 
     always @(posedge clk) begin
-        timeout_on_reg <= |timeout;
-        timeout_one_reg <= timeout == {{(CNT_WIDTH-1){1'b0}}, 1'b1};
-        timeout_less_reg <= timeout - 1'b1;
+        timeout_high_zero_reg <= timeout[CNT_WIDTH-1:1] == {(CNT_WIDTH-1){1'b0}};
+        timeout_bit0_reg <= timeout[0];
+        timeout_less2_reg <= timeout - {{(CNT_WIDTH-2){1'b0}}, 2'd2};
     end
 
-    wire timed_out = busy_reg && !ack_event && hit_reg;
+    wire timed_out = busy_reg && !ack_event && hit;
     // The pending measurement ends in this cycle (by ack or timeout).
     wire ends = busy_reg && (ack_event || timed_out);
     wire starts = enable && irq_event && (!busy_reg || ends);
 
     // A start loads 1 (the flip-flops' synchronous set/reset), a running measurement counts
-    // count + 1 (their clock enable holds it otherwise). The adder sees only count_reg: no path
-    // from the trigger events runs through the carry chain; its carry-out (count_reg all ones)
-    // is the saturation test.
-    wire                 inc = busy_reg && !full_reg;
-    wire [CNT_WIDTH:0]   count_plus = {1'b0, count_reg} + 1'b1;
+    // count + 1 (their clock enable holds it otherwise). The adder sees only count_reg and its
+    // sum goes straight into the flip-flops: no path from the trigger events runs through the
+    // carry chain, and no carry-out or wide compare drives an enable. almost_reg is registered
+    // from the count of the cycle before ("at least all ones - 1", and no start since): as the
+    // count only grows by one, count_reg is all ones now exactly when almost_reg and bit 0 are
+    // set.
+    reg                 almost_reg = 1'b0;
+    wire                at_ones = almost_reg && count_reg[0];
+    wire                inc = busy_reg && !full_reg;
 
     // Outputs are registered: every event leaves the core two cycles after the trigger saw it
     // (the trigger's register and this one), irq and ack alike.
@@ -139,7 +160,9 @@ module latmon_core #(
             busy_reg <= 1'b0;
             count_reg <= {CNT_WIDTH{1'b0}};
             full_reg <= 1'b0;
-            hit_reg <= 1'b0;
+            almost_reg <= 1'b0;
+            from_start_reg <= 1'b0;
+            counted_reg <= 1'b0;
             sample_valid_reg <= 1'b0;
             timeout_pulse_reg <= 1'b0;
             overrun_pulse_reg <= 1'b0;
@@ -149,17 +172,22 @@ module latmon_core #(
                 busy_reg <= 1'b1;
             else if (ends)
                 busy_reg <= 1'b0;
-            // At all ones the increment carries out: the count stays, the flag goes up.
+            // At all ones the count stays and the flag goes up.
             if (starts)
                 count_reg <= {{(CNT_WIDTH-1){1'b0}}, 1'b1};
-            else if (inc && !count_plus[CNT_WIDTH])
-                count_reg <= count_plus[CNT_WIDTH-1:0];
+            else if (inc && !at_ones)
+                count_reg <= count_reg + 1'b1;
+            almost_reg <= !starts && &count_reg[CNT_WIDTH-1:1];
             if (starts)
                 full_reg <= 1'b0;
-            else if (inc && count_plus[CNT_WIDTH])
+            else if (inc && at_ones)
                 full_reg <= 1'b1;
-            hit_reg <= timeout_on_reg &&
-                       (starts ? timeout_one_reg : inc && count_reg == timeout_less_reg);
+            if (starts)
+                left_reg <= timeout_less2_reg;
+            else if (inc)
+                left_reg <= left_next[CNT_WIDTH-1:0];
+            from_start_reg <= starts && timeout_one;
+            counted_reg <= timeout_on && inc && !starts;
             sample_valid_reg <= busy_reg && ack_event;
             timeout_pulse_reg <= timed_out;
             overrun_pulse_reg <= enable && irq_event && !irq_level && busy_reg && !ends;

@@ -1,8 +1,7 @@
 // latmon_counter: an event counter that saturates at all ones instead of wrapping.
 //
 // A counter that wraps silently lies (a mean computed from a wrapped count is wrong); this one
-// stops at 2^WIDTH-1 and says so on `full`. The increment's carry-out is the saturation test,
-// so the check rides on the adder's carry chain.
+// stops at 2^WIDTH-1 and says so on `full` (high while the value is all ones).
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -22,15 +21,30 @@ module latmon_counter #(
             $fatal(1, "latmon_counter: WIDTH must be 1..64, not %0d", WIDTH);
     end
 
-    wire [WIDTH:0] next = {1'b0, value} + 1'b1;
+    // No carry-out and no wide compare drives the increment's enable. almost_reg is registered
+    // from the value of the cycle before: "it was at least all ones - 1". As the value only
+    // grows by one, the value now is then all ones - 1 or all ones, and its bit 0 tells which;
+    // and if it was less, the value now is below all ones. So `full` (value == all ones) and the
+    // enable are small functions of two flip-flops, and the adder's sum goes straight into the
+    // flip-flops.
+    reg almost_reg = 1'b0;
+    wire almost_now;
+    generate
+        if (WIDTH > 1) begin : g_wide
+            assign almost_now = &value[WIDTH-1:1];
+        end else begin : g_one
+            assign almost_now = 1'b1;
+        end
+    endgenerate
 
-    assign full = next[WIDTH];
+    assign full = almost_reg && value[0];
 
     always @(posedge clk) begin
+        almost_reg <= almost_now && !clear;
+        if (inc && !full)
+            value <= value + 1'b1;
         if (clear)
             value <= {WIDTH{1'b0}};
-        else if (inc && !next[WIDTH])
-            value <= next[WIDTH-1:0];
     end
 
 endmodule

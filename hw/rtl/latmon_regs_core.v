@@ -16,7 +16,7 @@ module latmon_regs_core #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -90,49 +90,68 @@ module latmon_regs_core #(
             $fatal(1, "latmon_regs_core: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
 
-    wire wr_id = at(wr_addr, 14'h0000);  // 0x000
-    wire wr_version = at(wr_addr, 14'h0001);  // 0x004
-    wire wr_caps = at(wr_addr, 14'h0002);  // 0x008
-    wire wr_ctrl = at(wr_addr, 14'h0003);  // 0x00C
-    wire wr_status = at(wr_addr, 14'h0004);  // 0x010
-    wire wr_threshold = at(wr_addr, 14'h0008);  // 0x020
-    wire wr_last = at(wr_addr, 14'h0009);  // 0x024
-    wire wr_min = at(wr_addr, 14'h000A);  // 0x028
-    wire wr_max = at(wr_addr, 14'h000B);  // 0x02C
-    wire wr_count = at(wr_addr, 14'h000C);  // 0x030
-    wire wr_trace_count = at(wr_addr, 14'h0014);  // 0x050
-    wire wr_caps2 = at(wr_addr, 14'h0016);  // 0x058
-    wire rd_id = at(rd_addr, 14'h0000);
-    wire rd_version = at(rd_addr, 14'h0001);
-    wire rd_caps = at(rd_addr, 14'h0002);
-    wire rd_ctrl = at(rd_addr, 14'h0003);
-    wire rd_status = at(rd_addr, 14'h0004);
-    wire rd_threshold = at(rd_addr, 14'h0008);
-    wire rd_last = at(rd_addr, 14'h0009);
-    wire rd_min = at(rd_addr, 14'h000A);
-    wire rd_max = at(rd_addr, 14'h000B);
-    wire rd_count = at(rd_addr, 14'h000C);
-    wire rd_trace_count = at(rd_addr, 14'h0014);
-    wire rd_caps2 = at(rd_addr, 14'h0016);
-    assign wr_hit = wr_id || wr_version || wr_caps || wr_ctrl || wr_status || wr_threshold || wr_last || wr_min || wr_max || wr_count || wr_trace_count || wr_caps2;
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
+    reg wr_ctrl = 1'b0;  // 0x00C
+    reg wr_threshold = 1'b0;  // 0x020
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        wr_ctrl <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd3;
+        wr_threshold <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd8;
+        // read in the cycle after wr_req only: of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9 || wr_addr[7:2] == 6'd10 || wr_addr[7:2] == 6'd11 || wr_addr[7:2] == 6'd12 || wr_addr[7:2] == 6'd20 || wr_addr[7:2] == 6'd22));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    reg rd_id = 1'b0;  // 0x000
+    reg rd_version = 1'b0;  // 0x004
+    reg rd_caps = 1'b0;  // 0x008
+    reg rd_ctrl = 1'b0;  // 0x00C
+    reg rd_status = 1'b0;  // 0x010
+    reg rd_threshold = 1'b0;  // 0x020
+    reg rd_last = 1'b0;  // 0x024
+    reg rd_min = 1'b0;  // 0x028
+    reg rd_max = 1'b0;  // 0x02C
+    reg rd_count = 1'b0;  // 0x030
+    reg rd_trace_count = 1'b0;  // 0x050
+    reg rd_caps2 = 1'b0;  // 0x058
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        rd_id <= rd_page_00 && rd_addr[7:2] == 6'd0;
+        rd_version <= rd_page_00 && rd_addr[7:2] == 6'd1;
+        rd_caps <= rd_page_00 && rd_addr[7:2] == 6'd2;
+        rd_ctrl <= rd_page_00 && rd_addr[7:2] == 6'd3;
+        rd_status <= rd_page_00 && rd_addr[7:2] == 6'd4;
+        rd_threshold <= rd_page_00 && rd_addr[7:2] == 6'd8;
+        rd_last <= rd_page_00 && rd_addr[7:2] == 6'd9;
+        rd_min <= rd_page_00 && rd_addr[7:2] == 6'd10;
+        rd_max <= rd_page_00 && rd_addr[7:2] == 6'd11;
+        rd_count <= rd_page_00 && rd_addr[7:2] == 6'd12;
+        rd_trace_count <= rd_page_00 && rd_addr[7:2] == 6'd20;
+        rd_caps2 <= rd_page_00 && rd_addr[7:2] == 6'd22;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_id || rd_version || rd_caps || rd_ctrl || rd_status || rd_threshold || rd_last || rd_min || rd_max || rd_count || rd_trace_count || rd_caps2;
+        if (rst)
+            rd_hit_reg <= 1'b0;
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- CTRL ----------------------------------------------------------------------------
 
-    wire        ctrl_we = wr_req && wr_ctrl;
+    wire        ctrl_we = wr_ctrl;
     reg ctrl_enable_reg = 1'h0;
     // the written bytes of the field, the others as they are
     wire [0:0] ctrl_enable_new = (wr_data[0:0] & wr_mask[0:0]) |
@@ -184,7 +203,7 @@ module latmon_regs_core #(
 
     // ---- THRESHOLD -----------------------------------------------------------------------
 
-    wire        threshold_we = wr_req && wr_threshold;
+    wire        threshold_we = wr_threshold;
     reg [CNT_WIDTH-1:0] threshold_cycles_reg = {CNT_WIDTH{1'b0}};
     wire [31:0] threshold_cycles_ext;
     generate
@@ -277,64 +296,24 @@ module latmon_regs_core #(
         {trace_count_value};
     wire [31:0] read_caps2 =
         {11'd0, caps2_id_width, 1'd0, caps2_stamp_entries, 4'd0, caps2_hist_bins_log2};
-    // Which register a read is of: its index here, 15 none (step 1, rd_req).
-    localparam [3:0] RD_NONE = 4'd15;
-    reg [3:0] rd_sel = RD_NONE;
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_id)
-                rd_sel <= 4'd0;
-            if (rd_version)
-                rd_sel <= 4'd1;
-            if (rd_caps)
-                rd_sel <= 4'd2;
-            if (rd_ctrl)
-                rd_sel <= 4'd3;
-            if (rd_status)
-                rd_sel <= 4'd4;
-            if (rd_threshold)
-                rd_sel <= 4'd5;
-            if (rd_last)
-                rd_sel <= 4'd6;
-            if (rd_min)
-                rd_sel <= 4'd7;
-            if (rd_max)
-                rd_sel <= 4'd8;
-            if (rd_count)
-                rd_sel <= 4'd9;
-            if (rd_trace_count)
-                rd_sel <= 4'd10;
-            if (rd_caps2)
-                rd_sel <= 4'd11;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                4'd0: rd_data <= read_id;
-                4'd1: rd_data <= read_version;
-                4'd2: rd_data <= read_caps;
-                4'd3: rd_data <= read_ctrl;
-                4'd4: rd_data <= read_status;
-                4'd5: rd_data <= read_threshold;
-                4'd6: rd_data <= read_last;
-                4'd7: rd_data <= read_min;
-                4'd8: rd_data <= read_max;
-                4'd9: rd_data <= read_count;
-                4'd10: rd_data <= read_trace_count;
-                4'd11: rd_data <= read_caps2;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_id}} & read_id) |
+                ({32{rd_version}} & read_version) |
+                ({32{rd_caps}} & read_caps) |
+                ({32{rd_ctrl}} & read_ctrl) |
+                ({32{rd_status}} & read_status) |
+                ({32{rd_threshold}} & read_threshold) |
+                ({32{rd_last}} & read_last) |
+                ({32{rd_min}} & read_min) |
+                ({32{rd_max}} & read_max) |
+                ({32{rd_count}} & read_count) |
+                ({32{rd_trace_count}} & read_trace_count) |
+                ({32{rd_caps2}} & read_caps2);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

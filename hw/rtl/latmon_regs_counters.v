@@ -14,7 +14,7 @@ module latmon_regs_counters #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -47,26 +47,41 @@ module latmon_regs_counters #(
             $fatal(1, "latmon_regs_counters: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // ---- address decode ------------------------------------------------------
 
-    wire wr_violations = at(wr_addr, 14'h0010);  // 0x040
-    wire wr_overruns = at(wr_addr, 14'h0012);  // 0x048
-    wire wr_ignored = at(wr_addr, 14'h0013);  // 0x04C
-    wire wr_trace_lost = at(wr_addr, 14'h0015);  // 0x054
-    wire rd_violations = at(rd_addr, 14'h0010);
-    wire rd_overruns = at(rd_addr, 14'h0012);
-    wire rd_ignored = at(rd_addr, 14'h0013);
-    wire rd_trace_lost = at(rd_addr, 14'h0015);
-    assign wr_hit = wr_violations || wr_overruns || wr_ignored || wr_trace_lost;
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        // read in the cycle after wr_req only: of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd16 || wr_addr[7:2] == 6'd18 || wr_addr[7:2] == 6'd19 || wr_addr[7:2] == 6'd21));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    reg rd_violations = 1'b0;  // 0x040
+    reg rd_overruns = 1'b0;  // 0x048
+    reg rd_ignored = 1'b0;  // 0x04C
+    reg rd_trace_lost = 1'b0;  // 0x054
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        rd_violations <= rd_page_00 && rd_addr[7:2] == 6'd16;
+        rd_overruns <= rd_page_00 && rd_addr[7:2] == 6'd18;
+        rd_ignored <= rd_page_00 && rd_addr[7:2] == 6'd19;
+        rd_trace_lost <= rd_page_00 && rd_addr[7:2] == 6'd21;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_violations || rd_overruns || rd_ignored || rd_trace_lost;
+        if (rst)
+            rd_hit_reg <= 1'b0;
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- VIOLATIONS ----------------------------------------------------------------------
 
@@ -122,40 +137,16 @@ module latmon_regs_counters #(
         {ignored_value_ext};
     wire [31:0] read_trace_lost =
         {trace_lost_value_ext};
-    // Which register a read is of: its index here, 7 none (step 1, rd_req).
-    localparam [2:0] RD_NONE = 3'd7;
-    reg [2:0] rd_sel = RD_NONE;
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_violations)
-                rd_sel <= 3'd0;
-            if (rd_overruns)
-                rd_sel <= 3'd1;
-            if (rd_ignored)
-                rd_sel <= 3'd2;
-            if (rd_trace_lost)
-                rd_sel <= 3'd3;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                3'd0: rd_data <= read_violations;
-                3'd1: rd_data <= read_overruns;
-                3'd2: rd_data <= read_ignored;
-                3'd3: rd_data <= read_trace_lost;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_violations}} & read_violations) |
+                ({32{rd_overruns}} & read_overruns) |
+                ({32{rd_ignored}} & read_ignored) |
+                ({32{rd_trace_lost}} & read_trace_lost);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rst, wr_req};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};
 
 endmodule
 

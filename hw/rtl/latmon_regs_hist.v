@@ -15,7 +15,7 @@ module latmon_regs_hist #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -79,53 +79,74 @@ module latmon_regs_hist #(
             $fatal(1, "latmon_regs_hist: CNT_WIDTH must be 1..32, not %0d", CNT_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
 
-    wire wr_hist_ctrl = at(wr_addr, 14'h0040);  // 0x100
-    wire wr_hist_status = at(wr_addr, 14'h0041);  // 0x104
-    wire wr_hist_start = at(wr_addr, 14'h0042);  // 0x108
-    wire wr_hist_shift = at(wr_addr, 14'h0043);  // 0x10C
-    wire wr_hist_snapshots = at(wr_addr, 14'h0044);  // 0x110
-    wire wr_hist_dropped = at(wr_addr, 14'h0045);  // 0x114
-    wire wr_hist_underflow = at(wr_addr, 14'h0046);  // 0x118
-    wire wr_hist_overflow = at(wr_addr, 14'h0047);  // 0x11C
-    wire wr_hist_count_lo = at(wr_addr, 14'h0048);  // 0x120
-    wire wr_hist_count_hi = at(wr_addr, 14'h0049);  // 0x124
-    wire wr_hist_sum_lo = at(wr_addr, 14'h004A);  // 0x128
-    wire wr_hist_sum_hi = at(wr_addr, 14'h004B);  // 0x12C
-    wire wr_hist_min = at(wr_addr, 14'h004C);  // 0x130
-    wire wr_hist_max = at(wr_addr, 14'h004D);  // 0x134
-    wire rd_hist_ctrl = at(rd_addr, 14'h0040);
-    wire rd_hist_status = at(rd_addr, 14'h0041);
-    wire rd_hist_start = at(rd_addr, 14'h0042);
-    wire rd_hist_shift = at(rd_addr, 14'h0043);
-    wire rd_hist_snapshots = at(rd_addr, 14'h0044);
-    wire rd_hist_dropped = at(rd_addr, 14'h0045);
-    wire rd_hist_underflow = at(rd_addr, 14'h0046);
-    wire rd_hist_overflow = at(rd_addr, 14'h0047);
-    wire rd_hist_count_lo = at(rd_addr, 14'h0048);
-    wire rd_hist_count_hi = at(rd_addr, 14'h0049);
-    wire rd_hist_sum_lo = at(rd_addr, 14'h004A);
-    wire rd_hist_sum_hi = at(rd_addr, 14'h004B);
-    wire rd_hist_min = at(rd_addr, 14'h004C);
-    wire rd_hist_max = at(rd_addr, 14'h004D);
-    assign wr_hit = wr_hist_ctrl || wr_hist_status || wr_hist_start || wr_hist_shift || wr_hist_snapshots || wr_hist_dropped || wr_hist_underflow || wr_hist_overflow || wr_hist_count_lo || wr_hist_count_hi || wr_hist_sum_lo || wr_hist_sum_hi || wr_hist_min || wr_hist_max;
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
+    (* keep *) wire wr_page_01 = wr_addr[15:8] == 8'h01 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_01 = rd_addr[15:8] == 8'h01 && (rd_addr >> 16) == 0;
+
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
+    reg wr_hist_ctrl = 1'b0;  // 0x100
+    reg wr_hist_start = 1'b0;  // 0x108
+    reg wr_hist_shift = 1'b0;  // 0x10C
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        wr_hist_ctrl <= !rst && wr_req && wr_page_01 && wr_addr[7:2] == 6'd0;
+        wr_hist_start <= !rst && wr_req && wr_page_01 && wr_addr[7:2] == 6'd2;
+        wr_hist_shift <= !rst && wr_req && wr_page_01 && wr_addr[7:2] == 6'd3;
+        // read in the cycle after wr_req only: of that cycle's address
+        wr_hit_reg <= (wr_page_01 && (wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6 || wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9 || wr_addr[7:2] == 6'd10 || wr_addr[7:2] == 6'd11 || wr_addr[7:2] == 6'd12 || wr_addr[7:2] == 6'd13));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    reg rd_hist_ctrl = 1'b0;  // 0x100
+    reg rd_hist_status = 1'b0;  // 0x104
+    reg rd_hist_start = 1'b0;  // 0x108
+    reg rd_hist_shift = 1'b0;  // 0x10C
+    reg rd_hist_snapshots = 1'b0;  // 0x110
+    reg rd_hist_dropped = 1'b0;  // 0x114
+    reg rd_hist_underflow = 1'b0;  // 0x118
+    reg rd_hist_overflow = 1'b0;  // 0x11C
+    reg rd_hist_count_lo = 1'b0;  // 0x120
+    reg rd_hist_count_hi = 1'b0;  // 0x124
+    reg rd_hist_sum_lo = 1'b0;  // 0x128
+    reg rd_hist_sum_hi = 1'b0;  // 0x12C
+    reg rd_hist_min = 1'b0;  // 0x130
+    reg rd_hist_max = 1'b0;  // 0x134
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        rd_hist_ctrl <= rd_page_01 && rd_addr[7:2] == 6'd0;
+        rd_hist_status <= rd_page_01 && rd_addr[7:2] == 6'd1;
+        rd_hist_start <= rd_page_01 && rd_addr[7:2] == 6'd2;
+        rd_hist_shift <= rd_page_01 && rd_addr[7:2] == 6'd3;
+        rd_hist_snapshots <= rd_page_01 && rd_addr[7:2] == 6'd4;
+        rd_hist_dropped <= rd_page_01 && rd_addr[7:2] == 6'd5;
+        rd_hist_underflow <= rd_page_01 && rd_addr[7:2] == 6'd6;
+        rd_hist_overflow <= rd_page_01 && rd_addr[7:2] == 6'd7;
+        rd_hist_count_lo <= rd_page_01 && rd_addr[7:2] == 6'd8;
+        rd_hist_count_hi <= rd_page_01 && rd_addr[7:2] == 6'd9;
+        rd_hist_sum_lo <= rd_page_01 && rd_addr[7:2] == 6'd10;
+        rd_hist_sum_hi <= rd_page_01 && rd_addr[7:2] == 6'd11;
+        rd_hist_min <= rd_page_01 && rd_addr[7:2] == 6'd12;
+        rd_hist_max <= rd_page_01 && rd_addr[7:2] == 6'd13;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_hist_ctrl || rd_hist_status || rd_hist_start || rd_hist_shift || rd_hist_snapshots || rd_hist_dropped || rd_hist_underflow || rd_hist_overflow || rd_hist_count_lo || rd_hist_count_hi || rd_hist_sum_lo || rd_hist_sum_hi || rd_hist_min || rd_hist_max;
+        if (rst)
+            rd_hit_reg <= 1'b0;
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- HIST_CTRL -----------------------------------------------------------------------
 
-    wire        hist_ctrl_we = wr_req && wr_hist_ctrl;
+    wire        hist_ctrl_we = wr_hist_ctrl;
     reg hist_ctrl_snapshot_reg = 1'b0;
     assign hist_ctrl_snapshot = hist_ctrl_snapshot_reg;
     always @(posedge clk)
@@ -133,7 +154,7 @@ module latmon_regs_hist #(
 
     // ---- HIST_START ----------------------------------------------------------------------
 
-    wire        hist_start_we = wr_req && wr_hist_start;
+    wire        hist_start_we = wr_hist_start;
     reg [CNT_WIDTH-1:0] hist_start_cycles_reg = {CNT_WIDTH{1'b0}};
     wire [31:0] hist_start_cycles_ext;
     generate
@@ -158,7 +179,7 @@ module latmon_regs_hist #(
 
     // ---- HIST_SHIFT ----------------------------------------------------------------------
 
-    wire        hist_shift_we = wr_req && wr_hist_shift;
+    wire        hist_shift_we = wr_hist_shift;
     reg [4:0] hist_shift_shift_reg = 5'h0;
     // the written bytes of the field, the others as they are
     wire [4:0] hist_shift_shift_new = (wr_data[4:0] & wr_mask[4:0]) |
@@ -223,70 +244,26 @@ module latmon_regs_hist #(
         {hist_min_value_ext};
     wire [31:0] read_hist_max =
         {hist_max_value_ext};
-    // Which register a read is of: its index here, 15 none (step 1, rd_req).
-    localparam [3:0] RD_NONE = 4'd15;
-    reg [3:0] rd_sel = RD_NONE;
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_hist_ctrl)
-                rd_sel <= 4'd0;
-            if (rd_hist_status)
-                rd_sel <= 4'd1;
-            if (rd_hist_start)
-                rd_sel <= 4'd2;
-            if (rd_hist_shift)
-                rd_sel <= 4'd3;
-            if (rd_hist_snapshots)
-                rd_sel <= 4'd4;
-            if (rd_hist_dropped)
-                rd_sel <= 4'd5;
-            if (rd_hist_underflow)
-                rd_sel <= 4'd6;
-            if (rd_hist_overflow)
-                rd_sel <= 4'd7;
-            if (rd_hist_count_lo)
-                rd_sel <= 4'd8;
-            if (rd_hist_count_hi)
-                rd_sel <= 4'd9;
-            if (rd_hist_sum_lo)
-                rd_sel <= 4'd10;
-            if (rd_hist_sum_hi)
-                rd_sel <= 4'd11;
-            if (rd_hist_min)
-                rd_sel <= 4'd12;
-            if (rd_hist_max)
-                rd_sel <= 4'd13;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                4'd0: rd_data <= read_hist_ctrl;
-                4'd1: rd_data <= read_hist_status;
-                4'd2: rd_data <= read_hist_start;
-                4'd3: rd_data <= read_hist_shift;
-                4'd4: rd_data <= read_hist_snapshots;
-                4'd5: rd_data <= read_hist_dropped;
-                4'd6: rd_data <= read_hist_underflow;
-                4'd7: rd_data <= read_hist_overflow;
-                4'd8: rd_data <= read_hist_count_lo;
-                4'd9: rd_data <= read_hist_count_hi;
-                4'd10: rd_data <= read_hist_sum_lo;
-                4'd11: rd_data <= read_hist_sum_hi;
-                4'd12: rd_data <= read_hist_min;
-                4'd13: rd_data <= read_hist_max;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_hist_ctrl}} & read_hist_ctrl) |
+                ({32{rd_hist_status}} & read_hist_status) |
+                ({32{rd_hist_start}} & read_hist_start) |
+                ({32{rd_hist_shift}} & read_hist_shift) |
+                ({32{rd_hist_snapshots}} & read_hist_snapshots) |
+                ({32{rd_hist_dropped}} & read_hist_dropped) |
+                ({32{rd_hist_underflow}} & read_hist_underflow) |
+                ({32{rd_hist_overflow}} & read_hist_overflow) |
+                ({32{rd_hist_count_lo}} & read_hist_count_lo) |
+                ({32{rd_hist_count_hi}} & read_hist_count_hi) |
+                ({32{rd_hist_sum_lo}} & read_hist_sum_lo) |
+                ({32{rd_hist_sum_hi}} & read_hist_sum_hi) |
+                ({32{rd_hist_min}} & read_hist_min) |
+                ({32{rd_hist_max}} & read_hist_max);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

@@ -12,7 +12,7 @@ module latmon_regs_irq #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -64,29 +64,48 @@ module latmon_regs_irq #(
             $fatal(1, "latmon_regs_irq: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
 
-    wire wr_irq_enable = at(wr_addr, 14'h0005);  // 0x014
-    wire wr_irq_status = at(wr_addr, 14'h0006);  // 0x018
-    wire rd_irq_enable = at(rd_addr, 14'h0005);
-    wire rd_irq_status = at(rd_addr, 14'h0006);
-    assign wr_hit = wr_irq_enable || wr_irq_status;
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
+    reg wr_irq_enable = 1'b0;  // 0x014
+    reg wr_irq_status = 1'b0;  // 0x018
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        wr_irq_enable <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd5;
+        wr_irq_status <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd6;
+        // read in the cycle after wr_req only: of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    reg rd_irq_enable = 1'b0;  // 0x014
+    reg rd_irq_status = 1'b0;  // 0x018
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        rd_irq_enable <= rd_page_00 && rd_addr[7:2] == 6'd5;
+        rd_irq_status <= rd_page_00 && rd_addr[7:2] == 6'd6;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_irq_enable || rd_irq_status;
+        if (rst)
+            rd_hit_reg <= 1'b0;
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- IRQ_ENABLE ----------------------------------------------------------------------
 
-    wire        irq_enable_we = wr_req && wr_irq_enable;
+    wire        irq_enable_we = wr_irq_enable;
     reg irq_enable_sample_reg = 1'h0;
     // the written bytes of the field, the others as they are
     wire [0:0] irq_enable_sample_new = (wr_data[0:0] & wr_mask[0:0]) |
@@ -167,7 +186,7 @@ module latmon_regs_irq #(
 
     // ---- IRQ_STATUS ----------------------------------------------------------------------
 
-    wire        irq_status_we = wr_req && wr_irq_status;
+    wire        irq_status_we = wr_irq_status;
     reg irq_status_sample_reg = 1'h0;
     wire irq_status_sample_clr = irq_status_we && wr_data[0] && wr_strb[0];
     assign irq_status_sample = irq_status_sample_reg;
@@ -253,34 +272,14 @@ module latmon_regs_irq #(
         {25'd0, irq_enable_hist_ready_reg, irq_enable_stim_done_reg, irq_enable_overrun_reg, irq_enable_timeout_reg, irq_enable_trace_full_reg, irq_enable_alarm_reg, irq_enable_sample_reg};
     wire [31:0] read_irq_status =
         {25'd0, irq_status_hist_ready_reg, irq_status_stim_done_reg, irq_status_overrun_reg, irq_status_timeout_reg, irq_status_trace_full_reg, irq_status_alarm_reg, irq_status_sample_reg};
-    // Which register a read is of: its index here, 3 none (step 1, rd_req).
-    localparam [1:0] RD_NONE = 2'd3;
-    reg [1:0] rd_sel = RD_NONE;
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_irq_enable)
-                rd_sel <= 2'd0;
-            if (rd_irq_status)
-                rd_sel <= 2'd1;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                2'd0: rd_data <= read_irq_enable;
-                2'd1: rd_data <= read_irq_status;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_irq_enable}} & read_irq_enable) |
+                ({32{rd_irq_status}} & read_irq_status);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

@@ -13,7 +13,7 @@ module latmon_regs_stamp #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -64,45 +64,64 @@ module latmon_regs_stamp #(
             $fatal(1, "latmon_regs_stamp: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
 
-    wire wr_stamp_ctrl = at(wr_addr, 14'h0080);  // 0x200
-    wire wr_stamp_timeout = at(wr_addr, 14'h0081);  // 0x204
-    wire wr_stamp_matched = at(wr_addr, 14'h0082);  // 0x208
-    wire wr_stamp_unmatched = at(wr_addr, 14'h0083);  // 0x20C
-    wire wr_stamp_timeouts = at(wr_addr, 14'h0084);  // 0x210
-    wire wr_stamp_full = at(wr_addr, 14'h0085);  // 0x214
-    wire wr_stamp_duplicates = at(wr_addr, 14'h0086);  // 0x218
-    wire wr_stamp_outstanding = at(wr_addr, 14'h0087);  // 0x21C
-    wire wr_stamp_time_lo = at(wr_addr, 14'h0088);  // 0x220
-    wire wr_stamp_time_hi = at(wr_addr, 14'h0089);  // 0x224
-    wire rd_stamp_ctrl = at(rd_addr, 14'h0080);
-    wire rd_stamp_timeout = at(rd_addr, 14'h0081);
-    wire rd_stamp_matched = at(rd_addr, 14'h0082);
-    wire rd_stamp_unmatched = at(rd_addr, 14'h0083);
-    wire rd_stamp_timeouts = at(rd_addr, 14'h0084);
-    wire rd_stamp_full = at(rd_addr, 14'h0085);
-    wire rd_stamp_duplicates = at(rd_addr, 14'h0086);
-    wire rd_stamp_outstanding = at(rd_addr, 14'h0087);
-    wire rd_stamp_time_lo = at(rd_addr, 14'h0088);
-    wire rd_stamp_time_hi = at(rd_addr, 14'h0089);
-    assign wr_hit = wr_stamp_ctrl || wr_stamp_timeout || wr_stamp_matched || wr_stamp_unmatched || wr_stamp_timeouts || wr_stamp_full || wr_stamp_duplicates || wr_stamp_outstanding || wr_stamp_time_lo || wr_stamp_time_hi;
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
+    (* keep *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
+
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
+    reg wr_stamp_ctrl = 1'b0;  // 0x200
+    reg wr_stamp_timeout = 1'b0;  // 0x204
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        wr_stamp_ctrl <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd0;
+        wr_stamp_timeout <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd1;
+        // read in the cycle after wr_req only: of that cycle's address
+        wr_hit_reg <= (wr_page_02 && (wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6 || wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    reg rd_stamp_ctrl = 1'b0;  // 0x200
+    reg rd_stamp_timeout = 1'b0;  // 0x204
+    reg rd_stamp_matched = 1'b0;  // 0x208
+    reg rd_stamp_unmatched = 1'b0;  // 0x20C
+    reg rd_stamp_timeouts = 1'b0;  // 0x210
+    reg rd_stamp_full = 1'b0;  // 0x214
+    reg rd_stamp_duplicates = 1'b0;  // 0x218
+    reg rd_stamp_outstanding = 1'b0;  // 0x21C
+    reg rd_stamp_time_lo = 1'b0;  // 0x220
+    reg rd_stamp_time_hi = 1'b0;  // 0x224
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        rd_stamp_ctrl <= rd_page_02 && rd_addr[7:2] == 6'd0;
+        rd_stamp_timeout <= rd_page_02 && rd_addr[7:2] == 6'd1;
+        rd_stamp_matched <= rd_page_02 && rd_addr[7:2] == 6'd2;
+        rd_stamp_unmatched <= rd_page_02 && rd_addr[7:2] == 6'd3;
+        rd_stamp_timeouts <= rd_page_02 && rd_addr[7:2] == 6'd4;
+        rd_stamp_full <= rd_page_02 && rd_addr[7:2] == 6'd5;
+        rd_stamp_duplicates <= rd_page_02 && rd_addr[7:2] == 6'd6;
+        rd_stamp_outstanding <= rd_page_02 && rd_addr[7:2] == 6'd7;
+        rd_stamp_time_lo <= rd_page_02 && rd_addr[7:2] == 6'd8;
+        rd_stamp_time_hi <= rd_page_02 && rd_addr[7:2] == 6'd9;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_stamp_ctrl || rd_stamp_timeout || rd_stamp_matched || rd_stamp_unmatched || rd_stamp_timeouts || rd_stamp_full || rd_stamp_duplicates || rd_stamp_outstanding || rd_stamp_time_lo || rd_stamp_time_hi;
+        if (rst)
+            rd_hit_reg <= 1'b0;
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- STAMP_CTRL ----------------------------------------------------------------------
 
-    wire        stamp_ctrl_we = wr_req && wr_stamp_ctrl;
+    wire        stamp_ctrl_we = wr_stamp_ctrl;
     reg stamp_ctrl_enable_reg = 1'h0;
     // the written bytes of the field, the others as they are
     wire [0:0] stamp_ctrl_enable_new = (wr_data[0:0] & wr_mask[0:0]) |
@@ -117,7 +136,7 @@ module latmon_regs_stamp #(
 
     // ---- STAMP_TIMEOUT -------------------------------------------------------------------
 
-    wire        stamp_timeout_we = wr_req && wr_stamp_timeout;
+    wire        stamp_timeout_we = wr_stamp_timeout;
     reg [31:0] stamp_timeout_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stamp_timeout_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -162,59 +181,23 @@ module latmon_regs_stamp #(
         {stamp_time_lo_value};
     wire [31:0] read_stamp_time_hi =
         {stamp_time_hi_value_reg};
-    // Which register a read is of: its index here, 15 none (step 1, rd_req).
-    localparam [3:0] RD_NONE = 4'd15;
-    reg [3:0] rd_sel = RD_NONE;
+    assign stamp_time_lo_value_swacc = rd_load && rd_stamp_time_lo;
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_stamp_ctrl)
-                rd_sel <= 4'd0;
-            if (rd_stamp_timeout)
-                rd_sel <= 4'd1;
-            if (rd_stamp_matched)
-                rd_sel <= 4'd2;
-            if (rd_stamp_unmatched)
-                rd_sel <= 4'd3;
-            if (rd_stamp_timeouts)
-                rd_sel <= 4'd4;
-            if (rd_stamp_full)
-                rd_sel <= 4'd5;
-            if (rd_stamp_duplicates)
-                rd_sel <= 4'd6;
-            if (rd_stamp_outstanding)
-                rd_sel <= 4'd7;
-            if (rd_stamp_time_lo)
-                rd_sel <= 4'd8;
-            if (rd_stamp_time_hi)
-                rd_sel <= 4'd9;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    assign stamp_time_lo_value_swacc = rd_load && rd_sel == 4'd8;
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                4'd0: rd_data <= read_stamp_ctrl;
-                4'd1: rd_data <= read_stamp_timeout;
-                4'd2: rd_data <= read_stamp_matched;
-                4'd3: rd_data <= read_stamp_unmatched;
-                4'd4: rd_data <= read_stamp_timeouts;
-                4'd5: rd_data <= read_stamp_full;
-                4'd6: rd_data <= read_stamp_duplicates;
-                4'd7: rd_data <= read_stamp_outstanding;
-                4'd8: rd_data <= read_stamp_time_lo;
-                4'd9: rd_data <= read_stamp_time_hi;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_stamp_ctrl}} & read_stamp_ctrl) |
+                ({32{rd_stamp_timeout}} & read_stamp_timeout) |
+                ({32{rd_stamp_matched}} & read_stamp_matched) |
+                ({32{rd_stamp_unmatched}} & read_stamp_unmatched) |
+                ({32{rd_stamp_timeouts}} & read_stamp_timeouts) |
+                ({32{rd_stamp_full}} & read_stamp_full) |
+                ({32{rd_stamp_duplicates}} & read_stamp_duplicates) |
+                ({32{rd_stamp_outstanding}} & read_stamp_outstanding) |
+                ({32{rd_stamp_time_lo}} & read_stamp_time_lo) |
+                ({32{rd_stamp_time_hi}} & read_stamp_time_hi);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

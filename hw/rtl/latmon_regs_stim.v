@@ -13,7 +13,7 @@ module latmon_regs_stim #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -67,45 +67,76 @@ module latmon_regs_stim #(
             $fatal(1, "latmon_regs_stim: ADDR_WIDTH must be 16..32, not %0d", ADDR_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
 
-    wire wr_stim_ctrl = at(wr_addr, 14'h00A0);  // 0x280
-    wire wr_stim_status = at(wr_addr, 14'h00A1);  // 0x284
-    wire wr_stim_period = at(wr_addr, 14'h00A2);  // 0x288
-    wire wr_stim_min = at(wr_addr, 14'h00A3);  // 0x28C
-    wire wr_stim_max = at(wr_addr, 14'h00A4);  // 0x290
-    wire wr_stim_burst = at(wr_addr, 14'h00A5);  // 0x294
-    wire wr_stim_pause = at(wr_addr, 14'h00A6);  // 0x298
-    wire wr_stim_total = at(wr_addr, 14'h00A7);  // 0x29C
-    wire wr_stim_seed = at(wr_addr, 14'h00A8);  // 0x2A0
-    wire wr_stim_sent = at(wr_addr, 14'h00A9);  // 0x2A4
-    wire rd_stim_ctrl = at(rd_addr, 14'h00A0);
-    wire rd_stim_status = at(rd_addr, 14'h00A1);
-    wire rd_stim_period = at(rd_addr, 14'h00A2);
-    wire rd_stim_min = at(rd_addr, 14'h00A3);
-    wire rd_stim_max = at(rd_addr, 14'h00A4);
-    wire rd_stim_burst = at(rd_addr, 14'h00A5);
-    wire rd_stim_pause = at(rd_addr, 14'h00A6);
-    wire rd_stim_total = at(rd_addr, 14'h00A7);
-    wire rd_stim_seed = at(rd_addr, 14'h00A8);
-    wire rd_stim_sent = at(rd_addr, 14'h00A9);
-    assign wr_hit = wr_stim_ctrl || wr_stim_status || wr_stim_period || wr_stim_min || wr_stim_max || wr_stim_burst || wr_stim_pause || wr_stim_total || wr_stim_seed || wr_stim_sent;
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
+    (* keep *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
+
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
+    reg wr_stim_ctrl = 1'b0;  // 0x280
+    reg wr_stim_period = 1'b0;  // 0x288
+    reg wr_stim_min = 1'b0;  // 0x28C
+    reg wr_stim_max = 1'b0;  // 0x290
+    reg wr_stim_burst = 1'b0;  // 0x294
+    reg wr_stim_pause = 1'b0;  // 0x298
+    reg wr_stim_total = 1'b0;  // 0x29C
+    reg wr_stim_seed = 1'b0;  // 0x2A0
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        wr_stim_ctrl <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd32;
+        wr_stim_period <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd34;
+        wr_stim_min <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd35;
+        wr_stim_max <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd36;
+        wr_stim_burst <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd37;
+        wr_stim_pause <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd38;
+        wr_stim_total <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd39;
+        wr_stim_seed <= !rst && wr_req && wr_page_02 && wr_addr[7:2] == 6'd40;
+        // read in the cycle after wr_req only: of that cycle's address
+        wr_hit_reg <= (wr_page_02 && (wr_addr[7:2] == 6'd32 || wr_addr[7:2] == 6'd33 || wr_addr[7:2] == 6'd34 || wr_addr[7:2] == 6'd35 || wr_addr[7:2] == 6'd36 || wr_addr[7:2] == 6'd37 || wr_addr[7:2] == 6'd38 || wr_addr[7:2] == 6'd39 || wr_addr[7:2] == 6'd40 || wr_addr[7:2] == 6'd41));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    reg rd_stim_ctrl = 1'b0;  // 0x280
+    reg rd_stim_status = 1'b0;  // 0x284
+    reg rd_stim_period = 1'b0;  // 0x288
+    reg rd_stim_min = 1'b0;  // 0x28C
+    reg rd_stim_max = 1'b0;  // 0x290
+    reg rd_stim_burst = 1'b0;  // 0x294
+    reg rd_stim_pause = 1'b0;  // 0x298
+    reg rd_stim_total = 1'b0;  // 0x29C
+    reg rd_stim_seed = 1'b0;  // 0x2A0
+    reg rd_stim_sent = 1'b0;  // 0x2A4
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        rd_stim_ctrl <= rd_page_02 && rd_addr[7:2] == 6'd32;
+        rd_stim_status <= rd_page_02 && rd_addr[7:2] == 6'd33;
+        rd_stim_period <= rd_page_02 && rd_addr[7:2] == 6'd34;
+        rd_stim_min <= rd_page_02 && rd_addr[7:2] == 6'd35;
+        rd_stim_max <= rd_page_02 && rd_addr[7:2] == 6'd36;
+        rd_stim_burst <= rd_page_02 && rd_addr[7:2] == 6'd37;
+        rd_stim_pause <= rd_page_02 && rd_addr[7:2] == 6'd38;
+        rd_stim_total <= rd_page_02 && rd_addr[7:2] == 6'd39;
+        rd_stim_seed <= rd_page_02 && rd_addr[7:2] == 6'd40;
+        rd_stim_sent <= rd_page_02 && rd_addr[7:2] == 6'd41;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_stim_ctrl || rd_stim_status || rd_stim_period || rd_stim_min || rd_stim_max || rd_stim_burst || rd_stim_pause || rd_stim_total || rd_stim_seed || rd_stim_sent;
+        if (rst)
+            rd_hit_reg <= 1'b0;
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- STIM_CTRL -----------------------------------------------------------------------
 
-    wire        stim_ctrl_we = wr_req && wr_stim_ctrl;
+    wire        stim_ctrl_we = wr_stim_ctrl;
     reg stim_ctrl_start_reg = 1'b0;
     assign stim_ctrl_start = stim_ctrl_start_reg;
     always @(posedge clk)
@@ -150,7 +181,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_PERIOD ---------------------------------------------------------------------
 
-    wire        stim_period_we = wr_req && wr_stim_period;
+    wire        stim_period_we = wr_stim_period;
     reg [31:0] stim_period_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_period_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -165,7 +196,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_MIN ------------------------------------------------------------------------
 
-    wire        stim_min_we = wr_req && wr_stim_min;
+    wire        stim_min_we = wr_stim_min;
     reg [31:0] stim_min_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_min_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -180,7 +211,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_MAX ------------------------------------------------------------------------
 
-    wire        stim_max_we = wr_req && wr_stim_max;
+    wire        stim_max_we = wr_stim_max;
     reg [31:0] stim_max_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_max_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -195,7 +226,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_BURST ----------------------------------------------------------------------
 
-    wire        stim_burst_we = wr_req && wr_stim_burst;
+    wire        stim_burst_we = wr_stim_burst;
     reg [31:0] stim_burst_pulses_reg = 32'h1;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_burst_pulses_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -210,7 +241,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_PAUSE ----------------------------------------------------------------------
 
-    wire        stim_pause_we = wr_req && wr_stim_pause;
+    wire        stim_pause_we = wr_stim_pause;
     reg [31:0] stim_pause_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_pause_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -225,7 +256,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_TOTAL ----------------------------------------------------------------------
 
-    wire        stim_total_we = wr_req && wr_stim_total;
+    wire        stim_total_we = wr_stim_total;
     reg [31:0] stim_total_pulses_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_total_pulses_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -240,7 +271,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_SEED -----------------------------------------------------------------------
 
-    wire        stim_seed_we = wr_req && wr_stim_seed;
+    wire        stim_seed_we = wr_stim_seed;
     reg [31:0] stim_seed_value_reg = 32'h1;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_seed_value_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -275,58 +306,22 @@ module latmon_regs_stim #(
         {stim_seed_value_reg};
     wire [31:0] read_stim_sent =
         {stim_sent_value};
-    // Which register a read is of: its index here, 15 none (step 1, rd_req).
-    localparam [3:0] RD_NONE = 4'd15;
-    reg [3:0] rd_sel = RD_NONE;
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_stim_ctrl)
-                rd_sel <= 4'd0;
-            if (rd_stim_status)
-                rd_sel <= 4'd1;
-            if (rd_stim_period)
-                rd_sel <= 4'd2;
-            if (rd_stim_min)
-                rd_sel <= 4'd3;
-            if (rd_stim_max)
-                rd_sel <= 4'd4;
-            if (rd_stim_burst)
-                rd_sel <= 4'd5;
-            if (rd_stim_pause)
-                rd_sel <= 4'd6;
-            if (rd_stim_total)
-                rd_sel <= 4'd7;
-            if (rd_stim_seed)
-                rd_sel <= 4'd8;
-            if (rd_stim_sent)
-                rd_sel <= 4'd9;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                4'd0: rd_data <= read_stim_ctrl;
-                4'd1: rd_data <= read_stim_status;
-                4'd2: rd_data <= read_stim_period;
-                4'd3: rd_data <= read_stim_min;
-                4'd4: rd_data <= read_stim_max;
-                4'd5: rd_data <= read_stim_burst;
-                4'd6: rd_data <= read_stim_pause;
-                4'd7: rd_data <= read_stim_total;
-                4'd8: rd_data <= read_stim_seed;
-                4'd9: rd_data <= read_stim_sent;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_stim_ctrl}} & read_stim_ctrl) |
+                ({32{rd_stim_status}} & read_stim_status) |
+                ({32{rd_stim_period}} & read_stim_period) |
+                ({32{rd_stim_min}} & read_stim_min) |
+                ({32{rd_stim_max}} & read_stim_max) |
+                ({32{rd_stim_burst}} & read_stim_burst) |
+                ({32{rd_stim_pause}} & read_stim_pause) |
+                ({32{rd_stim_total}} & read_stim_total) |
+                ({32{rd_stim_seed}} & read_stim_seed) |
+                ({32{rd_stim_sent}} & read_stim_sent);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

@@ -14,7 +14,7 @@ module latmon_regs_sum #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -49,24 +49,39 @@ module latmon_regs_sum #(
             $fatal(1, "latmon_regs_sum: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // ---- address decode ------------------------------------------------------
 
-    wire wr_sum_lo = at(wr_addr, 14'h000D);  // 0x034
-    wire wr_sum_hi = at(wr_addr, 14'h000E);  // 0x038
-    wire wr_sum_count = at(wr_addr, 14'h000F);  // 0x03C
-    wire rd_sum_lo = at(rd_addr, 14'h000D);
-    wire rd_sum_hi = at(rd_addr, 14'h000E);
-    wire rd_sum_count = at(rd_addr, 14'h000F);
-    assign wr_hit = wr_sum_lo || wr_sum_hi || wr_sum_count;
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        // read in the cycle after wr_req only: of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd13 || wr_addr[7:2] == 6'd14 || wr_addr[7:2] == 6'd15));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    reg rd_sum_lo = 1'b0;  // 0x034
+    reg rd_sum_hi = 1'b0;  // 0x038
+    reg rd_sum_count = 1'b0;  // 0x03C
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        rd_sum_lo <= rd_page_00 && rd_addr[7:2] == 6'd13;
+        rd_sum_hi <= rd_page_00 && rd_addr[7:2] == 6'd14;
+        rd_sum_count <= rd_page_00 && rd_addr[7:2] == 6'd15;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_sum_lo || rd_sum_hi || rd_sum_count;
+        if (rst)
+            rd_hit_reg <= 1'b0;
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- SUM_HI --------------------------------------------------------------------------
 
@@ -108,38 +123,16 @@ module latmon_regs_sum #(
         {16'd0, sum_hi_value_reg};
     wire [31:0] read_sum_count =
         {sum_count_value_ext};
-    // Which register a read is of: its index here, 3 none (step 1, rd_req).
-    localparam [1:0] RD_NONE = 2'd3;
-    reg [1:0] rd_sel = RD_NONE;
+    assign sum_lo_value_swacc = rd_load && rd_sum_lo;
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_sum_lo)
-                rd_sel <= 2'd0;
-            if (rd_sum_hi)
-                rd_sel <= 2'd1;
-            if (rd_sum_count)
-                rd_sel <= 2'd2;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    assign sum_lo_value_swacc = rd_load && rd_sel == 2'd0;
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                2'd0: rd_data <= read_sum_lo;
-                2'd1: rd_data <= read_sum_hi;
-                2'd2: rd_data <= read_sum_count;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_sum_lo}} & read_sum_lo) |
+                ({32{rd_sum_hi}} & read_sum_hi) |
+                ({32{rd_sum_count}} & read_sum_count);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_req};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};
 
 endmodule
 

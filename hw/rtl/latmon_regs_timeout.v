@@ -16,7 +16,7 @@ module latmon_regs_timeout #(
     input  wire                  clk,
     input  wire                  rst,
 
-    // register interface: a write in this cycle
+    // register interface: a write decoded in this cycle, done in the next
     input  wire                  wr_req,
     input  wire [ADDR_WIDTH-1:0] wr_addr,
     input  wire [31:0]           wr_data,
@@ -45,29 +45,46 @@ module latmon_regs_timeout #(
             $fatal(1, "latmon_regs_timeout: COUNTER_WIDTH must be 1..32, not %0d", COUNTER_WIDTH);
     end
 
-    // The byte address is of the word `word` (bits 1:0 ignored, bits above 15 zero).
-    function at;
-        input [ADDR_WIDTH-1:0] addr;
-        input [13:0]           word;
-        begin
-            at = addr[15:2] == word && (addr >> 16) == 0;
-        end
-    endfunction
-
     // The bytes a write changes.
     wire [31:0] wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
 
     // ---- address decode ------------------------------------------------------
 
-    wire wr_timeout = at(wr_addr, 14'h0007);  // 0x01C
-    wire wr_timeouts = at(wr_addr, 14'h0011);  // 0x044
-    wire rd_timeout = at(rd_addr, 14'h0007);
-    wire rd_timeouts = at(rd_addr, 14'h0011);
-    assign wr_hit = wr_timeout || wr_timeouts;
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
+    // kept as a net of its own: synthesis does not fold it into each decode.
+    (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+
+    // Writes: which register, registered when the write is decoded (wr_req);
+    // the write itself is the next cycle, with wr_data and wr_strb then.
+    reg wr_timeout = 1'b0;  // 0x01C
+    reg wr_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        wr_timeout <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd7;
+        // read in the cycle after wr_req only: of that cycle's address
+        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd17));
+    end
+    assign wr_hit = wr_hit_reg;
+
+    // Reads: which register the address is, registered in every cycle: in the
+    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    reg rd_timeout = 1'b0;  // 0x01C
+    reg rd_timeouts = 1'b0;  // 0x044
+    reg rd_hit_reg = 1'b0;
+    always @(posedge clk) begin
+        rd_timeout <= rd_page_00 && rd_addr[7:2] == 6'd7;
+        rd_timeouts <= rd_page_00 && rd_addr[7:2] == 6'd17;
+        // with the data (rd_load), from the select flip-flops
+        if (rd_load)
+            rd_hit_reg <= rd_timeout || rd_timeouts;
+        if (rst)
+            rd_hit_reg <= 1'b0;
+    end
+    assign rd_hit = rd_hit_reg;
 
     // ---- TIMEOUT -------------------------------------------------------------------------
 
-    wire        timeout_we = wr_req && wr_timeout;
+    wire        timeout_we = wr_timeout;
     reg [CNT_WIDTH-1:0] timeout_cycles_reg = {CNT_WIDTH{1'b0}};
     wire [31:0] timeout_cycles_ext;
     generate
@@ -107,34 +124,14 @@ module latmon_regs_timeout #(
         {timeout_cycles_ext};
     wire [31:0] read_timeouts =
         {timeouts_value_ext};
-    // Which register a read is of: its index here, 3 none (step 1, rd_req).
-    localparam [1:0] RD_NONE = 2'd3;
-    reg [1:0] rd_sel = RD_NONE;
+    // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
-        if (rd_req) begin
-            rd_sel <= RD_NONE;
-            if (rd_timeout)
-                rd_sel <= 2'd0;
-            if (rd_timeouts)
-                rd_sel <= 2'd1;
-        end
-        if (rst)
-            rd_sel <= RD_NONE;
-    end
-    assign rd_hit = rd_sel != RD_NONE;
-
-    // Step 2 (rd_load): the value of that register.
-    always @(posedge clk) begin
-        if (rd_load) begin
-            case (rd_sel)
-                2'd0: rd_data <= read_timeout;
-                2'd1: rd_data <= read_timeouts;
-                default: rd_data <= 32'd0;
-            endcase
-        end
+        if (rd_load)
+            rd_data <= ({32{rd_timeout}} & read_timeout) |
+                ({32{rd_timeouts}} & read_timeouts);
     end
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
 endmodule
 

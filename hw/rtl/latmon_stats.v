@@ -4,7 +4,10 @@
 // alarm threshold with a sticky alarm flag and a violation count, and the counters of timeouts,
 // overruns and ignored acks. Every counter and the sum saturate instead of wrapping; `saturated`
 // reports that one did (a latency that saturated, all ones, does not: it is marked by its value).
-// Results follow a sample by one clock cycle.
+// Timing: LAST follows a sample by one clock cycle; MIN, MAX, COUNT, SUM, the alarm,
+// violation_pulse and VIOLATIONS by two (the sample's comparisons are registered in between, so
+// no comparator's carry chain feeds a register's enable); TIMEOUTS, OVERRUNS and IGNORED follow
+// their pulses by one. Samples may arrive in every cycle.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -34,7 +37,7 @@ module latmon_stats #(
     input  wire                     overrun_pulse,
     input  wire                     ignored_pulse,
 
-    output reg  [CNT_WIDTH-1:0]     last = {CNT_WIDTH{1'b0}},
+    output wire [CNT_WIDTH-1:0]     last,
     output reg  [CNT_WIDTH-1:0]     min = {CNT_WIDTH{1'b1}},
     output reg  [CNT_WIDTH-1:0]     max = {CNT_WIDTH{1'b0}},
     output wire [SUM_WIDTH-1:0]     sum,
@@ -55,43 +58,82 @@ module latmon_stats #(
 
     wire reset = rst || clear;
 
-    // The sum saturates without a multiplexer behind the adder: the accumulator adds on (its
-    // sum bits go straight from the carry chain into the flip-flops), its carry-out sets a
-    // sticky flag, and the sum reads all ones from then on. So the adder's carry-out drives one
-    // flip-flop, not SUM_WIDTH multiplexers.
-    reg  [SUM_WIDTH-1:0] sum_acc = {SUM_WIDTH{1'b0}};
-    reg                  sum_full = 1'b0;
-    wire [SUM_WIDTH:0]   sum_next = {1'b0, sum_acc} +
-                                    {{(SUM_WIDTH-CNT_WIDTH+1){1'b0}}, sample_latency};
-    assign sum = sum_full ? {SUM_WIDTH{1'b1}} : sum_acc;
+    // ---- stage 1: the sample and its comparisons, registered ----------------------------------
+    //
+    // Every comparison of a sample (against the threshold, MIN, MAX and the sample before it)
+    // has a whole cycle: its carry chain ends in a flip-flop. Stage 2 then applies the sample
+    // with no comparator in front of a register. MIN and MAX stay exact for samples in
+    // consecutive cycles: the sample before (in stage 2 when this one is compared) is about to
+    // be written, so this one is compared against it too, and stage 2 takes whichever
+    // comparison holds against the MIN/MAX it meets.
+    reg                 valid_reg = 1'b0;
+    reg [CNT_WIDTH-1:0] sample_reg = {CNT_WIDTH{1'b0}};   // the last sample: LAST
+    reg                 threshold_on_reg = 1'b0;      // THRESHOLD != 0, as compared
+    reg                 above_threshold_reg = 1'b0;
+    reg                 below_min_reg = 1'b0;
+    reg                 above_max_reg = 1'b0;
+    reg                 below_prev_reg = 1'b0;
+    reg                 above_prev_reg = 1'b0;
 
-    assign violation_pulse = sample_valid && threshold != {CNT_WIDTH{1'b0}} &&
-                             sample_latency > threshold;
-    // VIOLATIONS counts one cycle after the alarm goes up: the comparison drives the alarm and
-    // this register, not the counter's clock enables.
-    reg violation_reg = 1'b0;
-    always @(posedge clk)
-        violation_reg <= violation_pulse && !reset;
+    // Each comparison is the borrow of a subtraction (a < b: a - b borrows), the top bit of a
+    // carry chain straight into a flip-flop. Written as subtractions, not as < and >: Yosys
+    // then neither shares one chain between a < b and a > b (deriving > with a wide equality)
+    // nor splits a compare into a chain and a multiplexer.
+    wire [CNT_WIDTH:0] threshold_minus_sample = {1'b0, threshold} - {1'b0, sample_latency};
+    wire [CNT_WIDTH:0] sample_minus_min = {1'b0, sample_latency} - {1'b0, min};
+    wire [CNT_WIDTH:0] max_minus_sample = {1'b0, max} - {1'b0, sample_latency};
+    wire [CNT_WIDTH:0] sample_minus_prev = {1'b0, sample_latency} - {1'b0, sample_reg};
+    wire [CNT_WIDTH:0] prev_minus_sample = {1'b0, sample_reg} - {1'b0, sample_latency};
 
     always @(posedge clk) begin
-        if (reset) begin
-            last <= {CNT_WIDTH{1'b0}};
-            min <= {CNT_WIDTH{1'b1}};
-            max <= {CNT_WIDTH{1'b0}};
-            sum_acc <= {SUM_WIDTH{1'b0}};
-            sum_full <= 1'b0;
-        end else if (sample_valid) begin
-            last <= sample_latency;
-            if (sample_latency < min)
-                min <= sample_latency;
-            if (sample_latency > max)
-                max <= sample_latency;
-            sum_acc <= sum_next[SUM_WIDTH-1:0];
-            if (sum_next[SUM_WIDTH])
-                sum_full <= 1'b1;
-        end
+        valid_reg <= sample_valid && !reset;
+        threshold_on_reg <= threshold != {CNT_WIDTH{1'b0}};
+        above_threshold_reg <= threshold_minus_sample[CNT_WIDTH];
+        below_min_reg <= sample_minus_min[CNT_WIDTH];
+        above_max_reg <= max_minus_sample[CNT_WIDTH];
+        below_prev_reg <= sample_minus_prev[CNT_WIDTH];
+        above_prev_reg <= prev_minus_sample[CNT_WIDTH];
+        if (sample_valid)
+            sample_reg <= sample_latency;
+        if (reset)
+            sample_reg <= {CNT_WIDTH{1'b0}};
     end
 
+    // ---- stage 2: the statistics ----------------------------------------------------------------
+
+    // Did the sample before write MIN (MAX) at the end of the last cycle? Then MIN (MAX) is that
+    // sample now, and the comparison against it decides.
+    reg  min_was_prev_reg = 1'b0;
+    reg  max_was_prev_reg = 1'b0;
+    wire min_we = valid_reg && (min_was_prev_reg ? below_prev_reg : below_min_reg);
+    wire max_we = valid_reg && (max_was_prev_reg ? above_prev_reg : above_max_reg);
+
+    assign violation_pulse = valid_reg && threshold_on_reg && above_threshold_reg;
+    assign last = sample_reg;
+
+    // The sum saturates without a multiplexer behind the adder: the accumulator has one bit
+    // more than the sum, the adder's carry-out goes straight into it (as every sum bit goes
+    // straight from the carry chain into its flip-flop), and once it is set the accumulator
+    // stops and the sum reads all ones. So no carry-out drives an enable or a multiplexer.
+    reg  [SUM_WIDTH:0] sum_acc = {(SUM_WIDTH+1){1'b0}};
+    wire               sum_full = sum_acc[SUM_WIDTH];
+    assign sum = sum_full ? {SUM_WIDTH{1'b1}} : sum_acc[SUM_WIDTH-1:0];
+
+    always @(posedge clk) begin
+        min_was_prev_reg <= min_we && !reset;
+        max_was_prev_reg <= max_we && !reset;
+        if (min_we)
+            min <= sample_reg;
+        if (max_we)
+            max <= sample_reg;
+        if (valid_reg && !sum_full)
+            sum_acc <= sum_acc + {{(SUM_WIDTH-CNT_WIDTH+1){1'b0}}, sample_reg};
+        if (reset) begin
+            min <= {CNT_WIDTH{1'b1}};
+            max <= {CNT_WIDTH{1'b0}};
+            sum_acc <= {(SUM_WIDTH+1){1'b0}};
+        end
+    end
 
     always @(posedge clk) begin
         if (reset)
@@ -105,10 +147,10 @@ module latmon_stats #(
     wire count_full, violations_full, timeouts_full, overruns_full, ignored_full;
 
     latmon_counter #(.WIDTH(COUNTER_WIDTH)) count_inst (
-        .clk(clk), .clear(reset), .inc(sample_valid), .value(count), .full(count_full)
+        .clk(clk), .clear(reset), .inc(valid_reg), .value(count), .full(count_full)
     );
     latmon_counter #(.WIDTH(COUNTER_WIDTH)) violations_inst (
-        .clk(clk), .clear(reset), .inc(violation_reg), .value(violations),
+        .clk(clk), .clear(reset), .inc(violation_pulse), .value(violations),
         .full(violations_full)
     );
     latmon_counter #(.WIDTH(COUNTER_WIDTH)) timeouts_inst (

@@ -37,7 +37,7 @@ module latmon_trace #(
     output wire [COUNTER_WIDTH-1:0] lost,
     output reg                      filled = 1'b0,   // DEPTH samples have been written
     output reg                      wrapped = 1'b0,  // ring mode: a sample was overwritten
-    output wire                     fill_pulse       // this sample filled the RAM
+    output wire                     fill_pulse       // the RAM just filled: `filled` rose
 );
 
     localparam AW = $clog2(DEPTH);
@@ -70,9 +70,26 @@ module latmon_trace #(
 
     wire reset = rst || clear;
     wire write = sample_valid && (ring || !filled);
-    wire last_word = &count[AW-1:0];
+    // The sample goes to the RAM's last word (count is all ones in its low AW bits), from two
+    // flip-flops: almost_reg, registered from the count of the cycle before ("its bits AW-1..1
+    // were all ones"), and bit 0 now — the count grows by at most one a cycle, so no wide AND is
+    // in front of the fill flags.
+    reg almost_reg = 1'b0;
+    wire last_word = almost_reg && count[0];
+    generate
+        if (AW > 1) begin : g_almost
+            always @(posedge clk)
+                almost_reg <= !reset && &count[AW-1:1];
+        end else begin : g_almost_one
+            always @(posedge clk)
+                almost_reg <= !reset;
+        end
+    endgenerate
 
-    assign fill_pulse = write && last_word && !filled;
+    // Registered: high in the cycle `filled` rises (one cycle after the sample that filled the
+    // RAM), so no path runs from the sample through the fill test into the IRQ status.
+    reg fill_pulse_reg = 1'b0;
+    assign fill_pulse = fill_pulse_reg;
 
     always @(posedge clk) begin
         if (write)
@@ -81,17 +98,21 @@ module latmon_trace #(
             rd_data <= mem[rd_addr];
     end
 
+    // The flags from sample_valid, not from `write` (equal here: a sample fills the RAM only
+    // while it is not yet full, and overwrites only in ring mode), so that the fill test is
+    // not in series with the ring-or-not-full test.
     always @(posedge clk) begin
+        fill_pulse_reg <= !reset && sample_valid && last_word && !filled;
+        if (write)
+            count <= count + 32'd1;
+        if (sample_valid && last_word)
+            filled <= 1'b1;
+        if (sample_valid && ring && filled)
+            wrapped <= 1'b1;
         if (reset) begin
             count <= 32'd0;
             filled <= 1'b0;
             wrapped <= 1'b0;
-        end else if (write) begin
-            count <= count + 32'd1;
-            if (last_word)
-                filled <= 1'b1;
-            if (filled)
-                wrapped <= 1'b1;
         end
     end
 

@@ -530,7 +530,8 @@ async def interrupts_and_alarm(dut) -> None:
     assert await tb.read("IRQ_STATUS") == 0 and int(dut.irq_out.value) == 0
     # a violation: alarm pin and STATUS.ALARM stay up until IRQ_STATUS.ALARM is cleared
     await tb.drive([(3, 1, None), (4, 0, None), (40, None, 1), (41, None, 0)])  # latency 37
-    await tb.settle(5)
+    # the alarm pin rises SYNC_STAGES + 4 cycles after the ack (docs/hw/latmon.md, timing)
+    await tb.settle(tb.p["SYNC_STAGES"] + 4)
     assert int(dut.alarm.value) == 1
     assert await tb.read("IRQ_STATUS") == sample_bit | alarm_bit
     assert await tb.read("VIOLATIONS") == 1
@@ -655,6 +656,59 @@ async def stamp_over_the_bus(dut) -> None:
     cap = (1 << tb.p["TRACE_WIDTH"]) - 1
     for k, lat in enumerate(latencies[:depth]):
         assert await tb.read_trace(k) == min(lat, cap), k
+
+
+@cocotb.test()
+async def min_max_exact_for_samples_in_consecutive_cycles(dut) -> None:
+    """The statistics compare a sample a cycle before they apply it (docs/hw/latmon.md), so with
+    samples in consecutive cycles MIN and MAX must take the one before into account: after a new
+    MIN (MAX), a sample between it and the old MIN (MAX) must not replace it. Timestamp mode ends
+    one measurement per cycle: latencies 4, 1, 3 (MIN 1, not 3), then after a clear 1, 3, 2 (MAX
+    3, not 2)."""
+    tb = IPTB(dut)
+    if not tb.p["HAS_STAMP"]:
+        return
+    await tb.bring_up()
+    await tb.write("STAMP_CTRL", tb.fields("STAMP_CTRL", enable=1))
+
+    async def play(latencies: list[int], first_id: int) -> None:
+        """End one measurement per cycle with these latencies (starts in distinct cycles)."""
+        end0 = 10
+        starts = {end0 + j - lat: first_id + j for j, lat in enumerate(latencies)}
+        ends = {end0 + j: first_id + j for j in range(len(latencies))}
+        assert len(starts) == len(latencies), "two starts in one cycle"
+        await RisingEdge(dut.clk)
+        await Timer(CLOCK_NS // 2, unit="ns")
+        now = 0
+        for c in sorted(set(starts) | set(ends) | {c + 1 for c in (*starts, *ends)}):
+            await Timer((c - now) * CLOCK_NS, unit="ns")
+            now = c
+            dut.start_valid.value = int(c in starts)
+            dut.start_id.value = starts.get(c, 0)
+            dut.end_valid.value = int(c in ends)
+            dut.end_id.value = ends.get(c, 0)
+        await tb.settle(20)
+        want = stamp_model(
+            {c + 1: i for c, i in starts.items()},
+            {c + 1: i for c, i in ends.items()},
+            tb.p["STAMP_ENTRIES"],
+            0,
+            0,
+            now + 2,
+            0,
+            tb.p["CNT_WIDTH"],
+        )
+        assert [lat for _, lat in want.samples] == latencies  # the model agrees
+        assert await tb.read("COUNT") == len(latencies)
+        assert await tb.read("MIN") == min(latencies)
+        assert await tb.read("MAX") == max(latencies)
+        assert await tb.read("LAST") == latencies[-1]
+        if tb.has("SUM_LO"):
+            assert await tb.read("SUM_LO") == sum(latencies)
+
+    await play([4, 1, 3], first_id=1)
+    await tb.write("CTRL", tb.ctrl(enable=1, clear=1))
+    await play([1, 3, 2], first_id=4)
 
 
 @cocotb.test()
