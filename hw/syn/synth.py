@@ -282,7 +282,7 @@ def pack_ebr_output_registers(netlist: Path, top: str) -> int:
     with REGMODE NOREG, and nextpnr then times the RAM's slow unregistered clock-to-out (4.26 ns
     at speed 8) into the fabric flip-flop. This pass does the packing on the netlist: a DP16KD
     whose every used data output drives exactly one TRELLIS_FF — same clock as the RAM, always
-    enabled, no set or reset, nothing else on the net — gets those flip-flops as its output
+    enabled, no set or reset, nothing else on the net, the RAM's own resets tied off — gets those flip-flops as its output
     register (REGMODE_A/B OUTREG, OCEA/OCEB 1), which is the same behaviour, one register each.
     Returns the number of RAMs packed.
     """
@@ -299,8 +299,12 @@ def pack_ebr_output_registers(netlist: Path, top: str) -> int:
     for ram in [c for c in cells.values() if c["type"] == "DP16KD"]:
         conn = ram["connections"]
         clock = conn.get("CLKA")
-        if clock != conn.get("CLKB") or any(
-            ram["parameters"].get(f"REGMODE_{p}") != "NOREG" for p in "AB"
+        # The RAM's resets would act on the output register once it is used: only RAMs whose
+        # resets are tied off are packed.
+        if (
+            clock != conn.get("CLKB")
+            or any(ram["parameters"].get(f"REGMODE_{p}") != "NOREG" for p in "AB")
+            or any(conn.get(f"RST{p}", ["0"]) != ["0"] for p in "AB")
         ):
             continue
         outputs = {p: b[0] for p, b in conn.items() if p.startswith("DO") and isinstance(b[0], int)}
