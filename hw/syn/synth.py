@@ -282,8 +282,9 @@ def pack_ebr_output_registers(netlist: Path, top: str) -> int:
     with REGMODE NOREG, and nextpnr then times the RAM's slow unregistered clock-to-out (4.26 ns
     at speed 8) into the fabric flip-flop. This pass does the packing on the netlist: a DP16KD
     whose every used data output drives exactly one TRELLIS_FF — same clock as the RAM, always
-    enabled, no set or reset, nothing else on the net, the RAM's own resets tied off — gets those flip-flops as its output
-    register (REGMODE_A/B OUTREG, OCEA/OCEB 1), which is the same behaviour, one register each.
+    enabled, no set or reset, nothing else on the net, the RAM's own resets tied off — gets
+    those flip-flops as its output register (REGMODE_A/B OUTREG, OCEA/OCEB 1), which is the same
+    behaviour, one register each.
     Returns the number of RAMs packed.
     """
     data = json.loads(netlist.read_text())
