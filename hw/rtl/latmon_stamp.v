@@ -107,11 +107,12 @@ module latmon_stamp #(
     reg [ENTRIES-1:0]  e_same = {ENTRIES{1'b0}};  // ids[n] == the end's ID (before the write)
     reg                s_is_last = 1'b0;          // s_id == the ID the start before wrote
     reg                e_is_last = 1'b0;          // the end's ID == the ID the start before wrote
-    reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entry written at the last edge
-    reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entry written at the edge before
+    reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entries written at the last edge
+    reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entries written at the edge before
 
-    // A start writes its ID and time into the lowest free entry whether or not it is stored
-    // (a free entry's contents do not matter): the write needs no match result.
+    // A start writes its ID and time into every free entry whether or not it is stored (a free
+    // entry's contents do not matter; the lowest of them becomes used when the start is stored):
+    // the write enables need neither a match result nor the free-entry search.
     wire [ENTRIES-1:0] free_lowest;
     wire               any_free = !(&used);
     genvar g;
@@ -124,7 +125,7 @@ module latmon_stamp #(
             end
         end
     endgenerate
-    wire [ENTRIES-1:0] write = s_valid ? free_lowest : {ENTRIES{1'b0}};
+    wire [ENTRIES-1:0] write = s_valid ? ~used : {ENTRIES{1'b0}};
 
     always @(posedge clk) begin
         s_valid <= start_valid && enable;
