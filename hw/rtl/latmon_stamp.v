@@ -70,7 +70,7 @@ module latmon_stamp #(
     localparam EW = ENTRIES > 1 ? $clog2(ENTRIES) : 1;
     localparam integer  LAST_INDEX = ENTRIES - 1;
     localparam [EW-1:0] LAST_ENTRY = LAST_INDEX[EW-1:0];
-    localparam integer  AHEAD_INDEX = 2 % ENTRIES;
+    localparam integer  AHEAD_INDEX = 3 % ENTRIES;
     localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead after reset
 
     initial begin
@@ -109,6 +109,7 @@ module latmon_stamp #(
     reg                e_is_last = 1'b0;          // the end's ID == the ID the start before wrote
     reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entries written at the last edge
     reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entries written at the edge before
+    reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};  // ... and at the edge before that
 
     // A start writes its ID and time into every free entry whether or not it is stored (a free
     // entry's contents do not matter; the lowest of them becomes used when the start is stored):
@@ -139,6 +140,7 @@ module latmon_stamp #(
         e_is_last <= end_id == s_id;
         wrote <= write;
         wrote2 <= wrote;
+        wrote3 <= wrote2;
         timebase <= timebase + 64'd1;
         for (n = 0; n < ENTRIES; n = n + 1) begin
             if (write[n]) begin
@@ -171,20 +173,26 @@ module latmon_stamp #(
     wire refused = s_valid && !duplicate && !any_free;
 
     // ---- the timeout scan: one entry per cycle, judged ahead ---------------------------------
-    // scan: the entry looked at now (scan_hot, one-hot); scan_ahead: the one in two cycles,
-    // whose time is read now. lim: now + 1 - timeout, the latest start time that is due next
-    // cycle (negative: none).
+    // scan: the entry looked at now (scan_hot, one-hot); scan_ahead: the one in three cycles,
+    // whose time is read now. lim: now + 2 - timeout, the latest start time that is due two
+    // cycles later (negative: none). The 64-bit "start time <= lim" is split into two 32-bit
+    // halves compared in one cycle and combined in the next.
 
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
     reg  [EW-1:0]      scan_ahead = AHEAD_ENTRY;
-    reg  [63:0]        timebase_2 = 64'd2;       // timebase + 2
+    reg  [63:0]        timebase_3 = 64'd3;       // timebase + 3
     reg  [64:0]        lim = 65'd0;
-    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of the next cycle, read last cycle
+    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of two cycles later, read last cycle
+    reg                hi_lt = 1'b0;             // ahead_time[63:32] <  lim[63:32], last cycle
+    reg                hi_eq = 1'b0;             // ahead_time[63:32] == lim[63:32]
+    reg                lo_le = 1'b0;             // ahead_time[31:0]  <= lim[31:0]
+    reg                lim_neg = 1'b0;           // lim < 0: no start time is due
     reg                aged = 1'b0;              // the entry scanned now is due (unless written)
     reg                timeout_on = 1'b0;
     reg                timeout_le_1 = 1'b0;      // for an entry written one edge ago
     reg                timeout_le_2 = 1'b0;      // ... two edges ago
+    reg                timeout_le_3 = 1'b0;      // ... three edges ago
 
     function [EW-1:0] next_entry;
         input [EW-1:0] i;
@@ -197,15 +205,20 @@ module latmon_stamp #(
         timeout_on <= timeout != 32'd0;
         timeout_le_1 <= timeout <= 32'd1;
         timeout_le_2 <= timeout <= 32'd2;
-        timebase_2 <= timebase_2 + 64'd1;
-        lim <= {1'b0, timebase_2} - {33'd0, timeout};
+        timeout_le_3 <= timeout <= 32'd3;
+        timebase_3 <= timebase_3 + 64'd1;
+        lim <= {1'b0, timebase_3} - {33'd0, timeout};
         ahead_time <= times[scan_ahead];
-        aged <= timeout_on && !lim[64] && ahead_time <= lim[63:0];
+        hi_lt <= ahead_time[63:32] < lim[63:32];
+        hi_eq <= ahead_time[63:32] == lim[63:32];
+        lo_le <= ahead_time[31:0] <= lim[31:0];
+        lim_neg <= lim[64];
+        aged <= timeout_on && !lim_neg && (hi_lt || (hi_eq && lo_le));
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
         scan_hot <= {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
         if (rst)
-            timebase_2 <= 64'd2;
+            timebase_3 <= 64'd3;
         if (reset) begin
             scan <= {EW{1'b0}};
             scan_ahead <= AHEAD_ENTRY;
@@ -213,12 +226,13 @@ module latmon_stamp #(
         end
     end
 
-    // An entry written one or two edges ago was judged by a time read before the write.
+    // An entry written one, two or three edges ago was judged by a time read before the write.
     wire [ENTRIES-1:0] expire_hot;
     generate
         for (g = 0; g < ENTRIES; g = g + 1) begin : g_expire
             assign expire_hot[g] = scan_hot[g] && used[g] && !end_hit[g] && timeout_on &&
-                                   (wrote[g] ? timeout_le_1 : wrote2[g] ? timeout_le_2 : aged);
+                                   (wrote[g] ? timeout_le_1 : wrote2[g] ? timeout_le_2 :
+                                    wrote3[g] ? timeout_le_3 : aged);
         end
     endgenerate
     wire expire = |expire_hot;
