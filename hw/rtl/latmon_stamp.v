@@ -70,7 +70,9 @@ module latmon_stamp #(
     localparam EW = ENTRIES > 1 ? $clog2(ENTRIES) : 1;
     localparam integer  LAST_INDEX = ENTRIES - 1;
     localparam [EW-1:0] LAST_ENTRY = LAST_INDEX[EW-1:0];
-    localparam integer  AHEAD_INDEX = 3 % ENTRIES;
+    localparam integer  AHEAD_INDEX = 4 % ENTRIES;
+    localparam integer  GROUPS = (ENTRIES + 3) / 4;
+    localparam GW = GROUPS > 1 ? $clog2(GROUPS) : 1;
     localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead after reset
 
     initial begin
@@ -109,7 +111,8 @@ module latmon_stamp #(
     reg                e_is_last = 1'b0;          // the end's ID == the ID the start before wrote
     reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entries written at the last edge
     reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entries written at the edge before
-    reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};  // ... and at the edge before that
+    reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};  // ... three edges ago
+    reg [ENTRIES-1:0]  wrote4 = {ENTRIES{1'b0}};  // ... four edges ago
 
     // A start writes its ID and time into every free entry whether or not it is stored (a free
     // entry's contents do not matter; the lowest of them becomes used when the start is stored):
@@ -141,6 +144,7 @@ module latmon_stamp #(
         wrote <= write;
         wrote2 <= wrote;
         wrote3 <= wrote2;
+        wrote4 <= wrote3;
         timebase <= timebase + 64'd1;
         for (n = 0; n < ENTRIES; n = n + 1) begin
             if (write[n]) begin
@@ -173,8 +177,9 @@ module latmon_stamp #(
     wire refused = s_valid && !duplicate && !any_free;
 
     // ---- the timeout scan: one entry per cycle, judged ahead ---------------------------------
-    // scan: the entry looked at now (scan_hot, one-hot); scan_ahead: the one in three cycles,
-    // whose time is read now. lim: now + 2 - timeout, the latest start time that is due two
+    // scan: the entry looked at now (scan_hot, one-hot); scan_ahead: the one in four cycles,
+    // whose time is read now in two steps: in each group of four entries the one at
+    // scan_ahead's low two bits, then the group's. lim: now + 2 - timeout, the latest start time that is due two
     // cycles later (negative: none). The 64-bit "start time <= lim" is split into two 32-bit
     // halves compared in one cycle and combined in the next.
 
@@ -184,6 +189,8 @@ module latmon_stamp #(
     reg  [63:0]        timebase_3 = 64'd3;       // timebase + 3
     reg  [64:0]        lim = 65'd0;
     reg  [63:0]        ahead_time = 64'd0;       // times[scan] of two cycles later, read last cycle
+    reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
+    reg  [GW-1:0]      cand_group = {GW{1'b0}};  // the group of the entry read into cand
     reg                hi_lt = 1'b0;             // ahead_time[63:32] <  lim[63:32], last cycle
     reg                hi_eq = 1'b0;             // ahead_time[63:32] == lim[63:32]
     reg                lo_le = 1'b0;             // ahead_time[31:0]  <= lim[31:0]
@@ -193,6 +200,27 @@ module latmon_stamp #(
     reg                timeout_le_1 = 1'b0;      // for an entry written one edge ago
     reg                timeout_le_2 = 1'b0;      // ... two edges ago
     reg                timeout_le_3 = 1'b0;      // ... three edges ago
+    reg                timeout_le_4 = 1'b0;      // ... four edges ago
+
+    // The entry of group `grp` at the low two bits of `i` (entry 0 where the group is short).
+    function integer entry_in_group;
+        input integer grp;
+        input [EW-1:0] i;
+        integer k;
+        begin
+            k = grp * 4 + ({30'd0, i} & 3);
+            entry_in_group = k < ENTRIES ? k : 0;
+        end
+    endfunction
+
+    function [GW-1:0] group_of;
+        input [EW-1:0] i;
+        reg [EW+1:0] wide;
+        begin
+            wide = {2'b00, i} >> 2;
+            group_of = wide[GW-1:0];
+        end
+    endfunction
 
     function [EW-1:0] next_entry;
         input [EW-1:0] i;
@@ -206,9 +234,13 @@ module latmon_stamp #(
         timeout_le_1 <= timeout <= 32'd1;
         timeout_le_2 <= timeout <= 32'd2;
         timeout_le_3 <= timeout <= 32'd3;
+        timeout_le_4 <= timeout <= 32'd4;
         timebase_3 <= timebase_3 + 64'd1;
         lim <= {1'b0, timebase_3} - {33'd0, timeout};
-        ahead_time <= times[scan_ahead];
+        cand_group <= group_of(scan_ahead);
+        for (n = 0; n < GROUPS; n = n + 1)
+            cand[n] <= times[entry_in_group(n, scan_ahead)];
+        ahead_time <= cand[cand_group];
         hi_lt <= ahead_time[63:32] < lim[63:32];
         hi_eq <= ahead_time[63:32] == lim[63:32];
         lo_le <= ahead_time[31:0] <= lim[31:0];
@@ -226,13 +258,13 @@ module latmon_stamp #(
         end
     end
 
-    // An entry written one, two or three edges ago was judged by a time read before the write.
+    // An entry written one to four edges ago was judged by a time read before the write.
     wire [ENTRIES-1:0] expire_hot;
     generate
         for (g = 0; g < ENTRIES; g = g + 1) begin : g_expire
             assign expire_hot[g] = scan_hot[g] && used[g] && !end_hit[g] && timeout_on &&
                                    (wrote[g] ? timeout_le_1 : wrote2[g] ? timeout_le_2 :
-                                    wrote3[g] ? timeout_le_3 : aged);
+                                    wrote3[g] ? timeout_le_3 : wrote4[g] ? timeout_le_4 : aged);
         end
     endgenerate
     wire expire = |expire_hot;
