@@ -130,6 +130,7 @@ module latmon_stamp #(
         end
     endgenerate
     wire [ENTRIES-1:0] write = s_valid ? ~used : {ENTRIES{1'b0}};
+    wire [ENTRIES-1:0] write_lowest = s_valid ? free_lowest : {ENTRIES{1'b0}};
 
     always @(posedge clk) begin
         s_valid <= start_valid && enable;
@@ -270,7 +271,8 @@ module latmon_stamp #(
     wire expire = |expire_hot;
 
     always @(posedge clk) begin
-        used <= (used & ~end_hit & ~expire_hot) | (store ? free_lowest : {ENTRIES{1'b0}});
+        // free_lowest is nonzero only when an entry is free: the duplicate decides last.
+        used <= (used & ~end_hit & ~expire_hot) | (duplicate ? {ENTRIES{1'b0}} : write_lowest);
         if (reset)
             used <= {ENTRIES{1'b0}};
     end
