@@ -112,7 +112,6 @@ module latmon_stamp #(
     reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entries written at the last edge
     reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entries written at the edge before
     reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};  // ... three edges ago
-    reg [ENTRIES-1:0]  wrote4 = {ENTRIES{1'b0}};  // ... four edges ago
 
     // A start writes its ID and time into every free entry whether or not it is stored (a free
     // entry's contents do not matter; the lowest of them becomes used when the start is stored):
@@ -145,7 +144,6 @@ module latmon_stamp #(
         wrote <= write;
         wrote2 <= wrote;
         wrote3 <= wrote2;
-        wrote4 <= wrote3;
         timebase <= timebase + 64'd1;
         for (n = 0; n < ENTRIES; n = n + 1) begin
             if (write[n]) begin
@@ -187,6 +185,8 @@ module latmon_stamp #(
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
     reg  [EW-1:0]      scan_ahead = AHEAD_ENTRY;
+    // scan_hot of the next cycle unless reset (after a reset no entry is used: no matter).
+    wire [ENTRIES-1:0] scan_hot_next = {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
     reg  [63:0]        timebase_3 = 64'd3;       // timebase + 3
     reg  [64:0]        lim = 65'd0;
     reg  [63:0]        ahead_time = 64'd0;       // times[scan] of two cycles later, read last cycle
@@ -198,10 +198,14 @@ module latmon_stamp #(
     reg                lim_neg = 1'b0;           // lim < 0: no start time is due
     reg                aged = 1'b0;              // the entry scanned now is due (unless written)
     reg                timeout_on = 1'b0;
-    reg                timeout_le_1 = 1'b0;      // for an entry written one edge ago
-    reg                timeout_le_2 = 1'b0;      // ... two edges ago
-    reg                timeout_le_3 = 1'b0;      // ... three edges ago
-    reg                timeout_le_4 = 1'b0;      // ... four edges ago
+    reg                timeout_le_1 = 1'b0;      // 1 <= timeout <= 1: an entry written 1 edge ago
+    reg                timeout_le_2 = 1'b0;      // ... <= 2, two edges ago
+    reg                timeout_le_3 = 1'b0;      // ... <= 3, three edges ago
+    reg                timeout_le_4 = 1'b0;      // ... <= 4, four edges ago
+    reg                scan_w1 = 1'b0;           // the entry scanned now was written 1 edge ago
+    reg                scan_w2 = 1'b0;           // ... two edges ago
+    reg                scan_w3 = 1'b0;           // ... three edges ago
+    reg                scan_w4 = 1'b0;           // ... four edges ago
 
     // The entry of group `grp` at the low two bits of `i` (entry 0 where the group is short).
     function integer entry_in_group;
@@ -232,10 +236,14 @@ module latmon_stamp #(
 
     always @(posedge clk) begin
         timeout_on <= timeout != 32'd0;
-        timeout_le_1 <= timeout <= 32'd1;
-        timeout_le_2 <= timeout <= 32'd2;
-        timeout_le_3 <= timeout <= 32'd3;
-        timeout_le_4 <= timeout <= 32'd4;
+        timeout_le_1 <= timeout != 32'd0 && timeout <= 32'd1;
+        timeout_le_2 <= timeout != 32'd0 && timeout <= 32'd2;
+        timeout_le_3 <= timeout != 32'd0 && timeout <= 32'd3;
+        timeout_le_4 <= timeout != 32'd0 && timeout <= 32'd4;
+        scan_w1 <= |(write & scan_hot_next);
+        scan_w2 <= |(wrote & scan_hot_next);
+        scan_w3 <= |(wrote2 & scan_hot_next);
+        scan_w4 <= |(wrote3 & scan_hot_next);
         timebase_3 <= timebase_3 + 64'd1;
         lim <= {1'b0, timebase_3} - {33'd0, timeout};
         cand_group <= group_of(scan_ahead);
@@ -249,7 +257,7 @@ module latmon_stamp #(
         aged <= timeout_on && !lim_neg && (hi_lt || (hi_eq && lo_le));
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
-        scan_hot <= {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
+        scan_hot <= scan_hot_next;
         if (rst)
             timebase_3 <= 64'd3;
         if (reset) begin
@@ -259,15 +267,11 @@ module latmon_stamp #(
         end
     end
 
-    // An entry written one to four edges ago was judged by a time read before the write.
-    wire [ENTRIES-1:0] expire_hot;
-    generate
-        for (g = 0; g < ENTRIES; g = g + 1) begin : g_expire
-            assign expire_hot[g] = scan_hot[g] && used[g] && !end_hit[g] && timeout_on &&
-                                   (wrote[g] ? timeout_le_1 : wrote2[g] ? timeout_le_2 :
-                                    wrote3[g] ? timeout_le_3 : wrote4[g] ? timeout_le_4 : aged);
-        end
-    endgenerate
+    // An entry written one to four edges ago was judged by a time read before the write: it is
+    // judged by its own age (whether it was written so is looked up a cycle ahead).
+    wire due = scan_w1 ? timeout_le_1 : scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
+               scan_w4 ? timeout_le_4 : timeout_on && aged;
+    wire [ENTRIES-1:0] expire_hot = due ? scan_hot & used & ~end_hit : {ENTRIES{1'b0}};
     wire expire = |expire_hot;
 
     always @(posedge clk) begin
