@@ -27,10 +27,13 @@
 //
 // Pipelined for speed, without changing those rules: the IDs are compared with every entry in
 // the cycle the events enter (a cycle ahead; an entry written in that cycle is compared with the
-// written ID instead), the timeout scan reads the time of the entry it will look at two cycles
-// ahead and compares it with "now - timeout" a cycle ahead (an entry written in between is
-// judged by its own age, one or two cycles), and the latency of a match is selected, subtracted
-// and saturated in three further cycles: sample_valid comes five cycles after the end event.
+// written ID instead); a start writes its ID and time into every free entry (the lowest becomes
+// used if the start is stored), so the write enables need no free-entry search; the timeout
+// scan reads the time of the entry it will look at four cycles ahead (in two steps: within each
+// group of four entries, then the group), compares it with "now - timeout" in two 32-bit halves
+// and combines them a cycle later (an entry written in between is judged by its own age, one to
+// four cycles, looked up a cycle ahead); the latency of a match is selected, subtracted and
+// saturated in three further cycles: sample_valid comes five cycles after the end event.
 // The event counters and `outstanding` count an event one cycle after the cycle that decides it.
 `timescale 1ns / 1ps
 `default_nettype none
