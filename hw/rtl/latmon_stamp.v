@@ -216,19 +216,20 @@ module latmon_stamp #(
         input [EW-1:0] i;
         integer k;
         begin
-            k = grp * 4 + ({30'd0, i} & 3);
+            k = grp * 4 + {{(32 - EW){1'b0}}, i} % 4;
             entry_in_group = k < ENTRIES ? k : 0;
         end
     endfunction
 
-    function [GW-1:0] group_of;
-        input [EW-1:0] i;
-        reg [EW+1:0] wide;
-        begin
-            wide = {2'b00, i} >> 2;
-            group_of = wide[GW-1:0];
+    // The group of scan_ahead (its bits above the low two; GW = EW - 2 when ENTRIES > 4).
+    wire [GW-1:0] ahead_group;
+    generate
+        if (ENTRIES > 4) begin : g_groups
+            assign ahead_group = scan_ahead[EW-1:2];
+        end else begin : g_one_group
+            assign ahead_group = 1'b0;
         end
-    endfunction
+    endgenerate
 
     function [EW-1:0] next_entry;
         input [EW-1:0] i;
@@ -237,7 +238,8 @@ module latmon_stamp #(
         end
     endfunction
 
-    always @(posedge clk) begin
+    always @(posedge clk) begin : scan_step
+        integer c;
         timeout_on <= timeout != 32'd0;
         timeout_le_1 <= timeout != 32'd0 && timeout <= 32'd1;
         timeout_le_2 <= timeout != 32'd0 && timeout <= 32'd2;
@@ -249,9 +251,9 @@ module latmon_stamp #(
         scan_w4 <= |(wrote3 & scan_hot_next);
         timebase_3 <= timebase_3 + 64'd1;
         lim <= {1'b0, timebase_3} - {33'd0, timeout};
-        cand_group <= group_of(scan_ahead);
-        for (n = 0; n < GROUPS; n = n + 1)
-            cand[n] <= times[entry_in_group(n, scan_ahead)];
+        cand_group <= ahead_group;
+        for (c = 0; c < GROUPS; c = c + 1)
+            cand[c] <= times[entry_in_group(c, scan_ahead)];
         ahead_time <= cand[cand_group];
         hi_lt <= ahead_time[63:32] < lim[63:32];
         hi_eq <= ahead_time[63:32] == lim[63:32];
