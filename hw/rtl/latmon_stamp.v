@@ -27,10 +27,13 @@
 //
 // Pipelined for speed, without changing those rules: the IDs are compared with every entry in
 // the cycle the events enter (a cycle ahead; an entry written in that cycle is compared with the
-// written ID instead), the timeout scan reads the time of the entry it will look at two cycles
-// ahead and compares it with "now - timeout" a cycle ahead (an entry written in between is
-// judged by its own age, one or two cycles), and the latency of a match is selected, subtracted
-// and saturated in three further cycles: sample_valid comes five cycles after the end event.
+// written ID instead); a start writes its ID and time into every free entry (the lowest becomes
+// used if the start is stored), so the write enables need no free-entry search; the timeout
+// scan reads the time of the entry it will look at four cycles ahead (in two steps: within each
+// group of four entries, then the group), compares it with "now - timeout" in two 32-bit halves
+// and combines them a cycle later (an entry written in between is judged by its own age, one to
+// four cycles, looked up a cycle ahead); the latency of a match is selected, subtracted and
+// saturated in three further cycles: sample_valid comes five cycles after the end event.
 // The event counters and `outstanding` count an event one cycle after the cycle that decides it.
 `timescale 1ns / 1ps
 `default_nettype none
@@ -70,7 +73,9 @@ module latmon_stamp #(
     localparam EW = ENTRIES > 1 ? $clog2(ENTRIES) : 1;
     localparam integer  LAST_INDEX = ENTRIES - 1;
     localparam [EW-1:0] LAST_ENTRY = LAST_INDEX[EW-1:0];
-    localparam integer  AHEAD_INDEX = 2 % ENTRIES;
+    localparam integer  AHEAD_INDEX = 4 % ENTRIES;
+    localparam integer  GROUPS = (ENTRIES + 3) / 4;
+    localparam GW = GROUPS > 1 ? $clog2(GROUPS) : 1;
     localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead after reset
 
     initial begin
@@ -107,11 +112,13 @@ module latmon_stamp #(
     reg [ENTRIES-1:0]  e_same = {ENTRIES{1'b0}};  // ids[n] == the end's ID (before the write)
     reg                s_is_last = 1'b0;          // s_id == the ID the start before wrote
     reg                e_is_last = 1'b0;          // the end's ID == the ID the start before wrote
-    reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entry written at the last edge
-    reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entry written at the edge before
+    reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entries written at the last edge
+    reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entries written at the edge before
+    reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};  // ... three edges ago
 
-    // A start writes its ID and time into the lowest free entry whether or not it is stored
-    // (a free entry's contents do not matter): the write needs no match result.
+    // A start writes its ID and time into every free entry whether or not it is stored (a free
+    // entry's contents do not matter; the lowest of them becomes used when the start is stored):
+    // the write enables need neither a match result nor the free-entry search.
     wire [ENTRIES-1:0] free_lowest;
     wire               any_free = !(&used);
     genvar g;
@@ -124,7 +131,8 @@ module latmon_stamp #(
             end
         end
     endgenerate
-    wire [ENTRIES-1:0] write = s_valid ? free_lowest : {ENTRIES{1'b0}};
+    wire [ENTRIES-1:0] write = s_valid ? ~used : {ENTRIES{1'b0}};
+    wire [ENTRIES-1:0] write_lowest = s_valid ? free_lowest : {ENTRIES{1'b0}};
 
     always @(posedge clk) begin
         s_valid <= start_valid && enable;
@@ -138,6 +146,7 @@ module latmon_stamp #(
         e_is_last <= end_id == s_id;
         wrote <= write;
         wrote2 <= wrote;
+        wrote3 <= wrote2;
         timebase <= timebase + 64'd1;
         for (n = 0; n < ENTRIES; n = n + 1) begin
             if (write[n]) begin
@@ -170,20 +179,57 @@ module latmon_stamp #(
     wire refused = s_valid && !duplicate && !any_free;
 
     // ---- the timeout scan: one entry per cycle, judged ahead ---------------------------------
-    // scan: the entry looked at now (scan_hot, one-hot); scan_ahead: the one in two cycles,
-    // whose time is read now. lim: now + 1 - timeout, the latest start time that is due next
-    // cycle (negative: none).
+    // scan: the entry looked at now (scan_hot, one-hot); scan_ahead: the one in four cycles,
+    // whose time is read now in two steps: in each group of four entries the one at
+    // scan_ahead's low two bits, then the group's. lim: now + 2 - timeout, the latest start time that is due two
+    // cycles later (negative: none). The 64-bit "start time <= lim" is split into two 32-bit
+    // halves compared in one cycle and combined in the next.
 
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
     reg  [EW-1:0]      scan_ahead = AHEAD_ENTRY;
-    reg  [63:0]        timebase_2 = 64'd2;       // timebase + 2
+    // scan_hot of the next cycle unless reset (after a reset no entry is used: no matter).
+    wire [ENTRIES-1:0] scan_hot_next = {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
+    reg  [63:0]        timebase_3 = 64'd3;       // timebase + 3
     reg  [64:0]        lim = 65'd0;
-    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of the next cycle, read last cycle
+    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of two cycles later, read last cycle
+    reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
+    reg  [GW-1:0]      cand_group = {GW{1'b0}};  // the group of the entry read into cand
+    reg                hi_lt = 1'b0;             // ahead_time[63:32] <  lim[63:32], last cycle
+    reg                hi_eq = 1'b0;             // ahead_time[63:32] == lim[63:32]
+    reg                lo_le = 1'b0;             // ahead_time[31:0]  <= lim[31:0]
+    reg                lim_neg = 1'b0;           // lim < 0: no start time is due
     reg                aged = 1'b0;              // the entry scanned now is due (unless written)
     reg                timeout_on = 1'b0;
-    reg                timeout_le_1 = 1'b0;      // for an entry written one edge ago
-    reg                timeout_le_2 = 1'b0;      // ... two edges ago
+    reg                timeout_le_1 = 1'b0;      // 1 <= timeout <= 1: an entry written 1 edge ago
+    reg                timeout_le_2 = 1'b0;      // ... <= 2, two edges ago
+    reg                timeout_le_3 = 1'b0;      // ... <= 3, three edges ago
+    reg                timeout_le_4 = 1'b0;      // ... <= 4, four edges ago
+    reg                scan_w1 = 1'b0;           // the entry scanned now was written 1 edge ago
+    reg                scan_w2 = 1'b0;           // ... two edges ago
+    reg                scan_w3 = 1'b0;           // ... three edges ago
+    reg                scan_w4 = 1'b0;           // ... four edges ago
+
+    // The entry of group `grp` at the low two bits of `i` (entry 0 where the group is short).
+    function integer entry_in_group;
+        input integer grp;
+        input [EW-1:0] i;
+        integer k;
+        begin
+            k = grp * 4 + {{(32 - EW){1'b0}}, i} % 4;
+            entry_in_group = k < ENTRIES ? k : 0;
+        end
+    endfunction
+
+    // The group of scan_ahead (its bits above the low two; GW = EW - 2 when ENTRIES > 4).
+    wire [GW-1:0] ahead_group;
+    generate
+        if (ENTRIES > 4) begin : g_groups
+            assign ahead_group = scan_ahead[EW-1:2];
+        end else begin : g_one_group
+            assign ahead_group = 1'b0;
+        end
+    endgenerate
 
     function [EW-1:0] next_entry;
         input [EW-1:0] i;
@@ -192,19 +238,33 @@ module latmon_stamp #(
         end
     endfunction
 
-    always @(posedge clk) begin
+    always @(posedge clk) begin : scan_step
+        integer c;
         timeout_on <= timeout != 32'd0;
-        timeout_le_1 <= timeout <= 32'd1;
-        timeout_le_2 <= timeout <= 32'd2;
-        timebase_2 <= timebase_2 + 64'd1;
-        lim <= {1'b0, timebase_2} - {33'd0, timeout};
-        ahead_time <= times[scan_ahead];
-        aged <= timeout_on && !lim[64] && ahead_time <= lim[63:0];
+        timeout_le_1 <= timeout != 32'd0 && timeout <= 32'd1;
+        timeout_le_2 <= timeout != 32'd0 && timeout <= 32'd2;
+        timeout_le_3 <= timeout != 32'd0 && timeout <= 32'd3;
+        timeout_le_4 <= timeout != 32'd0 && timeout <= 32'd4;
+        scan_w1 <= |(write & scan_hot_next);
+        scan_w2 <= |(wrote & scan_hot_next);
+        scan_w3 <= |(wrote2 & scan_hot_next);
+        scan_w4 <= |(wrote3 & scan_hot_next);
+        timebase_3 <= timebase_3 + 64'd1;
+        lim <= {1'b0, timebase_3} - {33'd0, timeout};
+        cand_group <= ahead_group;
+        for (c = 0; c < GROUPS; c = c + 1)
+            cand[c] <= times[entry_in_group(c, scan_ahead)];
+        ahead_time <= cand[cand_group];
+        hi_lt <= ahead_time[63:32] < lim[63:32];
+        hi_eq <= ahead_time[63:32] == lim[63:32];
+        lo_le <= ahead_time[31:0] <= lim[31:0];
+        lim_neg <= lim[64];
+        aged <= timeout_on && !lim_neg && (hi_lt || (hi_eq && lo_le));
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
-        scan_hot <= {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
+        scan_hot <= scan_hot_next;
         if (rst)
-            timebase_2 <= 64'd2;
+            timebase_3 <= 64'd3;
         if (reset) begin
             scan <= {EW{1'b0}};
             scan_ahead <= AHEAD_ENTRY;
@@ -212,18 +272,16 @@ module latmon_stamp #(
         end
     end
 
-    // An entry written one or two edges ago was judged by a time read before the write.
-    wire [ENTRIES-1:0] expire_hot;
-    generate
-        for (g = 0; g < ENTRIES; g = g + 1) begin : g_expire
-            assign expire_hot[g] = scan_hot[g] && used[g] && !end_hit[g] && timeout_on &&
-                                   (wrote[g] ? timeout_le_1 : wrote2[g] ? timeout_le_2 : aged);
-        end
-    endgenerate
+    // An entry written one to four edges ago was judged by a time read before the write: it is
+    // judged by its own age (whether it was written so is looked up a cycle ahead).
+    wire due = scan_w1 ? timeout_le_1 : scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
+               scan_w4 ? timeout_le_4 : timeout_on && aged;
+    wire [ENTRIES-1:0] expire_hot = due ? scan_hot & used & ~end_hit : {ENTRIES{1'b0}};
     wire expire = |expire_hot;
 
     always @(posedge clk) begin
-        used <= (used & ~end_hit & ~expire_hot) | (store ? free_lowest : {ENTRIES{1'b0}});
+        // free_lowest is nonzero only when an entry is free: the duplicate decides last.
+        used <= (used & ~end_hit & ~expire_hot) | (duplicate ? {ENTRIES{1'b0}} : write_lowest);
         if (reset)
             used <= {ENTRIES{1'b0}};
     end
