@@ -24,7 +24,7 @@
 //
 //   cycle   t          t+1                  t+2        t+3        t+4       t+5        t+6
 //   s0a     latency -> under/over, (latency - offset) >> 8*shift[4:3]
-//   s0b                -> bin; side registers, min/max compared
+//   s0b                -> bin; side registers (min/max: halves compared in s0a, written in s0c)
 //   s1                                      RAM read; bin vs s2..s5
 //   s2                                                 output reg; 1 + matches
 //   s3                                                            bank's word
@@ -114,7 +114,7 @@ module latmon_hist #(
 
     assign busy = state != ST_IDLE;
     wire counting = state != ST_CLEAR_ALL;
-    wire clear_last = &clear_addr;
+    reg  clear_last = 1'b0;  // clear_addr is the last bin (registered: no 12-bit AND)
     wire zero_frozen_regs = state == ST_IDLE && snapshot;
 
     // The next state, combinational, so that the RAMs' clear enables can be registered from it
@@ -149,8 +149,17 @@ module latmon_hist #(
     always @(posedge clk) begin
         state <= state_n;
         act <= act_n;
-        clear0 <= state_n == ST_CLEAR_ALL || (state_n == ST_CLEAR_FROZEN && act_n == 1'b1);
-        clear1 <= state_n == ST_CLEAR_ALL || (state_n == ST_CLEAR_FROZEN && act_n == 1'b0);
+        // = the next state clears (all, or the bank then frozen), written out from the present
+        // state so that the drain count stays out of it.
+        clear0 <= rst || clear || (state == ST_CLEAR_ALL && !clear_last)
+            || (act && ((state == ST_IDLE && snapshot)
+                        || (state == ST_CLEAR_FROZEN && !clear_last)));
+        clear1 <= rst || clear || (state == ST_CLEAR_ALL && !clear_last)
+            || (!act && ((state == ST_IDLE && snapshot)
+                         || (state == ST_CLEAR_FROZEN && !clear_last)));
+        // A clear starts at address 0 (where the last one wrapped to, or reset), never the last.
+        clear_last <= (state == ST_CLEAR_ALL || state == ST_CLEAR_FROZEN)
+            && clear_addr == {{(BINS_LOG2-1){1'b1}}, 1'b0};  // BINS - 2
         case (state)
             ST_CLEAR_ALL, ST_CLEAR_FROZEN: begin
                 clear_addr <= clear_addr + 1'b1;
@@ -164,6 +173,7 @@ module latmon_hist #(
         endcase
         if (rst || clear) begin
             clear_addr <= {BINS_LOG2{1'b0}};
+            clear_last <= 1'b0;
             snapshots <= 32'd0;
         end
     end
@@ -174,9 +184,14 @@ module latmon_hist #(
     // latency past the last bin, offset + (BINS << shift) (registered: the settings are static).
     localparam BW = CNT_WIDTH + 32 + BINS_LOG2 + 1;  // wide enough for offset + (BINS << 31)
     localparam [BW-1:0]  BINS_WIDE = BINS;
-    reg  [BW-1:0]        past_bins = {BW{1'b0}};
-    always @(posedge clk)
-        past_bins <= {{(BW-CNT_WIDTH){1'b0}}, offset} + (BINS_WIDE << shift);
+    // Kept as its low CNT_WIDTH bits and a flag for "beyond every latency" (no wide compare).
+    wire [BW-1:0]        past_bins_w = {{(BW-CNT_WIDTH){1'b0}}, offset} + (BINS_WIDE << shift);
+    reg  [CNT_WIDTH-1:0] past_bins = {CNT_WIDTH{1'b0}};
+    reg                  past_all = 1'b0;
+    always @(posedge clk) begin
+        past_bins <= past_bins_w[CNT_WIDTH-1:0];
+        past_all <= |past_bins_w[BW-1:CNT_WIDTH];
+    end
 
     wire                 take0 = sample_valid && counting;
     reg                  va = 1'b0;
@@ -192,7 +207,7 @@ module latmon_hist #(
         // The bin's shift in two steps: by 8 * shift[4:3] here, by shift[2:0] in s0b.
         delta_a <= (sample_latency - offset) >> {shift[4:3], 3'b000};
         under_a <= sample_latency < offset;
-        over_a <= {{(BW-CNT_WIDTH){1'b0}}, sample_latency} >= past_bins;
+        over_a <= !past_all && sample_latency >= past_bins;
         if (rst || clear)
             va <= 1'b0;
     end
@@ -258,6 +273,7 @@ module latmon_hist #(
         for (g_bank = 0; g_bank < 2; g_bank = g_bank + 1) begin : g_side
             // Counters in two halves, as the sum: the low half's carry-out reaches the high
             // half a cycle later; past all ones the counter reads all ones (full).
+            reg                 zero_q = 1'b0;  // zero this bank's side registers
             reg [15:0]          under_lo = 16'd0;
             reg [15:0]          under_hi = 16'd0;
             reg                 under_carry = 1'b0;
@@ -324,8 +340,10 @@ module latmon_hist #(
                 if (hi_next[32])
                     sum_full <= 1'b1;
                 // A snapshot starts: the frozen bank's registers become the next active bank's
-                // zeros.
-                if (rst || clear || (zero_frozen_regs && (g_bank == 1) != act)) begin
+                // zeros (a cycle later, from a flip-flop: the frozen bank gets no latency, and
+                // after rst or clear va is low, so that cycle changes nothing).
+                zero_q <= rst || clear || (zero_frozen_regs && (g_bank == 1) != act);
+                if (zero_q) begin
                     under_lo <= 16'd0;
                     under_hi <= 16'd0;
                     under_carry <= 1'b0;
@@ -427,7 +445,15 @@ module latmon_hist #(
     wire [BINS_LOG2-1:0] raddr0 = count0 ? bin1 : rd_addr;
     wire [BINS_LOG2-1:0] raddr1 = count1 ? bin1 : rd_addr;
 
-    wire [BIN_WIDTH:0]   sum4 = {1'b0, read4} + {{(BIN_WIDTH-2){1'b0}}, add4};
+    // read4 + add4 as a carry-select adder: the low half + add4 and the high half + 1 side by
+    // side, the low half's carry-out selects (no carry chain across all BIN_WIDTH bits).
+    localparam LOB = BIN_WIDTH / 2 < 3 ? 3 : BIN_WIDTH / 2;  // add4 (<= 5) fits the low half
+    localparam HIB = BIN_WIDTH - LOB;
+    wire [LOB:0]         lo_sum4 = {1'b0, read4[LOB-1:0]} + {{(LOB-2){1'b0}}, add4};
+    wire [HIB:0]         hi_inc4 = {1'b0, read4[BIN_WIDTH-1:LOB]} + {{HIB{1'b0}}, 1'b1};
+    wire                 full4 = lo_sum4[LOB] && hi_inc4[HIB];
+    wire [BIN_WIDTH-1:0] sum4 = lo_sum4[LOB] ? {hi_inc4[HIB-1:0], lo_sum4[LOB-1:0]}
+                                             : {read4[BIN_WIDTH-1:LOB], lo_sum4[LOB-1:0]};
 
     // Each bank's write port: the counting pipeline, or the clearing.
     wire clearing = state == ST_CLEAR_ALL || state == ST_CLEAR_FROZEN;
@@ -437,8 +463,8 @@ module latmon_hist #(
     wire we1 = (v5 && bank5 == 1'b1) || clear1;
     wire [BINS_LOG2-1:0] waddr0 = clear0 ? clear_addr : bin_p[DEPTH];
     wire [BINS_LOG2-1:0] waddr1 = clear1 ? clear_addr : bin_p[DEPTH];
-    wire [BIN_WIDTH-1:0] wdata0 = clear0 ? {BIN_WIDTH{1'b0}} : new5;
-    wire [BIN_WIDTH-1:0] wdata1 = clear1 ? {BIN_WIDTH{1'b0}} : new5;
+    wire [BIN_WIDTH-1:0] wdata0 = clear0 ? {BIN_WIDTH{1'b0}} : new5 | {BIN_WIDTH{full5}};
+    wire [BIN_WIDTH-1:0] wdata1 = clear1 ? {BIN_WIDTH{1'b0}} : new5 | {BIN_WIDTH{full5}};
 
     always @(posedge clk) begin
         if (we0)
@@ -472,8 +498,8 @@ module latmon_hist #(
                 + {2'd0, same2[3]};
         add4 <= add3;
         read4 <= bank_p[2] ? q1_out : q0_out;  // s3's bank
-        new5 <= sum4[BIN_WIDTH-1:0] | {BIN_WIDTH{sum4[BIN_WIDTH]}};
-        full5 <= sum4[BIN_WIDTH];
+        new5 <= sum4;  // wrapped past all ones: full5 makes the write all ones
+        full5 <= full4;
         if (v5 && full5)
             sat_r[bank5] <= 1'b1;
         for (k_sat = 0; k_sat < 2; k_sat = k_sat + 1)
