@@ -513,12 +513,28 @@ module latmon_hist #(
 
     wire frozen = !act;
     assign rd_data = frozen ? q1_out : q0_out;  // zero-extended to 32 bits
-    assign underflow = under_w[32*frozen +: 32];
-    assign overflow = over_w[32*frozen +: 32];
-    assign count = count_w[48*frozen +: 48];
-    assign sum = sum_w[64*frozen +: 64];
-    assign min = min_w[CNT_WIDTH*frozen +: CNT_WIDTH];
-    assign max = max_w[CNT_WIDTH*frozen +: CNT_WIDTH];
+    // The frozen bank's side registers, registered after the bank selection (and the "full"
+    // selections): the bus read mux starts from flip-flops. They lag a cycle, inside BUSY.
+    reg [31:0]          underflow_q = 32'd0;
+    reg [31:0]          overflow_q = 32'd0;
+    reg [47:0]          count_q = 48'd0;
+    reg [63:0]          sum_q = 64'd0;
+    reg [CNT_WIDTH-1:0] min_out = {CNT_WIDTH{1'b1}};
+    reg [CNT_WIDTH-1:0] max_out = {CNT_WIDTH{1'b0}};
+    always @(posedge clk) begin
+        underflow_q <= under_w[32*frozen +: 32];
+        overflow_q <= over_w[32*frozen +: 32];
+        count_q <= count_w[48*frozen +: 48];
+        sum_q <= sum_w[64*frozen +: 64];
+        min_out <= min_w[CNT_WIDTH*frozen +: CNT_WIDTH];
+        max_out <= max_w[CNT_WIDTH*frozen +: CNT_WIDTH];
+    end
+    assign underflow = underflow_q;
+    assign overflow = overflow_q;
+    assign count = count_q;
+    assign sum = sum_q;
+    assign min = min_out;
+    assign max = max_out;
     assign saturated = sat_r[frozen];
 
     wire unused_clearing = clearing;
