@@ -24,7 +24,7 @@
 //
 //   cycle   t          t+1                  t+2        t+3        t+4       t+5        t+6
 //   s0a     latency -> under/over, (latency - offset) >> 8*shift[4:3]
-//   s0b                -> bin; side registers, min/max compared
+//   s0b                -> bin; side registers (min/max: halves compared in s0a, written in s0c)
 //   s1                                      RAM read; bin vs s2..s5
 //   s2                                                 output reg; 1 + matches
 //   s3                                                            bank's word
@@ -114,36 +114,66 @@ module latmon_hist #(
 
     assign busy = state != ST_IDLE;
     wire counting = state != ST_CLEAR_ALL;
-    wire clear_last = &clear_addr;
+    reg  clear_last = 1'b0;  // clear_addr is the last bin (registered: no 12-bit AND)
     wire zero_frozen_regs = state == ST_IDLE && snapshot;
 
-    always @(posedge clk) begin
+    // The next state, combinational, so that the RAMs' clear enables can be registered from it
+    // (no state decode between a flip-flop and a block RAM's write port).
+    reg [1:0]           state_n;
+    reg                 act_n;
+    always @* begin
+        state_n = state;
+        act_n = act;
         case (state)
-            ST_IDLE: if (snapshot) state <= ST_CLEAR_FROZEN;
-            ST_CLEAR_ALL, ST_CLEAR_FROZEN: begin
-                clear_addr <= clear_addr + 1'b1;
+            ST_IDLE: if (snapshot) state_n = ST_CLEAR_FROZEN;
+            ST_CLEAR_ALL, ST_CLEAR_FROZEN:
                 if (clear_last) begin
                     if (state == ST_CLEAR_FROZEN) begin
-                        act <= !act;
-                        snapshots <= snapshots + 32'd1;
-                        drain <= 3'd6;  // the samples of the old bank still in s0a..s5
-                        state <= ST_DRAIN;
+                        act_n = !act;
+                        state_n = ST_DRAIN;
                     end else begin
-                        state <= ST_IDLE;
+                        state_n = ST_IDLE;
                     end
                 end
-            end
-            ST_DRAIN: begin
-                drain <= drain - 3'd1;
-                if (drain == 3'd1)
-                    state <= ST_IDLE;
-            end
-            default: state <= ST_IDLE;
+            ST_DRAIN: if (drain == 3'd1) state_n = ST_IDLE;
+            default: state_n = ST_IDLE;
         endcase
         if (rst || clear) begin
-            state <= ST_CLEAR_ALL;
+            state_n = ST_CLEAR_ALL;
+            act_n = 1'b0;
+        end
+    end
+
+    reg clear0 = 1'b1;  // bank 0's write port clears (the clear_addr word)
+    reg clear1 = 1'b1;
+    always @(posedge clk) begin
+        state <= state_n;
+        act <= act_n;
+        // = the next state clears (all, or the bank then frozen), written out from the present
+        // state so that the drain count stays out of it.
+        clear0 <= rst || clear || (state == ST_CLEAR_ALL && !clear_last)
+            || (act && ((state == ST_IDLE && snapshot)
+                        || (state == ST_CLEAR_FROZEN && !clear_last)));
+        clear1 <= rst || clear || (state == ST_CLEAR_ALL && !clear_last)
+            || (!act && ((state == ST_IDLE && snapshot)
+                         || (state == ST_CLEAR_FROZEN && !clear_last)));
+        // A clear starts at address 0 (where the last one wrapped to, or reset), never the last.
+        clear_last <= (state == ST_CLEAR_ALL || state == ST_CLEAR_FROZEN)
+            && clear_addr == {{(BINS_LOG2-1){1'b1}}, 1'b0};  // BINS - 2
+        case (state)
+            ST_CLEAR_ALL, ST_CLEAR_FROZEN: begin
+                clear_addr <= clear_addr + 1'b1;
+                if (clear_last && state == ST_CLEAR_FROZEN) begin
+                    snapshots <= snapshots + 32'd1;
+                    drain <= 3'd6;  // the samples of the old bank still in s0a..s5
+                end
+            end
+            ST_DRAIN: drain <= drain - 3'd1;
+            default: ;
+        endcase
+        if (rst || clear) begin
             clear_addr <= {BINS_LOG2{1'b0}};
-            act <= 1'b0;
+            clear_last <= 1'b0;
             snapshots <= 32'd0;
         end
     end
@@ -154,9 +184,14 @@ module latmon_hist #(
     // latency past the last bin, offset + (BINS << shift) (registered: the settings are static).
     localparam BW = CNT_WIDTH + 32 + BINS_LOG2 + 1;  // wide enough for offset + (BINS << 31)
     localparam [BW-1:0]  BINS_WIDE = BINS;
-    reg  [BW-1:0]        past_bins = {BW{1'b0}};
-    always @(posedge clk)
-        past_bins <= {{(BW-CNT_WIDTH){1'b0}}, offset} + (BINS_WIDE << shift);
+    // Kept as its low CNT_WIDTH bits and a flag for "beyond every latency" (no wide compare).
+    wire [BW-1:0]        past_bins_w = {{(BW-CNT_WIDTH){1'b0}}, offset} + (BINS_WIDE << shift);
+    reg  [CNT_WIDTH-1:0] past_bins = {CNT_WIDTH{1'b0}};
+    reg                  past_all = 1'b0;
+    always @(posedge clk) begin
+        past_bins <= past_bins_w[CNT_WIDTH-1:0];
+        past_all <= |past_bins_w[BW-1:CNT_WIDTH];
+    end
 
     wire                 take0 = sample_valid && counting;
     reg                  va = 1'b0;
@@ -172,7 +207,7 @@ module latmon_hist #(
         // The bin's shift in two steps: by 8 * shift[4:3] here, by shift[2:0] in s0b.
         delta_a <= (sample_latency - offset) >> {shift[4:3], 3'b000};
         under_a <= sample_latency < offset;
-        over_a <= {{(BW-CNT_WIDTH){1'b0}}, sample_latency} >= past_bins;
+        over_a <= !past_all && sample_latency >= past_bins;
         if (rst || clear)
             va <= 1'b0;
     end
@@ -181,7 +216,37 @@ module latmon_hist #(
     /* verilator lint_on UNUSEDSIGNAL */
 
     reg                 v1 = 1'b0;
-    reg [CNT_WIDTH-1:0] lat_b = {CNT_WIDTH{1'b0}};  // s0b's latency, for min and max
+    // min and max in three steps, no 32-bit compare in one cycle. s0a: the latency (x) is
+    // compared in 16-bit halves with its bank's min and max as they are then, and with the
+    // two latencies before it (s0b, s0c), whose min/max writes that value does not include
+    // yet; s0b: the halves combine; s0c: x is written if it beats the bank's value and is not
+    // beaten by either of the two (a latency written is then the bank's running min or max).
+    localparam LO = CNT_WIDTH / 2;
+    localparam HI = CNT_WIDTH - LO;
+    // {a.hi > b.hi, a.hi < b.hi, a.lo > b.lo, a.lo < b.lo}
+    /* verilator lint_off UNUSEDSIGNAL */  // greater and less each use three of the four bits
+    function [3:0] halves(input [CNT_WIDTH-1:0] a, input [CNT_WIDTH-1:0] b);
+        halves = {a[CNT_WIDTH-1 -: HI] > b[CNT_WIDTH-1 -: HI],
+                  a[CNT_WIDTH-1 -: HI] < b[CNT_WIDTH-1 -: HI],
+                  a[LO-1:0] > b[LO-1:0], a[LO-1:0] < b[LO-1:0]};
+    endfunction
+    function greater(input [3:0] h);
+        greater = h[3] || (!h[2] && h[1]);
+    endfunction
+    function less(input [3:0] h);
+        less = h[2] || (!h[3] && h[0]);
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [CNT_WIDTH-1:0] lat_b = {CNT_WIDTH{1'b0}};  // s0b's latency
+    reg [CNT_WIDTH-1:0] lat_c = {CNT_WIDTH{1'b0}};  // s0c's latency, written to min or max
+    reg                 vb = 1'b0;                  // a latency in s0b
+    reg                 bank_b = 1'b0;
+    reg                 vc = 1'b0;
+    reg                 bank_c = 1'b0;
+    reg [3:0]           vs_b_b = 4'd0;  // s0b's latency vs the one in s0b (before) then
+    reg [3:0]           vs_c_b = 4'd0;  // s0b's latency vs the one in s0c then
+    reg                 prev1_b = 1'b0; // those two were of the same bank
+    reg                 prev2_b = 1'b0;
     reg                 bank1 = 1'b0;
     reg [BINS_LOG2-1:0] bin1 = {BINS_LOG2{1'b0}};
 
@@ -206,65 +271,105 @@ module latmon_hist #(
     genvar g_bank;
     generate
         for (g_bank = 0; g_bank < 2; g_bank = g_bank + 1) begin : g_side
-            reg [31:0]          under_q = 32'd0;
-            reg [31:0]          over_q = 32'd0;
-            reg [47:0]          count_q = 48'd0;
+            // Counters in two halves, as the sum: the low half's carry-out reaches the high
+            // half a cycle later; past all ones the counter reads all ones (full).
+            reg                 zero_q = 1'b0;  // zero this bank's side registers
+            reg [15:0]          under_lo = 16'd0;
+            reg [15:0]          under_hi = 16'd0;
+            reg                 under_carry = 1'b0;
+            reg                 under_full = 1'b0;
+            reg [15:0]          over_lo = 16'd0;
+            reg [15:0]          over_hi = 16'd0;
+            reg                 over_carry = 1'b0;
+            reg                 over_full = 1'b0;
+            reg [23:0]          count_lo = 24'd0;
+            reg [23:0]          count_hi = 24'd0;
+            reg                 count_carry = 1'b0;
+            reg                 count_full = 1'b0;
             reg [31:0]          sum_lo = 32'd0;
             reg [31:0]          sum_hi = 32'd0;
             reg                 sum_carry = 1'b0;   // the low half's carry, not yet in the high
             reg                 sum_full = 1'b0;
             reg [CNT_WIDTH-1:0] min_q = {CNT_WIDTH{1'b1}};
             reg [CNT_WIDTH-1:0] max_q = {CNT_WIDTH{1'b0}};
-            // min and max in two steps: lat_a is compared in s0b with the bank's min (max)
-            // and with the latency that may replace it at the same edge (lat_b); s0c writes.
-            reg                 lower_b = 1'b0;
-            reg                 higher_b = 1'b0;
-            wire [32:0] under_next = {1'b0, under_q} + 33'd1;
-            wire [32:0] over_next = {1'b0, over_q} + 33'd1;
-            wire [48:0] count_next = {1'b0, count_q} + 49'd1;
+            reg [3:0]           max_h = 4'd0;   // s0b's latency vs max_q in s0a
+            reg [3:0]           min_h = 4'd0;
+            reg                 lower_c = 1'b0; // s0c's latency is the new min
+            reg                 higher_c = 1'b0;
+            wire [16:0] under_lo_next = {1'b0, under_lo} + 17'd1;
+            wire [16:0] under_hi_next = {1'b0, under_hi} + {16'd0, under_carry};
+            wire [16:0] over_lo_next = {1'b0, over_lo} + 17'd1;
+            wire [16:0] over_hi_next = {1'b0, over_hi} + {16'd0, over_carry};
+            wire [24:0] count_lo_next = {1'b0, count_lo} + 25'd1;
+            wire [24:0] count_hi_next = {1'b0, count_hi} + {24'd0, count_carry};
             wire [32:0] lo_next = {1'b0, sum_lo} + {{(33-CNT_WIDTH){1'b0}}, lat_a};
             wire [32:0] hi_next = {1'b0, sum_hi} + {32'd0, sum_carry};
             wire        mine = va && bank_a == (g_bank == 1);
             always @(posedge clk) begin
-                if (mine) begin
-                    if (under_a && !under_next[32])
-                        under_q <= under_next[31:0];
-                    if (over_a && !over_next[32])
-                        over_q <= over_next[31:0];
-                    if (!count_next[48])
-                        count_q <= count_next[47:0];
-                end
-                lower_b <= mine && lat_a < min_q && !(lower_b && lat_b <= lat_a);
-                higher_b <= mine && lat_a > max_q && !(higher_b && lat_b >= lat_a);
-                if (lower_b)
-                    min_q <= lat_b;
-                if (higher_b)
-                    max_q <= lat_b;
+                if (mine && under_a)
+                    under_lo <= under_lo_next[15:0];
+                under_carry <= mine && under_a && under_lo_next[16];
+                under_hi <= under_hi_next[15:0];
+                if (under_hi_next[16])
+                    under_full <= 1'b1;
+                if (mine && over_a)
+                    over_lo <= over_lo_next[15:0];
+                over_carry <= mine && over_a && over_lo_next[16];
+                over_hi <= over_hi_next[15:0];
+                if (over_hi_next[16])
+                    over_full <= 1'b1;
+                if (mine)
+                    count_lo <= count_lo_next[23:0];
+                count_carry <= mine && count_lo_next[24];
+                count_hi <= count_hi_next[23:0];
+                if (count_hi_next[24])
+                    count_full <= 1'b1;
+                max_h <= halves(lat_a, max_q);
+                min_h <= halves(lat_a, min_q);
+                lower_c <= vb && bank_b == (g_bank == 1) && less(min_h)
+                    && !(prev1_b && greater(vs_b_b)) && !(prev2_b && greater(vs_c_b));
+                higher_c <= vb && bank_b == (g_bank == 1) && greater(max_h)
+                    && !(prev1_b && less(vs_b_b)) && !(prev2_b && less(vs_c_b));
+                if (lower_c)
+                    min_q <= lat_c;
+                if (higher_c)
+                    max_q <= lat_c;
                 sum_lo <= mine ? lo_next[31:0] : sum_lo;
                 sum_carry <= mine && lo_next[32];
                 sum_hi <= hi_next[31:0];
                 if (hi_next[32])
                     sum_full <= 1'b1;
                 // A snapshot starts: the frozen bank's registers become the next active bank's
-                // zeros.
-                if (rst || clear || (zero_frozen_regs && (g_bank == 1) != act)) begin
-                    under_q <= 32'd0;
-                    over_q <= 32'd0;
-                    count_q <= 48'd0;
+                // zeros (a cycle later, from a flip-flop: the frozen bank gets no latency, and
+                // after rst or clear va is low, so that cycle changes nothing).
+                zero_q <= rst || clear || (zero_frozen_regs && (g_bank == 1) != act);
+                if (zero_q) begin
+                    under_lo <= 16'd0;
+                    under_hi <= 16'd0;
+                    under_carry <= 1'b0;
+                    under_full <= 1'b0;
+                    over_lo <= 16'd0;
+                    over_hi <= 16'd0;
+                    over_carry <= 1'b0;
+                    over_full <= 1'b0;
+                    count_lo <= 24'd0;
+                    count_hi <= 24'd0;
+                    count_carry <= 1'b0;
+                    count_full <= 1'b0;
                     sum_lo <= 32'd0;
                     sum_hi <= 32'd0;
                     sum_carry <= 1'b0;
                     sum_full <= 1'b0;
                     min_q <= {CNT_WIDTH{1'b1}};
                     max_q <= {CNT_WIDTH{1'b0}};
-                    lower_b <= 1'b0;
-                    higher_b <= 1'b0;
+                    lower_c <= 1'b0;
+                    higher_c <= 1'b0;
                 end
             end
             assign sum_w[64*g_bank +: 64] = sum_full ? {64{1'b1}} : {sum_hi, sum_lo};
-            assign count_w[48*g_bank +: 48] = count_q;
-            assign under_w[32*g_bank +: 32] = under_q;
-            assign over_w[32*g_bank +: 32] = over_q;
+            assign count_w[48*g_bank +: 48] = count_full ? {48{1'b1}} : {count_hi, count_lo};
+            assign under_w[32*g_bank +: 32] = under_full ? FULL : {under_hi, under_lo};
+            assign over_w[32*g_bank +: 32] = over_full ? FULL : {over_hi, over_lo};
             assign min_w[CNT_WIDTH*g_bank +: CNT_WIDTH] = min_q;
             assign max_w[CNT_WIDTH*g_bank +: CNT_WIDTH] = max_q;
         end
@@ -275,10 +380,21 @@ module latmon_hist #(
         bank1 <= bank_a;
         bin1 <= index_a[BINS_LOG2-1:0];
         lat_b <= lat_a;
+        lat_c <= lat_b;
+        vb <= va;
+        bank_b <= bank_a;
+        vc <= vb;
+        bank_c <= bank_b;
+        vs_b_b <= halves(lat_a, lat_b);
+        vs_c_b <= halves(lat_a, lat_c);
+        prev1_b <= vb && bank_b == bank_a;
+        prev2_b <= vc && bank_c == bank_a;
         if (sample_valid && !counting && dropped != FULL)
             dropped <= dropped + 32'd1;
         if (rst || clear) begin
             v1 <= 1'b0;
+            vb <= 1'b0;
+            vc <= 1'b0;
             dropped <= 32'd0;
         end
     end
@@ -329,20 +445,26 @@ module latmon_hist #(
     wire [BINS_LOG2-1:0] raddr0 = count0 ? bin1 : rd_addr;
     wire [BINS_LOG2-1:0] raddr1 = count1 ? bin1 : rd_addr;
 
-    wire [BIN_WIDTH:0]   sum4 = {1'b0, read4} + {{(BIN_WIDTH-2){1'b0}}, add4};
+    // read4 + add4 as a carry-select adder: the low half + add4 and the high half + 1 side by
+    // side, the low half's carry-out selects (no carry chain across all BIN_WIDTH bits).
+    localparam LOB = BIN_WIDTH / 2 < 3 ? 3 : BIN_WIDTH / 2;  // add4 (<= 5) fits the low half
+    localparam HIB = BIN_WIDTH - LOB;
+    wire [LOB:0]         lo_sum4 = {1'b0, read4[LOB-1:0]} + {{(LOB-2){1'b0}}, add4};
+    wire [HIB:0]         hi_inc4 = {1'b0, read4[BIN_WIDTH-1:LOB]} + {{HIB{1'b0}}, 1'b1};
+    wire                 full4 = lo_sum4[LOB] && hi_inc4[HIB];
+    wire [BIN_WIDTH-1:0] sum4 = lo_sum4[LOB] ? {hi_inc4[HIB-1:0], lo_sum4[LOB-1:0]}
+                                             : {read4[BIN_WIDTH-1:LOB], lo_sum4[LOB-1:0]};
 
     // Each bank's write port: the counting pipeline, or the clearing.
     wire clearing = state == ST_CLEAR_ALL || state == ST_CLEAR_FROZEN;
-    wire clear0 = state == ST_CLEAR_ALL || (state == ST_CLEAR_FROZEN && act == 1'b1);
-    wire clear1 = state == ST_CLEAR_ALL || (state == ST_CLEAR_FROZEN && act == 1'b0);
     wire v5 = v_p[DEPTH];  // s5
     wire bank5 = bank_p[DEPTH];
     wire we0 = (v5 && bank5 == 1'b0) || clear0;
     wire we1 = (v5 && bank5 == 1'b1) || clear1;
     wire [BINS_LOG2-1:0] waddr0 = clear0 ? clear_addr : bin_p[DEPTH];
     wire [BINS_LOG2-1:0] waddr1 = clear1 ? clear_addr : bin_p[DEPTH];
-    wire [BIN_WIDTH-1:0] wdata0 = clear0 ? {BIN_WIDTH{1'b0}} : new5;
-    wire [BIN_WIDTH-1:0] wdata1 = clear1 ? {BIN_WIDTH{1'b0}} : new5;
+    wire [BIN_WIDTH-1:0] wdata0 = clear0 ? {BIN_WIDTH{1'b0}} : new5 | {BIN_WIDTH{full5}};
+    wire [BIN_WIDTH-1:0] wdata1 = clear1 ? {BIN_WIDTH{1'b0}} : new5 | {BIN_WIDTH{full5}};
 
     always @(posedge clk) begin
         if (we0)
@@ -376,8 +498,8 @@ module latmon_hist #(
                 + {2'd0, same2[3]};
         add4 <= add3;
         read4 <= bank_p[2] ? q1_out : q0_out;  // s3's bank
-        new5 <= sum4[BIN_WIDTH-1:0] | {BIN_WIDTH{sum4[BIN_WIDTH]}};
-        full5 <= sum4[BIN_WIDTH];
+        new5 <= sum4;  // wrapped past all ones: full5 makes the write all ones
+        full5 <= full4;
         if (v5 && full5)
             sat_r[bank5] <= 1'b1;
         for (k_sat = 0; k_sat < 2; k_sat = k_sat + 1)
@@ -391,12 +513,28 @@ module latmon_hist #(
 
     wire frozen = !act;
     assign rd_data = frozen ? q1_out : q0_out;  // zero-extended to 32 bits
-    assign underflow = under_w[32*frozen +: 32];
-    assign overflow = over_w[32*frozen +: 32];
-    assign count = count_w[48*frozen +: 48];
-    assign sum = sum_w[64*frozen +: 64];
-    assign min = min_w[CNT_WIDTH*frozen +: CNT_WIDTH];
-    assign max = max_w[CNT_WIDTH*frozen +: CNT_WIDTH];
+    // The frozen bank's side registers, registered after the bank selection (and the "full"
+    // selections): the bus read mux starts from flip-flops. They lag a cycle, inside BUSY.
+    reg [31:0]          underflow_q = 32'd0;
+    reg [31:0]          overflow_q = 32'd0;
+    reg [47:0]          count_q = 48'd0;
+    reg [63:0]          sum_q = 64'd0;
+    reg [CNT_WIDTH-1:0] min_out = {CNT_WIDTH{1'b1}};
+    reg [CNT_WIDTH-1:0] max_out = {CNT_WIDTH{1'b0}};
+    always @(posedge clk) begin
+        underflow_q <= under_w[32*frozen +: 32];
+        overflow_q <= over_w[32*frozen +: 32];
+        count_q <= count_w[48*frozen +: 48];
+        sum_q <= sum_w[64*frozen +: 64];
+        min_out <= min_w[CNT_WIDTH*frozen +: CNT_WIDTH];
+        max_out <= max_w[CNT_WIDTH*frozen +: CNT_WIDTH];
+    end
+    assign underflow = underflow_q;
+    assign overflow = overflow_q;
+    assign count = count_q;
+    assign sum = sum_q;
+    assign min = min_out;
+    assign max = max_out;
     assign saturated = sat_r[frozen];
 
     wire unused_clearing = clearing;
