@@ -594,6 +594,34 @@ async def histogram_over_the_bus(dut) -> None:
     assert await tb.read("HIST_SNAPSHOTS") == 2
 
 
+async def play_stamp_events(tb: IPTB, starts: dict[int, int], ends: dict[int, int]):
+    """Put timestamp-mode start and end events (cycle -> ID, counted from the next falling
+    edge) on the IP's inputs, let it settle, and return what the timestamp model (no timeout)
+    says of them; the inputs reach the IP at the rising edge after their cycle."""
+    dut = tb.dut
+    await RisingEdge(dut.clk)
+    await Timer(CLOCK_NS // 2, unit="ns")
+    now = 0
+    for c in sorted(set(starts) | set(ends) | {c + 1 for c in (*starts, *ends)}):
+        await Timer((c - now) * CLOCK_NS, unit="ns")
+        now = c
+        dut.start_valid.value = int(c in starts)
+        dut.start_id.value = starts.get(c, 0)
+        dut.end_valid.value = int(c in ends)
+        dut.end_id.value = ends.get(c, 0)
+    await tb.settle(20)
+    return stamp_model(
+        {c + 1: i for c, i in starts.items()},
+        {c + 1: i for c, i in ends.items()},
+        tb.p["STAMP_ENTRIES"],
+        0,
+        0,
+        now + 2,
+        0,
+        tb.p["CNT_WIDTH"],
+    )
+
+
 @cocotb.test()
 async def stamp_over_the_bus(dut) -> None:
     """Timestamp mode: requests and out-of-order responses on the start/end inputs; the
@@ -615,28 +643,7 @@ async def stamp_over_the_bus(dut) -> None:
                 c += 1
             ends[c] = k & id_mask
     ends[t + 100] = 0x55 & id_mask if 0x55 & id_mask >= 60 else id_mask  # unknown ID
-    await RisingEdge(dut.clk)
-    await Timer(CLOCK_NS // 2, unit="ns")
-    now = 0
-    for c in sorted(set(starts) | set(ends) | {c + 1 for c in (*starts, *ends)}):
-        await Timer((c - now) * CLOCK_NS, unit="ns")
-        now = c
-        dut.start_valid.value = int(c in starts)
-        dut.start_id.value = starts.get(c, 0)
-        dut.end_valid.value = int(c in ends)
-        dut.end_id.value = ends.get(c, 0)
-    await tb.settle(20)
-    entries = tb.p["STAMP_ENTRIES"]
-    want = stamp_model(
-        {c + 1: i for c, i in starts.items()},
-        {c + 1: i for c, i in ends.items()},
-        entries,
-        0,
-        0,
-        now + 2,
-        0,
-        tb.p["CNT_WIDTH"],
-    )
+    want = await play_stamp_events(tb, starts, ends)
     got = {
         name: await tb.read(f"STAMP_{name.upper()}")
         for name in ("matched", "unmatched", "timeouts", "full", "duplicates", "outstanding")
@@ -677,27 +684,7 @@ async def min_max_exact_for_samples_in_consecutive_cycles(dut) -> None:
         starts = {end0 + j - lat: first_id + j for j, lat in enumerate(latencies)}
         ends = {end0 + j: first_id + j for j in range(len(latencies))}
         assert len(starts) == len(latencies), "two starts in one cycle"
-        await RisingEdge(dut.clk)
-        await Timer(CLOCK_NS // 2, unit="ns")
-        now = 0
-        for c in sorted(set(starts) | set(ends) | {c + 1 for c in (*starts, *ends)}):
-            await Timer((c - now) * CLOCK_NS, unit="ns")
-            now = c
-            dut.start_valid.value = int(c in starts)
-            dut.start_id.value = starts.get(c, 0)
-            dut.end_valid.value = int(c in ends)
-            dut.end_id.value = ends.get(c, 0)
-        await tb.settle(20)
-        want = stamp_model(
-            {c + 1: i for c, i in starts.items()},
-            {c + 1: i for c, i in ends.items()},
-            tb.p["STAMP_ENTRIES"],
-            0,
-            0,
-            now + 2,
-            0,
-            tb.p["CNT_WIDTH"],
-        )
+        want = await play_stamp_events(tb, starts, ends)
         assert [lat for _, lat in want.samples] == latencies  # the model agrees
         assert await tb.read("COUNT") == len(latencies)
         assert await tb.read("MIN") == min(latencies)
