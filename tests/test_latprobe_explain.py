@@ -144,10 +144,15 @@ def check_names_the_loop(spike: dict, pid: int, expiry: int, end: int) -> None:
     held = sum(c["ns"] for c in spike["contributors"] if c["name"] == "latmon-busy")
     interrupts = sum(c["ns"] for c in spike["contributors"] if c["holder"] in INTERRUPTS)
     expected = end - expiry
-    assert held >= 0.9 * expected
-    assert -TOLERANCE_BELOW_NS <= held + interrupts - expected <= TOLERANCE_ABOVE_NS, (
-        f"held {held} + interrupts {interrupts} vs loop end - expiry {expected}"
-    )
+    # The helper holds most of the spike. Interrupts that ran inside the loop are not its time:
+    # under `make test` the other xdist worker's I/O completes on this CPU too (softirqs), and
+    # once only 2.94 ms of a 3.52 ms spike were the helper's (a fresh machine; the breakdown was
+    # not kept, the message now shows it) — so the share is taken of what the interrupts left;
+    # the sum below still has to match the loop to -20/+100 µs.
+    breakdown = f"held {held}, interrupts {interrupts}, expected {expected}: {spike}"
+    assert held >= 0.5 * expected, breakdown
+    assert held >= 0.9 * (expected - interrupts), breakdown
+    assert -TOLERANCE_BELOW_NS <= held + interrupts - expected <= TOLERANCE_ABOVE_NS, breakdown
     # the explanation holds the whole spike: every nanosecond is someone's
     assert sum(c["ns"] for c in spike["contributors"]) + spike["other_ns"] == spike["latency"]
     # a busy loop in user space leaves no events but the scheduler tick's: the longest stretch
