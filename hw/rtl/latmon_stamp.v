@@ -73,7 +73,7 @@ module latmon_stamp #(
     localparam EW = ENTRIES > 1 ? $clog2(ENTRIES) : 1;
     localparam integer  LAST_INDEX = ENTRIES - 1;
     localparam [EW-1:0] LAST_ENTRY = LAST_INDEX[EW-1:0];
-    localparam integer  AHEAD_INDEX = 4 % ENTRIES;
+    localparam integer  AHEAD_INDEX = 5 % ENTRIES;
     localparam integer  GROUPS = (ENTRIES + 3) / 4;
     localparam GW = GROUPS > 1 ? $clog2(GROUPS) : 1;
     localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead after reset
@@ -103,24 +103,29 @@ module latmon_stamp #(
         end
     end
 
-    // ---- registered inputs, their IDs compared with every entry in the same cycle ----------
+    // ---- the inputs: registered twice; IDs compared with every entry in between -------------
+    // Stage a: the events as they were on the inputs a cycle before. Stage s (the decision):
+    // s_valid/e_valid, and per entry s_hit_id/e_hit_id: "the entry holds this event's ID", from
+    // the comparison of stage a with the table as it will be in the decision cycle (an entry
+    // written at the edge between is compared with the ID written, a_*_id == s_id).
 
+    reg                a_start = 1'b0;
+    reg [ID_WIDTH-1:0] a_start_id = {ID_WIDTH{1'b0}};
+    reg                a_end = 1'b0;
+    reg [ID_WIDTH-1:0] a_end_id = {ID_WIDTH{1'b0}};
     reg                s_valid = 1'b0;
     reg [ID_WIDTH-1:0] s_id = {ID_WIDTH{1'b0}};
     reg                e_valid = 1'b0;
-    reg [ENTRIES-1:0]  s_same = {ENTRIES{1'b0}};  // ids[n] == s_id (before this cycle's write)
-    reg [ENTRIES-1:0]  e_same = {ENTRIES{1'b0}};  // ids[n] == the end's ID (before the write)
-    reg                s_is_last = 1'b0;          // s_id == the ID the start before wrote
-    reg                e_is_last = 1'b0;          // the end's ID == the ID the start before wrote
-    reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entries written at the last edge
-    reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entries written at the edge before
-    reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};  // ... three edges ago
+    reg [ENTRIES-1:0]  s_hit_id = {ENTRIES{1'b0}};  // a start in the decision, entry g's ID
+    reg [ENTRIES-1:0]  e_hit_id = {ENTRIES{1'b0}};  // an end in the decision, entry g's ID
+    reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};     // the entries written at the last edge
+    reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};    // the entries written at the edge before
+    reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};    // ... three edges ago
 
     // A start writes its ID and time into every free entry whether or not it is stored (a free
     // entry's contents do not matter; the lowest of them becomes used when the start is stored):
     // the write enables need neither a match result nor the free-entry search.
     wire [ENTRIES-1:0] free_lowest;
-    wire               any_free = !(&used);
     genvar g;
     generate
         for (g = 0; g < ENTRIES; g = g + 1) begin : g_free
@@ -132,18 +137,21 @@ module latmon_stamp #(
         end
     endgenerate
     wire [ENTRIES-1:0] write = s_valid ? ~used : {ENTRIES{1'b0}};
-    wire [ENTRIES-1:0] write_lowest = s_valid ? free_lowest : {ENTRIES{1'b0}};
 
+    wire a_start_is_last = a_start_id == s_id;
+    wire a_end_is_last = a_end_id == s_id;
     always @(posedge clk) begin
-        s_valid <= start_valid && enable;
-        s_id <= start_id;
-        e_valid <= end_valid && enable;
+        a_start <= start_valid && enable;
+        a_start_id <= start_id;
+        a_end <= end_valid && enable;
+        a_end_id <= end_id;
+        s_valid <= a_start;
+        s_id <= a_start_id;
+        e_valid <= a_end;
         for (n = 0; n < ENTRIES; n = n + 1) begin
-            s_same[n] <= ids[n] == start_id;
-            e_same[n] <= ids[n] == end_id;
+            s_hit_id[n] <= a_start && (write[n] ? a_start_is_last : ids[n] == a_start_id);
+            e_hit_id[n] <= a_end && (write[n] ? a_end_is_last : ids[n] == a_end_id);
         end
-        s_is_last <= start_id == s_id;
-        e_is_last <= end_id == s_id;
         wrote <= write;
         wrote2 <= wrote;
         wrote3 <= wrote2;
@@ -155,60 +163,53 @@ module latmon_stamp #(
             end
         end
         if (rst) begin
+            a_start <= 1'b0;
+            a_end <= 1'b0;
             s_valid <= 1'b0;
             e_valid <= 1'b0;
+            s_hit_id <= {ENTRIES{1'b0}};
+            e_hit_id <= {ENTRIES{1'b0}};
             timebase <= 64'd0;
         end
     end
 
-    // Match the end, and look for the start's ID, in every entry: the IDs compared last cycle,
-    // or for the entry written at the last edge, with the ID written.
-    wire [ENTRIES-1:0] end_hit;
-    wire [ENTRIES-1:0] start_hit;
-    generate
-        for (g = 0; g < ENTRIES; g = g + 1) begin : g_hit
-            assign end_hit[g] = e_valid && used[g] && (wrote[g] ? e_is_last : e_same[g]);
-            assign start_hit[g] = used[g] && (wrote[g] ? s_is_last : s_same[g]);
-        end
-    endgenerate
-
-    wire match = |end_hit;
-    wire no_match = e_valid && !match;
-    wire duplicate = s_valid && |start_hit;
-    wire store = s_valid && !duplicate && any_free;
-    wire refused = s_valid && !duplicate && !any_free;
-
     // ---- the timeout scan: one entry per cycle, judged ahead ---------------------------------
-    // scan: the entry looked at now (scan_hot, one-hot); scan_ahead: the one in four cycles,
-    // whose time is read now in two steps: in each group of four entries the one at
-    // scan_ahead's low two bits, then the group's. lim: now + 2 - timeout, the latest start time that is due two
-    // cycles later (negative: none). The 64-bit "start time <= lim" is split into two 32-bit
-    // halves compared in one cycle and combined in the next.
+    // scan: the entry looked at now (scan_hot, one-hot). due: it is at least `timeout` cycles
+    // old unless it was written at the last edge (then it is one cycle old: timeout_le_1),
+    // registered from the cycle before. It is judged from its time read five cycles ahead
+    // (scan_ahead), in two steps: in each group of four entries the one at scan_ahead's low two
+    // bits, then the group's; that time is compared with lim = "now - timeout" of the cycle
+    // judged, in two 32-bit halves combined a cycle later (aged). An entry written two to five
+    // edges before the cycle judged was read before the write: it is judged by its own age, 2 to
+    // 5 cycles (wrote_k_at_scan, looked up two cycles ahead).
 
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
     reg  [EW-1:0]      scan_ahead = AHEAD_ENTRY;
-    // scan_hot of the next cycle unless reset (after a reset no entry is used: no matter).
+    // scan_hot of the next cycle, and of the cycle after (unless reset).
     wire [ENTRIES-1:0] scan_hot_next = {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
-    reg  [63:0]        timebase_3 = 64'd3;       // timebase + 3
-    reg  [64:0]        lim = 65'd0;
-    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of two cycles later, read last cycle
+    wire [ENTRIES-1:0] scan_hot_next2 = {scan_hot_next[ENTRIES-2:0], scan_hot_next[ENTRIES-1]};
+    reg  [63:0]        timebase_4 = 64'd4;       // timebase + 4
+    reg  [64:0]        lim = 65'd0;              // now - timeout of the cycle judged 3 later
+    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of four cycles later
     reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
     reg  [GW-1:0]      cand_group = {GW{1'b0}};  // the group of the entry read into cand
     reg                hi_lt = 1'b0;             // ahead_time[63:32] <  lim[63:32], last cycle
     reg                hi_eq = 1'b0;             // ahead_time[63:32] == lim[63:32]
     reg                lo_le = 1'b0;             // ahead_time[31:0]  <= lim[31:0]
     reg                lim_neg = 1'b0;           // lim < 0: no start time is due
-    reg                aged = 1'b0;              // the entry scanned now is due (unless written)
-    reg                timeout_on = 1'b0;
+    reg                aged = 1'b0;              // the entry scanned next cycle is due by its time
+    reg                due = 1'b0;               // the entry scanned now is due (see above)
     reg                timeout_le_1 = 1'b0;      // 1 <= timeout <= 1: an entry written 1 edge ago
     reg                timeout_le_2 = 1'b0;      // ... <= 2, two edges ago
-    reg                timeout_le_3 = 1'b0;      // ... <= 3, three edges ago
-    reg                timeout_le_4 = 1'b0;      // ... <= 4, four edges ago
-    reg                scan_w1 = 1'b0;           // the entry scanned now was written 1 edge ago
-    reg                scan_w2 = 1'b0;           // ... two edges ago
-    reg                scan_w3 = 1'b0;           // ... three edges ago
-    reg                scan_w4 = 1'b0;           // ... four edges ago
+    reg                timeout_le_3 = 1'b0;      // ... <= 3
+    reg                timeout_le_4 = 1'b0;      // ... <= 4
+    reg                timeout_le_5 = 1'b0;      // ... <= 5
+    reg                timeout_on = 1'b0;
+    reg                scan_w2 = 1'b0;           // the entry scanned next cycle: written 2 edges
+    reg                scan_w3 = 1'b0;           // before it, 3 edges, 4, 5
+    reg                scan_w4 = 1'b0;
+    reg                scan_w5 = 1'b0;
 
     // The entry of group `grp` at the low two bits of `i` (entry 0 where the group is short).
     function integer entry_in_group;
@@ -245,12 +246,14 @@ module latmon_stamp #(
         timeout_le_2 <= timeout != 32'd0 && timeout <= 32'd2;
         timeout_le_3 <= timeout != 32'd0 && timeout <= 32'd3;
         timeout_le_4 <= timeout != 32'd0 && timeout <= 32'd4;
-        scan_w1 <= |(write & scan_hot_next);
-        scan_w2 <= |(wrote & scan_hot_next);
-        scan_w3 <= |(wrote2 & scan_hot_next);
-        scan_w4 <= |(wrote3 & scan_hot_next);
-        timebase_3 <= timebase_3 + 64'd1;
-        lim <= {1'b0, timebase_3} - {33'd0, timeout};
+        timeout_le_5 <= timeout != 32'd0 && timeout <= 32'd5;
+        // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2, wrote3
+        scan_w2 <= |(write & scan_hot_next2);
+        scan_w3 <= |(wrote & scan_hot_next2);
+        scan_w4 <= |(wrote2 & scan_hot_next2);
+        scan_w5 <= |(wrote3 & scan_hot_next2);
+        timebase_4 <= timebase_4 + 64'd1;
+        lim <= {1'b0, timebase_4} - {33'd0, timeout};
         cand_group <= ahead_group;
         for (c = 0; c < GROUPS; c = c + 1)
             cand[c] <= times[entry_in_group(c, scan_ahead)];
@@ -260,11 +263,13 @@ module latmon_stamp #(
         lo_le <= ahead_time[31:0] <= lim[31:0];
         lim_neg <= lim[64];
         aged <= timeout_on && !lim_neg && (hi_lt || (hi_eq && lo_le));
+        due <= scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 : scan_w4 ? timeout_le_4 :
+               scan_w5 ? timeout_le_5 : aged;
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
         scan_hot <= scan_hot_next;
         if (rst)
-            timebase_3 <= 64'd3;
+            timebase_4 <= 64'd4;
         if (reset) begin
             scan <= {EW{1'b0}};
             scan_ahead <= AHEAD_ENTRY;
@@ -272,16 +277,21 @@ module latmon_stamp #(
         end
     end
 
-    // An entry written one to four edges ago was judged by a time read before the write: it is
-    // judged by its own age (whether it was written so is looked up a cycle ahead).
-    wire due = scan_w1 ? timeout_le_1 : scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
-               scan_w4 ? timeout_le_4 : timeout_on && aged;
-    wire [ENTRIES-1:0] expire_hot = due ? scan_hot & used & ~end_hit : {ENTRIES{1'b0}};
-    wire expire = |expire_hot;
+    // ---- the decision ------------------------------------------------------------------------
+    // Per entry: the end matches it, the scan frees it (due, and not matched), or it stays.
+
+    wire [ENTRIES-1:0] end_hit = used & e_hit_id;
+    wire [ENTRIES-1:0] start_hit = used & s_hit_id;
+    // (per entry: written at the last edge, the entry is one cycle old)
+    wire [ENTRIES-1:0] scan_due = scan_hot & ((wrote & {ENTRIES{timeout_le_1}}) |
+                                              (~wrote & {ENTRIES{due}}));
+    wire [ENTRIES-1:0] expire_hot = used & ~e_hit_id & scan_due;
+    wire [ENTRIES-1:0] kept = used & ~e_hit_id & ~scan_due;
+    wire duplicate = |start_hit;  // s_hit_id is only set for a start
 
     always @(posedge clk) begin
         // free_lowest is nonzero only when an entry is free: the duplicate decides last.
-        used <= (used & ~end_hit & ~expire_hot) | (duplicate ? {ENTRIES{1'b0}} : write_lowest);
+        used <= kept | (s_valid && !duplicate ? free_lowest : {ENTRIES{1'b0}});
         if (reset)
             used <= {ENTRIES{1'b0}};
     end
@@ -291,13 +301,14 @@ module latmon_stamp #(
     // it at the earliest: its time is still there in the cycle after the match.
 
     reg [ENTRIES-1:0] m_hit = {ENTRIES{1'b0}};
-    reg               m_valid = 1'b0;
+    reg               m_end = 1'b0;   // an end was decided (matched or not)
     reg [63:0]        m_now = 64'd0;
     reg               t_valid = 1'b0;
     reg [63:0]        t_now = 64'd0;
     reg [63:0]        t_start = 64'd0;
     reg               d_valid = 1'b0;
     reg [63:0]        d_elapsed = 64'd0;
+    wire              m_valid = |m_hit;
 
     reg [63:0] hit_time;
     always @* begin : select_hit_time
@@ -308,8 +319,8 @@ module latmon_stamp #(
     end
 
     always @(posedge clk) begin
-        m_valid <= match;
         m_hit <= end_hit;
+        m_end <= e_valid;
         m_now <= timebase;
         t_valid <= m_valid;
         t_now <= m_now;
@@ -320,27 +331,38 @@ module latmon_stamp #(
         sample_latency <= (d_elapsed >> CNT_WIDTH) != 64'd0 ? {CNT_WIDTH{1'b1}}
                                                             : d_elapsed[CNT_WIDTH-1:0];
         if (reset) begin
-            m_valid <= 1'b0;
+            m_hit <= {ENTRIES{1'b0}};
+            m_end <= 1'b0;
             t_valid <= 1'b0;
             d_valid <= 1'b0;
             sample_valid <= 1'b0;
         end
     end
 
-    // ---- the accounts, a cycle later -----------------------------------------------------------
+    // ---- the accounts, two cycles later ------------------------------------------------------
+    // The decision's outcomes are registered as they are (per entry, or a start's "duplicate"
+    // and "no entry free"), reduced to one bit each in the next cycle, and counted in the next.
 
+    reg [ENTRIES-1:0] x_hot = {ENTRIES{1'b0}};  // expire_hot of the cycle before
+    reg m_start = 1'b0, m_duplicate = 1'b0, m_full = 1'b0;
     reg c_match = 1'b0, c_no_match = 1'b0, c_expire = 1'b0, c_refused = 1'b0, c_duplicate = 1'b0;
     reg c_store = 1'b0;
     always @(posedge clk) begin
-        c_match <= match;
-        c_no_match <= no_match;
-        c_expire <= expire;
-        c_refused <= refused;
-        c_duplicate <= duplicate;
-        c_store <= store;
+        x_hot <= expire_hot;
+        m_start <= s_valid;
+        m_duplicate <= duplicate;
+        m_full <= &used;
+        c_match <= m_valid;
+        c_no_match <= m_end && !m_valid;
+        c_expire <= |x_hot;
+        c_refused <= m_start && !m_duplicate && m_full;
+        c_duplicate <= m_start && m_duplicate;
+        c_store <= m_start && !m_duplicate && !m_full;
         outstanding <= outstanding + (c_store ? 7'd1 : 7'd0) - (c_match ? 7'd1 : 7'd0)
                        - (c_expire ? 7'd1 : 7'd0);
         if (reset) begin
+            x_hot <= {ENTRIES{1'b0}};
+            {m_start, m_duplicate, m_full} <= 3'd0;
             {c_match, c_no_match, c_expire, c_refused, c_duplicate, c_store} <= 6'd0;
             outstanding <= 7'd0;
         end

@@ -1,7 +1,7 @@
 """Reference model of hw/rtl/latmon_stamp.v, cycle by cycle.
 
-Events are given by the cycle in which the RTL processes them (one cycle after they are on
-the inputs). The rules (docs/hw/latmon_stamp.md): the end is matched against the table as it
+Events are given by the cycle in which the RTL decides them (INPUT_DELAY cycles after the
+cycle they are on the inputs). The rules (docs/hw/latmon_stamp.md): the end is matched against the table as it
 was before the cycle; a start takes the lowest entry free before the cycle, is refused when
 none is (full) or when its ID is outstanding (duplicate); the timeout scan looks at entry
 `scan` (advancing every cycle) and frees it when it is at least `timeout` cycles old, unless
@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# Cycles from the cycle an event is on the inputs to the cycle the RTL decides it (the inputs
+# are registered, then compared with the table).
+INPUT_DELAY = 2
 # Cycles from the cycle that matches an end to the cycle its sample is valid.
 SAMPLE_DELAY = 4
 
