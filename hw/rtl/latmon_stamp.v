@@ -103,16 +103,32 @@ module latmon_stamp #(
         end
     end
 
-    // ---- the inputs: registered twice; IDs compared with every entry in between -------------
-    // Stage a: the events as they were on the inputs a cycle before. Stage s (the decision):
-    // s_valid/e_valid, and per entry s_hit_id/e_hit_id: "the entry holds this event's ID", from
-    // the comparison of stage a with the table as it will be in the decision cycle (an entry
-    // written at the edge between is compared with the ID written, a_*_id == s_id).
+    // ---- the inputs: three stages; IDs compared with every entry on the way ----------------
+    // Stage b: the events as they were on the inputs a cycle before; each ID compared with every
+    // entry in two halves (lo, hi: h_*). Stage a: the halves combined into per-entry hits. Stage
+    // s (the decision): s_valid/e_valid and s_hit_id/e_hit_id, "the entry holds this event's
+    // ID" in the decision cycle. The halves compare the table as it is in stage b; in stage a,
+    // an entry written since — at the edge after stage b (wrote) or at the edge after stage a
+    // (write) — takes instead the comparison with the ID written there: the start decided in
+    // stage b's cycle (*_is_prev) or in stage a's (*_is_last), both compared in stage b.
 
+    localparam LO = ID_WIDTH / 2;  // the low half of an ID: bits LO-1..0; the high: the rest
+
+    reg                b_start = 1'b0;
+    reg [ID_WIDTH-1:0] b_start_id = {ID_WIDTH{1'b0}};
+    reg                b_end = 1'b0;
+    reg [ID_WIDTH-1:0] b_end_id = {ID_WIDTH{1'b0}};
     reg                a_start = 1'b0;
     reg [ID_WIDTH-1:0] a_start_id = {ID_WIDTH{1'b0}};
     reg                a_end = 1'b0;
-    reg [ID_WIDTH-1:0] a_end_id = {ID_WIDTH{1'b0}};
+    reg [ENTRIES-1:0]  h_start_lo = {ENTRIES{1'b0}};  // a start, and entry g's ID, low half ==
+    reg [ENTRIES-1:0]  h_start_hi = {ENTRIES{1'b0}};  // its ID; ... high half
+    reg [ENTRIES-1:0]  h_end_lo = {ENTRIES{1'b0}};    // an end, and ... its ID
+    reg [ENTRIES-1:0]  h_end_hi = {ENTRIES{1'b0}};
+    reg                a_start_is_last = 1'b0;        // a start, its ID == stage s's start ID
+    reg                a_end_is_last = 1'b0;          // an end, its ID == stage s's start ID
+    reg                a_start_is_prev = 1'b0;        // a start, its ID == the start decided last
+    reg                a_end_is_prev = 1'b0;          // an end, its ID == the start decided last
     reg                s_valid = 1'b0;
     reg [ID_WIDTH-1:0] s_id = {ID_WIDTH{1'b0}};
     reg                e_valid = 1'b0;
@@ -138,19 +154,32 @@ module latmon_stamp #(
     endgenerate
     wire [ENTRIES-1:0] write = s_valid ? ~used : {ENTRIES{1'b0}};
 
-    wire a_start_is_last = a_start_id == s_id;
-    wire a_end_is_last = a_end_id == s_id;
     always @(posedge clk) begin
-        a_start <= start_valid && enable;
-        a_start_id <= start_id;
-        a_end <= end_valid && enable;
-        a_end_id <= end_id;
+        b_start <= start_valid && enable;
+        b_start_id <= start_id;
+        b_end <= end_valid && enable;
+        b_end_id <= end_id;
+        for (n = 0; n < ENTRIES; n = n + 1) begin
+            h_start_lo[n] <= b_start && ids[n][LO-1:0] == b_start_id[LO-1:0];
+            h_start_hi[n] <= ids[n][ID_WIDTH-1:LO] == b_start_id[ID_WIDTH-1:LO];
+            h_end_lo[n] <= b_end && ids[n][LO-1:0] == b_end_id[LO-1:0];
+            h_end_hi[n] <= ids[n][ID_WIDTH-1:LO] == b_end_id[ID_WIDTH-1:LO];
+        end
+        a_start <= b_start;
+        a_start_id <= b_start_id;
+        a_end <= b_end;
+        a_start_is_last <= b_start && b_start_id == a_start_id;
+        a_end_is_last <= b_end && b_end_id == a_start_id;
+        a_start_is_prev <= b_start && b_start_id == s_id;
+        a_end_is_prev <= b_end && b_end_id == s_id;
         s_valid <= a_start;
         s_id <= a_start_id;
         e_valid <= a_end;
         for (n = 0; n < ENTRIES; n = n + 1) begin
-            s_hit_id[n] <= a_start && (write[n] ? a_start_is_last : ids[n] == a_start_id);
-            e_hit_id[n] <= a_end && (write[n] ? a_end_is_last : ids[n] == a_end_id);
+            s_hit_id[n] <= write[n] ? a_start_is_last : wrote[n] ? a_start_is_prev
+                                                                 : h_start_lo[n] && h_start_hi[n];
+            e_hit_id[n] <= write[n] ? a_end_is_last : wrote[n] ? a_end_is_prev
+                                                             : h_end_lo[n] && h_end_hi[n];
         end
         wrote <= write;
         wrote2 <= wrote;
@@ -163,6 +192,8 @@ module latmon_stamp #(
             end
         end
         if (rst) begin
+            b_start <= 1'b0;
+            b_end <= 1'b0;
             a_start <= 1'b0;
             a_end <= 1'b0;
             s_valid <= 1'b0;
@@ -194,9 +225,9 @@ module latmon_stamp #(
     reg  [63:0]        ahead_time = 64'd0;       // times[scan] of four cycles later
     reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
     reg  [GW-1:0]      cand_group = {GW{1'b0}};  // the group of the entry read into cand
-    reg                hi_lt = 1'b0;             // ahead_time[63:32] <  lim[63:32], last cycle
-    reg                hi_eq = 1'b0;             // ahead_time[63:32] == lim[63:32]
-    reg                lo_le = 1'b0;             // ahead_time[31:0]  <= lim[31:0]
+    reg  [3:1]         q_lt = 3'd0;              // per 16-bit quarter k of ahead_time and lim,
+    reg  [3:1]         q_eq = 3'd0;              // last cycle: <, ==; quarter 0: <=
+    reg                q0_le = 1'b0;
     reg                lim_neg = 1'b0;           // lim < 0: no start time is due
     reg                aged = 1'b0;              // the entry scanned next cycle is due by its time
     reg                due = 1'b0;               // the entry scanned now is due (see above)
@@ -206,9 +237,8 @@ module latmon_stamp #(
     reg                timeout_le_4 = 1'b0;      // ... <= 4
     reg                timeout_le_5 = 1'b0;      // ... <= 5
     reg                timeout_on = 1'b0;
-    reg                scan_w2 = 1'b0;           // the entry scanned next cycle: written 2 edges
-    reg                scan_w3 = 1'b0;           // before it, 3 edges, 4, 5
-    reg                scan_w4 = 1'b0;
+    reg                scan_w3 = 1'b0;           // the entry scanned next cycle: written 3 edges
+    reg                scan_w4 = 1'b0;           // before it, 4 edges, 5
     reg                scan_w5 = 1'b0;
 
     // The entry of group `grp` at the low two bits of `i` (entry 0 where the group is short).
@@ -248,7 +278,7 @@ module latmon_stamp #(
         timeout_le_4 <= timeout != 32'd0 && timeout <= 32'd4;
         timeout_le_5 <= timeout != 32'd0 && timeout <= 32'd5;
         // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2, wrote3
-        scan_w2 <= |(write & scan_hot_next2);
+        // (written 2 edges before the next cycle: wrote & scan_hot_next, looked up below)
         scan_w3 <= |(wrote & scan_hot_next2);
         scan_w4 <= |(wrote2 & scan_hot_next2);
         scan_w5 <= |(wrote3 & scan_hot_next2);
@@ -258,13 +288,16 @@ module latmon_stamp #(
         for (c = 0; c < GROUPS; c = c + 1)
             cand[c] <= times[entry_in_group(c, scan_ahead)];
         ahead_time <= cand[cand_group];
-        hi_lt <= ahead_time[63:32] < lim[63:32];
-        hi_eq <= ahead_time[63:32] == lim[63:32];
-        lo_le <= ahead_time[31:0] <= lim[31:0];
+        for (c = 1; c < 4; c = c + 1) begin
+            q_lt[c] <= ahead_time[16*c +: 16] < lim[16*c +: 16];
+            q_eq[c] <= ahead_time[16*c +: 16] == lim[16*c +: 16];
+        end
+        q0_le <= ahead_time[15:0] <= lim[15:0];
         lim_neg <= lim[64];
-        aged <= timeout_on && !lim_neg && (hi_lt || (hi_eq && lo_le));
-        due <= scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 : scan_w4 ? timeout_le_4 :
-               scan_w5 ? timeout_le_5 : aged;
+        aged <= timeout_on && !lim_neg &&
+                (q_lt[3] || (q_eq[3] && (q_lt[2] || (q_eq[2] && (q_lt[1] || (q_eq[1] && q0_le))))));
+        due <= |(wrote & scan_hot_next) ? timeout_le_2 : scan_w3 ? timeout_le_3 :
+               scan_w4 ? timeout_le_4 : scan_w5 ? timeout_le_5 : aged;
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
         scan_hot <= scan_hot_next;
@@ -296,34 +329,66 @@ module latmon_stamp #(
             used <= {ENTRIES{1'b0}};
     end
 
-    // ---- the latency of a match: select, subtract, saturate ----------------------------------
+    // ---- the latency of a match: select (in two steps), subtract, saturate -------------------
     // The matched entry is freed at the edge after the match, so it is rewritten two edges after
-    // it at the earliest: its time is still there in the cycle after the match.
+    // it at the earliest: its time is still there in the cycle after the match, when it is read
+    // into its group's g_time (within each group of four entries); the group is selected in the
+    // next cycle.
 
     reg [ENTRIES-1:0] m_hit = {ENTRIES{1'b0}};
     reg               m_end = 1'b0;   // an end was decided (matched or not)
     reg [63:0]        m_now = 64'd0;
+    reg [63:0]        g_time [0:GROUPS-1];
+    reg [GROUPS-1:0]  g_hit = {GROUPS{1'b0}};
+    reg               g_end = 1'b0;   // an end was decided (matched or not)
+    reg [63:0]        g_now = 64'd0;
     reg               t_valid = 1'b0;
     reg [63:0]        t_now = 64'd0;
     reg [63:0]        t_start = 64'd0;
     reg               d_valid = 1'b0;
     reg [63:0]        d_elapsed = 64'd0;
-    wire              m_valid = |m_hit;
+    wire              g_valid = |g_hit;  // the end decided two cycles ago was matched
 
-    reg [63:0] hit_time;
-    always @* begin : select_hit_time
+    initial begin : init_g_time
         integer i;
-        hit_time = 64'd0;
-        for (i = 0; i < ENTRIES; i = i + 1)
-            hit_time = hit_time | (m_hit[i] ? times[i] : 64'd0);
+        for (i = 0; i < GROUPS; i = i + 1)
+            g_time[i] = 64'd0;
     end
 
-    always @(posedge clk) begin
+    reg [63:0] group_time [0:GROUPS-1];
+    reg [GROUPS-1:0] group_hit;
+    always @* begin : select_in_groups
+        integer i;
+        for (i = 0; i < GROUPS; i = i + 1) begin
+            group_time[i] = 64'd0;
+            group_hit[i] = 1'b0;
+        end
+        for (i = 0; i < ENTRIES; i = i + 1) begin
+            group_time[i / 4] = group_time[i / 4] | (m_hit[i] ? times[i] : 64'd0);
+            group_hit[i / 4] = group_hit[i / 4] | m_hit[i];
+        end
+    end
+
+    reg [63:0] hit_time;
+    always @* begin : select_group
+        integer i;
+        hit_time = 64'd0;
+        for (i = 0; i < GROUPS; i = i + 1)
+            hit_time = hit_time | (g_hit[i] ? g_time[i] : 64'd0);
+    end
+
+    always @(posedge clk) begin : latency_step
+        integer i;
         m_hit <= end_hit;
         m_end <= e_valid;
         m_now <= timebase;
-        t_valid <= m_valid;
-        t_now <= m_now;
+        for (i = 0; i < GROUPS; i = i + 1)
+            g_time[i] <= group_time[i];
+        g_hit <= group_hit;
+        g_end <= m_end;
+        g_now <= m_now;
+        t_valid <= g_valid;
+        t_now <= g_now;
         t_start <= hit_time;
         d_valid <= t_valid;
         d_elapsed <= t_now - t_start;
@@ -333,6 +398,8 @@ module latmon_stamp #(
         if (reset) begin
             m_hit <= {ENTRIES{1'b0}};
             m_end <= 1'b0;
+            g_hit <= {GROUPS{1'b0}};
+            g_end <= 1'b0;
             t_valid <= 1'b0;
             d_valid <= 1'b0;
             sample_valid <= 1'b0;
@@ -352,8 +419,8 @@ module latmon_stamp #(
         m_start <= s_valid;
         m_duplicate <= duplicate;
         m_full <= &used;
-        c_match <= m_valid;
-        c_no_match <= m_end && !m_valid;
+        c_match <= g_valid;
+        c_no_match <= g_end && !g_valid;
         c_expire <= |x_hot;
         c_refused <= m_start && !m_duplicate && m_full;
         c_duplicate <= m_start && m_duplicate;

@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Cycles from the cycle an event is on the inputs to the cycle the RTL decides it (the inputs
-# are registered, then compared with the table).
-INPUT_DELAY = 2
+# are registered, then compared with the table in two steps).
+INPUT_DELAY = 3
 # Cycles from the cycle that matches an end to the cycle its sample is valid.
-SAMPLE_DELAY = 4
+SAMPLE_DELAY = 5
 
 
 @dataclass
