@@ -347,6 +347,9 @@ module latmon_stamp #(
     reg [63:0]        t_start = 64'd0;
     reg               d_valid = 1'b0;
     reg [63:0]        d_elapsed = 64'd0;
+    reg               o_valid = 1'b0;
+    reg               o_over = 1'b0;    // the latency does not fit in CNT_WIDTH bits
+    reg [CNT_WIDTH-1:0] o_latency = {CNT_WIDTH{1'b0}};
     wire              g_valid = |g_hit;  // the end decided two cycles ago was matched
 
     initial begin : init_g_time
@@ -392,9 +395,11 @@ module latmon_stamp #(
         t_start <= hit_time;
         d_valid <= t_valid;
         d_elapsed <= t_now - t_start;
-        sample_valid <= d_valid;
-        sample_latency <= (d_elapsed >> CNT_WIDTH) != 64'd0 ? {CNT_WIDTH{1'b1}}
-                                                            : d_elapsed[CNT_WIDTH-1:0];
+        o_valid <= d_valid;
+        o_over <= (d_elapsed >> CNT_WIDTH) != 64'd0;
+        o_latency <= d_elapsed[CNT_WIDTH-1:0];
+        sample_valid <= o_valid;
+        sample_latency <= o_over ? {CNT_WIDTH{1'b1}} : o_latency;
         if (reset) begin
             m_hit <= {ENTRIES{1'b0}};
             m_end <= 1'b0;
@@ -402,6 +407,7 @@ module latmon_stamp #(
             g_end <= 1'b0;
             t_valid <= 1'b0;
             d_valid <= 1'b0;
+            o_valid <= 1'b0;
             sample_valid <= 1'b0;
         end
     end
