@@ -106,8 +106,8 @@ module latmon_stamp #(
     // ---- the inputs: three stages; IDs compared with every entry on the way ----------------
     // Stage b: the events as they were on the inputs a cycle before; each ID compared with every
     // entry in two halves (lo, hi: h_*). Stage a: the halves combined into per-entry hits. Stage
-    // s (the decision): s_valid/e_valid and s_hit_id/e_hit_id, "the entry holds this event's
-    // ID" in the decision cycle. The halves compare the table as it is in stage b; in stage a,
+    // s (the decision): s_valid/e_valid and e_hit_id, "the entry holds this end's ID" in the
+    // decision cycle (for a start, the same is reduced further: see dup_kept below). The halves compare the table as it is in stage b; in stage a,
     // an entry written since — at the edge after stage b (wrote) or at the edge after stage a
     // (write) — takes instead the comparison with the ID written there: the start decided in
     // stage b's cycle (*_is_prev) or in stage a's (*_is_last), both compared in stage b.
@@ -132,7 +132,6 @@ module latmon_stamp #(
     reg                s_valid = 1'b0;
     reg [ID_WIDTH-1:0] s_id = {ID_WIDTH{1'b0}};
     reg                e_valid = 1'b0;
-    reg [ENTRIES-1:0]  s_hit_id = {ENTRIES{1'b0}};  // a start in the decision, entry g's ID
     reg [ENTRIES-1:0]  e_hit_id = {ENTRIES{1'b0}};  // an end in the decision, entry g's ID
     reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};     // the entries written at the last edge
     reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};    // the entries written at the edge before
@@ -176,8 +175,6 @@ module latmon_stamp #(
         s_id <= a_start_id;
         e_valid <= a_end;
         for (n = 0; n < ENTRIES; n = n + 1) begin
-            s_hit_id[n] <= write[n] ? a_start_is_last : wrote[n] ? a_start_is_prev
-                                                                 : h_start_lo[n] && h_start_hi[n];
             e_hit_id[n] <= write[n] ? a_end_is_last : wrote[n] ? a_end_is_prev
                                                              : h_end_lo[n] && h_end_hi[n];
         end
@@ -198,7 +195,6 @@ module latmon_stamp #(
             a_end <= 1'b0;
             s_valid <= 1'b0;
             e_valid <= 1'b0;
-            s_hit_id <= {ENTRIES{1'b0}};
             e_hit_id <= {ENTRIES{1'b0}};
             timebase <= 64'd0;
         end
@@ -311,22 +307,51 @@ module latmon_stamp #(
     end
 
     // ---- the decision ------------------------------------------------------------------------
-    // Per entry: the end matches it, the scan frees it (due, and not matched), or it stays.
+    // Per entry: the end matches it, the scan frees it (due, and not matched), or it stays
+    // (kept). The table in the decision is what was kept in the cycle before plus the entry the
+    // start before was stored in; so whether a start is a duplicate is known in two parts a cycle
+    // ahead: per group of four entries, "a kept entry holds the ID" (dup_kept, from the hits the
+    // cycle before computes for stage s), and "the start before was stored and had this ID"
+    // (stored_last, s_is_last). The decision then only ORs five flip-flops.
 
     wire [ENTRIES-1:0] end_hit = used & e_hit_id;
-    wire [ENTRIES-1:0] start_hit = used & s_hit_id;
     // (per entry: written at the last edge, the entry is one cycle old)
     wire [ENTRIES-1:0] scan_due = scan_hot & ((wrote & {ENTRIES{timeout_le_1}}) |
                                               (~wrote & {ENTRIES{due}}));
     wire [ENTRIES-1:0] expire_hot = used & ~e_hit_id & scan_due;
     wire [ENTRIES-1:0] kept = used & ~e_hit_id & ~scan_due;
-    wire duplicate = |start_hit;  // s_hit_id is only set for a start
+
+    reg [GROUPS-1:0] dup_kept = {GROUPS{1'b0}};  // a start, and a kept entry of group k has its ID
+    reg              stored_last = 1'b0;         // the start decided last cycle was stored
+    reg              s_is_last = 1'b0;           // a start, its ID == that of the start before
+    wire duplicate = |dup_kept || (stored_last && s_is_last);
+    wire store = s_valid && !duplicate && !(&used);
+
+    // a kept entry's hit for stage s (kept entries are not written: no `write` term)
+    wire [ENTRIES-1:0] kept_hit = kept & ((wrote & {ENTRIES{a_start_is_prev}}) |
+                                          (~wrote & h_start_lo & h_start_hi));
+    wire [GROUPS-1:0] kept_hit_group;
+    generate
+        for (g = 0; g < GROUPS; g = g + 1) begin : g_kept_hit
+            if (4 * g + 4 <= ENTRIES) begin : g_whole
+                assign kept_hit_group[g] = |kept_hit[4*g +: 4];
+            end else begin : g_short
+                assign kept_hit_group[g] = |kept_hit[ENTRIES-1:4*g];
+            end
+        end
+    endgenerate
 
     always @(posedge clk) begin
         // free_lowest is nonzero only when an entry is free: the duplicate decides last.
         used <= kept | (s_valid && !duplicate ? free_lowest : {ENTRIES{1'b0}});
-        if (reset)
+        dup_kept <= kept_hit_group;
+        stored_last <= store;
+        s_is_last <= a_start_is_last;
+        if (reset) begin
             used <= {ENTRIES{1'b0}};
+            dup_kept <= {GROUPS{1'b0}};
+            stored_last <= 1'b0;
+        end
     end
 
     // ---- the latency of a match: select (in two steps), subtract, saturate -------------------
