@@ -140,15 +140,33 @@ module latmon_stamp #(
     // A start writes its ID and time into every free entry whether or not it is stored (a free
     // entry's contents do not matter; the lowest of them becomes used when the start is stored):
     // the write enables need neither a match result nor the free-entry search.
+    // The lowest free entry, in groups of four: free within its group below it, and every
+    // group below full.
     wire [ENTRIES-1:0] free_lowest;
+    wire [GROUPS-1:0]  group_full;  // (the top group's is used by the accounts: m_full)
     genvar g;
     generate
-        for (g = 0; g < ENTRIES; g = g + 1) begin : g_free
-            if (g == 0) begin : g_first
-                assign free_lowest[g] = !used[g];
-            end else begin : g_next
-                assign free_lowest[g] = !used[g] && &used[g-1:0];
+        for (g = 0; g < GROUPS; g = g + 1) begin : g_group_full
+            if (4 * g + 4 <= ENTRIES) begin : g_whole
+                assign group_full[g] = &used[4*g +: 4];
+            end else begin : g_short
+                assign group_full[g] = &used[ENTRIES-1:4*g];
             end
+        end
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_free
+            wire below_in_group;  // every entry of g's group below g is used
+            wire groups_below;    // every group below g's is full
+            if (g % 4 == 0) begin : g_first_in_group
+                assign below_in_group = 1'b1;
+            end else begin : g_next_in_group
+                assign below_in_group = &used[g-1:g-g%4];
+            end
+            if (g < 4) begin : g_first_group
+                assign groups_below = 1'b1;
+            end else begin : g_next_group
+                assign groups_below = &group_full[g/4-1:0];
+            end
+            assign free_lowest[g] = !used[g] && below_in_group && groups_below;
         end
     endgenerate
     wire [ENTRIES-1:0] write = s_valid ? ~used : {ENTRIES{1'b0}};
@@ -449,7 +467,7 @@ module latmon_stamp #(
         x_hot <= expire_hot;
         m_start <= s_valid;
         m_duplicate <= duplicate;
-        m_full <= &used;
+        m_full <= &group_full;
         c_match <= g_valid;
         c_no_match <= g_end && !g_valid;
         c_expire <= |x_hot;
