@@ -112,7 +112,16 @@ module latmon_stamp #(
     // (write) — takes instead the comparison with the ID written there: the start decided in
     // stage b's cycle (*_is_prev) or in stage a's (*_is_last), both compared in stage b.
 
-    localparam LO = ID_WIDTH / 2;  // the low half of an ID: bits LO-1..0; the high: the rest
+    localparam NQ = (ID_WIDTH + 3) / 4;  // an ID is compared in NQ pieces of four bits
+
+    // An ID widened to NQ pieces of four bits (the bits above ID_WIDTH zero).
+    function [4*NQ-1:0] pieces;
+        input [ID_WIDTH-1:0] id;
+        begin
+            pieces = {(4*NQ){1'b0}};
+            pieces[ID_WIDTH-1:0] = id;
+        end
+    endfunction
 
     reg                b_start = 1'b0;
     reg [ID_WIDTH-1:0] b_start_id = {ID_WIDTH{1'b0}};
@@ -121,10 +130,10 @@ module latmon_stamp #(
     reg                a_start = 1'b0;
     reg [ID_WIDTH-1:0] a_start_id = {ID_WIDTH{1'b0}};
     reg                a_end = 1'b0;
-    reg [ENTRIES-1:0]  h_start_lo = {ENTRIES{1'b0}};  // a start, and entry g's ID, low half ==
-    reg [ENTRIES-1:0]  h_start_hi = {ENTRIES{1'b0}};  // its ID; ... high half
-    reg [ENTRIES-1:0]  h_end_lo = {ENTRIES{1'b0}};    // an end, and ... its ID
-    reg [ENTRIES-1:0]  h_end_hi = {ENTRIES{1'b0}};
+    // bit NQ*g + q: piece q of entry g's ID == piece q of stage a's start (end) ID
+    reg [ENTRIES*NQ-1:0] h_start = {(ENTRIES*NQ){1'b0}};
+    reg [ENTRIES*NQ-1:0] h_end = {(ENTRIES*NQ){1'b0}};
+    wire [ENTRIES-1:0]   h_start_all;  // a start in stage a, and entry g's ID == its ID
     reg                a_start_is_last = 1'b0;        // a start, its ID == stage s's start ID
     reg                a_end_is_last = 1'b0;          // an end, its ID == stage s's start ID
     reg                a_start_is_prev = 1'b0;        // a start, its ID == the start decided last
@@ -171,17 +180,32 @@ module latmon_stamp #(
     endgenerate
     wire [ENTRIES-1:0] write = s_valid ? ~used : {ENTRIES{1'b0}};
 
+    // piece by piece: the table now against stage b's IDs; the hits of stage a as a whole
+    wire [4*NQ-1:0]      b_start_pieces = pieces(b_start_id);
+    wire [4*NQ-1:0]      b_end_pieces = pieces(b_end_id);
+    wire [ENTRIES*NQ-1:0] start_piece_eq;
+    wire [ENTRIES*NQ-1:0] end_piece_eq;
+    generate
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_pieces
+            wire [4*NQ-1:0] id_pieces = pieces(ids[g]);
+            genvar gq;
+            for (gq = 0; gq < NQ; gq = gq + 1) begin : g_piece
+                assign start_piece_eq[NQ*g+gq] = id_pieces[4*gq +: 4] == b_start_pieces[4*gq +: 4];
+                assign end_piece_eq[NQ*g+gq] = id_pieces[4*gq +: 4] == b_end_pieces[4*gq +: 4];
+            end
+            assign h_start_all[g] = a_start && &h_start[NQ*g +: NQ];
+        end
+    endgenerate
+
     always @(posedge clk) begin
         b_start <= start_valid && enable;
         b_start_id <= start_id;
         b_end <= end_valid && enable;
         b_end_id <= end_id;
         for (n = 0; n < ENTRIES; n = n + 1) begin
-            h_start_lo[n] <= b_start && ids[n][LO-1:0] == b_start_id[LO-1:0];
-            h_start_hi[n] <= ids[n][ID_WIDTH-1:LO] == b_start_id[ID_WIDTH-1:LO];
-            h_end_lo[n] <= b_end && ids[n][LO-1:0] == b_end_id[LO-1:0];
-            h_end_hi[n] <= ids[n][ID_WIDTH-1:LO] == b_end_id[ID_WIDTH-1:LO];
         end
+        h_start <= start_piece_eq;
+        h_end <= end_piece_eq;
         a_start <= b_start;
         a_start_id <= b_start_id;
         a_end <= b_end;
@@ -194,7 +218,7 @@ module latmon_stamp #(
         e_valid <= a_end;
         for (n = 0; n < ENTRIES; n = n + 1) begin
             e_hit_id[n] <= write[n] ? a_end_is_last : wrote[n] ? a_end_is_prev
-                                                             : h_end_lo[n] && h_end_hi[n];
+                                                             : a_end && &h_end[NQ*n +: NQ];
         end
         wrote <= write;
         wrote2 <= wrote;
@@ -347,7 +371,7 @@ module latmon_stamp #(
 
     // a kept entry's hit for stage s (kept entries are not written: no `write` term)
     wire [ENTRIES-1:0] kept_hit = kept & ((wrote & {ENTRIES{a_start_is_prev}}) |
-                                          (~wrote & h_start_lo & h_start_hi));
+                                          (~wrote & h_start_all));
     wire [GROUPS-1:0] kept_hit_group;
     generate
         for (g = 0; g < GROUPS; g = g + 1) begin : g_kept_hit
