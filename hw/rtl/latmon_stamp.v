@@ -142,6 +142,7 @@ module latmon_stamp #(
     reg [ID_WIDTH-1:0] s_id = {ID_WIDTH{1'b0}};
     reg                e_valid = 1'b0;
     reg [ENTRIES-1:0]  e_hit_id = {ENTRIES{1'b0}};  // an end in the decision, entry g's ID
+    reg                timebase_lo_max = 1'b0;       // timebase[31:0] is all ones
     reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};     // the entries written at the last edge
     reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};    // the entries written at the edge before
     reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};    // ... three edges ago
@@ -223,7 +224,10 @@ module latmon_stamp #(
         wrote <= write;
         wrote2 <= wrote;
         wrote3 <= wrote2;
-        timebase <= timebase + 64'd1;
+        // the high half counts when the low half wraps: known a cycle ahead (timebase_lo_max)
+        timebase[31:0] <= timebase[31:0] + 32'd1;
+        timebase[63:32] <= timebase[63:32] + {31'd0, timebase_lo_max};
+        timebase_lo_max <= timebase[31:0] == 32'hffff_fffe;
         for (n = 0; n < ENTRIES; n = n + 1) begin
             if (write[n]) begin
                 ids[n] <= s_id;
@@ -239,6 +243,7 @@ module latmon_stamp #(
             e_valid <= 1'b0;
             e_hit_id <= {ENTRIES{1'b0}};
             timebase <= 64'd0;
+            timebase_lo_max <= 1'b0;
         end
     end
 
@@ -258,7 +263,11 @@ module latmon_stamp #(
     // scan_hot of the next cycle, and of the cycle after (unless reset).
     wire [ENTRIES-1:0] scan_hot_next = {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
     wire [ENTRIES-1:0] scan_hot_next2 = {scan_hot_next[ENTRIES-2:0], scan_hot_next[ENTRIES-1]};
-    reg  [63:0]        timebase_4 = 64'd4;       // timebase + 4
+    reg  [63:0]        timebase_5 = 64'd5;       // timebase + 5
+    reg                timebase_5_lo_max = 1'b0; // timebase_5[31:0] is all ones
+    reg  [31:0]        lim_lo = 32'd0;           // low half of lim, a cycle ahead
+    reg                lim_borrow = 1'b0;        // ... and its borrow
+    reg  [31:0]        lim_hi_from = 32'd0;      // timebase_5[63:32] of that cycle
     reg  [64:0]        lim = 65'd0;              // now - timeout of the cycle judged 3 later
     reg  [63:0]        ahead_time = 64'd0;       // times[scan] of four cycles later
     reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
@@ -320,8 +329,12 @@ module latmon_stamp #(
         scan_w3 <= |(wrote & scan_hot_next2);
         scan_w4 <= |(wrote2 & scan_hot_next2);
         scan_w5 <= |(wrote3 & scan_hot_next2);
-        timebase_4 <= timebase_4 + 64'd1;
-        lim <= {1'b0, timebase_4} - {33'd0, timeout};
+        timebase_5[31:0] <= timebase_5[31:0] + 32'd1;
+        timebase_5[63:32] <= timebase_5[63:32] + {31'd0, timebase_5_lo_max};
+        timebase_5_lo_max <= timebase_5[31:0] == 32'hffff_fffe;
+        {lim_borrow, lim_lo} <= {1'b0, timebase_5[31:0]} - {1'b0, timeout};
+        lim_hi_from <= timebase_5[63:32];
+        lim <= {{1'b0, lim_hi_from} - {32'd0, lim_borrow}, lim_lo};
         cand_group <= ahead_group;
         for (c = 0; c < GROUPS; c = c + 1)
             cand[c] <= times[entry_in_group(c, scan_ahead)];
@@ -339,8 +352,10 @@ module latmon_stamp #(
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
         scan_hot <= scan_hot_next;
-        if (rst)
-            timebase_4 <= 64'd4;
+        if (rst) begin
+            timebase_5 <= 64'd5;
+            timebase_5_lo_max <= 1'b0;
+        end
         if (reset) begin
             scan <= {EW{1'b0}};
             scan_ahead <= AHEAD_ENTRY;
@@ -413,7 +428,10 @@ module latmon_stamp #(
     reg [63:0]        t_now = 64'd0;
     reg [63:0]        t_start = 64'd0;
     reg               d_valid = 1'b0;
-    reg [63:0]        d_elapsed = 64'd0;
+    reg [CNT_WIDTH-1:0] d_elapsed = {CNT_WIDTH{1'b0}};  // low bits of end - start
+    reg               d_low_over = 1'b0;   // end - start has a bit set in [31:CNT_WIDTH]
+    reg               d_borrow = 1'b0;     // borrow of the low halves' difference
+    reg [31:0]        d_high = 32'd0;      // high halves' difference, before that borrow
     reg               o_valid = 1'b0;
     reg               o_over = 1'b0;    // the latency does not fit in CNT_WIDTH bits
     reg [CNT_WIDTH-1:0] o_latency = {CNT_WIDTH{1'b0}};
@@ -447,6 +465,9 @@ module latmon_stamp #(
             hit_time = hit_time | (g_hit[i] ? g_time[i] : 64'd0);
     end
 
+    wire [32:0] low_diff = {1'b0, t_now[31:0]} - {1'b0, t_start[31:0]};  // borrow, difference
+    wire [31:0] low_elapsed = low_diff[31:0];
+
     always @(posedge clk) begin : latency_step
         integer i;
         m_hit <= end_hit;
@@ -461,10 +482,15 @@ module latmon_stamp #(
         t_now <= g_now;
         t_start <= hit_time;
         d_valid <= t_valid;
-        d_elapsed <= t_now - t_start;
+        d_borrow <= low_diff[32];
+        d_elapsed <= low_elapsed[CNT_WIDTH-1:0];
+        d_low_over <= (low_elapsed >> CNT_WIDTH) != 32'd0;
+        d_high <= t_now[63:32] - t_start[63:32];
         o_valid <= d_valid;
-        o_over <= (d_elapsed >> CNT_WIDTH) != 64'd0;
-        o_latency <= d_elapsed[CNT_WIDTH-1:0];
+        // end - start >= 2^CNT_WIDTH: a low bit above CNT_WIDTH, or a high half (d_high -
+        // borrow) not zero
+        o_over <= d_low_over || (d_borrow ? d_high != 32'd1 : d_high != 32'd0);
+        o_latency <= d_elapsed;
         sample_valid <= o_valid;
         sample_latency <= o_over ? {CNT_WIDTH{1'b1}} : o_latency;
         if (reset) begin
