@@ -77,9 +77,16 @@ class StampTB:
         )
 
 
-async def run_traffic(dut, starts: dict[int, int], ends: dict[int, int], timeout: int) -> None:
+async def run_traffic(
+    dut, starts: dict[int, int], ends: dict[int, int], timeout: int, timebase: int | None = None
+) -> None:
+    """Play the events, compare with the model. `timebase`: start the RTL's 64-bit timebase
+    there (and its copy 5 ahead) instead of at 0 after the reset."""
     tb = StampTB(dut)
     now, scan = await tb.reset(timeout)
+    if timebase is not None:
+        dut.dut.timebase.value = timebase
+        dut.dut.timebase_5.value = timebase + 5
     starts = {now + 1 + c: i for c, i in starts.items()}
     ends = {now + 1 + c: i for c, i in ends.items()}
     last = await tb.drive(now, starts, ends)
@@ -221,6 +228,18 @@ async def short_timeouts_at_full_rate(dut) -> None:
     for timeout in range(1, 9):
         starts, ends = dense_traffic(rng, 300)
         await run_traffic(dut, starts, ends, timeout=timeout)
+
+
+@cocotb.test()
+async def across_the_timebase_halves(dut) -> None:
+    """The timebase counts its high 32 bits from a registered wrap of the low 32, and the
+    timeout's limit and the latency subtract in 32-bit halves: requests and responses (and
+    timeouts) on both sides of the low half's wrap, exact to the cycle."""
+    rng = random.Random(int(os.environ.get("SEED", "1")) + 3)
+    starts, ends = random_traffic(rng, 200)
+    await run_traffic(dut, starts, ends, timeout=150, timebase=(1 << 32) - 2000)
+    starts, ends = dense_traffic(rng, 300)
+    await run_traffic(dut, starts, ends, timeout=5, timebase=(1 << 33) - 300)
 
 
 @pytest.mark.sim
