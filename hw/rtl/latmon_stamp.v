@@ -22,19 +22,28 @@
 // In one cycle: the end is matched against the table as it was before the cycle (a start in the
 // same cycle never answers an end in the same cycle), a start takes the lowest-numbered entry
 // free before the cycle, and an entry both matched and due for its timeout counts as matched.
-// Events enter registered (one cycle), so start and end times are both one cycle late and the
-// latency is exact.
+// Events are decided three cycles after they are on the inputs (INPUT_DELAY of the model), start
+// and end alike, so the latency is exact.
 //
-// Pipelined for speed, without changing those rules: the IDs are compared with every entry in
-// the cycle the events enter (a cycle ahead; an entry written in that cycle is compared with the
-// written ID instead); a start writes its ID and time into every free entry (the lowest becomes
-// used if the start is stored), so the write enables need no free-entry search; the timeout
-// scan reads the time of the entry it will look at four cycles ahead (in two steps: within each
-// group of four entries, then the group), compares it with "now - timeout" in two 32-bit halves
-// and combines them a cycle later (an entry written in between is judged by its own age, one to
-// four cycles, looked up a cycle ahead); the latency of a match is selected, subtracted and
-// saturated in three further cycles: sample_valid comes five cycles after the end event.
-// The event counters and `outstanding` count an event one cycle after the cycle that decides it.
+// Pipelined for speed, without changing those rules. Inputs: registered (stage b); each ID
+// compared with every entry in pieces of four bits (stage b -> a), the pieces combined into one
+// hit per entry (stage a -> s), an entry written since stage b taking instead the comparison with
+// the ID written. Table: a start writes its ID and time into every free entry (the lowest
+// becomes used if the start is stored), so the write enables need no free-entry search; the free
+// search works in groups of four; whether a start is a duplicate is reduced a cycle ahead to five
+// flip-flops (per group: a kept entry holds the ID; and: the start before was stored with this
+// ID). Timeout scan: the time of the entry it will look at is read five cycles ahead (within each
+// group of four entries, then the group), compared with "now - timeout" in 16-bit quarters and
+// combined a cycle later into `due`, registered for the cycle the entry is looked at; an entry
+// written two to five edges before is judged by its own age instead (looked up ahead), one
+// written at the last edge per entry. Timebase: 64 bits counted as two 32-bit halves, the high
+// one from a registered wrap of the low one; no 64-bit carry chain in one cycle. Match: the
+// entry's time selected in two steps (group, then entry), subtracted in 32-bit halves and
+// saturated a cycle later: sample_valid comes six cycles after the decision, nine after the end
+// event was on the inputs. Accounts: the outcomes of a decision are registered as they are,
+// reduced to one bit, then counted: the STAMP_* counters and `outstanding` show a start's outcome
+// (stored, full, duplicate) and a timeout from the third cycle after its decision, an end's
+// (matched, unmatched) from the fourth.
 `timescale 1ns / 1ps
 `default_nettype none
 
