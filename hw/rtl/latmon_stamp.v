@@ -381,9 +381,19 @@ module latmon_stamp #(
     // (stored_last, s_is_last). The decision then only ORs five flip-flops.
 
     wire [ENTRIES-1:0] end_hit = used & e_hit_id;
-    // (per entry: written at the last edge, the entry is one cycle old)
-    wire [ENTRIES-1:0] scan_due = scan_hot & ((wrote & {ENTRIES{timeout_le_1}}) |
-                                              (~wrote & {ENTRIES{due}}));
+    // The scanned entry is due (if used): written at the last edge, it is one cycle old
+    // (scan_new_due); else `due` decides (scan_old). Both per entry, registered a cycle ahead.
+    reg  [ENTRIES-1:0] scan_new_due = {ENTRIES{1'b0}};
+    reg  [ENTRIES-1:0] scan_old = {ENTRIES{1'b0}};
+    always @(posedge clk) begin
+        scan_new_due <= scan_hot_next & write & {ENTRIES{timeout_le_1}};
+        scan_old <= scan_hot_next & ~write;
+        if (reset) begin
+            scan_new_due <= {ENTRIES{1'b0}};
+            scan_old <= {{(ENTRIES-1){1'b0}}, 1'b1};
+        end
+    end
+    wire [ENTRIES-1:0] scan_due = scan_new_due | (scan_old & {ENTRIES{due}});
     wire [ENTRIES-1:0] expire_hot = used & ~e_hit_id & scan_due;
     wire [ENTRIES-1:0] kept = used & ~e_hit_id & ~scan_due;
 
