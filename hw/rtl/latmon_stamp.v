@@ -30,7 +30,7 @@
 // hit per entry (stage a -> s), an entry written since stage b taking instead the comparison with
 // the ID written. Table: a start writes its ID and time into every free entry (the lowest
 // becomes used if the start is stored), so the write enables need no free-entry search; the free
-// search works in groups of four; whether a start is a duplicate is reduced a cycle ahead to five
+// search works in groups of four; whether a start is a duplicate is reduced a cycle ahead to six
 // flip-flops (per group: a kept entry holds the ID; and: the start before was stored with this
 // ID). Timeout scan: the time of the entry it will look at is read five cycles ahead (within each
 // group of four entries, then the group), compared with "now - timeout" in 16-bit quarters and
@@ -262,9 +262,10 @@ module latmon_stamp #(
     // registered from the cycle before. It is judged from its time read five cycles ahead
     // (scan_ahead), in two steps: in each group of four entries the one at scan_ahead's low two
     // bits, then the group's; that time is compared with lim = "now - timeout" of the cycle
-    // judged, in two 32-bit halves combined a cycle later (aged). An entry written two to five
+    // judged, in 16-bit quarters combined a cycle later (aged). An entry written two to five
     // edges before the cycle judged was read before the write: it is judged by its own age, 2 to
-    // 5 cycles (wrote_k_at_scan, looked up two cycles ahead).
+    // 5 cycles (written 2 edges before: wrote & scan_hot_next, a cycle ahead; 3 to 5: scan_w3..5,
+    // two cycles ahead).
 
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
@@ -378,7 +379,7 @@ module latmon_stamp #(
     // start before was stored in; so whether a start is a duplicate is known in two parts a cycle
     // ahead: per group of four entries, "a kept entry holds the ID" (dup_kept, from the hits the
     // cycle before computes for stage s), and "the start before was stored and had this ID"
-    // (stored_last, s_is_last). The decision then only ORs five flip-flops.
+    // (last_same, last_full). The decision then only ORs six flip-flops.
 
     wire [ENTRIES-1:0] end_hit = used & e_hit_id;
     // The scanned entry is due (if used): written at the last edge, it is one cycle old
@@ -398,10 +399,11 @@ module latmon_stamp #(
     wire [ENTRIES-1:0] kept = used & ~e_hit_id & ~scan_due;
 
     reg [GROUPS-1:0] dup_kept = {GROUPS{1'b0}};  // a start, and a kept entry of group k has its ID
-    reg              stored_last = 1'b0;         // the start decided last cycle was stored
-    reg              s_is_last = 1'b0;           // a start, its ID == that of the start before
-    wire duplicate = |dup_kept || (stored_last && s_is_last);
-    wire store = s_valid && !duplicate && !(&used);
+    // The start decided last cycle was not a duplicate, and this start has its ID (last_same);
+    // the table was full then (last_full): together, "stored with this start's ID".
+    reg              last_same = 1'b0;
+    reg              last_full = 1'b0;
+    wire duplicate = |dup_kept || (last_same && !last_full);
 
     // a kept entry's hit for stage s (kept entries are not written: no `write` term)
     wire [ENTRIES-1:0] kept_hit = kept & ((wrote & {ENTRIES{a_start_is_prev}}) |
@@ -421,12 +423,12 @@ module latmon_stamp #(
         // free_lowest is nonzero only when an entry is free: the duplicate decides last.
         used <= kept | (s_valid && !duplicate ? free_lowest : {ENTRIES{1'b0}});
         dup_kept <= kept_hit_group;
-        stored_last <= store;
-        s_is_last <= a_start_is_last;
+        last_same <= s_valid && !duplicate && a_start_is_last;
+        last_full <= &group_full;
         if (reset) begin
             used <= {ENTRIES{1'b0}};
             dup_kept <= {GROUPS{1'b0}};
-            stored_last <= 1'b0;
+            last_same <= 1'b0;
         end
     end
 
