@@ -6,7 +6,8 @@ was before the cycle; a start takes the lowest entry free before the cycle, is r
 none is (full) or when its ID is outstanding (duplicate); the timeout scan looks at entry
 `scan` (advancing every cycle) and frees it when it is at least `timeout` cycles old, unless
 the end of the same cycle matched it. A match emits a sample SAMPLE_DELAY cycles later (the
-RTL selects, subtracts and saturates the latency in a pipeline).
+RTL selects, subtracts and saturates the latency in a pipeline). The counters are compared once
+the traffic has settled: the RTL counts an outcome three or four cycles after its decision.
 """
 
 from __future__ import annotations
