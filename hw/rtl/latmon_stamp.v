@@ -162,7 +162,9 @@ module latmon_stamp #(
     // The lowest free entry, in groups of four: free within its group below it, and every
     // group below full.
     wire [ENTRIES-1:0] free_lowest;
-    wire [GROUPS-1:0]  group_full;  // (the top group's is used by the accounts: m_full)
+    // (kept as nets of their own: the synthesis then builds "all used" from them, in two levels,
+    // not through the free search's chain)
+    (* keep *) wire [GROUPS-1:0] group_full;
     genvar g;
     generate
         for (g = 0; g < GROUPS; g = g + 1) begin : g_group_full
@@ -326,6 +328,32 @@ module latmon_stamp #(
         end
     endfunction
 
+    // "The scanned entry was written k edges before": one bit of a vector picked by the one-hot
+    // scan, as ORs of three entries each (kept as nets of their own, so that the synthesis
+    // builds each pick in two levels instead of one long chain).
+    localparam TRIPLES = (ENTRIES + 2) / 3;
+    function [3*TRIPLES-1:0] widen;  // an entry vector widened to whole triples (zeros above)
+        input [ENTRIES-1:0] v;
+        begin
+            widen = {(3*TRIPLES){1'b0}};
+            widen[ENTRIES-1:0] = v;
+        end
+    endfunction
+    wire [3*TRIPLES-1:0] hot_next_w = widen(scan_hot_next);
+    wire [3*TRIPLES-1:0] hot_next2_w = widen(scan_hot_next2);
+    wire [3*TRIPLES-1:0] wrote_w = widen(wrote);
+    wire [3*TRIPLES-1:0] wrote2_w = widen(wrote2);
+    wire [3*TRIPLES-1:0] wrote3_w = widen(wrote3);
+    (* keep *) wire [TRIPLES-1:0] pick_w2, pick_w3, pick_w4, pick_w5;
+    generate
+        for (g = 0; g < TRIPLES; g = g + 1) begin : g_pick
+            assign pick_w2[g] = |(wrote_w[3*g +: 3] & hot_next_w[3*g +: 3]);
+            assign pick_w3[g] = |(wrote_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
+            assign pick_w4[g] = |(wrote2_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
+            assign pick_w5[g] = |(wrote3_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
+        end
+    endgenerate
+
     always @(posedge clk) begin : scan_step
         integer c;
         timeout_on <= timeout != 32'd0;
@@ -336,9 +364,9 @@ module latmon_stamp #(
         timeout_le_5 <= timeout != 32'd0 && timeout <= 32'd5;
         // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2, wrote3
         // (written 2 edges before the next cycle: wrote & scan_hot_next, looked up below)
-        scan_w3 <= |(wrote & scan_hot_next2);
-        scan_w4 <= |(wrote2 & scan_hot_next2);
-        scan_w5 <= |(wrote3 & scan_hot_next2);
+        scan_w3 <= |pick_w3;
+        scan_w4 <= |pick_w4;
+        scan_w5 <= |pick_w5;
         timebase_5[31:0] <= timebase_5[31:0] + 32'd1;
         timebase_5[63:32] <= timebase_5[63:32] + {31'd0, timebase_5_lo_max};
         timebase_5_lo_max <= timebase_5[31:0] == 32'hffff_fffe;
@@ -357,7 +385,7 @@ module latmon_stamp #(
         lim_neg <= lim[64];
         aged <= timeout_on && !lim_neg &&
                 (q_lt[3] || (q_eq[3] && (q_lt[2] || (q_eq[2] && (q_lt[1] || (q_eq[1] && q0_le))))));
-        due <= |(wrote & scan_hot_next) ? timeout_le_2 : scan_w3 ? timeout_le_3 :
+        due <= |pick_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
                scan_w4 ? timeout_le_4 : scan_w5 ? timeout_le_5 : aged;
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
