@@ -1,11 +1,11 @@
 """Reference model of hw/rtl/latmon_stamp.v, cycle by cycle.
 
 Events are given by the cycle in which the RTL decides them (INPUT_DELAY cycles after the
-cycle they are on the inputs). The rules (docs/hw/latmon_stamp.md): the end is matched against the table as it
-was before the cycle; a start takes the lowest entry free before the cycle, is refused when
-none is (full) or when its ID is outstanding (duplicate); the timeout scan looks at entry
-`scan` (advancing every cycle) and frees it when it is at least `timeout` cycles old, unless
-the end of the same cycle matched it. A match emits a sample SAMPLE_DELAY cycles later (the
+cycle they are on the inputs). The rules (docs/hw/latmon_stamp.md): the end is matched against
+the table as it was before the cycle; a start takes the lowest entry free before the cycle, is
+refused when none is (full) or when its ID is outstanding (duplicate); the timeout scan looks at
+entry `scan` (advancing every cycle) and frees it when it is at least `timeout` cycles old,
+unless the end of the same cycle matched it. A match emits a sample SAMPLE_DELAY cycles later (the
 RTL selects, subtracts and saturates the latency in a pipeline). The counters are compared once
 the traffic has settled: the RTL counts an outcome three or four cycles after its decision.
 """
