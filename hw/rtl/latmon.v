@@ -211,8 +211,12 @@ module latmon #(
     // The latencies measured: from irq/ack, or in timestamp mode from matched IDs.
     wire stamp_enable, stamp_valid;
     wire [CNT_WIDTH-1:0] stamp_latency;
-    wire sample_valid = stamp_enable ? stamp_valid : core_valid;
-    wire [CNT_WIDTH-1:0] sample_latency = stamp_enable ? stamp_latency : core_latency;
+    // The source follows STAMP_CTRL.ENABLE a cycle later: a copy of it next to this multiplexer
+    // (the register block's flip-flop is far from the statistics on the critical path).
+    reg stamp_mode = 1'b0;
+    always @(posedge clk) stamp_mode <= stamp_enable;
+    wire sample_valid = stamp_mode ? stamp_valid : core_valid;
+    wire [CNT_WIDTH-1:0] sample_latency = stamp_mode ? stamp_latency : core_latency;
 
     wire [CNT_WIDTH-1:0] last, min, max;
     wire [SUM_WIDTH-1:0] sum;

@@ -22,19 +22,28 @@
 // In one cycle: the end is matched against the table as it was before the cycle (a start in the
 // same cycle never answers an end in the same cycle), a start takes the lowest-numbered entry
 // free before the cycle, and an entry both matched and due for its timeout counts as matched.
-// Events enter registered (one cycle), so start and end times are both one cycle late and the
-// latency is exact.
+// Events are decided three cycles after they are on the inputs (INPUT_DELAY of the model), start
+// and end alike, so the latency is exact.
 //
-// Pipelined for speed, without changing those rules: the IDs are compared with every entry in
-// the cycle the events enter (a cycle ahead; an entry written in that cycle is compared with the
-// written ID instead); a start writes its ID and time into every free entry (the lowest becomes
-// used if the start is stored), so the write enables need no free-entry search; the timeout
-// scan reads the time of the entry it will look at four cycles ahead (in two steps: within each
-// group of four entries, then the group), compares it with "now - timeout" in two 32-bit halves
-// and combines them a cycle later (an entry written in between is judged by its own age, one to
-// four cycles, looked up a cycle ahead); the latency of a match is selected, subtracted and
-// saturated in three further cycles: sample_valid comes five cycles after the end event.
-// The event counters and `outstanding` count an event one cycle after the cycle that decides it.
+// Pipelined for speed, without changing those rules. Inputs: registered (stage b); each ID
+// compared with every entry in pieces of four bits (stage b -> a), the pieces combined into one
+// hit per entry (stage a -> s), an entry written since stage b taking instead the comparison with
+// the ID written. Table: a start writes its ID and time into every free entry (the lowest
+// becomes used if the start is stored), so the write enables need no free-entry search; the free
+// search works in groups of four; whether a start is a duplicate is reduced a cycle ahead to six
+// flip-flops (per group: a kept entry holds the ID; and: the start before was stored with this
+// ID). Timeout scan: the time of the entry it will look at is read five cycles ahead (within each
+// group of four entries, then the group), compared with "now - timeout" in 16-bit quarters and
+// combined a cycle later into `due`, registered for the cycle the entry is looked at; an entry
+// written two to five edges before is judged by its own age instead (looked up ahead), one
+// written at the last edge per entry. Timebase: 64 bits counted as two 32-bit halves, the high
+// one from a registered wrap of the low one; no 64-bit carry chain in one cycle. Match: the
+// entry's time selected in two steps (group, then entry), subtracted in 32-bit halves and
+// saturated a cycle later: sample_valid comes six cycles after the decision, nine after the end
+// event was on the inputs. Accounts: the outcomes of a decision are registered as they are,
+// reduced to one bit, then counted: the STAMP_* counters and `outstanding` show a start's outcome
+// (stored, full, duplicate) and a timeout from the third cycle after its decision, an end's
+// (matched, unmatched) from the fourth.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -73,7 +82,7 @@ module latmon_stamp #(
     localparam EW = ENTRIES > 1 ? $clog2(ENTRIES) : 1;
     localparam integer  LAST_INDEX = ENTRIES - 1;
     localparam [EW-1:0] LAST_ENTRY = LAST_INDEX[EW-1:0];
-    localparam integer  AHEAD_INDEX = 4 % ENTRIES;
+    localparam integer  AHEAD_INDEX = 5 % ENTRIES;
     localparam integer  GROUPS = (ENTRIES + 3) / 4;
     localparam GW = GROUPS > 1 ? $clog2(GROUPS) : 1;
     localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead after reset
@@ -103,51 +112,133 @@ module latmon_stamp #(
         end
     end
 
-    // ---- registered inputs, their IDs compared with every entry in the same cycle ----------
+    // ---- the inputs: three stages; IDs compared with every entry on the way ----------------
+    // Stage b: the events as they were on the inputs a cycle before; each ID compared with every
+    // entry in two halves (lo, hi: h_*). Stage a: the halves combined into per-entry hits. Stage
+    // s (the decision): s_valid/e_valid and e_hit_id, "the entry holds this end's ID" in the
+    // decision cycle (for a start, the same is reduced further: see dup_kept below). The halves compare the table as it is in stage b; in stage a,
+    // an entry written since — at the edge after stage b (wrote) or at the edge after stage a
+    // (write) — takes instead the comparison with the ID written there: the start decided in
+    // stage b's cycle (*_is_prev) or in stage a's (*_is_last), both compared in stage b.
 
+    localparam NQ = (ID_WIDTH + 3) / 4;  // an ID is compared in NQ pieces of four bits
+
+    // An ID widened to NQ pieces of four bits (the bits above ID_WIDTH zero).
+    function [4*NQ-1:0] pieces;
+        input [ID_WIDTH-1:0] id;
+        begin
+            pieces = {(4*NQ){1'b0}};
+            pieces[ID_WIDTH-1:0] = id;
+        end
+    endfunction
+
+    reg                b_start = 1'b0;
+    reg [ID_WIDTH-1:0] b_start_id = {ID_WIDTH{1'b0}};
+    reg                b_end = 1'b0;
+    reg [ID_WIDTH-1:0] b_end_id = {ID_WIDTH{1'b0}};
+    reg                a_start = 1'b0;
+    reg [ID_WIDTH-1:0] a_start_id = {ID_WIDTH{1'b0}};
+    reg                a_end = 1'b0;
+    // bit NQ*g + q: piece q of entry g's ID == piece q of stage a's start (end) ID
+    reg [ENTRIES*NQ-1:0] h_start = {(ENTRIES*NQ){1'b0}};
+    reg [ENTRIES*NQ-1:0] h_end = {(ENTRIES*NQ){1'b0}};
+    wire [ENTRIES-1:0]   h_start_all;  // a start in stage a, and entry g's ID == its ID
+    reg                a_start_is_last = 1'b0;        // a start, its ID == stage s's start ID
+    reg                a_end_is_last = 1'b0;          // an end, its ID == stage s's start ID
+    reg                a_start_is_prev = 1'b0;        // a start, its ID == the start decided last
+    reg                a_end_is_prev = 1'b0;          // an end, its ID == the start decided last
     reg                s_valid = 1'b0;
     reg [ID_WIDTH-1:0] s_id = {ID_WIDTH{1'b0}};
     reg                e_valid = 1'b0;
-    reg [ENTRIES-1:0]  s_same = {ENTRIES{1'b0}};  // ids[n] == s_id (before this cycle's write)
-    reg [ENTRIES-1:0]  e_same = {ENTRIES{1'b0}};  // ids[n] == the end's ID (before the write)
-    reg                s_is_last = 1'b0;          // s_id == the ID the start before wrote
-    reg                e_is_last = 1'b0;          // the end's ID == the ID the start before wrote
-    reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};   // the entries written at the last edge
-    reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};  // the entries written at the edge before
-    reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};  // ... three edges ago
+    reg [ENTRIES-1:0]  e_hit_id = {ENTRIES{1'b0}};  // an end in the decision, entry g's ID
+    reg                timebase_lo_max = 1'b0;       // timebase[31:0] is all ones
+    reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};     // the entries written at the last edge
+    reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};    // the entries written at the edge before
+    reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};    // ... three edges ago
 
     // A start writes its ID and time into every free entry whether or not it is stored (a free
     // entry's contents do not matter; the lowest of them becomes used when the start is stored):
     // the write enables need neither a match result nor the free-entry search.
+    // The lowest free entry, in groups of four: free within its group below it, and every
+    // group below full.
     wire [ENTRIES-1:0] free_lowest;
-    wire               any_free = !(&used);
+    // (kept as nets of their own: the synthesis then builds "all used" from them, in two levels,
+    // not through the free search's chain)
+    (* keep *) wire [GROUPS-1:0] group_full;
     genvar g;
     generate
-        for (g = 0; g < ENTRIES; g = g + 1) begin : g_free
-            if (g == 0) begin : g_first
-                assign free_lowest[g] = !used[g];
-            end else begin : g_next
-                assign free_lowest[g] = !used[g] && &used[g-1:0];
+        for (g = 0; g < GROUPS; g = g + 1) begin : g_group_full
+            if (4 * g + 4 <= ENTRIES) begin : g_whole
+                assign group_full[g] = &used[4*g +: 4];
+            end else begin : g_short
+                assign group_full[g] = &used[ENTRIES-1:4*g];
             end
+        end
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_free
+            wire below_in_group;  // every entry of g's group below g is used
+            wire groups_below;    // every group below g's is full
+            if (g % 4 == 0) begin : g_first_in_group
+                assign below_in_group = 1'b1;
+            end else begin : g_next_in_group
+                assign below_in_group = &used[g-1:g-g%4];
+            end
+            if (g < 4) begin : g_first_group
+                assign groups_below = 1'b1;
+            end else begin : g_next_group
+                assign groups_below = &group_full[g/4-1:0];
+            end
+            assign free_lowest[g] = !used[g] && below_in_group && groups_below;
         end
     endgenerate
     wire [ENTRIES-1:0] write = s_valid ? ~used : {ENTRIES{1'b0}};
-    wire [ENTRIES-1:0] write_lowest = s_valid ? free_lowest : {ENTRIES{1'b0}};
+
+    // piece by piece: the table now against stage b's IDs; the hits of stage a as a whole
+    wire [4*NQ-1:0]      b_start_pieces = pieces(b_start_id);
+    wire [4*NQ-1:0]      b_end_pieces = pieces(b_end_id);
+    wire [ENTRIES*NQ-1:0] start_piece_eq;
+    wire [ENTRIES*NQ-1:0] end_piece_eq;
+    generate
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_pieces
+            wire [4*NQ-1:0] id_pieces = pieces(ids[g]);
+            genvar gq;
+            for (gq = 0; gq < NQ; gq = gq + 1) begin : g_piece
+                assign start_piece_eq[NQ*g+gq] = id_pieces[4*gq +: 4] == b_start_pieces[4*gq +: 4];
+                assign end_piece_eq[NQ*g+gq] = id_pieces[4*gq +: 4] == b_end_pieces[4*gq +: 4];
+            end
+            assign h_start_all[g] = a_start && &h_start[NQ*g +: NQ];
+        end
+    endgenerate
 
     always @(posedge clk) begin
-        s_valid <= start_valid && enable;
-        s_id <= start_id;
-        e_valid <= end_valid && enable;
+        b_start <= start_valid && enable;
+        b_start_id <= start_id;
+        b_end <= end_valid && enable;
+        b_end_id <= end_id;
         for (n = 0; n < ENTRIES; n = n + 1) begin
-            s_same[n] <= ids[n] == start_id;
-            e_same[n] <= ids[n] == end_id;
         end
-        s_is_last <= start_id == s_id;
-        e_is_last <= end_id == s_id;
+        h_start <= start_piece_eq;
+        h_end <= end_piece_eq;
+        a_start <= b_start;
+        a_start_id <= b_start_id;
+        a_end <= b_end;
+        a_start_is_last <= b_start && b_start_id == a_start_id;
+        a_end_is_last <= b_end && b_end_id == a_start_id;
+        a_start_is_prev <= b_start && b_start_id == s_id;
+        a_end_is_prev <= b_end && b_end_id == s_id;
+        s_valid <= a_start;
+        s_id <= a_start_id;
+        e_valid <= a_end;
+        for (n = 0; n < ENTRIES; n = n + 1) begin
+            e_hit_id[n] <= write[n] ? a_end_is_last : wrote[n] ? a_end_is_prev
+                                                             : a_end && &h_end[NQ*n +: NQ];
+        end
         wrote <= write;
         wrote2 <= wrote;
         wrote3 <= wrote2;
-        timebase <= timebase + 64'd1;
+        // the high half counts when the low half wraps: known a cycle ahead (timebase_lo_max)
+        timebase[31:0] <= timebase[31:0] + 32'd1;
+        timebase[63:32] <= timebase[63:32] + {31'd0, timebase_lo_max};
+        timebase_lo_max <= timebase[31:0] == 32'hffff_fffe;
         for (n = 0; n < ENTRIES; n = n + 1) begin
             if (write[n]) begin
                 ids[n] <= s_id;
@@ -155,60 +246,59 @@ module latmon_stamp #(
             end
         end
         if (rst) begin
+            b_start <= 1'b0;
+            b_end <= 1'b0;
+            a_start <= 1'b0;
+            a_end <= 1'b0;
             s_valid <= 1'b0;
             e_valid <= 1'b0;
+            e_hit_id <= {ENTRIES{1'b0}};
             timebase <= 64'd0;
+            timebase_lo_max <= 1'b0;
         end
     end
 
-    // Match the end, and look for the start's ID, in every entry: the IDs compared last cycle,
-    // or for the entry written at the last edge, with the ID written.
-    wire [ENTRIES-1:0] end_hit;
-    wire [ENTRIES-1:0] start_hit;
-    generate
-        for (g = 0; g < ENTRIES; g = g + 1) begin : g_hit
-            assign end_hit[g] = e_valid && used[g] && (wrote[g] ? e_is_last : e_same[g]);
-            assign start_hit[g] = used[g] && (wrote[g] ? s_is_last : s_same[g]);
-        end
-    endgenerate
-
-    wire match = |end_hit;
-    wire no_match = e_valid && !match;
-    wire duplicate = s_valid && |start_hit;
-    wire store = s_valid && !duplicate && any_free;
-    wire refused = s_valid && !duplicate && !any_free;
-
     // ---- the timeout scan: one entry per cycle, judged ahead ---------------------------------
-    // scan: the entry looked at now (scan_hot, one-hot); scan_ahead: the one in four cycles,
-    // whose time is read now in two steps: in each group of four entries the one at
-    // scan_ahead's low two bits, then the group's. lim: now + 2 - timeout, the latest start time that is due two
-    // cycles later (negative: none). The 64-bit "start time <= lim" is split into two 32-bit
-    // halves compared in one cycle and combined in the next.
+    // scan: the entry looked at now (scan_hot, one-hot). due: it is at least `timeout` cycles
+    // old unless it was written at the last edge (then it is one cycle old: timeout_le_1),
+    // registered from the cycle before. It is judged from its time read five cycles ahead
+    // (scan_ahead), in two steps: in each group of four entries the one at scan_ahead's low two
+    // bits, then the group's; that time is compared with lim = "now - timeout" of the cycle
+    // judged, in 16-bit quarters combined a cycle later (aged). An entry written two to five
+    // edges before the cycle judged was read before the write: it is judged by its own age, 2 to
+    // 5 cycles (written 2 edges before: wrote & scan_hot_next, a cycle ahead; 3 to 5: scan_w3..5,
+    // two cycles ahead).
 
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
     reg  [EW-1:0]      scan_ahead = AHEAD_ENTRY;
-    // scan_hot of the next cycle unless reset (after a reset no entry is used: no matter).
+    // scan_hot of the next cycle, and of the cycle after (unless reset).
     wire [ENTRIES-1:0] scan_hot_next = {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
-    reg  [63:0]        timebase_3 = 64'd3;       // timebase + 3
-    reg  [64:0]        lim = 65'd0;
-    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of two cycles later, read last cycle
+    wire [ENTRIES-1:0] scan_hot_next2 = {scan_hot_next[ENTRIES-2:0], scan_hot_next[ENTRIES-1]};
+    reg  [63:0]        timebase_5 = 64'd5;       // timebase + 5
+    reg                timebase_5_lo_max = 1'b0; // timebase_5[31:0] is all ones
+    reg  [31:0]        lim_lo = 32'd0;           // low half of lim, a cycle ahead
+    reg                lim_borrow = 1'b0;        // ... and its borrow
+    reg  [31:0]        lim_hi_from = 32'd0;      // timebase_5[63:32] of that cycle
+    reg  [64:0]        lim = 65'd0;              // now - timeout of the cycle judged 3 later
+    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of four cycles later
     reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
     reg  [GW-1:0]      cand_group = {GW{1'b0}};  // the group of the entry read into cand
-    reg                hi_lt = 1'b0;             // ahead_time[63:32] <  lim[63:32], last cycle
-    reg                hi_eq = 1'b0;             // ahead_time[63:32] == lim[63:32]
-    reg                lo_le = 1'b0;             // ahead_time[31:0]  <= lim[31:0]
+    reg  [3:1]         q_lt = 3'd0;              // per 16-bit quarter k of ahead_time and lim,
+    reg  [3:1]         q_eq = 3'd0;              // last cycle: <, ==; quarter 0: <=
+    reg                q0_le = 1'b0;
     reg                lim_neg = 1'b0;           // lim < 0: no start time is due
-    reg                aged = 1'b0;              // the entry scanned now is due (unless written)
-    reg                timeout_on = 1'b0;
+    reg                aged = 1'b0;              // the entry scanned next cycle is due by its time
+    reg                due = 1'b0;               // the entry scanned now is due (see above)
     reg                timeout_le_1 = 1'b0;      // 1 <= timeout <= 1: an entry written 1 edge ago
     reg                timeout_le_2 = 1'b0;      // ... <= 2, two edges ago
-    reg                timeout_le_3 = 1'b0;      // ... <= 3, three edges ago
-    reg                timeout_le_4 = 1'b0;      // ... <= 4, four edges ago
-    reg                scan_w1 = 1'b0;           // the entry scanned now was written 1 edge ago
-    reg                scan_w2 = 1'b0;           // ... two edges ago
-    reg                scan_w3 = 1'b0;           // ... three edges ago
-    reg                scan_w4 = 1'b0;           // ... four edges ago
+    reg                timeout_le_3 = 1'b0;      // ... <= 3
+    reg                timeout_le_4 = 1'b0;      // ... <= 4
+    reg                timeout_le_5 = 1'b0;      // ... <= 5
+    reg                timeout_on = 1'b0;
+    reg                scan_w3 = 1'b0;           // the entry scanned next cycle: written 3 edges
+    reg                scan_w4 = 1'b0;           // before it, 4 edges, 5
+    reg                scan_w5 = 1'b0;
 
     // The entry of group `grp` at the low two bits of `i` (entry 0 where the group is short).
     function integer entry_in_group;
@@ -238,6 +328,32 @@ module latmon_stamp #(
         end
     endfunction
 
+    // "The scanned entry was written k edges before": one bit of a vector picked by the one-hot
+    // scan, as ORs of three entries each (kept as nets of their own, so that the synthesis
+    // builds each pick in two levels instead of one long chain).
+    localparam TRIPLES = (ENTRIES + 2) / 3;
+    function [3*TRIPLES-1:0] widen;  // an entry vector widened to whole triples (zeros above)
+        input [ENTRIES-1:0] v;
+        begin
+            widen = {(3*TRIPLES){1'b0}};
+            widen[ENTRIES-1:0] = v;
+        end
+    endfunction
+    wire [3*TRIPLES-1:0] hot_next_w = widen(scan_hot_next);
+    wire [3*TRIPLES-1:0] hot_next2_w = widen(scan_hot_next2);
+    wire [3*TRIPLES-1:0] wrote_w = widen(wrote);
+    wire [3*TRIPLES-1:0] wrote2_w = widen(wrote2);
+    wire [3*TRIPLES-1:0] wrote3_w = widen(wrote3);
+    (* keep *) wire [TRIPLES-1:0] pick_w2, pick_w3, pick_w4, pick_w5;
+    generate
+        for (g = 0; g < TRIPLES; g = g + 1) begin : g_pick
+            assign pick_w2[g] = |(wrote_w[3*g +: 3] & hot_next_w[3*g +: 3]);
+            assign pick_w3[g] = |(wrote_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
+            assign pick_w4[g] = |(wrote2_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
+            assign pick_w5[g] = |(wrote3_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
+        end
+    endgenerate
+
     always @(posedge clk) begin : scan_step
         integer c;
         timeout_on <= timeout != 32'd0;
@@ -245,26 +361,39 @@ module latmon_stamp #(
         timeout_le_2 <= timeout != 32'd0 && timeout <= 32'd2;
         timeout_le_3 <= timeout != 32'd0 && timeout <= 32'd3;
         timeout_le_4 <= timeout != 32'd0 && timeout <= 32'd4;
-        scan_w1 <= |(write & scan_hot_next);
-        scan_w2 <= |(wrote & scan_hot_next);
-        scan_w3 <= |(wrote2 & scan_hot_next);
-        scan_w4 <= |(wrote3 & scan_hot_next);
-        timebase_3 <= timebase_3 + 64'd1;
-        lim <= {1'b0, timebase_3} - {33'd0, timeout};
+        timeout_le_5 <= timeout != 32'd0 && timeout <= 32'd5;
+        // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2, wrote3
+        // (written 2 edges before the next cycle: wrote & scan_hot_next, looked up below)
+        scan_w3 <= |pick_w3;
+        scan_w4 <= |pick_w4;
+        scan_w5 <= |pick_w5;
+        timebase_5[31:0] <= timebase_5[31:0] + 32'd1;
+        timebase_5[63:32] <= timebase_5[63:32] + {31'd0, timebase_5_lo_max};
+        timebase_5_lo_max <= timebase_5[31:0] == 32'hffff_fffe;
+        {lim_borrow, lim_lo} <= {1'b0, timebase_5[31:0]} - {1'b0, timeout};
+        lim_hi_from <= timebase_5[63:32];
+        lim <= {{1'b0, lim_hi_from} - {32'd0, lim_borrow}, lim_lo};
         cand_group <= ahead_group;
         for (c = 0; c < GROUPS; c = c + 1)
             cand[c] <= times[entry_in_group(c, scan_ahead)];
         ahead_time <= cand[cand_group];
-        hi_lt <= ahead_time[63:32] < lim[63:32];
-        hi_eq <= ahead_time[63:32] == lim[63:32];
-        lo_le <= ahead_time[31:0] <= lim[31:0];
+        for (c = 1; c < 4; c = c + 1) begin
+            q_lt[c] <= ahead_time[16*c +: 16] < lim[16*c +: 16];
+            q_eq[c] <= ahead_time[16*c +: 16] == lim[16*c +: 16];
+        end
+        q0_le <= ahead_time[15:0] <= lim[15:0];
         lim_neg <= lim[64];
-        aged <= timeout_on && !lim_neg && (hi_lt || (hi_eq && lo_le));
+        aged <= timeout_on && !lim_neg &&
+                (q_lt[3] || (q_eq[3] && (q_lt[2] || (q_eq[2] && (q_lt[1] || (q_eq[1] && q0_le))))));
+        due <= |pick_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
+               scan_w4 ? timeout_le_4 : scan_w5 ? timeout_le_5 : aged;
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
         scan_hot <= scan_hot_next;
-        if (rst)
-            timebase_3 <= 64'd3;
+        if (rst) begin
+            timebase_5 <= 64'd5;
+            timebase_5_lo_max <= 1'b0;
+        end
         if (reset) begin
             scan <= {EW{1'b0}};
             scan_ahead <= AHEAD_ENTRY;
@@ -272,75 +401,183 @@ module latmon_stamp #(
         end
     end
 
-    // An entry written one to four edges ago was judged by a time read before the write: it is
-    // judged by its own age (whether it was written so is looked up a cycle ahead).
-    wire due = scan_w1 ? timeout_le_1 : scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
-               scan_w4 ? timeout_le_4 : timeout_on && aged;
-    wire [ENTRIES-1:0] expire_hot = due ? scan_hot & used & ~end_hit : {ENTRIES{1'b0}};
-    wire expire = |expire_hot;
+    // ---- the decision ------------------------------------------------------------------------
+    // Per entry: the end matches it, the scan frees it (due, and not matched), or it stays
+    // (kept). The table in the decision is what was kept in the cycle before plus the entry the
+    // start before was stored in; so whether a start is a duplicate is known in two parts a cycle
+    // ahead: per group of four entries, "a kept entry holds the ID" (dup_kept, from the hits the
+    // cycle before computes for stage s), and "the start before was stored and had this ID"
+    // (last_same, last_full). The decision then only ORs six flip-flops.
+
+    wire [ENTRIES-1:0] end_hit = used & e_hit_id;
+    // The scanned entry is due (if used): written at the last edge, it is one cycle old
+    // (scan_new_due); else `due` decides (scan_old). Both per entry, registered a cycle ahead.
+    reg  [ENTRIES-1:0] scan_new_due = {ENTRIES{1'b0}};
+    reg  [ENTRIES-1:0] scan_old = {ENTRIES{1'b0}};
+    always @(posedge clk) begin
+        scan_new_due <= scan_hot_next & write & {ENTRIES{timeout_le_1}};
+        scan_old <= scan_hot_next & ~write;
+        if (reset) begin
+            scan_new_due <= {ENTRIES{1'b0}};
+            scan_old <= {{(ENTRIES-1){1'b0}}, 1'b1};
+        end
+    end
+    wire [ENTRIES-1:0] scan_due = scan_new_due | (scan_old & {ENTRIES{due}});
+    wire [ENTRIES-1:0] expire_hot = used & ~e_hit_id & scan_due;
+    wire [ENTRIES-1:0] kept = used & ~e_hit_id & ~scan_due;
+
+    reg [GROUPS-1:0] dup_kept = {GROUPS{1'b0}};  // a start, and a kept entry of group k has its ID
+    // The start decided last cycle was not a duplicate, and this start has its ID (last_same);
+    // the table was full then (last_full): together, "stored with this start's ID".
+    reg              last_same = 1'b0;
+    reg              last_full = 1'b0;
+    wire duplicate = |dup_kept || (last_same && !last_full);
+
+    // a kept entry's hit for stage s (kept entries are not written: no `write` term)
+    wire [ENTRIES-1:0] kept_hit = kept & ((wrote & {ENTRIES{a_start_is_prev}}) |
+                                          (~wrote & h_start_all));
+    wire [GROUPS-1:0] kept_hit_group;
+    generate
+        for (g = 0; g < GROUPS; g = g + 1) begin : g_kept_hit
+            if (4 * g + 4 <= ENTRIES) begin : g_whole
+                assign kept_hit_group[g] = |kept_hit[4*g +: 4];
+            end else begin : g_short
+                assign kept_hit_group[g] = |kept_hit[ENTRIES-1:4*g];
+            end
+        end
+    endgenerate
 
     always @(posedge clk) begin
         // free_lowest is nonzero only when an entry is free: the duplicate decides last.
-        used <= (used & ~end_hit & ~expire_hot) | (duplicate ? {ENTRIES{1'b0}} : write_lowest);
-        if (reset)
+        used <= kept | (s_valid && !duplicate ? free_lowest : {ENTRIES{1'b0}});
+        dup_kept <= kept_hit_group;
+        last_same <= s_valid && !duplicate && a_start_is_last;
+        last_full <= &group_full;
+        if (reset) begin
             used <= {ENTRIES{1'b0}};
+            dup_kept <= {GROUPS{1'b0}};
+            last_same <= 1'b0;
+        end
     end
 
-    // ---- the latency of a match: select, subtract, saturate ----------------------------------
+    // ---- the latency of a match: select (in two steps), subtract, saturate -------------------
     // The matched entry is freed at the edge after the match, so it is rewritten two edges after
-    // it at the earliest: its time is still there in the cycle after the match.
+    // it at the earliest: its time is still there in the cycle after the match, when it is read
+    // into its group's g_time (within each group of four entries); the group is selected in the
+    // next cycle.
 
     reg [ENTRIES-1:0] m_hit = {ENTRIES{1'b0}};
-    reg               m_valid = 1'b0;
+    reg               m_end = 1'b0;   // an end was decided (matched or not)
     reg [63:0]        m_now = 64'd0;
+    reg [63:0]        g_time [0:GROUPS-1];
+    reg [GROUPS-1:0]  g_hit = {GROUPS{1'b0}};
+    reg               g_end = 1'b0;   // an end was decided (matched or not)
+    reg [63:0]        g_now = 64'd0;
     reg               t_valid = 1'b0;
     reg [63:0]        t_now = 64'd0;
     reg [63:0]        t_start = 64'd0;
     reg               d_valid = 1'b0;
-    reg [63:0]        d_elapsed = 64'd0;
+    reg [CNT_WIDTH-1:0] d_elapsed = {CNT_WIDTH{1'b0}};  // low bits of end - start
+    reg               d_low_over = 1'b0;   // end - start has a bit set in [31:CNT_WIDTH]
+    reg               d_borrow = 1'b0;     // borrow of the low halves' difference
+    reg [31:0]        d_high = 32'd0;      // high halves' difference, before that borrow
+    reg               o_valid = 1'b0;
+    reg               o_over = 1'b0;    // the latency does not fit in CNT_WIDTH bits
+    reg [CNT_WIDTH-1:0] o_latency = {CNT_WIDTH{1'b0}};
+    wire              g_valid = |g_hit;  // the end decided two cycles ago was matched
 
-    reg [63:0] hit_time;
-    always @* begin : select_hit_time
+    initial begin : init_g_time
         integer i;
-        hit_time = 64'd0;
-        for (i = 0; i < ENTRIES; i = i + 1)
-            hit_time = hit_time | (m_hit[i] ? times[i] : 64'd0);
+        for (i = 0; i < GROUPS; i = i + 1)
+            g_time[i] = 64'd0;
     end
 
-    always @(posedge clk) begin
-        m_valid <= match;
+    reg [63:0] group_time [0:GROUPS-1];
+    reg [GROUPS-1:0] group_hit;
+    always @* begin : select_in_groups
+        integer i;
+        for (i = 0; i < GROUPS; i = i + 1) begin
+            group_time[i] = 64'd0;
+            group_hit[i] = 1'b0;
+        end
+        for (i = 0; i < ENTRIES; i = i + 1) begin
+            group_time[i / 4] = group_time[i / 4] | (m_hit[i] ? times[i] : 64'd0);
+            group_hit[i / 4] = group_hit[i / 4] | m_hit[i];
+        end
+    end
+
+    reg [63:0] hit_time;
+    always @* begin : select_group
+        integer i;
+        hit_time = 64'd0;
+        for (i = 0; i < GROUPS; i = i + 1)
+            hit_time = hit_time | (g_hit[i] ? g_time[i] : 64'd0);
+    end
+
+    wire [32:0] low_diff = {1'b0, t_now[31:0]} - {1'b0, t_start[31:0]};  // borrow, difference
+    wire [31:0] low_elapsed = low_diff[31:0];
+
+    always @(posedge clk) begin : latency_step
+        integer i;
         m_hit <= end_hit;
+        m_end <= e_valid;
         m_now <= timebase;
-        t_valid <= m_valid;
-        t_now <= m_now;
+        for (i = 0; i < GROUPS; i = i + 1)
+            g_time[i] <= group_time[i];
+        g_hit <= group_hit;
+        g_end <= m_end;
+        g_now <= m_now;
+        t_valid <= g_valid;
+        t_now <= g_now;
         t_start <= hit_time;
         d_valid <= t_valid;
-        d_elapsed <= t_now - t_start;
-        sample_valid <= d_valid;
-        sample_latency <= (d_elapsed >> CNT_WIDTH) != 64'd0 ? {CNT_WIDTH{1'b1}}
-                                                            : d_elapsed[CNT_WIDTH-1:0];
+        d_borrow <= low_diff[32];
+        d_elapsed <= low_elapsed[CNT_WIDTH-1:0];
+        d_low_over <= (low_elapsed >> CNT_WIDTH) != 32'd0;
+        d_high <= t_now[63:32] - t_start[63:32];
+        o_valid <= d_valid;
+        // end - start >= 2^CNT_WIDTH: a low bit above CNT_WIDTH, or a high half (d_high -
+        // borrow) not zero
+        o_over <= d_low_over || (d_borrow ? d_high != 32'd1 : d_high != 32'd0);
+        o_latency <= d_elapsed;
+        sample_valid <= o_valid;
+        sample_latency <= o_over ? {CNT_WIDTH{1'b1}} : o_latency;
         if (reset) begin
-            m_valid <= 1'b0;
+            m_hit <= {ENTRIES{1'b0}};
+            m_end <= 1'b0;
+            g_hit <= {GROUPS{1'b0}};
+            g_end <= 1'b0;
             t_valid <= 1'b0;
             d_valid <= 1'b0;
+            o_valid <= 1'b0;
             sample_valid <= 1'b0;
         end
     end
 
-    // ---- the accounts, a cycle later -----------------------------------------------------------
+    // ---- the accounts, two cycles later ------------------------------------------------------
+    // The decision's outcomes are registered as they are (per entry, or a start's "duplicate"
+    // and "no entry free"), reduced to one bit each in the next cycle, and counted in the next.
 
+    reg [ENTRIES-1:0] x_hot = {ENTRIES{1'b0}};  // expire_hot of the cycle before
+    reg m_start = 1'b0, m_duplicate = 1'b0, m_full = 1'b0;
     reg c_match = 1'b0, c_no_match = 1'b0, c_expire = 1'b0, c_refused = 1'b0, c_duplicate = 1'b0;
     reg c_store = 1'b0;
     always @(posedge clk) begin
-        c_match <= match;
-        c_no_match <= no_match;
-        c_expire <= expire;
-        c_refused <= refused;
-        c_duplicate <= duplicate;
-        c_store <= store;
+        x_hot <= expire_hot;
+        m_start <= s_valid;
+        m_duplicate <= duplicate;
+        m_full <= &group_full;
+        c_match <= g_valid;
+        c_no_match <= g_end && !g_valid;
+        c_expire <= |x_hot;
+        c_refused <= m_start && !m_duplicate && m_full;
+        c_duplicate <= m_start && m_duplicate;
+        c_store <= m_start && !m_duplicate && !m_full;
         outstanding <= outstanding + (c_store ? 7'd1 : 7'd0) - (c_match ? 7'd1 : 7'd0)
                        - (c_expire ? 7'd1 : 7'd0);
         if (reset) begin
+            x_hot <= {ENTRIES{1'b0}};
+            {m_start, m_duplicate, m_full} <= 3'd0;
             {c_match, c_no_match, c_expire, c_refused, c_duplicate, c_store} <= 6'd0;
             outstanding <= 7'd0;
         end

@@ -10,7 +10,7 @@ import random
 import cocotb
 import pytest
 from cocotb.triggers import FallingEdge, RisingEdge, Timer, ValueChange
-from model.latmon_stamp_model import StampResult, stamp_model
+from model.latmon_stamp_model import INPUT_DELAY, StampResult, stamp_model
 from simulate import build_id, rtl, run_sim, tb_hdl
 
 ENTRIES = int(os.environ.get("ENTRIES", "16"))
@@ -77,18 +77,25 @@ class StampTB:
         )
 
 
-async def run_traffic(dut, starts: dict[int, int], ends: dict[int, int], timeout: int) -> None:
+async def run_traffic(
+    dut, starts: dict[int, int], ends: dict[int, int], timeout: int, timebase: int | None = None
+) -> None:
+    """Play the events, compare with the model. `timebase`: start the RTL's 64-bit timebase
+    there (and its copy 5 ahead) instead of at 0 after the reset."""
     tb = StampTB(dut)
     now, scan = await tb.reset(timeout)
+    if timebase is not None:
+        dut.dut.timebase.value = timebase
+        dut.dut.timebase_5.value = timebase + 5
     starts = {now + 1 + c: i for c, i in starts.items()}
     ends = {now + 1 + c: i for c, i in ends.items()}
     last = await tb.drive(now, starts, ends)
     await Timer((timeout + ENTRIES + 20) * CLOCK_NS, unit="ns")
     end_cycle = int(dut.cycle.value)
-    # the RTL processes an input in the cycle after it is on the pins
+    # the RTL decides an input INPUT_DELAY cycles after it is on the pins
     want = stamp_model(
-        {c + 1: i for c, i in starts.items()},
-        {c + 1: i for c, i in ends.items()},
+        {c + INPUT_DELAY: i for c, i in starts.items()},
+        {c + INPUT_DELAY: i for c, i in ends.items()},
         ENTRIES,
         timeout,
         now,
@@ -140,14 +147,14 @@ async def match_wins_over_timeout(dut) -> None:
     timeout = 50
     tb = StampTB(dut)
     now, scan = await tb.reset(timeout)
-    start_in = now + 3  # processed in now + 4, stored in entry 0 (the table is empty)
-    stored = start_in + 1
+    start_in = now + 3  # decided INPUT_DELAY cycles later, stored in entry 0 (table empty)
+    stored = start_in + INPUT_DELAY
     due = next(
         p
         for p in range(stored + timeout, stored + timeout + ENTRIES)
         if (scan + p - now) % ENTRIES == 0
     )
-    await tb.drive(now, {start_in: 42}, {due - 1: 42})
+    await tb.drive(now, {start_in: 42}, {due - INPUT_DELAY: 42})  # decided in `due`
     await Timer(20 * CLOCK_NS, unit="ns")
     got = tb.counters()
     assert (got.matched, got.timeouts) == (1, 0), got
@@ -193,6 +200,46 @@ async def no_timeout(dut) -> None:
     rng = random.Random(int(os.environ.get("SEED", "1")) + 1)
     starts, ends = random_traffic(rng, 500)
     await run_traffic(dut, starts, ends, timeout=0)
+
+
+def dense_traffic(rng: random.Random, requests: int) -> tuple[dict[int, int], dict[int, int]]:
+    """Starts in consecutive cycles or one apart, each answered after 1 to 12 cycles (or not at
+    all), IDs from a small set (so the same ID comes back to back and as a duplicate)."""
+    starts: dict[int, int] = {}
+    ends: dict[int, int] = {}
+    t = 0
+    for _ in range(requests):
+        t += rng.choice((1, 1, 2, 3))
+        rid = rng.randrange(12)
+        starts[t] = rid
+        if rng.random() < 0.8:
+            c = t + rng.randint(1, 12)
+            while c in ends:
+                c += 1
+            ends[c] = rid
+    return starts, ends
+
+
+@cocotb.test()
+async def short_timeouts_at_full_rate(dut) -> None:
+    """Timeouts of 1 to 8 cycles, shorter than the scan's read-ahead: entries written a few
+    cycles before the scan reaches them are judged by their own age, not by a stale time."""
+    rng = random.Random(int(os.environ.get("SEED", "1")) + 2)
+    for timeout in range(1, 9):
+        starts, ends = dense_traffic(rng, 300)
+        await run_traffic(dut, starts, ends, timeout=timeout)
+
+
+@cocotb.test()
+async def across_the_timebase_halves(dut) -> None:
+    """The timebase counts its high 32 bits from a registered wrap of the low 32, and the
+    timeout's limit and the latency subtract in 32-bit halves: requests and responses (and
+    timeouts) on both sides of the low half's wrap, exact to the cycle."""
+    rng = random.Random(int(os.environ.get("SEED", "1")) + 3)
+    starts, ends = random_traffic(rng, 200)
+    await run_traffic(dut, starts, ends, timeout=150, timebase=(1 << 32) - 2000)
+    starts, ends = dense_traffic(rng, 300)
+    await run_traffic(dut, starts, ends, timeout=5, timebase=(1 << 33) - 300)
 
 
 @pytest.mark.sim

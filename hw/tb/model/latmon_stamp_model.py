@@ -1,20 +1,24 @@
 """Reference model of hw/rtl/latmon_stamp.v, cycle by cycle.
 
-Events are given by the cycle in which the RTL processes them (one cycle after they are on
-the inputs). The rules (docs/hw/latmon_stamp.md): the end is matched against the table as it
-was before the cycle; a start takes the lowest entry free before the cycle, is refused when
-none is (full) or when its ID is outstanding (duplicate); the timeout scan looks at entry
-`scan` (advancing every cycle) and frees it when it is at least `timeout` cycles old, unless
-the end of the same cycle matched it. A match emits a sample SAMPLE_DELAY cycles later (the
-RTL selects, subtracts and saturates the latency in a pipeline).
+Events are given by the cycle in which the RTL decides them (INPUT_DELAY cycles after the
+cycle they are on the inputs). The rules (docs/hw/latmon_stamp.md): the end is matched against
+the table as it was before the cycle; a start takes the lowest entry free before the cycle, is
+refused when none is (full) or when its ID is outstanding (duplicate); the timeout scan looks at
+entry `scan` (advancing every cycle) and frees it when it is at least `timeout` cycles old,
+unless the end of the same cycle matched it. A match emits a sample SAMPLE_DELAY cycles later (the
+RTL selects, subtracts and saturates the latency in a pipeline). The counters are compared once
+the traffic has settled: the RTL counts an outcome three or four cycles after its decision.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# Cycles from the cycle an event is on the inputs to the cycle the RTL decides it (the inputs
+# are registered, then compared with the table in two steps).
+INPUT_DELAY = 3
 # Cycles from the cycle that matches an end to the cycle its sample is valid.
-SAMPLE_DELAY = 4
+SAMPLE_DELAY = 6
 
 
 @dataclass
