@@ -12,15 +12,16 @@
 //
 // `start` (a one-cycle strobe) seeds the run. The random intervals are computed ahead, in a
 // pipeline that advances once per pulse (xorshift step; the two partial products; their sum;
-// the addition of min), so that no cycle does more than one of these steps: the pipeline is
-// filled in the three cycles after start, the fourth loads the first interval I, and the first
-// pulse is high in cycle s + I + 5 (start high in cycle s; `pulse` is registered), each further
+// the addition of min), so that no cycle does more than one of these steps: the span
+// (max - min + 1) is ready three cycles after start, the pipeline is filled in the three cycles
+// after that, the sixth after start loads the first interval I, and the first pulse is high in
+// cycle s + I + 7 (start high in cycle s; `pulse` is registered), each further
 // one an interval after the previous — in every mode, so that a mode's timing does not depend on
 // another's. After `total` pulses (0: without end) the generator stops and raises `done` (until
 // the next start) and `done_pulse` (one cycle). `stop` ends a run early (without done). An
 // interval of 0 counts as 1. `pulse_id` is the number of the pulse (0 for the first of a run),
 // valid with `pulse`; `sent` counts the pulses of the run. The inputs are sampled from the cycle
-// of start on (interval_min and interval_max one cycle later, through registers).
+// of start on, through registers (the configuration is static during a run).
 //
 // Pulses one cycle apart (interval 1) form a level, not edges: for an edge-triggered input use
 // intervals of at least 2.
@@ -56,7 +57,8 @@ module latmon_stim #(
     localparam MODE_RANDOM = 2'd1;
     localparam MODE_BURST = 2'd2;
     // Pipeline advances between start and the load of the first interval.
-    localparam [1:0] FILL = 2'd3;
+    // The first two cycles after start wait for the span (three steps from the inputs at start).
+    localparam [2:0] FILL = 3'd5;
 
     initial begin
         if (ID_WIDTH < 8 || ID_WIDTH > 32)
@@ -76,7 +78,9 @@ module latmon_stim #(
 
     // ---- the configuration, registered (it is static during a run) -------------------------
     reg [31:0] lo = 32'd0;            // interval_min
+    reg [32:0] diff = 33'd0;          // interval_max - interval_min; bit 32: max below min
     reg [32:0] span = 33'd1;          // max(interval_max, interval_min) - interval_min + 1
+    reg [32:0] span_m = 33'd1;        // span, the multiplier's operand (the register it keeps)
     reg        lo_is_0 = 1'b1;
     reg        lo_is_1 = 1'b0;
     reg        period_le_1 = 1'b1;    // an interval of period (or pause) is one cycle
@@ -85,8 +89,13 @@ module latmon_stim #(
     reg [31:0] burst_periods = 32'd0; // the period intervals between two pauses: burst_len - 1
     always @(posedge clk) begin
         lo <= interval_min;
-        span <= {1'b0, interval_max < interval_min ? interval_min : interval_max}
-                - {1'b0, interval_min} + 33'd1;
+        // In two steps, one carry chain each, then copied for the multiplier (the span is used
+        // from the third cycle after start on, see `fill`).
+        diff <= {1'b0, interval_max} - {1'b0, interval_min};
+        span <= (diff[32] ? 33'd0 : diff) + 33'd1;
+        // A plain copy: where the multiplier has input registers (ECP5's MULT18X18D, DSP48),
+        // this one moves into them with nothing but routing before it.
+        span_m <= span;
         lo_is_0 <= interval_min == 32'd0;
         lo_is_1 <= interval_min == 32'd1;
         period_le_1 <= period[31:1] == 31'd0;
@@ -99,9 +108,10 @@ module latmon_stim #(
     // Stage x: the generator state of the next interval but two; pp: its partial products;
     // q: the interval but one minus min; r: the next interval and whether it is at most 1.
     // All stages move together (`advance`): once per cycle while filling, then once per load.
+    reg  [31:0] seeded = 32'd1;       // the first state of a run seeded now
     reg  [31:0] x = 32'd1;
-    reg  [32:0] pp_lo = 33'd0;        // x[31:16] * span[16:0]
-    reg  [32:0] pp_hi = 33'd0;        // x[31:16] * span[32:17]
+    reg  [32:0] pp_lo = 33'd0;        // x[31:16] * span_m[16:0]
+    reg  [32:0] pp_hi = 33'd0;        // x[31:16] * span_m[32:17]
     reg  [31:0] q = 32'd0;            // (x[31:16] * span) >> 16
     reg  [31:0] r = 32'd0;
     reg         r_le_1 = 1'b0;
@@ -111,12 +121,13 @@ module latmon_stim #(
     reg         advance;
 
     always @(posedge clk) begin
-        if (start) begin
-            x <= xorshift(seed == 32'd0 ? 32'd1 : seed);
+        seeded <= xorshift(seed == 32'd0 ? 32'd1 : seed);
+        if (seeding) begin  // the cycle after start: the seed of the start cycle
+            x <= seeded;
         end else if (advance) begin
             x <= xorshift(x);
-            pp_lo <= x[31:16] * span[16:0];
-            pp_hi <= x[31:16] * span[32:17];
+            pp_lo <= x[31:16] * span_m[16:0];
+            pp_hi <= x[31:16] * span_m[32:17];
             q <= product[47:16];  // product < 2^48
             r <= lo + q;          // q <= max - min: no overflow
             r_le_1 <= (lo_is_0 && q[31:1] == 31'd0) || (lo_is_1 && q == 32'd0);
@@ -124,7 +135,10 @@ module latmon_stim #(
     end
 
     // ---- the run ---------------------------------------------------------------------------
-    reg [1:0]  fill = 2'd0;            // pipeline advances left before the first load
+    reg [2:0]  fill = 3'd0;            // cycles left before the first load (advances from 3)
+    reg        seeding = 1'b0;         // fill == FILL: the cycle after start
+    reg        filling = 1'b0;         // fill is 1..3: the pipeline advances
+    reg        filled = 1'b1;          // fill == 0
     reg        load = 1'b0;            // this cycle loads the first interval
     reg [31:0] wait_left = 32'd0;      // cycles to the next pulse (1 or 0: it comes next cycle)
     reg        due = 1'b0;             // wait_left <= 1: the pulse goes out at the next edge
@@ -134,8 +148,8 @@ module latmon_stim #(
     reg [31:0] left = 32'd0;           // pulses left in the run (when not endless)
     reg        one_left = 1'b0;        // left == 1
 
-    wire fire = running && !load && fill == 2'd0 && due;
-    always @* advance = fill != 2'd0 || ((load || fire) && mode == MODE_RANDOM);
+    wire fire = running && !load && filled && due;
+    always @* advance = filling || ((load || fire) && mode == MODE_RANDOM);
 
     // The interval loaded now (in `load` the first, else the one after the pulse sent now).
     reg [31:0] next_interval;
@@ -159,6 +173,9 @@ module latmon_stim #(
         if (start) begin
             running <= 1'b1;
             fill <= FILL;
+            seeding <= 1'b1;
+            filling <= 1'b0;
+            filled <= 1'b0;
             load <= 1'b0;
             done <= 1'b0;
             due <= 1'b0;
@@ -169,11 +186,17 @@ module latmon_stim #(
             one_left <= total == 32'd1;
         end else if (stop) begin
             running <= 1'b0;
-            fill <= 2'd0;
+            fill <= 3'd0;
+            seeding <= 1'b0;
+            filling <= 1'b0;
+            filled <= 1'b1;
             load <= 1'b0;
-        end else if (fill != 2'd0) begin
-            fill <= fill - 2'd1;
-            load <= fill == 2'd1;
+        end else if (!filled) begin
+            fill <= fill - 3'd1;
+            seeding <= 1'b0;
+            filling <= fill >= 3'd2 && fill <= 3'd4;
+            filled <= fill == 3'd1;
+            load <= fill == 3'd1;
         end else if (load || fire) begin
             load <= 1'b0;
             wait_left <= next_interval;
@@ -204,7 +227,10 @@ module latmon_stim #(
         if (rst) begin
             pulse <= 1'b0;
             running <= 1'b0;
-            fill <= 2'd0;
+            fill <= 3'd0;
+            seeding <= 1'b0;
+            filling <= 1'b0;
+            filled <= 1'b1;
             load <= 1'b0;
             due <= 1'b0;
             done <= 1'b0;

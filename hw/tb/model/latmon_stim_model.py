@@ -1,8 +1,9 @@
 """Reference model of hw/rtl/latmon_stim.v: the cycles of the pulses of one run.
 
 Cycles count from the start strobe (start high in cycle 0); the first pulse is high in cycle
-I1 + 5 (three cycles fill the pipeline that computes the intervals ahead, the fourth loads the
-first), each further one an interval after the previous (intervals of 0 count as 1).
+I1 + 7 (the span max - min + 1 takes three cycles, three more fill the pipeline that computes
+the intervals ahead, the sixth loads the first), each further one an interval after the previous
+(intervals of 0 count as 1).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from model.xorshift import xorshift
 
 PERIODIC, RANDOM, BURST = 0, 1, 2
 # Cycles from the start strobe to the first pulse, less the first interval.
-FIRST_PULSE_DELAY = 5
+FIRST_PULSE_DELAY = 7
 
 
 def random_interval(x: int, lo: int, hi: int) -> int:
