@@ -363,6 +363,14 @@ def _ff_enable(ff: dict) -> list:
     return ff["connections"]["CE"]
 
 
+def _common_enable(ffs: list[dict], clock: list | None) -> list | None:
+    """The one clock enable of flip-flops that are all _simple_ff on `clock`, else None."""
+    enables = {json.dumps(_ff_enable(ff)) for ff in ffs if _simple_ff(ff, clock)}
+    if len(enables) != 1 or not all(_simple_ff(ff, clock) for ff in ffs):
+        return None
+    return json.loads(enables.pop())
+
+
 def pack_dsp_registers(netlist: Path, top: str) -> int:
     """Use the MULT18X18D blocks' own input and output registers, as vendor flows do.
 
@@ -403,49 +411,43 @@ def pack_dsp_registers(netlist: Path, top: str) -> int:
             continue
         # output register: the flip-flops on the used product bits
         out_regs: dict[str, str] = {}
-        clock, out_ce, ok = None, None, True
+        clock: list | None = None
+        ok = True
         for i in range(36):
             net = conn.get(f"P{i}", ["x"])[0]
             on_net = loads.get(net, []) if isinstance(net, int) else []
             if not on_net:
                 continue
             ff_name, ff_port = on_net[0]
-            ff = cells[ff_name]
-            clock = clock or ff["connections"].get("CLK")
-            if len(on_net) != 1 or ff_port != "DI" or not _simple_ff(ff, clock):
+            clock = clock or cells[ff_name]["connections"].get("CLK")
+            if len(on_net) != 1 or ff_port != "DI":
                 ok = False
                 break
-            if out_ce not in (None, _ff_enable(ff)):
-                ok = False
-                break
-            out_ce = _ff_enable(ff)
             out_regs[f"P{i}"] = ff_name
-        if not ok or not out_regs or clock is None:
+        out_ce = _common_enable([cells[n] for n in out_regs.values()], clock)
+        if not ok or not out_regs or clock is None or out_ce is None:
             continue
         # input registers: copies of the operand flip-flops
         in_d: dict[str, dict[str, list]] = {}
         in_ce: dict[str, list] = {}
         for operand in "AB":
-            d_nets: dict[str, list] = {}
-            ce = None
+            sources: dict[str, dict] = {}
             for i in range(18):
                 port = f"{operand}{i}"
                 net = conn.get(port, ["0"])[0]
                 if not isinstance(net, int):
                     continue  # a constant
                 src = drivers.get(net)
-                ff = cells[src] if src else None
-                if ff is None or ff["connections"].get("Q") != [net] or not _simple_ff(ff, clock):
+                if src is None or cells[src]["connections"].get("Q") != [net]:
                     ok = False
                     break
-                if ce not in (None, _ff_enable(ff)):
-                    ok = False
-                    break
-                ce = _ff_enable(ff)
-                d_nets[port] = ff["connections"]["DI"]
-            if not ok:
+                sources[port] = cells[src]
+            enable = _common_enable(list(sources.values()), clock) if sources else ["1"]
+            if not ok or enable is None:
+                ok = False
                 break
-            in_d[operand], in_ce[operand] = d_nets, ce or ["1"]
+            in_d[operand] = {port: ff["connections"]["DI"] for port, ff in sources.items()}
+            in_ce[operand] = enable
         if not ok:
             continue
         for port, ff_name in out_regs.items():
