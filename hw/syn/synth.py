@@ -274,6 +274,13 @@ def nextpnr_ecp5(netlist: str, top: str, seed: int, work: Path) -> dict:
     return {"seed": seed, "fmax_mhz": round(fmax, 1), "critical_path": crit, "used": used}
 
 
+def absorb_flip_flops(cells: dict, conn: dict, regs: dict[str, str]) -> None:
+    """A hard block's output port drives what its flip-flop drove; the flip-flop goes."""
+    for port, ff_name in regs.items():
+        conn[port] = cells[ff_name]["connections"]["Q"]
+        del cells[ff_name]
+
+
 def pack_ebr_output_registers(netlist: Path, top: str) -> int:
     """Move the flip-flops that register a block RAM's read data into the RAM (REGMODE OUTREG).
 
@@ -332,9 +339,7 @@ def pack_ebr_output_registers(netlist: Path, top: str) -> int:
             regs[port] = ff_name
         if not regs:
             continue
-        for port, ff_name in regs.items():
-            conn[port] = cells[ff_name]["connections"]["Q"]
-            del cells[ff_name]
+        absorb_flip_flops(cells, conn, regs)
         ram["parameters"]["REGMODE_A"] = "OUTREG"
         ram["parameters"]["REGMODE_B"] = "OUTREG"
         conn["OCEA"] = ["1"]
@@ -450,9 +455,7 @@ def pack_dsp_registers(netlist: Path, top: str) -> int:
             in_ce[operand] = enable
         if not ok:
             continue
-        for port, ff_name in out_regs.items():
-            conn[port] = cells[ff_name]["connections"]["Q"]
-            del cells[ff_name]
+        absorb_flip_flops(cells, conn, out_regs)
         for operand in "AB":
             conn.update(in_d[operand])
         directions = dsp["port_directions"]
