@@ -10,7 +10,9 @@ time the explanation attributes to the helper plus the interrupts that ran insid
 equals e - E, from -20 µs to +100 µs: the probe's own timer callback inside the loop (a few µs)
 is the probe's; the helper's own code between its last clock read and its sleep (5-45 µs here,
 under a load of 11 on 2 vCPUs) counts as its time, and so does any moment in it the host did not
-run the vCPU (docs/latprobe.md, "Spikes explained").
+run the vCPU (docs/latprobe.md, "Spikes explained"). The helper reads the clock once more just
+before it sleeps, and the +100 µs grow by that stretch: two clean-room runs at once on this VM
+once kept the helper 331 µs past its last loop read.
 
 --break stops the run at the first such wake-up and keeps the kernel's trace with latprobe's
 marker in it.
@@ -42,7 +44,8 @@ TOLERANCE_BELOW_NS = 20_000
 TOLERANCE_ABOVE_NS = 100_000
 
 # The helper: argv = cpu, loops, loop length (ns), gap (s), delay before the first loop (s).
-# Prints its pid and the [start, end) of every loop (CLOCK_MONOTONIC ns) as JSON.
+# Prints its pid, the [start, end) of every loop and the time just before the sleep after it
+# (CLOCK_MONOTONIC ns) as JSON.
 BUSY_LOOP = """
 import array, json, os, sys, time
 cpu, loops, length, gap, delay = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), \\
@@ -63,12 +66,14 @@ os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(99))
 clock, now = time.CLOCK_MONOTONIC, time.clock_gettime_ns
 other, normal = os.SCHED_OTHER, os.sched_param(0)
 starts, ends = array.array("q", [0] * loops), array.array("q", [0] * loops)
+sleeps = array.array("q", [0] * loops)
 time.sleep(delay)
 for i in range(loops):
     s = e = now(clock)
     while e - s < length:
         e = now(clock)
     starts[i], ends[i] = s, e  # nothing allocated between the last clock read and the sleep
+    sleeps[i] = now(clock)
     time.sleep(gap)
 # Back to a normal task only after the last sleep, so that its exit delays nothing: changed
 # before it, the switch away from the last loop would show nice 0, and where this VM does not
@@ -76,7 +81,8 @@ for i in range(loops):
 os.sched_setscheduler(0, other, normal)
 os.kill(spinner, 9)
 os.waitpid(spinner, 0)
-print(json.dumps({"pid": os.getpid(), "loops": list(zip(starts, ends))}), flush=True)
+print(json.dumps({"pid": os.getpid(), "loops": list(zip(starts, ends)), "sleeps": list(sleeps)}),
+      flush=True)
 """
 
 INTERRUPTS = ("irq", "vector", "softirq", "hrtimer")
@@ -133,7 +139,7 @@ def spike_in(spikes: list[dict], t0: int, start: int, end: int) -> dict | None:
     return found[0] if found else None
 
 
-def check_names_the_loop(spike: dict, pid: int, expiry: int, end: int) -> None:
+def check_names_the_loop(spike: dict, pid: int, expiry: int, end: int, sleep: int) -> None:
     first = spike["contributors"][0]
     assert (first["holder"], first["name"], first["id"]) == ("task", "latmon-busy", pid)
     # sched stage as a rule; user when the helper woke right after the probe was switched in,
@@ -149,10 +155,17 @@ def check_names_the_loop(spike: dict, pid: int, expiry: int, end: int) -> None:
     # once only 2.94 ms of a 3.52 ms spike were the helper's (a fresh machine; the breakdown was
     # not kept, the message now shows it) — so the share is taken of what the interrupts left;
     # the sum below still has to match the loop to -20/+100 µs.
-    breakdown = f"held {held}, interrupts {interrupts}, expected {expected}: {spike}"
+    # the helper's stretch from its last loop clock read to the one just before its sleep is
+    # its time too (measured: the rest of its way into the sleep stays inside the +100 µs)
+    after = sleep - end
+    breakdown = (
+        f"held {held}, interrupts {interrupts}, expected {expected}, after the loop {after}: "
+        f"{spike}"
+    )
     assert held >= 0.5 * expected, breakdown
     assert held >= 0.9 * (expected - interrupts), breakdown
-    assert -TOLERANCE_BELOW_NS <= held + interrupts - expected <= TOLERANCE_ABOVE_NS, breakdown
+    excess = held + interrupts - expected
+    assert -TOLERANCE_BELOW_NS <= excess <= TOLERANCE_ABOVE_NS + after, breakdown
     # the explanation holds the whole spike: every nanosecond is someone's
     assert sum(c["ns"] for c in spike["contributors"]) + spike["other_ns"] == spike["latency"]
     # a busy loop in user space leaves no events but the scheduler tick's: the longest stretch
@@ -176,11 +189,11 @@ def test_a_busy_loop_is_named_with_its_duration(latprobe: Path, tmp_path: Path, 
     (cpu_summary,) = data["cpus"]
     spikes = cpu_summary["spikes"]
     assert cpu_summary["spikes_above"] >= len(result["loops"])
-    for start, end in result["loops"]:
+    for (start, end), sleep in zip(result["loops"], result["sleeps"], strict=True):
         assert end - start >= LOOP_NS
         spike = spike_in(spikes, data["t0_mono_ns"], start, end)
         assert spike is not None, f"no explained wake-up inside the loop [{start}, {end})"
-        check_names_the_loop(spike, result["pid"], data["t0_mono_ns"] + spike["t"], end)
+        check_names_the_loop(spike, result["pid"], data["t0_mono_ns"] + spike["t"], end, sleep)
 
     # the latmon-log carries the same explanations, as latmon reads them back
     (run,) = load(log)
@@ -267,6 +280,7 @@ def break_on_the_loop(latprobe: Path, tmp_path: Path, cpu: int) -> bool:
     if spike is None or spike["t"] != brk["t"]:
         return False
     # it was the loop: named, and in the kernel's trace before the marker
-    check_names_the_loop(spike, result["pid"], data["t0_mono_ns"] + spike["t"], end)
+    expiry = data["t0_mono_ns"] + spike["t"]
+    check_names_the_loop(spike, result["pid"], expiry, end, result["sleeps"][0])
     assert text.index(marker) > text.rindex("prev_comm=latmon-busy")
     return True
