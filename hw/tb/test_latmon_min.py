@@ -9,6 +9,7 @@ parameters; each configuration builds in its own sim_build folder.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import random
 
@@ -16,11 +17,12 @@ import cocotb
 import pytest
 from cocotb.triggers import ReadOnly, RisingEdge
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
+from latmon_driver import Config, SimDriver, Stats, build_driver
 from latmon_tb import TB, Stimulus, check, random_stimulus, waveform
 from model.latmon_core_model import Kind, core_model
 from model.latmon_model import Expected, expected_registers
 from regmap import regmap
-from simulate import build_id, ip_modules, rtl, run_sim, tb_hdl
+from simulate import SIM_BUILD, build_id, ip_modules, rtl, run_sim, tb_hdl
 
 PARAMS = ("CNT_WIDTH", "SYNC_STAGES", "TRACE_DEPTH")
 DEFAULTS = {"CNT_WIDTH": 16, "SYNC_STAGES": 0, "TRACE_DEPTH": 512}
@@ -368,6 +370,68 @@ async def read_data_holds_while_rready_low(dut) -> None:
     assert await tb.read_held(word0, 40, one_sample) == 4
     assert await tb.read_trace(0) == 9
     assert await tb.read("TRACE_COUNT") == 1
+
+
+@cocotb.test()
+async def driver_on_the_minimal_core(dut) -> None:
+    """The real C driver (liblatmon) on the minimal core through the simulated bus: it attaches
+    (CAPS.MINIMAL), configures, arms, reads STATUS, TRACE_COUNT and the trace, every sample the
+    model's, and accesses no other address (every other one reads an alias here)."""
+    tb = MinTB(dut)
+    m = tb.map
+    accessed: list[tuple[str, int]] = []
+
+    async def read(offset: int) -> int:
+        accessed.append(("read", offset))
+        return await tb.read_addr(offset)
+
+    async def write(offset: int, value: int) -> None:
+        accessed.append(("write", offset))
+        await tb.write_addr(offset, value)
+
+    # its own build folder: test_latmon_driver builds the same library in parallel workers
+    drv = SimDriver(build_driver(SIM_BUILD / "liblatmon-min"), read, write)
+    dev = ctypes.byref(drv.dev)
+    await tb.reset()
+    await tb.settle(4)
+    drv.check(await drv.call("latmon_attach", dev, ctypes.byref(drv.hal), 100_000_000), "attach")
+    caps = drv.dev.caps
+    depth, width = tb.p["TRACE_DEPTH"], tb.p["CNT_WIDTH"]
+    assert (caps.minimal, caps.trace_depth, caps.cnt_width, caps.trace_width) == (
+        1,
+        depth,
+        width,
+        width,
+    )
+    parts = ("has_hist", "has_stamp", "has_stim", "has_irq", "has_timeout", "has_counters")
+    assert not any(getattr(caps, name) for name in (*parts, "has_sum"))
+    drv.check(await drv.call("latmon_configure", dev, ctypes.byref(Config())), "configure")
+    drv.check(await drv.call("latmon_arm", dev, 1), "arm")
+    await tb.start_monitor()
+    rng = random.Random(int(os.environ.get("SEED", "1")) + 7)
+    stim = random_stimulus(rng, depth + depth // 2, 300)
+    await tb.drive(waveform(stim))
+    await tb.settle(20)
+    check(tb, core_model(stim.irq, stim.ack, width))
+    e = tb.expected()
+    stats = Stats()
+    drv.check(await drv.call("latmon_read_stats", dev, ctypes.byref(stats)), "stats")
+    assert stats.trace_count == e.trace_count and stats.count == 0
+    assert m.get("STATUS", "TRACE_FULL", stats.status) == int(e.trace_filled)
+    buf = (ctypes.c_uint32 * depth)()
+    first, n = ctypes.c_uint32(), ctypes.c_size_t()
+    drv.check(
+        await drv.call("latmon_read_trace", dev, buf, depth, ctypes.byref(first), ctypes.byref(n)),
+        "trace",
+    )
+    assert (first.value, list(buf)[: n.value]) == (0, [e.trace[k] for k in range(e.trace_count)])
+    drv.check(await drv.call("latmon_clear", dev), "clear")
+    assert await tb.read("TRACE_COUNT") == 0
+    window = range(m.mems["TRACE"].offset, m.mems["TRACE"].offset + 4 * depth)
+    registers = {m.offset(name) for name in PRESENT}
+    for kind, offset in accessed:
+        assert offset in registers or offset in window, f"{kind} {offset:#x}"
+        assert kind == "read" or offset == m.offset("CTRL"), f"{kind} {offset:#x}"
 
 
 # ---- pytest: parameter sweep ---------------------------------------------------------------
