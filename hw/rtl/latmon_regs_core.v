@@ -39,6 +39,7 @@ module latmon_regs_core #(
     input  wire                  caps_counters,
     input  wire                  caps_sum,
     input  wire [6:0]            caps_cnt_width,
+    input  wire                  caps_minimal,
     input  wire [4:0]            caps_trace_depth_log2,
     input  wire [2:0]            caps_sync_stages,
     input  wire [5:0]            caps_trace_width,
@@ -275,9 +276,9 @@ module latmon_regs_core #(
     wire [31:0] read_id =
         {32'h4C544D4E};
     wire [31:0] read_version =
-        {16'h1, 16'h2};
+        {16'h1, 16'h3};
     wire [31:0] read_caps =
-        {2'd0, caps_trace_width, caps_sync_stages, caps_trace_depth_log2, 1'd0, caps_cnt_width, caps_sum, caps_counters, caps_timeout, caps_irq, caps_stim, caps_stamp, caps_hist, caps_trace};
+        {2'd0, caps_trace_width, caps_sync_stages, caps_trace_depth_log2, caps_minimal, caps_cnt_width, caps_sum, caps_counters, caps_timeout, caps_irq, caps_stim, caps_stamp, caps_hist, caps_trace};
     wire [31:0] read_ctrl =
         {24'd0, ctrl_ack_mode_reg, ctrl_irq_mode_reg, 1'd0, ctrl_trace_ring_reg, 1'd0, ctrl_enable_reg};
     wire [31:0] read_status =

@@ -64,6 +64,7 @@ class Caps(ctypes.Structure):
                 "has_timeout",
                 "has_counters",
                 "has_sum",
+                "minimal",
             )
         ),
     ]

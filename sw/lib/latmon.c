@@ -92,8 +92,11 @@ int latmon_attach(struct latmon_dev *dev, const struct latmon_hal *hal, uint64_t
 	if ((err = rd(dev, LATMON_CAPS_OFFSET, &caps)))
 		return err;
 	caps2 = 0;
-	/* CAPS2 exists from minor version 1 on */
-	if (FIELD(version, VERSION, MINOR) >= 1 && (err = rd(dev, LATMON_CAPS2_OFFSET, &caps2)))
+	/* CAPS2 exists from minor version 1 on, not in the minimal configuration (its address reads
+	 * TRACE_COUNT there); CAPS.MINIMAL reads 0 before minor version 3 */
+	dev->caps.minimal = FIELD(caps, CAPS, MINIMAL);
+	if (FIELD(version, VERSION, MINOR) >= 1 && !dev->caps.minimal &&
+	    (err = rd(dev, LATMON_CAPS2_OFFSET, &caps2)))
 		return err;
 	dev->caps.major = (uint16_t)FIELD(version, VERSION, MAJOR);
 	dev->caps.minor = (uint16_t)FIELD(version, VERSION, MINOR);
@@ -143,7 +146,7 @@ int latmon_configure(struct latmon_dev *dev, const struct latmon_config *c)
 	if ((err = read_ctrl_enable(dev, &enable)))
 		return err;
 	if ((dev->caps.has_timeout && (err = wr(dev, LATMON_TIMEOUT_OFFSET, c->timeout))) ||
-	    (err = wr(dev, LATMON_THRESHOLD_OFFSET, c->threshold)) ||
+	    (!dev->caps.minimal && (err = wr(dev, LATMON_THRESHOLD_OFFSET, c->threshold))) ||
 	    (dev->caps.has_irq && (err = wr(dev, LATMON_IRQ_ENABLE_OFFSET, c->irq_enable))))
 		return err;
 	err = wr(dev, LATMON_CTRL_OFFSET,
@@ -160,7 +163,8 @@ int latmon_configure(struct latmon_dev *dev, const struct latmon_config *c)
 		       PLACE(c->stamp_enable ? 1 : 0, STAMP_CTRL, ENABLE)))))
 		return err;
 	if ((!dev->caps.has_stamp && c->stamp_enable) || (!dev->caps.has_timeout && c->timeout) ||
-	    (!dev->caps.has_irq && c->irq_enable))
+	    (!dev->caps.has_irq && c->irq_enable) ||
+	    (dev->caps.minimal && (c->threshold || c->trace_ring || c->irq_mode || c->ack_mode)))
 		return LATMON_ENOFEATURE;
 	return 0;
 }
@@ -199,6 +203,7 @@ int latmon_read_stats(struct latmon_dev *dev, struct latmon_stats *s)
 		return EINVAL;
 	/* A part the core lacks (see struct latmon_caps) reads 0 here, and is not accessed */
 	sum_lo = sum_hi = 0;
+	s->last = s->min = s->max = s->count = 0;
 	s->sum_count = s->irq_status = s->violations = s->timeouts = 0;
 	s->overruns = s->ignored = s->trace_lost = 0;
 	/* SUM_LO first: it latches SUM_HI and SUM_COUNT, the three form one snapshot */
@@ -207,10 +212,10 @@ int latmon_read_stats(struct latmon_dev *dev, struct latmon_stats *s)
 				   (err = rd(dev, LATMON_SUM_COUNT_OFFSET, &s->sum_count)))) ||
 	    (err = rd(dev, LATMON_STATUS_OFFSET, &s->status)) ||
 	    (dev->caps.has_irq && (err = rd(dev, LATMON_IRQ_STATUS_OFFSET, &s->irq_status))) ||
-	    (err = rd(dev, LATMON_LAST_OFFSET, &s->last)) ||
-	    (err = rd(dev, LATMON_MIN_OFFSET, &s->min)) ||
-	    (err = rd(dev, LATMON_MAX_OFFSET, &s->max)) ||
-	    (err = rd(dev, LATMON_COUNT_OFFSET, &s->count)) ||
+	    (!dev->caps.minimal && ((err = rd(dev, LATMON_LAST_OFFSET, &s->last)) ||
+				    (err = rd(dev, LATMON_MIN_OFFSET, &s->min)) ||
+				    (err = rd(dev, LATMON_MAX_OFFSET, &s->max)) ||
+				    (err = rd(dev, LATMON_COUNT_OFFSET, &s->count)))) ||
 	    (dev->caps.has_counters &&
 	     ((err = rd(dev, LATMON_VIOLATIONS_OFFSET, &s->violations)) ||
 	      (err = rd(dev, LATMON_OVERRUNS_OFFSET, &s->overruns)) ||

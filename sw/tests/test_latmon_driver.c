@@ -140,6 +140,68 @@ static void test_published_configuration(void)
 	      dev.caps.has_sum);
 }
 
+/* The minimal configuration (CAPS.MINIMAL, map 1.3): only ID, VERSION, CAPS, CTRL, STATUS,
+ * TRACE_COUNT and the trace window exist and every other address reads one of them, so the
+ * driver accesses nothing else - CAPS2 included, whose address reads TRACE_COUNT there. */
+static void test_minimal_configuration(void)
+{
+	static struct fake f;
+	struct latmon_dev dev;
+	struct latmon_hal h = hal_for(&f);
+	struct latmon_config c = { 0 };
+	struct latmon_stats s;
+	uint32_t out[16], first;
+	size_t n;
+	unsigned i;
+
+	fake_core(&f, LATMON_REGISTERS__CAPS__MINIMAL_bm);
+	f.reg[LATMON_VERSION_OFFSET / 4] = (1u << 16) | 3u;
+	f.reg[LATMON_CAPS2_OFFSET / 4] = 5; /* TRACE_COUNT would read here: never taken as CAPS2 */
+	f.reg[LATMON_TRACE_COUNT_OFFSET / 4] = 5;
+	f.reg[LATMON_STATUS_OFFSET / 4] = LATMON_REGISTERS__STATUS__BUSY_bm;
+	for (i = 0; i < 5; i++)
+		f.reg[LATMON_TRACE_OFFSET / 4 + i] = 10 + i;
+	f.reg[LATMON_COUNT_OFFSET / 4] = 99; /* absent: must not be read */
+	CHECK(latmon_attach(&dev, &h, 0) == 0);
+	CHECK(dev.caps.minimal && dev.caps.trace_depth == 16 && dev.caps.cnt_width == 32);
+	CHECK(!dev.caps.has_hist && !dev.caps.has_stamp && !dev.caps.has_stim &&
+	      !dev.caps.has_irq && !dev.caps.has_timeout && !dev.caps.has_counters &&
+	      !dev.caps.has_sum);
+	CHECK(dev.caps.hist_bins == 0 && dev.caps.stamp_entries == 0 && dev.caps.id_width == 0);
+	CHECK(latmon_configure(&dev, &c) == 0);
+	CHECK(latmon_arm(&dev, 1) == 0);
+	CHECK(latmon_read_stats(&dev, &s) == 0);
+	CHECK(s.status == LATMON_REGISTERS__STATUS__BUSY_bm && s.trace_count == 5);
+	CHECK(s.count == 0 && s.last == 0 && s.min == 0 && s.max == 0);
+	CHECK(latmon_read_trace(&dev, out, 16, &first, &n) == 0);
+	CHECK(first == 0 && n == 5 && out[0] == 10 && out[4] == 14);
+	CHECK(latmon_clear(&dev) == 0);
+	for (i = 0; i < f.nlog; i++) {
+		uint32_t off = f.log[i] & 0x7FFFFFFFu;
+		int write = (f.log[i] & 0x80000000u) != 0;
+		CHECK(off == LATMON_ID_OFFSET || off == LATMON_VERSION_OFFSET ||
+		      off == LATMON_CAPS_OFFSET || off == LATMON_CTRL_OFFSET ||
+		      off == LATMON_STATUS_OFFSET || off == LATMON_TRACE_COUNT_OFFSET ||
+		      (off >= LATMON_TRACE_OFFSET && off < LATMON_TRACE_OFFSET + 4u * 16u));
+		CHECK(!write || off == LATMON_CTRL_OFFSET);
+	}
+	/* what the minimal configuration cannot do is refused after the rest is written */
+	c.threshold = 100;
+	CHECK(latmon_configure(&dev, &c) == LATMON_ENOFEATURE);
+	c.threshold = 0;
+	c.trace_ring = 1;
+	CHECK(latmon_configure(&dev, &c) == LATMON_ENOFEATURE);
+	c.trace_ring = 0;
+	c.ack_mode = LATMON_FALLING;
+	CHECK(latmon_configure(&dev, &c) == LATMON_ENOFEATURE);
+	CHECK(f.reg[LATMON_THRESHOLD_OFFSET / 4] == 0);
+	/* a core of map 1.2 reads CAPS bit 15 as 0: not minimal, CAPS2 read */
+	fake_core(&f, 0);
+	f.reg[LATMON_VERSION_OFFSET / 4] = (1u << 16) | 2u;
+	CHECK(latmon_attach(&dev, &h, 0) == 0);
+	CHECK(!dev.caps.minimal && dev.caps.stamp_entries == 16);
+}
+
 static void test_configure_keeps_enable(void)
 {
 	static struct fake f;
@@ -288,6 +350,7 @@ int main(void)
 {
 	test_attach();
 	test_published_configuration();
+	test_minimal_configuration();
 	test_configure_keeps_enable();
 	test_stats_sum_snapshot();
 	test_trace_window();

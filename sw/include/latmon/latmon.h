@@ -44,12 +44,16 @@ struct latmon_hal {
 /** What the core was built with (CAPS, CAPS2). The parts of map version 1.2 (has_irq,
  * has_timeout, has_counters, has_sum) are 1 on older cores, which always have them; a core
  * built without one (the published configuration has none) answers its registers with a bus
- * error, so the driver never touches them. */
+ * error, so the driver never touches them. `minimal` (CAPS.MINIMAL, map 1.3): the minimal
+ * configuration, which has only ID, VERSION, CAPS, CTRL (ENABLE, CLEAR), STATUS (BUSY,
+ * TRACE_FULL), TRACE_COUNT and the trace window (stop mode, rising edges); its other addresses
+ * read one of those, so the driver reads and writes nothing else (not even CAPS2). */
 struct latmon_caps {
 	uint16_t major, minor;
 	unsigned cnt_width, sync_stages, trace_depth, trace_width;
 	unsigned has_hist, hist_bins, has_stamp, stamp_entries, has_stim, id_width;
 	unsigned has_irq, has_timeout, has_counters, has_sum;
+	unsigned minimal;
 };
 
 /** One attached core. */
@@ -121,7 +125,8 @@ int latmon_attach(struct latmon_dev *dev, const struct latmon_hal *hal, uint64_t
 /**
  * Write the configuration (CTRL keeps ENABLE as it is).
  * @return 0, EINVAL, LATMON_ENOFEATURE (a timeout, interrupt enable or timestamp mode asked of a
- *         core built without it: everything else is written), or the HAL's error.
+ *         core built without it, or a threshold, ring mode or trigger mode other than rising
+ *         edges asked of a minimal core: everything else is written), or the HAL's error.
  */
 int latmon_configure(struct latmon_dev *dev, const struct latmon_config *config);
 /** Clear statistics, counters, trace and histogram; configuration is kept. */
@@ -130,7 +135,8 @@ int latmon_clear(struct latmon_dev *dev);
 int latmon_arm(struct latmon_dev *dev, int on);
 /**
  * Read status, statistics and counters; those of parts the core lacks (the sum, the counters,
- * TIMEOUTS, IRQ_STATUS: struct latmon_caps) read 0 and are not accessed.
+ * TIMEOUTS, IRQ_STATUS: struct latmon_caps; LAST, MIN, MAX and COUNT on a minimal core) read 0
+ * and are not accessed.
  * @return 0, EINVAL or the HAL's error.
  */
 int latmon_read_stats(struct latmon_dev *dev, struct latmon_stats *stats);
