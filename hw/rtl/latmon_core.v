@@ -82,14 +82,14 @@ module latmon_core #(
     // The latency exceeded all ones: count_reg stays there and the sample is flagged saturated.
     reg                 full_reg = 1'b0;
 
-    // Timeout: count_reg reaches TIMEOUT in this cycle (`hit`). Judged one cycle ahead and
+    // Timeout: count_reg reaches TIMEOUT in this cycle (`hit_reg`). Judged one cycle ahead and
     // registered, without a wide compare: a start loads left_reg with TIMEOUT - 2, the
     // increments left until count_reg is TIMEOUT - 1, and every increment counts it down; the
     // borrow of that decrement (left_reg is 0: count_reg is TIMEOUT - 1, so the next count is
-    // TIMEOUT) goes from the carry chain straight into borrow_reg. The cycle after a start judges
-    // from_start_reg instead (TIMEOUT = 1; counted_reg is 0 then). TIMEOUT = 0 never times out. A new TIMEOUT value
-    // applies to the measurements that start from the second cycle after it is written on; the
-    // pending one keeps the value it started with.
+    // TIMEOUT) goes from the carry chain through one LUT into hit_reg. The cycle after a start
+    // judges TIMEOUT = 1 instead. TIMEOUT = 0 never times out. A new TIMEOUT value applies to
+    // the measurements that start from the second cycle after it is written on; the pending one
+    // keeps the value it started with.
     //
     // TIMEOUT as registered: bits above 0 all zero, bit 0, and TIMEOUT - 2 (one cycle old,
     // all three from the same value); on and one are small functions of the first two.
@@ -100,13 +100,6 @@ module latmon_core #(
     wire                timeout_one = timeout_high_zero_reg && timeout_bit0_reg;
     reg [CNT_WIDTH-1:0] left_reg = {CNT_WIDTH{1'b0}};
     wire [CNT_WIDTH:0]  left_next = {1'b0, left_reg} - 1'b1;  // bit CNT_WIDTH: the borrow
-    reg                 from_start_reg = 1'b0;    // a measurement started, TIMEOUT = 1
-    reg                 borrow_reg = 1'b0;        // left_reg was 0
-    reg                 counted_reg = 1'b0;       // ... and counted (no start), a timeout on
-    wire                hit = from_start_reg || borrow_reg && counted_reg;
-
-    always @(posedge clk)
-        borrow_reg <= left_next[CNT_WIDTH];
 
     always @(posedge clk) begin
         timeout_high_zero_reg <= timeout[CNT_WIDTH-1:1] == {(CNT_WIDTH-1){1'b0}};
@@ -114,10 +107,23 @@ module latmon_core #(
         timeout_less2_reg <= timeout - {{(CNT_WIDTH-2){1'b0}}, 2'd2};
     end
 
-    wire timed_out = busy_reg && !ack_event && hit;
+    // The decision of a cycle comes from flip-flops and the two trigger events only, so that
+    // the set/reset and the clock enables of count_reg, left_reg and busy_reg are two LUT levels
+    // from flip-flops (the timeout's carry chain and the run of `hit` through `ends` into
+    // `starts` used to be in series with them). Both registers below are the next-cycle value
+    // of what they stand for, computed from the same terms as before, so no timing moves:
+    //   hit_reg       the pending measurement reaches TIMEOUT in this cycle;
+    //   start_ok_reg  no measurement is pending, or it times out in this cycle (!busy || hit):
+    //                 an irq event starts a measurement unless one is pending and no ack or
+    //                 timeout ends it.
+    reg                 hit_reg = 1'b0;
+    reg                 start_ok_reg = 1'b1;
+
+    wire timed_out = busy_reg && !ack_event && hit_reg;
     // The pending measurement ends in this cycle (by ack or timeout).
-    wire ends = busy_reg && (ack_event || timed_out);
-    wire starts = enable && irq_event && (!busy_reg || ends);
+    wire ends = busy_reg && (ack_event || hit_reg);
+    // = enable && irq_event && (!busy_reg || ends), with ends expanded.
+    wire starts = enable && irq_event && (start_ok_reg || ack_event);
 
     // A start loads 1 (the flip-flops' synchronous set/reset), a running measurement counts
     // count + 1 (their clock enable holds it otherwise). The adder sees only count_reg and its
@@ -129,6 +135,9 @@ module latmon_core #(
     reg                 almost_reg = 1'b0;
     wire                at_ones = almost_reg && count_reg[0];
     wire                inc = busy_reg && !full_reg;
+    // Without a start, the measurement reaches TIMEOUT next cycle: this increment takes count_reg
+    // to TIMEOUT (the countdown's borrow).
+    wire                hit_by_count = timeout_on && inc && left_next[CNT_WIDTH];
 
     // Outputs are registered: every event leaves the core two cycles after the trigger saw it
     // (the trigger's register and this one), irq and ack alike.
@@ -161,8 +170,8 @@ module latmon_core #(
             count_reg <= {CNT_WIDTH{1'b0}};
             full_reg <= 1'b0;
             almost_reg <= 1'b0;
-            from_start_reg <= 1'b0;
-            counted_reg <= 1'b0;
+            hit_reg <= 1'b0;
+            start_ok_reg <= 1'b1;
             sample_valid_reg <= 1'b0;
             timeout_pulse_reg <= 1'b0;
             overrun_pulse_reg <= 1'b0;
@@ -186,8 +195,15 @@ module latmon_core #(
                 left_reg <= timeout_less2_reg;
             else if (inc)
                 left_reg <= left_next[CNT_WIDTH-1:0];
-            from_start_reg <= starts && timeout_one;
-            counted_reg <= timeout_on && inc && !starts;
+            // A start times out next cycle only with TIMEOUT = 1 (count_reg is 1 then).
+            hit_reg <= starts ? timeout_one : hit_by_count;
+            // !busy || hit of the next cycle: busy_reg's next value spelled out.
+            if (starts)
+                start_ok_reg <= timeout_one;
+            else if (ends || !busy_reg)
+                start_ok_reg <= 1'b1;
+            else
+                start_ok_reg <= hit_by_count;
             sample_valid_reg <= busy_reg && ack_event;
             timeout_pulse_reg <= timed_out;
             overrun_pulse_reg <= enable && irq_event && !irq_level && busy_reg && !ends;
