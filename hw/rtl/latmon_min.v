@@ -11,13 +11,14 @@
 // Registers, at the offsets of the full map (hw/regs/latmon.rdl via latmon_regs.vh):
 //   ID, VERSION, CAPS (constants; CAPS.MINIMAL = 1), CTRL (ENABLE, CLEAR), STATUS (BUSY,
 //   TRACE_FULL), TRACE_COUNT, and the trace window. Everything else of the map is absent.
-// Only the address bits that tell these apart are decoded on reads (WINDOW_BIT, GROUP_BIT,
-// PAIR_BIT and bits 3:2, found from the offsets below), so every other address reads one of
-// them (docs/hw/latmon.md, "The minimal configuration", has the rule): a read multiplexer over
-// fewer inputs is most of what makes this top small. Writes decode the whole address, so that a
-// write meant for a register this configuration lacks never lands in CTRL. Every access answers
-// OKAY (no SLVERR: software tells the configuration from CAPS). `alarm` and `irq_out` are kept so
-// that latmon_min drops into a latmon instantiation; without a threshold or interrupts they are 0.
+// The read multiplexer looks only at the address bits that tell these apart (WINDOW_BIT,
+// GROUP_BIT, PAIR_BIT and bits 3:2, found from the offsets below): a multiplexer over fewer
+// inputs is most of what makes this top small. Whether the address is one of them is decoded in
+// full beside it, registered in the AR (AW) cycle as the full IP's hits are: any other address
+// answers SLVERR and writes nothing, as an absent register of the full IP does; the trace window
+// is its TRACE_DEPTH words (the full IP answers the rest of its 16 KiB window with 0, OKAY).
+// `alarm` and `irq_out` are kept so that latmon_min drops into a latmon instantiation; without a
+// threshold or interrupts they are 0.
 //
 // Bus timing is the full IP's (latmon_axil_rd.v, latmon_axil_wr.v): read data two cycles after
 // AR, a write acts from the cycle B is valid on (CTRL.CLEAR clears then).
@@ -179,13 +180,32 @@ module latmon_min #(
         .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
         .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
         .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load), .rd_data(rd_data),
-        .rd_hit(1'b1)
+        .rd_hit(rd_hit_reg)
     );
 
-    // The AR cycle registers the decoded address bits and reads the RAM word (the RAM's read
-    // latch: the trace window's answer); the next cycle takes a snapshot of the register the
-    // address names, so that R's data holds still however long RREADY waits.
+    // Whether a bus address is one of the six registers or a word of the trace (the full
+    // address: bits above 15 must be zero, bits 1:0 are ignored as in the full IP).
+    localparam integer TRACE_WB = TRACE_AW + 2;
+    function known_address(input [ADDR_WIDTH-1:0] addr);
+        begin
+            known_address = (addr >> 16) == 0 &&
+                (addr[15:TRACE_WB] == LATMON_TRACE_OFFSET[15:TRACE_WB] ||
+                 addr[15:2] == LATMON_ID_OFFSET[15:2] ||
+                 addr[15:2] == LATMON_VERSION_OFFSET[15:2] ||
+                 addr[15:2] == LATMON_CAPS_OFFSET[15:2] ||
+                 addr[15:2] == LATMON_CTRL_OFFSET[15:2] ||
+                 addr[15:2] == LATMON_STATUS_OFFSET[15:2] ||
+                 addr[15:2] == LATMON_TRACE_COUNT_OFFSET[15:2]);
+        end
+    endfunction
+
+    // The AR cycle registers the decoded address bits, the hit, and reads the RAM word (the
+    // RAM's read latch: the trace window's answer); the next cycle takes a snapshot of the
+    // register the address names, so that R's data holds still however long RREADY waits. The
+    // data of an SLVERR is whatever the multiplexer picks (AXI leaves it undefined): zeroing it,
+    // or gating the RAM's output register by the decode, cost 5 LUT and ECP5 313.0 -> 259.7 MHz.
     reg [CNT_WIDTH-1:0] trace_word_reg = {CNT_WIDTH{1'b0}};
+    reg                 rd_hit_reg = 1'b0;
     reg                 rd_window_reg = 1'b0;
     reg                 rd_group_reg = 1'b0;
     reg                 rd_pair_reg = 1'b0;
@@ -193,6 +213,7 @@ module latmon_min #(
     always @(posedge clk) begin
         if (rd_req) begin
             trace_word_reg <= trace_mem[rd_addr[2 +: TRACE_AW]];
+            rd_hit_reg <= known_address(rd_addr);
             rd_window_reg <= rd_addr[WINDOW_BIT];
             rd_group_reg <= rd_addr[GROUP_BIT];
             rd_pair_reg <= rd_addr[PAIR_BIT];
@@ -243,19 +264,21 @@ module latmon_min #(
         .s_axil_bresp(s_axil_bresp), .s_axil_bvalid(s_axil_bvalid),
         .s_axil_bready(s_axil_bready),
         .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-        .wr_hit(1'b1)
+        .wr_hit(wr_hit_reg)
     );
 
     // Whether the address is CTRL's (bits 1:0 ignored, as in the full IP), registered in the
     // cycle AW and W are valid (wr_req) and used in the next, when AW/W are accepted
     // (s_axil_awready) and WDATA/WSTRB are still on the bus.
     reg ctrl_sel_reg = 1'b0;
+    reg wr_hit_reg = 1'b0;  // OKAY for the six registers (read-only ones ignore it) and the window
     reg enable_reg = 1'b0;
     reg clear_reg = 1'b0;
     wire ctrl_write = s_axil_awready && ctrl_sel_reg && wr_strb[0];
     always @(posedge clk) begin
         ctrl_sel_reg <= wr_addr[ADDR_WIDTH-1:2] ==
                         {{(ADDR_WIDTH-16){1'b0}}, LATMON_CTRL_OFFSET[15:2]};
+        wr_hit_reg <= known_address(wr_addr);
         if (ctrl_write)
             enable_reg <= wr_data[LATMON_CTRL_ENABLE_LSB];
         // a pulse in the cycle B is valid

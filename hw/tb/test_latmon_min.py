@@ -3,7 +3,7 @@
 Every check is against a reference: the register map compiled from hw/regs/latmon.rdl, the
 event-level model of the core (model/latmon_core_model.py: the same latency definition as the
 full IP) and the register model (model/latmon_model.py, stop mode). The address decode is the
-documented one (docs/hw/latmon.md, "The minimal configuration"): `alias` below. pytest sweeps the
+documented one (docs/hw/latmon.md, "The minimal configuration"): `answer` below. pytest sweeps the
 parameters; each configuration builds in its own sim_build folder.
 """
 
@@ -46,15 +46,20 @@ def decode_bits() -> tuple[int, int, int]:
     )
 
 
-def alias(addr: int, depth: int) -> str | int:
-    """What a read of `addr` returns: a register's name, or the trace word's index."""
-    window, group, pair = decode_bits()
-    if addr >> window & 1:
-        return (addr >> 2) % depth
-    if addr >> group & 1:
-        return "TRACE_COUNT" if addr >> pair & 1 else "STATUS"
+def answer(addr: int, depth: int) -> str | int | None:
+    """What an access to `addr` reaches: a present register's name, the trace word's index
+    (below TRACE_DEPTH), or None (SLVERR).
+    Written from the map, not from the RTL's decode bits: bits 1:0 are ignored, as in the full
+    IP."""
     m = regmap()
-    return next(n for n in ("ID", "VERSION", "CAPS", "CTRL") if (m.offset(n) ^ addr) & 0xC == 0)
+    word = addr & ~3
+    for name in PRESENT:
+        if m.offset(name) == word:
+            return name
+    window = m.mems["TRACE"]
+    if window.offset <= word < window.offset + 4 * depth:
+        return (word - window.offset) // 4
+    return None
 
 
 class MinTB(TB):
@@ -74,9 +79,9 @@ class MinTB(TB):
     async def read(self, reg: str) -> int:
         return await self.read_addr(self.map.offset(reg))
 
-    async def write_addr(self, addr: int, value: int) -> None:
+    async def write_addr(self, addr: int, value: int, resp: AxiResp = AxiResp.OKAY) -> None:
         r = await self.axil.write(addr, value.to_bytes(4, "little"))
-        assert r.resp == AxiResp.OKAY, f"write {addr:#x}: {r.resp}"
+        assert r.resp == resp, f"write {addr:#x}: {r.resp}, expected {resp}"
 
     async def write_ctrl(self, **fields: int) -> None:
         await self.write_addr(self.map.offset("CTRL"), self.fields("CTRL", **fields))
@@ -183,7 +188,8 @@ def expected_caps(p: dict[str, int]) -> int:
 async def registers_and_writes(dut) -> None:
     """ID, VERSION, CAPS as the RDL defines them (CAPS.MINIMAL = 1, no option); reset values;
     CTRL keeps ENABLE only (CLEAR is a pulse; TRACE_RING and the modes are absent and read 0);
-    WSTRB; a write to any other register of the map answers OKAY and changes nothing."""
+    WSTRB; a write to a register the minimal configuration lacks answers SLVERR and changes
+    nothing, one to a present read-only register or the trace window OKAY and nothing."""
     tb = MinTB(dut)
     m = tb.map
     await tb.reset()
@@ -196,12 +202,16 @@ async def registers_and_writes(dut) -> None:
         assert m.get("CAPS", part, caps) == 0, part
     for name in ("CTRL", "STATUS", "TRACE_COUNT"):
         assert await tb.read(name) == m.regs[name].reset, name
-    # every register the minimal configuration lacks: written with ones, nothing changes
+    # every register the minimal configuration lacks: written with ones, SLVERR, nothing changes
     for reg in m.regs.values():
         if reg.name not in PRESENT:
-            await tb.write_addr(reg.offset, 0xFFFFFFFF)
-    for addr in (0x400C, 0x800C, 0xC00C, 0xFFFC):  # the trace window and beyond the map
-        await tb.write_addr(addr, 0xFFFFFFFF)
+            await tb.write_addr(reg.offset, 0xFFFFFFFF, AxiResp.SLVERR)
+    for name in ("ID", "VERSION", "CAPS", "STATUS", "TRACE_COUNT"):  # read-only: ignored
+        await tb.write_addr(m.offset(name), 0xFFFFFFFF)
+    await tb.write_addr(0x400C, 0xFFFFFFFF)  # the trace window: ignored
+    beyond = m.mems["TRACE"].offset + 4 * tb.p["TRACE_DEPTH"]  # the first word past the trace
+    for addr in (beyond, 0x800C, 0xC00C, 0xFFFC):  # and the histogram window, beyond the map
+        await tb.write_addr(addr, 0xFFFFFFFF, AxiResp.SLVERR)
     await tb.settle(4)
     assert await tb.read("CTRL") == 0
     assert await tb.read("TRACE_COUNT") == 0
@@ -316,11 +326,12 @@ async def enable_busy_clear_reset(dut) -> None:
 
 
 @cocotb.test()
-async def every_address_reads_its_alias(dut) -> None:
-    """The documented decode: an address outside the six registers and the trace words reads
-    the register (or word) its decoded bits name; every access answers OKAY."""
+async def every_other_address_answers_slverr(dut) -> None:
+    """The documented decode: the six registers and the TRACE_DEPTH words of the trace answer
+    OKAY with their value, every other address SLVERR (its data is undefined, as in AXI) — the
+    addresses that share the multiplexer's decoded bits with a present register included."""
     tb = MinTB(dut)
-    assert decode_bits() == (14, 4, 6)  # as docs/hw/latmon.md states them
+    assert decode_bits() == (14, 4, 6)  # as latmon_min.v's multiplexer finds them
     depth = tb.p["TRACE_DEPTH"]
     await tb.bring_up()
     latencies = [3, 5, 9]
@@ -337,12 +348,22 @@ async def every_address_reads_its_alias(dut) -> None:
     addrs += [m.mems["HIST"].offset + 4 * k for k in range(3)]
     rng = random.Random(3)
     addrs += [rng.randrange(0, 1 << 16, 4) for _ in range(40)]
+    rejected = 0
     for addr in addrs:
-        target = alias(addr, depth)
+        target = answer(addr, depth)
+        if target is None:
+            r = await tb.axil.read(addr, 4)
+            assert r.resp == AxiResp.SLVERR, hex(addr)
+            rejected += 1
+            continue
         # a trace word as read at its own address (words above TRACE_COUNT hold what earlier
         # tests of this simulation left: a clear or reset resets the count, not the RAM)
         want = await tb.read_trace(target) if isinstance(target, int) else values[target]
         assert await tb.read_addr(addr) == want, f"{addr:#x} reads {target}"
+    assert rejected > len(m.regs) - len(PRESENT)  # the absent registers and more
+    # beyond the 16-bit map (ADDR_WIDTH 16 here: the bits above are not on the bus)
+    assert await tb.raw_read(m.offset("ID") + 2) == (m.regs["ID"].reset, 0)
+    assert (await tb.raw_read(m.offset("THRESHOLD") + 1))[1] == 2  # SLVERR, bits 1:0 ignored
 
 
 @cocotb.test()
@@ -376,7 +397,7 @@ async def read_data_holds_while_rready_low(dut) -> None:
 async def driver_on_the_minimal_core(dut) -> None:
     """The real C driver (liblatmon) on the minimal core through the simulated bus: it attaches
     (CAPS.MINIMAL), configures, arms, reads STATUS, TRACE_COUNT and the trace, every sample the
-    model's, and accesses no other address (every other one reads an alias here)."""
+    model's, and accesses no other address (every other one answers SLVERR here)."""
     tb = MinTB(dut)
     m = tb.map
     accessed: list[tuple[str, int]] = []

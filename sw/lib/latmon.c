@@ -92,8 +92,8 @@ int latmon_attach(struct latmon_dev *dev, const struct latmon_hal *hal, uint64_t
 	if ((err = rd(dev, LATMON_CAPS_OFFSET, &caps)))
 		return err;
 	caps2 = 0;
-	/* CAPS2 exists from minor version 1 on, not in the minimal configuration (its address reads
-	 * TRACE_COUNT there); CAPS.MINIMAL reads 0 before minor version 3 */
+	/* CAPS2 exists from minor version 1 on, not in the minimal configuration (a bus error
+	 * there); CAPS.MINIMAL reads 0 before minor version 3 */
 	dev->caps.minimal = FIELD(caps, CAPS, MINIMAL);
 	if (FIELD(version, VERSION, MINOR) >= 1 && !dev->caps.minimal &&
 	    (err = rd(dev, LATMON_CAPS2_OFFSET, &caps2)))

@@ -141,8 +141,8 @@ static void test_published_configuration(void)
 }
 
 /* The minimal configuration (CAPS.MINIMAL, map 1.3): only ID, VERSION, CAPS, CTRL, STATUS,
- * TRACE_COUNT and the trace window exist and every other address reads one of them, so the
- * driver accesses nothing else - CAPS2 included, whose address reads TRACE_COUNT there. */
+ * TRACE_COUNT and the trace window exist and every other address answers SLVERR, so the
+ * driver accesses nothing else - CAPS2 included. */
 static void test_minimal_configuration(void)
 {
 	static struct fake f;

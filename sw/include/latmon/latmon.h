@@ -47,7 +47,7 @@ struct latmon_hal {
  * error, so the driver never touches them. `minimal` (CAPS.MINIMAL, map 1.3): the minimal
  * configuration, which has only ID, VERSION, CAPS, CTRL (ENABLE, CLEAR), STATUS (BUSY,
  * TRACE_FULL), TRACE_COUNT and the trace window (stop mode, rising edges); its other addresses
- * read one of those, so the driver reads and writes nothing else (not even CAPS2). */
+ * answer a bus error, and the driver reads and writes nothing else (not even CAPS2). */
 struct latmon_caps {
 	uint16_t major, minor;
 	unsigned cnt_width, sync_stages, trace_depth, trace_width;
