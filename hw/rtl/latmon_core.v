@@ -83,28 +83,30 @@ module latmon_core #(
     reg                 full_reg = 1'b0;
 
     // Timeout: count_reg reaches TIMEOUT in this cycle (`hit_reg`). Judged one cycle ahead and
-    // registered, without a wide compare: a start loads left_reg with TIMEOUT - 2, the
-    // increments left until count_reg is TIMEOUT - 1, and every increment counts it down; the
-    // borrow of that decrement (left_reg is 0: count_reg is TIMEOUT - 1, so the next count is
-    // TIMEOUT) goes from the carry chain through one LUT into hit_reg. The cycle after a start
-    // judges TIMEOUT = 1 instead. TIMEOUT = 0 never times out. A new TIMEOUT value applies to
-    // the measurements that start from the second cycle after it is written on; the pending one
-    // keeps the value it started with.
+    // registered, from flip-flops only: a start loads the countdown left_reg with TIMEOUT - 3
+    // (CNT_WIDTH + 1 bits, signed), every increment counts it down, and left_reg is negative
+    // exactly when it stands at -1, when count_reg is TIMEOUT - 1: the next increment takes
+    // count_reg to TIMEOUT. So the sign bit, a flip-flop, decides; the countdown's carry chain
+    // only feeds left_reg itself. (After the hit the measurement ends; the countdown is loaded
+    // again by the next start.) The cycle after a start judges TIMEOUT = 1 instead. TIMEOUT = 0
+    // never times out. A new TIMEOUT value applies to the measurements that start from the
+    // second cycle after it is written on; the pending one keeps the value it started with, on
+    // or off (timeout_run_reg).
     //
-    // TIMEOUT as registered: bits above 0 all zero, bit 0, and TIMEOUT - 2 (one cycle old,
+    // TIMEOUT as registered: bits above 0 all zero, bit 0, and TIMEOUT - 3 (one cycle old,
     // all three from the same value); on and one are small functions of the first two.
     reg                 timeout_high_zero_reg = 1'b1;
     reg                 timeout_bit0_reg = 1'b0;
-    reg [CNT_WIDTH-1:0] timeout_less2_reg = {CNT_WIDTH{1'b0}};
+    reg [CNT_WIDTH:0]   timeout_less3_reg = {(CNT_WIDTH+1){1'b0}};
     wire                timeout_on = !timeout_high_zero_reg || timeout_bit0_reg;
     wire                timeout_one = timeout_high_zero_reg && timeout_bit0_reg;
-    reg [CNT_WIDTH-1:0] left_reg = {CNT_WIDTH{1'b0}};
-    wire [CNT_WIDTH:0]  left_next = {1'b0, left_reg} - 1'b1;  // bit CNT_WIDTH: the borrow
+    reg [CNT_WIDTH:0]   left_reg = {(CNT_WIDTH+1){1'b0}};
+    reg                 timeout_run_reg = 1'b0;  // the pending measurement has a timeout
 
     always @(posedge clk) begin
         timeout_high_zero_reg <= timeout[CNT_WIDTH-1:1] == {(CNT_WIDTH-1){1'b0}};
         timeout_bit0_reg <= timeout[0];
-        timeout_less2_reg <= timeout - {{(CNT_WIDTH-2){1'b0}}, 2'd2};
+        timeout_less3_reg <= {1'b0, timeout} - {{(CNT_WIDTH-1){1'b0}}, 2'd3};
     end
 
     // The decision of a cycle comes from flip-flops and the two trigger events only, so that
@@ -136,8 +138,8 @@ module latmon_core #(
     wire                at_ones = almost_reg && count_reg[0];
     wire                inc = busy_reg && !full_reg;
     // Without a start, the measurement reaches TIMEOUT next cycle: this increment takes count_reg
-    // to TIMEOUT (the countdown's borrow).
-    wire                hit_by_count = timeout_on && inc && left_next[CNT_WIDTH];
+    // to TIMEOUT (the countdown stands at -1).
+    wire                hit_by_count = timeout_run_reg && inc && left_reg[CNT_WIDTH];
 
     // Outputs are registered: every event leaves the core two cycles after the trigger saw it
     // (the trigger's register and this one), irq and ack alike.
@@ -155,6 +157,17 @@ module latmon_core #(
     assign timeout_pulse = timeout_pulse_reg;
     assign overrun_pulse = overrun_pulse_reg;
     assign ignored_pulse = ignored_pulse_reg;
+
+    // The countdown matters only while a measurement is pending (hit_by_count needs inc, so
+    // busy): clear and rst need not touch it, and its clock enable stays out of their fan-out.
+    always @(posedge clk) begin
+        if (starts) begin
+            left_reg <= timeout_less3_reg;
+            timeout_run_reg <= timeout_on;
+        end else if (inc) begin
+            left_reg <= left_reg - 1'b1;
+        end
+    end
 
     // sample_latency holds the last latency measured until the next one (0 after clear): the IP
     // reads it as LAST when there is no other source of latencies.
@@ -191,10 +204,6 @@ module latmon_core #(
                 full_reg <= 1'b0;
             else if (inc && at_ones)
                 full_reg <= 1'b1;
-            if (starts)
-                left_reg <= timeout_less2_reg;
-            else if (inc)
-                left_reg <= left_next[CNT_WIDTH-1:0];
             // A start times out next cycle only with TIMEOUT = 1 (count_reg is 1 then).
             hit_reg <= starts ? timeout_one : hit_by_count;
             // !busy || hit of the next cycle: busy_reg's next value spelled out.

@@ -13,7 +13,8 @@ import random
 
 import cocotb
 import pytest
-from latmon_tb import TB, Stimulus, check, random_stimulus, waveform
+from cocotb.triggers import Timer
+from latmon_tb import CLOCK_NS, TB, Stimulus, check, random_stimulus, waveform
 from model.latmon_core_model import Kind, Output, core_model
 from simulate import build_id, rtl, run_sim, tb_hdl
 
@@ -63,6 +64,34 @@ async def timeout(dut) -> None:
         Output(349, Kind.SAMPLE, 49),
     ]
     assert core_model(stim.irq, stim.ack, tb.cnt_width, timeout=50) == expected
+    await tb.drive(waveform(stim))
+    await tb.settle(100)
+    check(tb, expected)
+
+
+@cocotb.test()
+async def timeout_change_while_pending(dut) -> None:
+    """A new TIMEOUT applies to the measurements that start after it; the pending one keeps the
+    value it started with, whether the new one turns the timeout off or on."""
+    tb = TB(dut)
+    await tb.start(timeout=50)
+
+    async def set_timeout(changes: list[tuple[int, int]]) -> None:
+        now = 0
+        for cycle, value in changes:
+            await Timer((cycle - now) * CLOCK_NS, unit="ns")
+            now = cycle
+            dut.timeout.value = value
+
+    # Each change falls well inside a pending measurement (started at 10 and 120).
+    cocotb.start_soon(set_timeout([(30, 0), (140, 20), (500, 30)]))
+    stim = Stimulus(irq=[10, 120, 400, 600], ack=[300])
+    expected = [
+        Output(60, Kind.TIMEOUT),  # started with 50: turning the timeout off does not stop it
+        Output(300, Kind.SAMPLE, 180),  # started with 0: turning it on does not end it
+        Output(420, Kind.TIMEOUT),  # the new value, 20, for the next one
+        Output(630, Kind.TIMEOUT),  # and 30 after that
+    ]
     await tb.drive(waveform(stim))
     await tb.settle(100)
     check(tb, expected)
