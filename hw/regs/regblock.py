@@ -301,12 +301,13 @@ class ModuleWriter:
         self.emit("")
         # An address is decoded as its 256-byte page (bits 15:8, bits above 15 zero), once per
         # page, and its word in the page (bits 7:2: six bits, one LUT6 for any set of words),
-        # so that no decode is an OR of one wide compare per register.
+        # each kept as a net of its own, so that synthesis neither folds the page into each
+        # decode nor chains the decodes through each other: every select or hit is then one
+        # LUT after them (the page two LUT levels, a word one: three from the address).
         pages: dict[int, list[Register]] = {}
         for r in self.regs:
             pages.setdefault(r.offset >> 8, []).append(r)
-        self.emit("    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),")
-        self.emit("    // kept as a net of its own: synthesis does not fold it into each decode.")
+        self.emit("    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).")
         for page in sorted(pages):
             for bus in ("wr", "rd"):
                 name = f"{bus}_page_{page:02x}"
@@ -314,11 +315,25 @@ class ModuleWriter:
                     f"    (* keep *) wire {name} = {bus}_addr[15:8] == 8'h{page:02X} && "
                     f"({bus}_addr >> 16) == 0;"
                 )
+        self.emit("    // The word in the page (bits 7:2), per register, and per page for the hit.")
+
+        def word(r: Register) -> int:
+            return (r.offset & 0xFF) >> 2
+
+        for bus in ("wr", "rd"):
+            for r in self.regs:
+                if bus == "rd" or r.writable:
+                    self.emit(
+                        f"    (* keep *) wire {bus}_word_{r.ident} = "
+                        f"{bus}_addr[7:2] == 6'd{word(r)};"
+                    )
+        for page, regs in sorted(pages.items()):
+            low = " || ".join(f"wr_addr[7:2] == 6'd{word(r)}" for r in regs)
+            self.emit(f"    (* keep *) wire wr_words_{page:02x} = {low};")
         self.emit("")
 
         def at(bus: str, r: Register) -> str:
-            word = (r.offset & 0xFF) >> 2
-            return f"{bus}_page_{r.offset >> 8:02x} && {bus}_addr[7:2] == 6'd{word}"
+            return f"{bus}_page_{r.offset >> 8:02x} && {bus}_word_{r.ident}"
 
         self.emit("    // Writes: which register, registered when the write is decoded (wr_req);")
         self.emit("    // the write itself is the next cycle, with wr_data and wr_strb then.")
@@ -330,10 +345,7 @@ class ModuleWriter:
         for r in self.regs:
             if r.writable:
                 self.emit(f"        wr_{r.ident} <= !rst && wr_req && {at('wr', r)};")
-        terms = []
-        for page, regs in sorted(pages.items()):
-            low = " || ".join(f"wr_addr[7:2] == 6'd{(r.offset & 0xFF) >> 2}" for r in regs)
-            terms.append(f"(wr_page_{page:02x} && ({low}))")
+        terms = [f"(wr_page_{page:02x} && wr_words_{page:02x})" for page in sorted(pages)]
         hits = " ||\n            ".join(terms)
         self.emit("        // read in the cycle after wr_req only: of that cycle's address")
         self.emit(f"        wr_hit_reg <= {hits};")

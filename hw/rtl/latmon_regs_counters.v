@@ -49,17 +49,22 @@ module latmon_regs_counters #(
 
     // ---- address decode ------------------------------------------------------
 
-    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
-    // kept as a net of its own: synthesis does not fold it into each decode.
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+    // The word in the page (bits 7:2), per register, and per page for the hit.
+    (* keep *) wire rd_word_violations = rd_addr[7:2] == 6'd16;
+    (* keep *) wire rd_word_overruns = rd_addr[7:2] == 6'd18;
+    (* keep *) wire rd_word_ignored = rd_addr[7:2] == 6'd19;
+    (* keep *) wire rd_word_trace_lost = rd_addr[7:2] == 6'd21;
+    (* keep *) wire wr_words_00 = wr_addr[7:2] == 6'd16 || wr_addr[7:2] == 6'd18 || wr_addr[7:2] == 6'd19 || wr_addr[7:2] == 6'd21;
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
         // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd16 || wr_addr[7:2] == 6'd18 || wr_addr[7:2] == 6'd19 || wr_addr[7:2] == 6'd21));
+        wr_hit_reg <= (wr_page_00 && wr_words_00);
     end
     assign wr_hit = wr_hit_reg;
 
@@ -71,10 +76,10 @@ module latmon_regs_counters #(
     reg rd_trace_lost = 1'b0;  // 0x054
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_violations <= rd_page_00 && rd_addr[7:2] == 6'd16;
-        rd_overruns <= rd_page_00 && rd_addr[7:2] == 6'd18;
-        rd_ignored <= rd_page_00 && rd_addr[7:2] == 6'd19;
-        rd_trace_lost <= rd_page_00 && rd_addr[7:2] == 6'd21;
+        rd_violations <= rd_page_00 && rd_word_violations;
+        rd_overruns <= rd_page_00 && rd_word_overruns;
+        rd_ignored <= rd_page_00 && rd_word_ignored;
+        rd_trace_lost <= rd_page_00 && rd_word_trace_lost;
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_violations || rd_overruns || rd_ignored || rd_trace_lost;

@@ -69,10 +69,15 @@ module latmon_regs_irq #(
 
     // ---- address decode ------------------------------------------------------
 
-    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
-    // kept as a net of its own: synthesis does not fold it into each decode.
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+    // The word in the page (bits 7:2), per register, and per page for the hit.
+    (* keep *) wire wr_word_irq_enable = wr_addr[7:2] == 6'd5;
+    (* keep *) wire wr_word_irq_status = wr_addr[7:2] == 6'd6;
+    (* keep *) wire rd_word_irq_enable = rd_addr[7:2] == 6'd5;
+    (* keep *) wire rd_word_irq_status = rd_addr[7:2] == 6'd6;
+    (* keep *) wire wr_words_00 = wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6;
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
@@ -80,10 +85,10 @@ module latmon_regs_irq #(
     reg wr_irq_status = 1'b0;  // 0x018
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_irq_enable <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd5;
-        wr_irq_status <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd6;
+        wr_irq_enable <= !rst && wr_req && wr_page_00 && wr_word_irq_enable;
+        wr_irq_status <= !rst && wr_req && wr_page_00 && wr_word_irq_status;
         // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6));
+        wr_hit_reg <= (wr_page_00 && wr_words_00);
     end
     assign wr_hit = wr_hit_reg;
 
@@ -93,8 +98,8 @@ module latmon_regs_irq #(
     reg rd_irq_status = 1'b0;  // 0x018
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_irq_enable <= rd_page_00 && rd_addr[7:2] == 6'd5;
-        rd_irq_status <= rd_page_00 && rd_addr[7:2] == 6'd6;
+        rd_irq_enable <= rd_page_00 && rd_word_irq_enable;
+        rd_irq_status <= rd_page_00 && rd_word_irq_status;
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_irq_enable || rd_irq_status;

@@ -51,17 +51,21 @@ module latmon_regs_sum #(
 
     // ---- address decode ------------------------------------------------------
 
-    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
-    // kept as a net of its own: synthesis does not fold it into each decode.
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+    // The word in the page (bits 7:2), per register, and per page for the hit.
+    (* keep *) wire rd_word_sum_lo = rd_addr[7:2] == 6'd13;
+    (* keep *) wire rd_word_sum_hi = rd_addr[7:2] == 6'd14;
+    (* keep *) wire rd_word_sum_count = rd_addr[7:2] == 6'd15;
+    (* keep *) wire wr_words_00 = wr_addr[7:2] == 6'd13 || wr_addr[7:2] == 6'd14 || wr_addr[7:2] == 6'd15;
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
         // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd13 || wr_addr[7:2] == 6'd14 || wr_addr[7:2] == 6'd15));
+        wr_hit_reg <= (wr_page_00 && wr_words_00);
     end
     assign wr_hit = wr_hit_reg;
 
@@ -72,9 +76,9 @@ module latmon_regs_sum #(
     reg rd_sum_count = 1'b0;  // 0x03C
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_sum_lo <= rd_page_00 && rd_addr[7:2] == 6'd13;
-        rd_sum_hi <= rd_page_00 && rd_addr[7:2] == 6'd14;
-        rd_sum_count <= rd_page_00 && rd_addr[7:2] == 6'd15;
+        rd_sum_lo <= rd_page_00 && rd_word_sum_lo;
+        rd_sum_hi <= rd_page_00 && rd_word_sum_hi;
+        rd_sum_count <= rd_page_00 && rd_word_sum_count;
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_sum_lo || rd_sum_hi || rd_sum_count;

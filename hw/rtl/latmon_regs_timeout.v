@@ -50,19 +50,23 @@ module latmon_regs_timeout #(
 
     // ---- address decode ------------------------------------------------------
 
-    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero),
-    // kept as a net of its own: synthesis does not fold it into each decode.
+    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+    // The word in the page (bits 7:2), per register, and per page for the hit.
+    (* keep *) wire wr_word_timeout = wr_addr[7:2] == 6'd7;
+    (* keep *) wire rd_word_timeout = rd_addr[7:2] == 6'd7;
+    (* keep *) wire rd_word_timeouts = rd_addr[7:2] == 6'd17;
+    (* keep *) wire wr_words_00 = wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd17;
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
     reg wr_timeout = 1'b0;  // 0x01C
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_timeout <= !rst && wr_req && wr_page_00 && wr_addr[7:2] == 6'd7;
+        wr_timeout <= !rst && wr_req && wr_page_00 && wr_word_timeout;
         // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_00 && (wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd17));
+        wr_hit_reg <= (wr_page_00 && wr_words_00);
     end
     assign wr_hit = wr_hit_reg;
 
@@ -72,8 +76,8 @@ module latmon_regs_timeout #(
     reg rd_timeouts = 1'b0;  // 0x044
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_timeout <= rd_page_00 && rd_addr[7:2] == 6'd7;
-        rd_timeouts <= rd_page_00 && rd_addr[7:2] == 6'd17;
+        rd_timeout <= rd_page_00 && rd_word_timeout;
+        rd_timeouts <= rd_page_00 && rd_word_timeouts;
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_timeout || rd_timeouts;

@@ -108,7 +108,14 @@ module latmon_stim #(
     // Stage x: the generator state of the next interval but two; pp: its partial products;
     // q: the interval but one minus min; r: the next interval and whether it is at most 1.
     // All stages move together (`advance`): once per cycle while filling, then once per load.
-    reg  [31:0] seeded = 32'd1;       // the first state of a run seeded now
+    // The first state of a run seeded now, in two steps (no 32-bit compare before the xorshift):
+    // the seed's xorshift and whether it is 0, then the choice; `seeding`, the second cycle
+    // after start, takes it (the seed of the start cycle) into x, which first advances a cycle
+    // later.
+    localparam [31:0] SEEDED_ONE = 32'h00042021;  // xorshift(1): a seed of 0 is replaced by 1
+    reg  [31:0] seed_xs = 32'd0;      // xorshift(seed)
+    reg         seed_zero = 1'b1;     // seed == 0
+    reg  [31:0] seeded = SEEDED_ONE;
     reg  [31:0] x = 32'd1;
     reg  [32:0] pp_lo = 33'd0;        // x[31:16] * span_m[16:0]
     reg  [32:0] pp_hi = 33'd0;        // x[31:16] * span_m[32:17]
@@ -121,8 +128,10 @@ module latmon_stim #(
     reg         advance;
 
     always @(posedge clk) begin
-        seeded <= xorshift(seed == 32'd0 ? 32'd1 : seed);
-        if (seeding) begin  // the cycle after start: the seed of the start cycle
+        seed_xs <= xorshift(seed);
+        seed_zero <= seed == 32'd0;
+        seeded <= seed_zero ? SEEDED_ONE : seed_xs;
+        if (seeding) begin  // the second cycle after start: the seed of the start cycle
             x <= seeded;
         end else if (advance) begin
             x <= xorshift(x);
@@ -136,7 +145,7 @@ module latmon_stim #(
 
     // ---- the run ---------------------------------------------------------------------------
     reg [2:0]  fill = 3'd0;            // cycles left before the first load (advances from 3)
-    reg        seeding = 1'b0;         // fill == FILL: the cycle after start
+    reg        seeding = 1'b0;         // fill == FILL - 1: the second cycle after start
     reg        filling = 1'b0;         // fill is 1..3: the pipeline advances
     reg        filled = 1'b1;          // fill == 0
     reg        load = 1'b0;            // this cycle loads the first interval
@@ -173,7 +182,7 @@ module latmon_stim #(
         if (start) begin
             running <= 1'b1;
             fill <= FILL;
-            seeding <= 1'b1;
+            seeding <= 1'b0;
             filling <= 1'b0;
             filled <= 1'b0;
             load <= 1'b0;
@@ -193,7 +202,7 @@ module latmon_stim #(
             load <= 1'b0;
         end else if (!filled) begin
             fill <= fill - 3'd1;
-            seeding <= 1'b0;
+            seeding <= fill == FILL;
             filling <= fill >= 3'd2 && fill <= 3'd4;
             filled <= fill == 3'd1;
             load <= fill == 3'd1;

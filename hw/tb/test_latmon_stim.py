@@ -130,6 +130,38 @@ async def random_intervals_exact_and_uniform(dut) -> None:
 
 
 @cocotb.test()
+async def random_seed_zero_and_restart(dut) -> None:
+    """Seed 0 runs as seed 1; a start in the cycle after a start runs with the second start's
+    seed (each pulse where the model puts it)."""
+    tb = StimTB(dut)
+    await tb.reset()
+    config = {"interval_min": 3, "interval_max": 40, "total": 200}
+    s = await tb.run(RANDOM, seed=0, **config)
+    await tb.until_done()
+    want = [s + c for c in pulse_cycles(RANDOM, 200, seed=1, **config_intervals(config))]
+    assert [c for c, _ in tb.pulses] == want
+
+    await FallingEdge(dut.clk)
+    dut.mode.value = RANDOM
+    for name, value in {**CONFIG, **config, "seed": 7}.items():
+        getattr(dut, name).value = value
+    tb.pulses.clear()
+    dut.start.value = 1
+    await FallingEdge(dut.clk)
+    dut.seed.value = 99  # start again, at once, with another seed
+    s = int(dut.cycle.value)
+    await FallingEdge(dut.clk)
+    dut.start.value = 0
+    await tb.until_done()
+    want = [s + c for c in pulse_cycles(RANDOM, 200, seed=99, **config_intervals(config))]
+    assert [c for c, _ in tb.pulses] == want
+
+
+def config_intervals(config: dict[str, int]) -> dict[str, int]:
+    return {k: config[k] for k in ("interval_min", "interval_max")}
+
+
+@cocotb.test()
 async def endless_run_stops(dut) -> None:
     tb = StimTB(dut)
     await tb.reset()
