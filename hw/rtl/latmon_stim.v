@@ -77,7 +77,6 @@ module latmon_stim #(
     endfunction
 
     // ---- the configuration, registered (it is static during a run) -------------------------
-    reg [31:0] lo = 32'd0;            // interval_min
     reg [32:0] diff = 33'd0;          // interval_max - interval_min; bit 32: max below min
     reg [32:0] span = 33'd1;          // max(interval_max, interval_min) - interval_min + 1
     reg [32:0] span_m = 33'd1;        // span, the multiplier's operand (the register it keeps)
@@ -86,9 +85,16 @@ module latmon_stim #(
     reg        period_le_1 = 1'b1;    // an interval of period (or pause) is one cycle
     reg        pause_le_1 = 1'b1;
     reg        burst_le_1 = 1'b1;     // bursts of one pulse: every interval after the first a pause
-    reg [31:0] burst_periods = 32'd0; // the period intervals between two pauses: burst_len - 1
+    // The countdowns of a run stop at -1 and are loaded with their value less 3 or 2 (signed,
+    // 33 bits), so that the sign bit, a flip-flop, says what a 32-bit compare said (see below).
+    reg [32:0] lo_m3 = 33'd0;          // interval_min - 3
+    reg [32:0] period_m3 = 33'd0;      // period - 3
+    reg [32:0] pause_m3 = 33'd0;       // pause - 3
+    reg        burst_len_0 = 1'b1;     // burst_len == 0
+    reg [32:0] burst_len_m3 = 33'd0;   // burst_len - 3
+    reg [32:0] burst_pl = 33'd0;       // period intervals between two pauses (burst_len - 1), - 2
     always @(posedge clk) begin
-        lo <= interval_min;
+        lo_m3 <= {1'b0, interval_min} - 33'd3;
         // In two steps, one carry chain each, then copied for the multiplier (the span is used
         // from the third cycle after start on, see `fill`).
         diff <= {1'b0, interval_max} - {1'b0, interval_min};
@@ -101,12 +107,17 @@ module latmon_stim #(
         period_le_1 <= period[31:1] == 31'd0;
         pause_le_1 <= pause[31:1] == 31'd0;
         burst_le_1 <= burst_len[31:1] == 31'd0;
-        burst_periods <= burst_len == 32'd0 ? 32'd0 : burst_len - 32'd1;
+        burst_len_0 <= burst_len == 32'd0;
+        burst_len_m3 <= {1'b0, burst_len} - 33'd3;
+        burst_pl <= burst_len_0 ? 33'h1FFFFFFFE : burst_len_m3;  // -2: none
+        period_m3 <= {1'b0, period} - 33'd3;
+        pause_m3 <= {1'b0, pause} - 33'd3;
     end
 
     // ---- the random intervals, computed ahead --------------------------------------------
     // Stage x: the generator state of the next interval but two; pp: its partial products;
-    // q: the interval but one minus min; r: the next interval and whether it is at most 1.
+    // q: the interval but one minus min; r: the next interval (less 3) and whether it is at
+    // most 1.
     // All stages move together (`advance`): once per cycle while filling, then once per load.
     // The first state of a run seeded now, in two steps (no 32-bit compare before the xorshift):
     // the seed's xorshift and whether it is 0, then the choice; `seeding`, the second cycle
@@ -120,7 +131,7 @@ module latmon_stim #(
     reg  [32:0] pp_lo = 33'd0;        // x[31:16] * span_m[16:0]
     reg  [32:0] pp_hi = 33'd0;        // x[31:16] * span_m[32:17]
     reg  [31:0] q = 32'd0;            // (x[31:16] * span) >> 16
-    reg  [31:0] r = 32'd0;
+    reg  [32:0] r_m3 = 33'd0;         // the next interval - 3
     reg         r_le_1 = 1'b0;
     /* verilator lint_off UNUSEDSIGNAL */  // the fraction bits of the product are dropped
     wire [49:0] product = {17'd0, pp_lo} + {pp_hi, 17'd0};
@@ -138,7 +149,7 @@ module latmon_stim #(
             pp_lo <= x[31:16] * span_m[16:0];
             pp_hi <= x[31:16] * span_m[32:17];
             q <= product[47:16];  // product < 2^48
-            r <= lo + q;          // q <= max - min: no overflow
+            r_m3 <= lo_m3 + {1'b0, q};  // q <= max - min: no overflow
             r_le_1 <= (lo_is_0 && q[31:1] == 31'd0) || (lo_is_1 && q == 32'd0);
         end
     end
@@ -149,29 +160,41 @@ module latmon_stim #(
     reg        filling = 1'b0;         // fill is 1..3: the pipeline advances
     reg        filled = 1'b1;          // fill == 0
     reg        load = 1'b0;            // this cycle loads the first interval
-    reg [31:0] wait_left = 32'd0;      // cycles to the next pulse (1 or 0: it comes next cycle)
-    reg        due = 1'b0;             // wait_left <= 1: the pulse goes out at the next edge
+    // Three countdowns, each kept as its value less 2 or 3 in 33 bits, so that "reaches 1" is
+    // the sign bit: while one counts down it never stands below the value it is judged at.
+    //   wait_m3   cycles to the next pulse, less 3. It is counted down only while due is low,
+    //             i.e. while at least 2 cycles are left (wait_m3 >= -1); the next cycle is
+    //             the last (due) when 2 are left now, wait_m3 = -1: its sign.
+    //   pl        burst mode: the period intervals before the next pause, less 2. pause_next
+    //             is "none left" (a reload follows), so pl is counted down from >= -1 only
+    //             and "1 left now" (the next interval is a pause) is its sign.
+    //   ll        pulses left in the run, less 2 (not endless): the run ends at a pulse when 1
+    //             is left, ll = -1, its sign; from >= 1 left it is counted down only.
+    reg [32:0] wait_m3 = 33'd0;
+    reg        due = 1'b0;             // at most 1 cycle left: the pulse goes out at the next edge
     reg        pause_next = 1'b0;      // burst mode: the next interval is a pause
-    reg [31:0] periods_left = 32'd0;   // burst mode: period intervals before the next pause
-    reg        endless = 1'b0;         // total == 0
-    reg [31:0] left = 32'd0;           // pulses left in the run (when not endless)
-    reg        one_left = 1'b0;        // left == 1
+    reg [32:0] pl = 33'd0;
+    reg [31:0] total_s = 32'd0;        // total, sampled at start
+    reg        endless = 1'b0;         // total == 0 (from the cycle after start's)
+    reg [32:0] ll = 33'd0;             // (from the cycle after start's)
+    wire       one_left = ll[32];      // 1 pulse left
 
     wire fire = running && !load && filled && due;
     always @* advance = filling || ((load || fire) && mode == MODE_RANDOM);
 
-    // The interval loaded now (in `load` the first, else the one after the pulse sent now).
-    reg [31:0] next_interval;
+    // The interval loaded now (in `load` the first, else the one after the pulse sent now),
+    // less 3.
+    reg [32:0] next_m3;
     reg        next_le_1;
     always @* begin
         if (mode == MODE_RANDOM) begin
-            next_interval = r;
+            next_m3 = r_m3;
             next_le_1 = r_le_1;
         end else if (mode == MODE_BURST && pause_next && !load) begin
-            next_interval = pause;
+            next_m3 = pause_m3;
             next_le_1 = pause_le_1;
         end else begin
-            next_interval = period;
+            next_m3 = period_m3;
             next_le_1 = period_le_1;
         end
     end
@@ -190,9 +213,7 @@ module latmon_stim #(
             due <= 1'b0;
             sent <= 32'd0;
             pulse_id <= {ID_WIDTH{1'b0}};
-            endless <= total == 32'd0;
-            left <= total;
-            one_left <= total == 32'd1;
+            total_s <= total;
         end else if (stop) begin
             running <= 1'b0;
             fill <= 3'd0;
@@ -203,26 +224,29 @@ module latmon_stim #(
         end else if (!filled) begin
             fill <= fill - 3'd1;
             seeding <= fill == FILL;
+            if (fill == FILL) begin  // the cycle after start: the run's length (first used
+                endless <= total_s == 32'd0;  // at the first pulse, cycles later)
+                ll <= {1'b0, total_s} - 33'd2;
+            end
             filling <= fill >= 3'd2 && fill <= 3'd4;
             filled <= fill == 3'd1;
             load <= fill == 3'd1;
         end else if (load || fire) begin
             load <= 1'b0;
-            wait_left <= next_interval;
+            wait_m3 <= next_m3;
             due <= next_le_1;
             if (load || pause_next) begin
-                periods_left <= burst_periods;
+                pl <= burst_pl;
                 pause_next <= burst_le_1;
             end else begin
-                periods_left <= periods_left - 32'd1;
-                pause_next <= periods_left == 32'd1;
+                pl <= pl - 33'd1;
+                pause_next <= pl[32];
             end
             if (fire) begin
                 pulse <= 1'b1;
                 pulse_id <= sent[ID_WIDTH-1:0];
                 sent <= sent + 32'd1;
-                left <= left - 32'd1;
-                one_left <= left == 32'd2;
+                ll <= ll - 33'd1;
                 if (!endless && one_left) begin
                     running <= 1'b0;
                     done <= 1'b1;
@@ -230,8 +254,8 @@ module latmon_stim #(
                 end
             end
         end else if (running) begin
-            wait_left <= wait_left - 32'd1;
-            due <= wait_left == 32'd2;
+            wait_m3 <= wait_m3 - 33'd1;
+            due <= wait_m3[32];
         end
         if (rst) begin
             pulse <= 1'b0;
@@ -245,7 +269,7 @@ module latmon_stim #(
             done <= 1'b0;
             done_pulse <= 1'b0;
             sent <= 32'd0;
-            wait_left <= 32'd0;
+            wait_m3 <= 33'd0;
             pause_next <= 1'b0;
         end
     end

@@ -162,6 +162,36 @@ def config_intervals(config: dict[str, int]) -> dict[str, int]:
 
 
 @cocotb.test()
+async def short_intervals_and_runs(dut) -> None:
+    """The corners of the countdowns: intervals 0..3, runs of 1..3 pulses, bursts of 0..3
+    pulses with pauses 0..3, random intervals pinned to 0..2 — each run's pulses where the model
+    puts them, and done after exactly `total` pulses."""
+    tb = StimTB(dut)
+    await tb.reset()
+    runs: list[tuple[int, dict[str, int]]] = []
+    for total in (1, 2, 3, 5):
+        for period in (0, 1, 2, 3):
+            runs.append((PERIODIC, {"period": period, "total": total}))
+    for burst_len in (0, 1, 2, 3):
+        for pause in (0, 1, 2, 3):
+            runs.append((BURST, {"period": 2, "burst_len": burst_len, "pause": pause, "total": 7}))
+    for value in (0, 1, 2):
+        runs.append((RANDOM, {"interval_min": value, "interval_max": value, "total": 4}))
+    runs.append((RANDOM, {"interval_min": 0, "interval_max": 3, "total": 40, "seed": 5}))
+    for mode, config in runs:
+        s = await tb.run(mode, **config)
+        await tb.until_done()
+        want = [s + c for c in pulse_cycles(mode, config["total"], **config_model(config))]
+        got = [c for c, _ in tb.pulses]
+        assert got == want, (mode, config, got, want)
+        assert int(dut.sent.value) == config["total"], (mode, config)
+
+
+def config_model(config: dict[str, int]) -> dict[str, int]:
+    return {k: v for k, v in config.items() if k != "total"}
+
+
+@cocotb.test()
 async def endless_run_stops(dut) -> None:
     tb = StimTB(dut)
     await tb.reset()
