@@ -23,8 +23,9 @@
 // all counted:
 //
 //   cycle   t          t+1                  t+2        t+3        t+4       t+5        t+6
-//   s0a     latency -> under/over, (latency - offset) >> 8*shift[4:3]
-//   s0b                -> bin; side registers (min/max: halves compared in s0a, written in s0c)
+//   s0a     latency -> under/over, latency - offset
+//   s0b                -> bin = that >> shift; side registers (min/max: halves compared in
+//                         s0a, written in s0c)
 //   s1                                      RAM read; bin vs s2..s5
 //   s2                                                 output reg; 1 + matches
 //   s3                                                            bank's word
@@ -197,22 +198,23 @@ module latmon_hist #(
     reg                  va = 1'b0;
     reg                  bank_a = 1'b0;
     reg  [CNT_WIDTH-1:0] lat_a = {CNT_WIDTH{1'b0}};
-    reg  [CNT_WIDTH-1:0] delta_a = {CNT_WIDTH{1'b0}};
+    reg  [CNT_WIDTH-1:0] delta_a = {CNT_WIDTH{1'b0}};  // latency - offset
     reg                  under_a = 1'b0;
     reg                  over_a = 1'b0;
     always @(posedge clk) begin
         va <= take0;
         bank_a <= act;  // the bank of a latency: the active one when it enters
         lat_a <= sample_latency;
-        // The bin's shift in two steps: by 8 * shift[4:3] here, by shift[2:0] in s0b.
-        delta_a <= (sample_latency - offset) >> {shift[4:3], 3'b000};
+        // Nothing after the carry chain: the whole shift is done in s0b (a multiplexer for
+        // each of the BINS_LOG2 bin bits only).
+        delta_a <= sample_latency - offset;
         under_a <= sample_latency < offset;
         over_a <= !past_all && sample_latency >= past_bins;
         if (rst || clear)
             va <= 1'b0;
     end
     /* verilator lint_off UNUSEDSIGNAL */  // the bits above the bin number
-    wire [CNT_WIDTH-1:0] index_a = delta_a >> shift[2:0];
+    wire [CNT_WIDTH-1:0] index_a = delta_a >> shift;
     /* verilator lint_on UNUSEDSIGNAL */
 
     reg                 v1 = 1'b0;
