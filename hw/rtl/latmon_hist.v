@@ -183,15 +183,17 @@ module latmon_hist #(
 
     // s0a: the range checks, as compares of the latency with offset and with the first
     // latency past the last bin, offset + (BINS << shift) (registered: the settings are static).
-    localparam BW = CNT_WIDTH + 32 + BINS_LOG2 + 1;  // wide enough for offset + (BINS << 31)
-    localparam [BW-1:0]  BINS_WIDE = BINS;
-    // Kept as its low CNT_WIDTH bits and a flag for "beyond every latency" (no wide compare).
-    wire [BW-1:0]        past_bins_w = {{(BW-CNT_WIDTH){1'b0}}, offset} + (BINS_WIDE << shift);
+    // BINS << shift has one bit set, bit BINS_LOG2 + shift: the sum is taken CNT_WIDTH + 1 bits
+    // wide (one carry chain, its top bit "beyond every latency"), and a bit that falls beyond
+    // even that sets the flag by itself, from the shift alone (no 73-bit chain, no wide OR).
+    localparam [CNT_WIDTH:0] BINS_WIDE = BINS;
+    wire [CNT_WIDTH:0]   past_bins_w = {1'b0, offset} + (BINS_WIDE << shift);
+    wire                 bins_beyond = {27'd0, shift} + BINS_LOG2 > CNT_WIDTH;
     reg  [CNT_WIDTH-1:0] past_bins = {CNT_WIDTH{1'b0}};
     reg                  past_all = 1'b0;
     always @(posedge clk) begin
         past_bins <= past_bins_w[CNT_WIDTH-1:0];
-        past_all <= |past_bins_w[BW-1:CNT_WIDTH];
+        past_all <= bins_beyond || past_bins_w[CNT_WIDTH];
     end
 
     wire                 take0 = sample_valid && counting;
