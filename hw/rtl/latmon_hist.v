@@ -23,8 +23,9 @@
 // all counted:
 //
 //   cycle   t          t+1                  t+2        t+3        t+4       t+5        t+6
-//   s0a     latency -> under/over, (latency - offset) >> 8*shift[4:3]
-//   s0b                -> bin; side registers (min/max: halves compared in s0a, written in s0c)
+//   s0a     latency -> under/over, latency - offset
+//   s0b                -> bin = that >> shift; side registers (min/max: halves compared in
+//                         s0a, written in s0c)
 //   s1                                      RAM read; bin vs s2..s5
 //   s2                                                 output reg; 1 + matches
 //   s3                                                            bank's word
@@ -182,37 +183,40 @@ module latmon_hist #(
 
     // s0a: the range checks, as compares of the latency with offset and with the first
     // latency past the last bin, offset + (BINS << shift) (registered: the settings are static).
-    localparam BW = CNT_WIDTH + 32 + BINS_LOG2 + 1;  // wide enough for offset + (BINS << 31)
-    localparam [BW-1:0]  BINS_WIDE = BINS;
-    // Kept as its low CNT_WIDTH bits and a flag for "beyond every latency" (no wide compare).
-    wire [BW-1:0]        past_bins_w = {{(BW-CNT_WIDTH){1'b0}}, offset} + (BINS_WIDE << shift);
+    // BINS << shift has one bit set, bit BINS_LOG2 + shift: the sum is taken CNT_WIDTH + 1 bits
+    // wide (one carry chain, its top bit "beyond every latency"), and a bit that falls beyond
+    // even that sets the flag by itself, from the shift alone (no 73-bit chain, no wide OR).
+    localparam [CNT_WIDTH:0] BINS_WIDE = BINS;
+    wire [CNT_WIDTH:0]   past_bins_w = {1'b0, offset} + (BINS_WIDE << shift);
+    wire                 bins_beyond = {27'd0, shift} + BINS_LOG2 > CNT_WIDTH;
     reg  [CNT_WIDTH-1:0] past_bins = {CNT_WIDTH{1'b0}};
     reg                  past_all = 1'b0;
     always @(posedge clk) begin
         past_bins <= past_bins_w[CNT_WIDTH-1:0];
-        past_all <= |past_bins_w[BW-1:CNT_WIDTH];
+        past_all <= bins_beyond || past_bins_w[CNT_WIDTH];
     end
 
     wire                 take0 = sample_valid && counting;
     reg                  va = 1'b0;
     reg                  bank_a = 1'b0;
     reg  [CNT_WIDTH-1:0] lat_a = {CNT_WIDTH{1'b0}};
-    reg  [CNT_WIDTH-1:0] delta_a = {CNT_WIDTH{1'b0}};
+    reg  [CNT_WIDTH-1:0] delta_a = {CNT_WIDTH{1'b0}};  // latency - offset
     reg                  under_a = 1'b0;
     reg                  over_a = 1'b0;
     always @(posedge clk) begin
         va <= take0;
         bank_a <= act;  // the bank of a latency: the active one when it enters
         lat_a <= sample_latency;
-        // The bin's shift in two steps: by 8 * shift[4:3] here, by shift[2:0] in s0b.
-        delta_a <= (sample_latency - offset) >> {shift[4:3], 3'b000};
+        // Nothing after the carry chain: the whole shift is done in s0b (a multiplexer for
+        // each of the BINS_LOG2 bin bits only).
+        delta_a <= sample_latency - offset;
         under_a <= sample_latency < offset;
         over_a <= !past_all && sample_latency >= past_bins;
         if (rst || clear)
             va <= 1'b0;
     end
     /* verilator lint_off UNUSEDSIGNAL */  // the bits above the bin number
-    wire [CNT_WIDTH-1:0] index_a = delta_a >> shift[2:0];
+    wire [CNT_WIDTH-1:0] index_a = delta_a >> shift;
     /* verilator lint_on UNUSEDSIGNAL */
 
     reg                 v1 = 1'b0;
