@@ -300,10 +300,10 @@ class ModuleWriter:
         )
         self.emit("")
         # An address is decoded as its 256-byte page (bits 15:8, bits above 15 zero), once per
-        # page, and its word in the page (bits 7:2: six bits, one LUT6 for any set of words),
-        # each kept as a net of its own, so that synthesis neither folds the page into each
-        # decode nor chains the decodes through each other: every select or hit is then one
-        # LUT after them (the page two LUT levels, a word one: three from the address).
+        # page, and its word in the page (bits 7:2), each kept as a net of its own, so that
+        # synthesis neither folds the page into each decode nor chains the decodes through each
+        # other: every select or hit is one LUT after them (the page two LUT levels, the word
+        # pieces one: three from the address).
         pages: dict[int, list[Register]] = {}
         for r in self.regs:
             pages.setdefault(r.offset >> 8, []).append(r)
@@ -315,25 +315,39 @@ class ModuleWriter:
                     f"    (* keep *) wire {name} = {bus}_addr[15:8] == 8'h{page:02X} && "
                     f"({bus}_addr >> 16) == 0;"
                 )
-        self.emit("    // The word in the page (bits 7:2), per register, and per page for the hit.")
+        # The word in the page: bits 7:5 and 4:2 each decoded one-hot (one LUT per bit), kept,
+        # so that a word is an AND of two of them and every select is one LUT after the page
+        # (two levels): left to itself, synthesis shares pieces of the word compares between
+        # the blocks and chains them (three levels for one six-bit compare).
+        self.emit("    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.")
+        self.emit("    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register")
+        for bus in ("wr", "rd"):
+            self.emit(f"    (* keep *) wire [7:0] {bus}_word_hi = 8'd1 << {bus}_addr[7:5];")
+            self.emit(f"    (* keep *) wire [7:0] {bus}_word_lo = 8'd1 << {bus}_addr[4:2];")
+        self.emit("    /* verilator lint_on UNUSEDSIGNAL */")
 
         def word(r: Register) -> int:
             return (r.offset & 0xFF) >> 2
 
-        for bus in ("wr", "rd"):
-            for r in self.regs:
-                if bus == "rd" or r.writable:
-                    self.emit(
-                        f"    (* keep *) wire {bus}_word_{r.ident} = "
-                        f"{bus}_addr[7:2] == 6'd{word(r)};"
-                    )
+        def word_of(bus: str, r: Register) -> str:
+            w = word(r)
+            return f"{bus}_word_hi[{w >> 3}] && {bus}_word_lo[{w & 7}]"
+
+        # The words of a page with more than one register, for the write's hit: a 64-bit mask
+        # indexed by bits 7:2 (one LUT6).
         for page, regs in sorted(pages.items()):
-            low = " || ".join(f"wr_addr[7:2] == 6'd{word(r)}" for r in regs)
-            self.emit(f"    (* keep *) wire wr_words_{page:02x} = {low};")
+            if len(regs) == 1:
+                self.emit(f"    wire wr_words_{page:02x} = {word_of('wr', regs[0])};")
+                continue
+            mask = sum(1 << word(r) for r in regs)
+            self.emit(f"    localparam [63:0] WR_WORDS_{page:02X} = 64'h{mask:016X};")
+            self.emit(
+                f"    (* keep *) wire wr_words_{page:02x} = WR_WORDS_{page:02X}[wr_addr[7:2]];"
+            )
         self.emit("")
 
         def at(bus: str, r: Register) -> str:
-            return f"{bus}_page_{r.offset >> 8:02x} && {bus}_word_{r.ident}"
+            return f"{bus}_page_{r.offset >> 8:02x} && {word_of(bus, r)}"
 
         self.emit("    // Writes: which register, registered when the write is decoded (wr_req);")
         self.emit("    // the write itself is the next cycle, with wr_data and wr_strb then.")

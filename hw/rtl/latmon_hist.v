@@ -215,8 +215,14 @@ module latmon_hist #(
         if (rst || clear)
             va <= 1'b0;
     end
+    // s0b's shift in two steps, each one multiplexer level: by 8 * shift[4:3] (kept as a net
+    // of its own, as wide as the second step needs), then by shift[2:0]. Left to itself,
+    // synthesis builds a five-stage shifter, five LUT levels.
+    localparam CW = BINS_LOG2 + 7 < CNT_WIDTH ? BINS_LOG2 + 7 : CNT_WIDTH;
     /* verilator lint_off UNUSEDSIGNAL */  // the bits above the bin number
-    wire [CNT_WIDTH-1:0] index_a = delta_a >> shift;
+    wire [CNT_WIDTH-1:0] coarse_full = delta_a >> {shift[4:3], 3'b000};
+    (* keep *) wire [CW-1:0] coarse_a = coarse_full[CW-1:0];
+    wire [CW-1:0]        index_a = coarse_a >> shift[2:0];
     /* verilator lint_on UNUSEDSIGNAL */
 
     reg                 v1 = 1'b0;

@@ -99,22 +99,15 @@ module latmon_regs_core #(
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
-    // The word in the page (bits 7:2), per register, and per page for the hit.
-    (* keep *) wire wr_word_ctrl = wr_addr[7:2] == 6'd3;
-    (* keep *) wire wr_word_threshold = wr_addr[7:2] == 6'd8;
-    (* keep *) wire rd_word_id = rd_addr[7:2] == 6'd0;
-    (* keep *) wire rd_word_version = rd_addr[7:2] == 6'd1;
-    (* keep *) wire rd_word_caps = rd_addr[7:2] == 6'd2;
-    (* keep *) wire rd_word_ctrl = rd_addr[7:2] == 6'd3;
-    (* keep *) wire rd_word_status = rd_addr[7:2] == 6'd4;
-    (* keep *) wire rd_word_threshold = rd_addr[7:2] == 6'd8;
-    (* keep *) wire rd_word_last = rd_addr[7:2] == 6'd9;
-    (* keep *) wire rd_word_min = rd_addr[7:2] == 6'd10;
-    (* keep *) wire rd_word_max = rd_addr[7:2] == 6'd11;
-    (* keep *) wire rd_word_count = rd_addr[7:2] == 6'd12;
-    (* keep *) wire rd_word_trace_count = rd_addr[7:2] == 6'd20;
-    (* keep *) wire rd_word_caps2 = rd_addr[7:2] == 6'd22;
-    (* keep *) wire wr_words_00 = wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9 || wr_addr[7:2] == 6'd10 || wr_addr[7:2] == 6'd11 || wr_addr[7:2] == 6'd12 || wr_addr[7:2] == 6'd20 || wr_addr[7:2] == 6'd22;
+    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
+    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
+    (* keep *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    (* keep *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    /* verilator lint_on UNUSEDSIGNAL */
+    localparam [63:0] WR_WORDS_00 = 64'h0000000000501F1F;
+    (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
@@ -122,8 +115,8 @@ module latmon_regs_core #(
     reg wr_threshold = 1'b0;  // 0x020
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_ctrl <= !rst && wr_req && wr_page_00 && wr_word_ctrl;
-        wr_threshold <= !rst && wr_req && wr_page_00 && wr_word_threshold;
+        wr_ctrl <= !rst && wr_req && wr_page_00 && wr_word_hi[0] && wr_word_lo[3];
+        wr_threshold <= !rst && wr_req && wr_page_00 && wr_word_hi[1] && wr_word_lo[0];
         // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_00 && wr_words_00);
     end
@@ -145,18 +138,18 @@ module latmon_regs_core #(
     reg rd_caps2 = 1'b0;  // 0x058
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_id <= rd_page_00 && rd_word_id;
-        rd_version <= rd_page_00 && rd_word_version;
-        rd_caps <= rd_page_00 && rd_word_caps;
-        rd_ctrl <= rd_page_00 && rd_word_ctrl;
-        rd_status <= rd_page_00 && rd_word_status;
-        rd_threshold <= rd_page_00 && rd_word_threshold;
-        rd_last <= rd_page_00 && rd_word_last;
-        rd_min <= rd_page_00 && rd_word_min;
-        rd_max <= rd_page_00 && rd_word_max;
-        rd_count <= rd_page_00 && rd_word_count;
-        rd_trace_count <= rd_page_00 && rd_word_trace_count;
-        rd_caps2 <= rd_page_00 && rd_word_caps2;
+        rd_id <= rd_page_00 && rd_word_hi[0] && rd_word_lo[0];
+        rd_version <= rd_page_00 && rd_word_hi[0] && rd_word_lo[1];
+        rd_caps <= rd_page_00 && rd_word_hi[0] && rd_word_lo[2];
+        rd_ctrl <= rd_page_00 && rd_word_hi[0] && rd_word_lo[3];
+        rd_status <= rd_page_00 && rd_word_hi[0] && rd_word_lo[4];
+        rd_threshold <= rd_page_00 && rd_word_hi[1] && rd_word_lo[0];
+        rd_last <= rd_page_00 && rd_word_hi[1] && rd_word_lo[1];
+        rd_min <= rd_page_00 && rd_word_hi[1] && rd_word_lo[2];
+        rd_max <= rd_page_00 && rd_word_hi[1] && rd_word_lo[3];
+        rd_count <= rd_page_00 && rd_word_hi[1] && rd_word_lo[4];
+        rd_trace_count <= rd_page_00 && rd_word_hi[2] && rd_word_lo[4];
+        rd_caps2 <= rd_page_00 && rd_word_hi[2] && rd_word_lo[6];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_id || rd_version || rd_caps || rd_ctrl || rd_status || rd_threshold || rd_last || rd_min || rd_max || rd_count || rd_trace_count || rd_caps2;

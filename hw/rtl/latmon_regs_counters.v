@@ -52,12 +52,15 @@ module latmon_regs_counters #(
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
-    // The word in the page (bits 7:2), per register, and per page for the hit.
-    (* keep *) wire rd_word_violations = rd_addr[7:2] == 6'd16;
-    (* keep *) wire rd_word_overruns = rd_addr[7:2] == 6'd18;
-    (* keep *) wire rd_word_ignored = rd_addr[7:2] == 6'd19;
-    (* keep *) wire rd_word_trace_lost = rd_addr[7:2] == 6'd21;
-    (* keep *) wire wr_words_00 = wr_addr[7:2] == 6'd16 || wr_addr[7:2] == 6'd18 || wr_addr[7:2] == 6'd19 || wr_addr[7:2] == 6'd21;
+    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
+    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
+    (* keep *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    (* keep *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    /* verilator lint_on UNUSEDSIGNAL */
+    localparam [63:0] WR_WORDS_00 = 64'h00000000002D0000;
+    (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
@@ -76,10 +79,10 @@ module latmon_regs_counters #(
     reg rd_trace_lost = 1'b0;  // 0x054
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_violations <= rd_page_00 && rd_word_violations;
-        rd_overruns <= rd_page_00 && rd_word_overruns;
-        rd_ignored <= rd_page_00 && rd_word_ignored;
-        rd_trace_lost <= rd_page_00 && rd_word_trace_lost;
+        rd_violations <= rd_page_00 && rd_word_hi[2] && rd_word_lo[0];
+        rd_overruns <= rd_page_00 && rd_word_hi[2] && rd_word_lo[2];
+        rd_ignored <= rd_page_00 && rd_word_hi[2] && rd_word_lo[3];
+        rd_trace_lost <= rd_page_00 && rd_word_hi[2] && rd_word_lo[5];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_violations || rd_overruns || rd_ignored || rd_trace_lost;

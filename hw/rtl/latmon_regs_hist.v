@@ -87,25 +87,15 @@ module latmon_regs_hist #(
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_01 = wr_addr[15:8] == 8'h01 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_01 = rd_addr[15:8] == 8'h01 && (rd_addr >> 16) == 0;
-    // The word in the page (bits 7:2), per register, and per page for the hit.
-    (* keep *) wire wr_word_hist_ctrl = wr_addr[7:2] == 6'd0;
-    (* keep *) wire wr_word_hist_start = wr_addr[7:2] == 6'd2;
-    (* keep *) wire wr_word_hist_shift = wr_addr[7:2] == 6'd3;
-    (* keep *) wire rd_word_hist_ctrl = rd_addr[7:2] == 6'd0;
-    (* keep *) wire rd_word_hist_status = rd_addr[7:2] == 6'd1;
-    (* keep *) wire rd_word_hist_start = rd_addr[7:2] == 6'd2;
-    (* keep *) wire rd_word_hist_shift = rd_addr[7:2] == 6'd3;
-    (* keep *) wire rd_word_hist_snapshots = rd_addr[7:2] == 6'd4;
-    (* keep *) wire rd_word_hist_dropped = rd_addr[7:2] == 6'd5;
-    (* keep *) wire rd_word_hist_underflow = rd_addr[7:2] == 6'd6;
-    (* keep *) wire rd_word_hist_overflow = rd_addr[7:2] == 6'd7;
-    (* keep *) wire rd_word_hist_count_lo = rd_addr[7:2] == 6'd8;
-    (* keep *) wire rd_word_hist_count_hi = rd_addr[7:2] == 6'd9;
-    (* keep *) wire rd_word_hist_sum_lo = rd_addr[7:2] == 6'd10;
-    (* keep *) wire rd_word_hist_sum_hi = rd_addr[7:2] == 6'd11;
-    (* keep *) wire rd_word_hist_min = rd_addr[7:2] == 6'd12;
-    (* keep *) wire rd_word_hist_max = rd_addr[7:2] == 6'd13;
-    (* keep *) wire wr_words_01 = wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6 || wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9 || wr_addr[7:2] == 6'd10 || wr_addr[7:2] == 6'd11 || wr_addr[7:2] == 6'd12 || wr_addr[7:2] == 6'd13;
+    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
+    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
+    (* keep *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    (* keep *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    /* verilator lint_on UNUSEDSIGNAL */
+    localparam [63:0] WR_WORDS_01 = 64'h0000000000003FFF;
+    (* keep *) wire wr_words_01 = WR_WORDS_01[wr_addr[7:2]];
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
@@ -114,9 +104,9 @@ module latmon_regs_hist #(
     reg wr_hist_shift = 1'b0;  // 0x10C
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_hist_ctrl <= !rst && wr_req && wr_page_01 && wr_word_hist_ctrl;
-        wr_hist_start <= !rst && wr_req && wr_page_01 && wr_word_hist_start;
-        wr_hist_shift <= !rst && wr_req && wr_page_01 && wr_word_hist_shift;
+        wr_hist_ctrl <= !rst && wr_req && wr_page_01 && wr_word_hi[0] && wr_word_lo[0];
+        wr_hist_start <= !rst && wr_req && wr_page_01 && wr_word_hi[0] && wr_word_lo[2];
+        wr_hist_shift <= !rst && wr_req && wr_page_01 && wr_word_hi[0] && wr_word_lo[3];
         // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_01 && wr_words_01);
     end
@@ -140,20 +130,20 @@ module latmon_regs_hist #(
     reg rd_hist_max = 1'b0;  // 0x134
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_hist_ctrl <= rd_page_01 && rd_word_hist_ctrl;
-        rd_hist_status <= rd_page_01 && rd_word_hist_status;
-        rd_hist_start <= rd_page_01 && rd_word_hist_start;
-        rd_hist_shift <= rd_page_01 && rd_word_hist_shift;
-        rd_hist_snapshots <= rd_page_01 && rd_word_hist_snapshots;
-        rd_hist_dropped <= rd_page_01 && rd_word_hist_dropped;
-        rd_hist_underflow <= rd_page_01 && rd_word_hist_underflow;
-        rd_hist_overflow <= rd_page_01 && rd_word_hist_overflow;
-        rd_hist_count_lo <= rd_page_01 && rd_word_hist_count_lo;
-        rd_hist_count_hi <= rd_page_01 && rd_word_hist_count_hi;
-        rd_hist_sum_lo <= rd_page_01 && rd_word_hist_sum_lo;
-        rd_hist_sum_hi <= rd_page_01 && rd_word_hist_sum_hi;
-        rd_hist_min <= rd_page_01 && rd_word_hist_min;
-        rd_hist_max <= rd_page_01 && rd_word_hist_max;
+        rd_hist_ctrl <= rd_page_01 && rd_word_hi[0] && rd_word_lo[0];
+        rd_hist_status <= rd_page_01 && rd_word_hi[0] && rd_word_lo[1];
+        rd_hist_start <= rd_page_01 && rd_word_hi[0] && rd_word_lo[2];
+        rd_hist_shift <= rd_page_01 && rd_word_hi[0] && rd_word_lo[3];
+        rd_hist_snapshots <= rd_page_01 && rd_word_hi[0] && rd_word_lo[4];
+        rd_hist_dropped <= rd_page_01 && rd_word_hi[0] && rd_word_lo[5];
+        rd_hist_underflow <= rd_page_01 && rd_word_hi[0] && rd_word_lo[6];
+        rd_hist_overflow <= rd_page_01 && rd_word_hi[0] && rd_word_lo[7];
+        rd_hist_count_lo <= rd_page_01 && rd_word_hi[1] && rd_word_lo[0];
+        rd_hist_count_hi <= rd_page_01 && rd_word_hi[1] && rd_word_lo[1];
+        rd_hist_sum_lo <= rd_page_01 && rd_word_hi[1] && rd_word_lo[2];
+        rd_hist_sum_hi <= rd_page_01 && rd_word_hi[1] && rd_word_lo[3];
+        rd_hist_min <= rd_page_01 && rd_word_hi[1] && rd_word_lo[4];
+        rd_hist_max <= rd_page_01 && rd_word_hi[1] && rd_word_lo[5];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_hist_ctrl || rd_hist_status || rd_hist_start || rd_hist_shift || rd_hist_snapshots || rd_hist_dropped || rd_hist_underflow || rd_hist_overflow || rd_hist_count_lo || rd_hist_count_hi || rd_hist_sum_lo || rd_hist_sum_hi || rd_hist_min || rd_hist_max;

@@ -72,12 +72,15 @@ module latmon_regs_irq #(
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
-    // The word in the page (bits 7:2), per register, and per page for the hit.
-    (* keep *) wire wr_word_irq_enable = wr_addr[7:2] == 6'd5;
-    (* keep *) wire wr_word_irq_status = wr_addr[7:2] == 6'd6;
-    (* keep *) wire rd_word_irq_enable = rd_addr[7:2] == 6'd5;
-    (* keep *) wire rd_word_irq_status = rd_addr[7:2] == 6'd6;
-    (* keep *) wire wr_words_00 = wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6;
+    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
+    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
+    (* keep *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    (* keep *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    /* verilator lint_on UNUSEDSIGNAL */
+    localparam [63:0] WR_WORDS_00 = 64'h0000000000000060;
+    (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
@@ -85,8 +88,8 @@ module latmon_regs_irq #(
     reg wr_irq_status = 1'b0;  // 0x018
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_irq_enable <= !rst && wr_req && wr_page_00 && wr_word_irq_enable;
-        wr_irq_status <= !rst && wr_req && wr_page_00 && wr_word_irq_status;
+        wr_irq_enable <= !rst && wr_req && wr_page_00 && wr_word_hi[0] && wr_word_lo[5];
+        wr_irq_status <= !rst && wr_req && wr_page_00 && wr_word_hi[0] && wr_word_lo[6];
         // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_00 && wr_words_00);
     end
@@ -98,8 +101,8 @@ module latmon_regs_irq #(
     reg rd_irq_status = 1'b0;  // 0x018
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_irq_enable <= rd_page_00 && rd_word_irq_enable;
-        rd_irq_status <= rd_page_00 && rd_word_irq_status;
+        rd_irq_enable <= rd_page_00 && rd_word_hi[0] && rd_word_lo[5];
+        rd_irq_status <= rd_page_00 && rd_word_hi[0] && rd_word_lo[6];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_irq_enable || rd_irq_status;

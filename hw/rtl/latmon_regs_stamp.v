@@ -72,20 +72,15 @@ module latmon_regs_stamp #(
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
-    // The word in the page (bits 7:2), per register, and per page for the hit.
-    (* keep *) wire wr_word_stamp_ctrl = wr_addr[7:2] == 6'd0;
-    (* keep *) wire wr_word_stamp_timeout = wr_addr[7:2] == 6'd1;
-    (* keep *) wire rd_word_stamp_ctrl = rd_addr[7:2] == 6'd0;
-    (* keep *) wire rd_word_stamp_timeout = rd_addr[7:2] == 6'd1;
-    (* keep *) wire rd_word_stamp_matched = rd_addr[7:2] == 6'd2;
-    (* keep *) wire rd_word_stamp_unmatched = rd_addr[7:2] == 6'd3;
-    (* keep *) wire rd_word_stamp_timeouts = rd_addr[7:2] == 6'd4;
-    (* keep *) wire rd_word_stamp_full = rd_addr[7:2] == 6'd5;
-    (* keep *) wire rd_word_stamp_duplicates = rd_addr[7:2] == 6'd6;
-    (* keep *) wire rd_word_stamp_outstanding = rd_addr[7:2] == 6'd7;
-    (* keep *) wire rd_word_stamp_time_lo = rd_addr[7:2] == 6'd8;
-    (* keep *) wire rd_word_stamp_time_hi = rd_addr[7:2] == 6'd9;
-    (* keep *) wire wr_words_02 = wr_addr[7:2] == 6'd0 || wr_addr[7:2] == 6'd1 || wr_addr[7:2] == 6'd2 || wr_addr[7:2] == 6'd3 || wr_addr[7:2] == 6'd4 || wr_addr[7:2] == 6'd5 || wr_addr[7:2] == 6'd6 || wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd8 || wr_addr[7:2] == 6'd9;
+    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
+    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
+    (* keep *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    (* keep *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    /* verilator lint_on UNUSEDSIGNAL */
+    localparam [63:0] WR_WORDS_02 = 64'h00000000000003FF;
+    (* keep *) wire wr_words_02 = WR_WORDS_02[wr_addr[7:2]];
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
@@ -93,8 +88,8 @@ module latmon_regs_stamp #(
     reg wr_stamp_timeout = 1'b0;  // 0x204
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_stamp_ctrl <= !rst && wr_req && wr_page_02 && wr_word_stamp_ctrl;
-        wr_stamp_timeout <= !rst && wr_req && wr_page_02 && wr_word_stamp_timeout;
+        wr_stamp_ctrl <= !rst && wr_req && wr_page_02 && wr_word_hi[0] && wr_word_lo[0];
+        wr_stamp_timeout <= !rst && wr_req && wr_page_02 && wr_word_hi[0] && wr_word_lo[1];
         // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_02 && wr_words_02);
     end
@@ -114,16 +109,16 @@ module latmon_regs_stamp #(
     reg rd_stamp_time_hi = 1'b0;  // 0x224
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_stamp_ctrl <= rd_page_02 && rd_word_stamp_ctrl;
-        rd_stamp_timeout <= rd_page_02 && rd_word_stamp_timeout;
-        rd_stamp_matched <= rd_page_02 && rd_word_stamp_matched;
-        rd_stamp_unmatched <= rd_page_02 && rd_word_stamp_unmatched;
-        rd_stamp_timeouts <= rd_page_02 && rd_word_stamp_timeouts;
-        rd_stamp_full <= rd_page_02 && rd_word_stamp_full;
-        rd_stamp_duplicates <= rd_page_02 && rd_word_stamp_duplicates;
-        rd_stamp_outstanding <= rd_page_02 && rd_word_stamp_outstanding;
-        rd_stamp_time_lo <= rd_page_02 && rd_word_stamp_time_lo;
-        rd_stamp_time_hi <= rd_page_02 && rd_word_stamp_time_hi;
+        rd_stamp_ctrl <= rd_page_02 && rd_word_hi[0] && rd_word_lo[0];
+        rd_stamp_timeout <= rd_page_02 && rd_word_hi[0] && rd_word_lo[1];
+        rd_stamp_matched <= rd_page_02 && rd_word_hi[0] && rd_word_lo[2];
+        rd_stamp_unmatched <= rd_page_02 && rd_word_hi[0] && rd_word_lo[3];
+        rd_stamp_timeouts <= rd_page_02 && rd_word_hi[0] && rd_word_lo[4];
+        rd_stamp_full <= rd_page_02 && rd_word_hi[0] && rd_word_lo[5];
+        rd_stamp_duplicates <= rd_page_02 && rd_word_hi[0] && rd_word_lo[6];
+        rd_stamp_outstanding <= rd_page_02 && rd_word_hi[0] && rd_word_lo[7];
+        rd_stamp_time_lo <= rd_page_02 && rd_word_hi[1] && rd_word_lo[0];
+        rd_stamp_time_hi <= rd_page_02 && rd_word_hi[1] && rd_word_lo[1];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_stamp_ctrl || rd_stamp_timeout || rd_stamp_matched || rd_stamp_unmatched || rd_stamp_timeouts || rd_stamp_full || rd_stamp_duplicates || rd_stamp_outstanding || rd_stamp_time_lo || rd_stamp_time_hi;

@@ -75,26 +75,15 @@ module latmon_regs_stim #(
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
-    // The word in the page (bits 7:2), per register, and per page for the hit.
-    (* keep *) wire wr_word_stim_ctrl = wr_addr[7:2] == 6'd32;
-    (* keep *) wire wr_word_stim_period = wr_addr[7:2] == 6'd34;
-    (* keep *) wire wr_word_stim_min = wr_addr[7:2] == 6'd35;
-    (* keep *) wire wr_word_stim_max = wr_addr[7:2] == 6'd36;
-    (* keep *) wire wr_word_stim_burst = wr_addr[7:2] == 6'd37;
-    (* keep *) wire wr_word_stim_pause = wr_addr[7:2] == 6'd38;
-    (* keep *) wire wr_word_stim_total = wr_addr[7:2] == 6'd39;
-    (* keep *) wire wr_word_stim_seed = wr_addr[7:2] == 6'd40;
-    (* keep *) wire rd_word_stim_ctrl = rd_addr[7:2] == 6'd32;
-    (* keep *) wire rd_word_stim_status = rd_addr[7:2] == 6'd33;
-    (* keep *) wire rd_word_stim_period = rd_addr[7:2] == 6'd34;
-    (* keep *) wire rd_word_stim_min = rd_addr[7:2] == 6'd35;
-    (* keep *) wire rd_word_stim_max = rd_addr[7:2] == 6'd36;
-    (* keep *) wire rd_word_stim_burst = rd_addr[7:2] == 6'd37;
-    (* keep *) wire rd_word_stim_pause = rd_addr[7:2] == 6'd38;
-    (* keep *) wire rd_word_stim_total = rd_addr[7:2] == 6'd39;
-    (* keep *) wire rd_word_stim_seed = rd_addr[7:2] == 6'd40;
-    (* keep *) wire rd_word_stim_sent = rd_addr[7:2] == 6'd41;
-    (* keep *) wire wr_words_02 = wr_addr[7:2] == 6'd32 || wr_addr[7:2] == 6'd33 || wr_addr[7:2] == 6'd34 || wr_addr[7:2] == 6'd35 || wr_addr[7:2] == 6'd36 || wr_addr[7:2] == 6'd37 || wr_addr[7:2] == 6'd38 || wr_addr[7:2] == 6'd39 || wr_addr[7:2] == 6'd40 || wr_addr[7:2] == 6'd41;
+    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
+    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
+    (* keep *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    (* keep *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    /* verilator lint_on UNUSEDSIGNAL */
+    localparam [63:0] WR_WORDS_02 = 64'h000003FF00000000;
+    (* keep *) wire wr_words_02 = WR_WORDS_02[wr_addr[7:2]];
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
@@ -108,14 +97,14 @@ module latmon_regs_stim #(
     reg wr_stim_seed = 1'b0;  // 0x2A0
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_stim_ctrl <= !rst && wr_req && wr_page_02 && wr_word_stim_ctrl;
-        wr_stim_period <= !rst && wr_req && wr_page_02 && wr_word_stim_period;
-        wr_stim_min <= !rst && wr_req && wr_page_02 && wr_word_stim_min;
-        wr_stim_max <= !rst && wr_req && wr_page_02 && wr_word_stim_max;
-        wr_stim_burst <= !rst && wr_req && wr_page_02 && wr_word_stim_burst;
-        wr_stim_pause <= !rst && wr_req && wr_page_02 && wr_word_stim_pause;
-        wr_stim_total <= !rst && wr_req && wr_page_02 && wr_word_stim_total;
-        wr_stim_seed <= !rst && wr_req && wr_page_02 && wr_word_stim_seed;
+        wr_stim_ctrl <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[0];
+        wr_stim_period <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[2];
+        wr_stim_min <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[3];
+        wr_stim_max <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[4];
+        wr_stim_burst <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[5];
+        wr_stim_pause <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[6];
+        wr_stim_total <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[7];
+        wr_stim_seed <= !rst && wr_req && wr_page_02 && wr_word_hi[5] && wr_word_lo[0];
         // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_02 && wr_words_02);
     end
@@ -135,16 +124,16 @@ module latmon_regs_stim #(
     reg rd_stim_sent = 1'b0;  // 0x2A4
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_stim_ctrl <= rd_page_02 && rd_word_stim_ctrl;
-        rd_stim_status <= rd_page_02 && rd_word_stim_status;
-        rd_stim_period <= rd_page_02 && rd_word_stim_period;
-        rd_stim_min <= rd_page_02 && rd_word_stim_min;
-        rd_stim_max <= rd_page_02 && rd_word_stim_max;
-        rd_stim_burst <= rd_page_02 && rd_word_stim_burst;
-        rd_stim_pause <= rd_page_02 && rd_word_stim_pause;
-        rd_stim_total <= rd_page_02 && rd_word_stim_total;
-        rd_stim_seed <= rd_page_02 && rd_word_stim_seed;
-        rd_stim_sent <= rd_page_02 && rd_word_stim_sent;
+        rd_stim_ctrl <= rd_page_02 && rd_word_hi[4] && rd_word_lo[0];
+        rd_stim_status <= rd_page_02 && rd_word_hi[4] && rd_word_lo[1];
+        rd_stim_period <= rd_page_02 && rd_word_hi[4] && rd_word_lo[2];
+        rd_stim_min <= rd_page_02 && rd_word_hi[4] && rd_word_lo[3];
+        rd_stim_max <= rd_page_02 && rd_word_hi[4] && rd_word_lo[4];
+        rd_stim_burst <= rd_page_02 && rd_word_hi[4] && rd_word_lo[5];
+        rd_stim_pause <= rd_page_02 && rd_word_hi[4] && rd_word_lo[6];
+        rd_stim_total <= rd_page_02 && rd_word_hi[4] && rd_word_lo[7];
+        rd_stim_seed <= rd_page_02 && rd_word_hi[5] && rd_word_lo[0];
+        rd_stim_sent <= rd_page_02 && rd_word_hi[5] && rd_word_lo[1];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_stim_ctrl || rd_stim_status || rd_stim_period || rd_stim_min || rd_stim_max || rd_stim_burst || rd_stim_pause || rd_stim_total || rd_stim_seed || rd_stim_sent;

@@ -54,11 +54,15 @@ module latmon_regs_sum #(
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
-    // The word in the page (bits 7:2), per register, and per page for the hit.
-    (* keep *) wire rd_word_sum_lo = rd_addr[7:2] == 6'd13;
-    (* keep *) wire rd_word_sum_hi = rd_addr[7:2] == 6'd14;
-    (* keep *) wire rd_word_sum_count = rd_addr[7:2] == 6'd15;
-    (* keep *) wire wr_words_00 = wr_addr[7:2] == 6'd13 || wr_addr[7:2] == 6'd14 || wr_addr[7:2] == 6'd15;
+    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
+    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
+    (* keep *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    (* keep *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    /* verilator lint_on UNUSEDSIGNAL */
+    localparam [63:0] WR_WORDS_00 = 64'h000000000000E000;
+    (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
@@ -76,9 +80,9 @@ module latmon_regs_sum #(
     reg rd_sum_count = 1'b0;  // 0x03C
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_sum_lo <= rd_page_00 && rd_word_sum_lo;
-        rd_sum_hi <= rd_page_00 && rd_word_sum_hi;
-        rd_sum_count <= rd_page_00 && rd_word_sum_count;
+        rd_sum_lo <= rd_page_00 && rd_word_hi[1] && rd_word_lo[5];
+        rd_sum_hi <= rd_page_00 && rd_word_hi[1] && rd_word_lo[6];
+        rd_sum_count <= rd_page_00 && rd_word_hi[1] && rd_word_lo[7];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_sum_lo || rd_sum_hi || rd_sum_count;

@@ -53,18 +53,22 @@ module latmon_regs_timeout #(
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
     (* keep *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
     (* keep *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
-    // The word in the page (bits 7:2), per register, and per page for the hit.
-    (* keep *) wire wr_word_timeout = wr_addr[7:2] == 6'd7;
-    (* keep *) wire rd_word_timeout = rd_addr[7:2] == 6'd7;
-    (* keep *) wire rd_word_timeouts = rd_addr[7:2] == 6'd17;
-    (* keep *) wire wr_words_00 = wr_addr[7:2] == 6'd7 || wr_addr[7:2] == 6'd17;
+    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
+    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
+    (* keep *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    (* keep *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    /* verilator lint_on UNUSEDSIGNAL */
+    localparam [63:0] WR_WORDS_00 = 64'h0000000000020080;
+    (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
     // Writes: which register, registered when the write is decoded (wr_req);
     // the write itself is the next cycle, with wr_data and wr_strb then.
     reg wr_timeout = 1'b0;  // 0x01C
     reg wr_hit_reg = 1'b0;
     always @(posedge clk) begin
-        wr_timeout <= !rst && wr_req && wr_page_00 && wr_word_timeout;
+        wr_timeout <= !rst && wr_req && wr_page_00 && wr_word_hi[0] && wr_word_lo[7];
         // read in the cycle after wr_req only: of that cycle's address
         wr_hit_reg <= (wr_page_00 && wr_words_00);
     end
@@ -76,8 +80,8 @@ module latmon_regs_timeout #(
     reg rd_timeouts = 1'b0;  // 0x044
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_timeout <= rd_page_00 && rd_word_timeout;
-        rd_timeouts <= rd_page_00 && rd_word_timeouts;
+        rd_timeout <= rd_page_00 && rd_word_hi[0] && rd_word_lo[7];
+        rd_timeouts <= rd_page_00 && rd_word_hi[2] && rd_word_lo[1];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
             rd_hit_reg <= rd_timeout || rd_timeouts;

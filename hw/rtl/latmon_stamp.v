@@ -176,7 +176,8 @@ module latmon_stamp #(
         end
         for (g = 0; g < ENTRIES; g = g + 1) begin : g_free
             wire below_in_group;  // every entry of g's group below g is used
-            wire groups_below;    // every group below g's is full
+            // every group below g's is full (kept: one LUT after group_full, not a chain)
+            (* keep *) wire groups_below;
             if (g % 4 == 0) begin : g_first_in_group
                 assign below_in_group = 1'b1;
             end else begin : g_next_in_group
