@@ -179,18 +179,30 @@ module latmon_stim #(
     reg [32:0] ll = 33'd0;             // (from the cycle after start's)
     wire       one_left = ll[32];      // 1 pulse left
 
+    // The mode as flags (registered: static during a run), and "the next interval is a pause"
+    // (burst mode, pause_next, not the first interval) as a flip-flop of its own, set where
+    // pause_next is and cleared at start: the interval's multiplexer has three data inputs and
+    // two select flip-flops.
+    reg random_mode = 1'b0;
+    reg burst_mode = 1'b0;
+    reg pause_now = 1'b0;
+    always @(posedge clk) begin
+        random_mode <= mode == MODE_RANDOM;
+        burst_mode <= mode == MODE_BURST;
+    end
+
     wire fire = running && !load && filled && due;
-    always @* advance = filling || ((load || fire) && mode == MODE_RANDOM);
+    always @* advance = filling || ((load || fire) && random_mode);
 
     // The interval loaded now (in `load` the first, else the one after the pulse sent now),
     // less 3.
     reg [32:0] next_m3;
     reg        next_le_1;
     always @* begin
-        if (mode == MODE_RANDOM) begin
+        if (random_mode) begin
             next_m3 = r_m3;
             next_le_1 = r_le_1;
-        end else if (mode == MODE_BURST && pause_next && !load) begin
+        end else if (pause_now) begin
             next_m3 = pause_m3;
             next_le_1 = pause_le_1;
         end else begin
@@ -205,6 +217,7 @@ module latmon_stim #(
         if (start) begin
             running <= 1'b1;
             fill <= FILL;
+            pause_now <= 1'b0;  // the first interval is a period
             seeding <= 1'b0;
             filling <= 1'b0;
             filled <= 1'b0;
@@ -238,9 +251,11 @@ module latmon_stim #(
             if (load || pause_next) begin
                 pl <= burst_pl;
                 pause_next <= burst_le_1;
+                pause_now <= burst_mode && burst_le_1;
             end else begin
                 pl <= pl - 33'd1;
                 pause_next <= pl[32];
+                pause_now <= burst_mode && pl[32];
             end
             if (fire) begin
                 pulse <= 1'b1;
@@ -271,6 +286,7 @@ module latmon_stim #(
             sent <= 32'd0;
             wait_m3 <= 33'd0;
             pause_next <= 1'b0;
+            pause_now <= 1'b0;
         end
     end
 
