@@ -19,10 +19,13 @@ The PromQL-vs-latmon p99 table is written to build/notes/fleet-prometheus.md.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
 import math
+import os
 import re
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -123,10 +126,13 @@ def fleet(c_binary, tmp_path_factory) -> Iterator[Fleet]:
     t_start = time.time()
     load = None
     if shutil.which("stress-ng"):
+        # In a session of its own, stopped as a group below: killing only stress-ng's parent
+        # left its worker running at full load after the tests (seen: 13 minutes, orphaned).
         load = subprocess.Popen(
             ["stress-ng", "--cpu", "1", "--cpu-load", "60", "--timeout", "12s", "--quiet"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,
         )
     a = start_probe(latprobe, tmp, "a", "board-a", a_port, "8s", LINGER)
     b1 = start_probe(latprobe, tmp, "b1", "board-b", b_port, "3s", "5s")
@@ -152,7 +158,8 @@ def fleet(c_binary, tmp_path_factory) -> Iterator[Fleet]:
         for p in (a, b1, b2):
             p.stop()
         if load is not None:
-            load.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(load.pid, signal.SIGKILL)
             load.wait()
         classic.close()
         native.close()

@@ -83,8 +83,24 @@ def test_info_json_and_text(c_binary, image: Image) -> None:
     info = json.loads(p.stdout)
     assert info["version"] == "1.1" and info["trace_depth"] == 32 and info["hist_bins"] == 8
     assert info["hist"] is True and info["stamp"] is False and info["map_size"] == MAP
+    assert info["minimal"] is False
     text = latctl(c_binary, image, "info")
     assert "32 samples of 32 bits" in text.stdout and "8 bins per bank" in text.stdout
+    assert "minimal" not in text.stdout
+
+
+def test_info_names_the_minimal_configuration(c_binary, image: Image) -> None:
+    """CAPS.MINIMAL (a core with the minimal register set) is shown, in JSON and in text."""
+    image.set("VERSION_OFFSET", (1 << 16) | 3)
+    image.set("CAPS_OFFSET", 1 | (16 << 8) | (1 << 15) | (9 << 16) | (16 << 24))  # 512 x 16
+    image.save()
+    p = latctl(c_binary, image, "--json", "info")
+    assert p.returncode == 0, p.stderr
+    info = json.loads(p.stdout)
+    assert info["minimal"] is True and info["hist"] is False and info["version"] == "1.3"
+    text = latctl(c_binary, image, "info")
+    assert text.returncode == 0, text.stderr
+    assert "minimal configuration" in text.stdout, text.stdout
 
 
 def test_config_arm_disarm_write_the_registers(c_binary, image: Image) -> None:
