@@ -197,37 +197,26 @@ module latmon #(
     wire irq_in = irq | (stim_loop & stim_pulse);
 
     wire busy, core_valid, sample_saturated, timeout_pulse, overrun_pulse, ignored_pulse;
-    wire [CNT_WIDTH-1:0] core_latency, core_latency_copy;
+    wire [CNT_WIDTH-1:0] core_latency;
 
-    latmon_core #(
-        .CNT_WIDTH(CNT_WIDTH), .SYNC_STAGES(SYNC_STAGES), .SAMPLE_COPY(HAS_HIST)
-    ) core_inst (
+    latmon_core #(.CNT_WIDTH(CNT_WIDTH), .SYNC_STAGES(SYNC_STAGES)) core_inst (
         .clk(clk), .rst(rst), .enable(enable), .clear(clear),
         .irq_mode(irq_mode), .ack_mode(ack_mode), .timeout(timeout),
         .irq(irq_in), .ack(ack),
         .busy(busy), .sample_valid(core_valid), .sample_latency(core_latency),
-        .sample_latency_copy(core_latency_copy),
         .sample_saturated(sample_saturated), .timeout_pulse(timeout_pulse),
         .overrun_pulse(overrun_pulse), .ignored_pulse(ignored_pulse)
     );
 
     // The latencies measured: from irq/ack, or in timestamp mode from matched IDs.
     wire stamp_enable, stamp_valid;
-    wire [CNT_WIDTH-1:0] stamp_latency, stamp_latency_copy;
+    wire [CNT_WIDTH-1:0] stamp_latency;
     // The source follows STAMP_CTRL.ENABLE a cycle later: a copy of it next to this multiplexer
     // (the register block's flip-flop is far from the statistics on the critical path).
     reg stamp_mode = 1'b0;
     always @(posedge clk) stamp_mode <= stamp_enable;
     wire sample_valid = stamp_mode ? stamp_valid : core_valid;
     wire [CNT_WIDTH-1:0] sample_latency = stamp_mode ? stamp_latency : core_latency;
-    // The histogram, placed apart from the core and the statistics, selects the same latency
-    // from the sources' copies and a copy of stamp_mode of its own (same values, same cycle):
-    // its first stage starts from flip-flops next to it, not from a multiplexer at the core.
-    reg stamp_mode_hist = 1'b0;
-    (* keep *) always @(posedge clk) stamp_mode_hist <= stamp_enable;
-    /* verilator lint_off UNUSEDSIGNAL */  // without the histogram
-    wire [CNT_WIDTH-1:0] hist_latency = stamp_mode_hist ? stamp_latency_copy : core_latency_copy;
-    /* verilator lint_on UNUSEDSIGNAL */
 
     wire [CNT_WIDTH-1:0] last, min, max;
     wire [SUM_WIDTH-1:0] sum;
@@ -329,7 +318,7 @@ module latmon #(
 
             latmon_hist #(.CNT_WIDTH(CNT_WIDTH), .BINS_LOG2(HIST_BINS_LOG2)) hist_inst (
                 .clk(clk), .rst(rst), .clear(clear), .offset(hist_start), .shift(hist_shift),
-                .sample_valid(sample_valid), .sample_latency(hist_latency),
+                .sample_valid(sample_valid), .sample_latency(sample_latency),
                 .snapshot(hist_snapshot), .busy(hist_busy), .snapshots(hist_snapshots),
                 .dropped(hist_dropped), .rd_en(rd_req && rd_in_hist),
                 .rd_addr(rd_addr[2 +: HIST_BINS_LOG2]), .rd_data(hist_bin),
@@ -398,8 +387,7 @@ module latmon #(
             // STIM_CTRL.STAMP: the stimulus pulses are start events with their IDs.
             wire from_stim = stim_stamp & stim_pulse;
             latmon_stamp #(
-                .CNT_WIDTH(CNT_WIDTH), .ID_WIDTH(ID_WIDTH), .ENTRIES(STAMP_ENTRIES),
-                .SAMPLE_COPY(HAS_HIST)
+                .CNT_WIDTH(CNT_WIDTH), .ID_WIDTH(ID_WIDTH), .ENTRIES(STAMP_ENTRIES)
             ) stamp_inst (
                 .clk(clk), .rst(rst), .clear(clear), .enable(stamp_enable),
                 .timeout(stamp_timeout),
@@ -407,8 +395,7 @@ module latmon #(
                 .start_id(from_stim ? stim_id : start_id),
                 .end_valid(end_valid), .end_id(end_id),
                 .timebase(stamp_time), .sample_valid(stamp_valid),
-                .sample_latency(stamp_latency), .sample_latency_copy(stamp_latency_copy),
-                .matched(stamp_matched),
+                .sample_latency(stamp_latency), .matched(stamp_matched),
                 .unmatched(stamp_unmatched), .timeouts(stamp_timeouts), .full(stamp_full),
                 .duplicates(stamp_duplicates), .outstanding(stamp_outstanding)
             );
@@ -430,7 +417,6 @@ module latmon #(
             assign stamp_enable = 1'b0;
             assign stamp_valid = 1'b0;
             assign stamp_latency = {CNT_WIDTH{1'b0}};
-            assign stamp_latency_copy = {CNT_WIDTH{1'b0}};
             assign wr_hits[6] = 1'b0;
             assign rd_hits[6] = 1'b0;
             assign rd_datas[32*6 +: 32] = 32'd0;

@@ -33,9 +33,7 @@ module latmon_core #(
     // Width of the cycle counter and of the latencies (2..64).
     parameter CNT_WIDTH = 32,
     // Synchronizer flip-flops per input: 2 (default) .. 4, or 0 for inputs in clk's domain.
-    parameter SYNC_STAGES = 2,
-    // 1: sample_latency_copy is a copy from flip-flops of its own; 0: it is sample_latency.
-    parameter SAMPLE_COPY = 0
+    parameter SYNC_STAGES = 2
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -55,7 +53,6 @@ module latmon_core #(
     output wire                 busy,
     output wire                 sample_valid,
     output wire [CNT_WIDTH-1:0] sample_latency,  // with sample_valid; held until the next sample
-    output wire [CNT_WIDTH-1:0] sample_latency_copy,  // the same, from flip-flops of its own
     output wire                 sample_saturated,
     output wire                 timeout_pulse,
     output wire                 overrun_pulse,
@@ -171,24 +168,6 @@ module latmon_core #(
             left_reg <= left_reg - 1'b1;
         end
     end
-
-    // A copy of sample_latency for a consumer placed far from the core (the histogram): the same
-    // value in the same cycle, from flip-flops that place and route can put next to it. keep on
-    // the process: synthesis would merge the two registers otherwise.
-    generate
-        if (SAMPLE_COPY != 0) begin : g_copy
-            reg [CNT_WIDTH-1:0] copy_reg = {CNT_WIDTH{1'b0}};
-            (* keep *) always @(posedge clk) begin
-                if (busy_reg && ack_event)
-                    copy_reg <= count_reg;
-                if (rst || clear)
-                    copy_reg <= {CNT_WIDTH{1'b0}};
-            end
-            assign sample_latency_copy = copy_reg;
-        end else begin : g_no_copy
-            assign sample_latency_copy = sample_latency_reg;
-        end
-    endgenerate
 
     // sample_latency holds the last latency measured until the next one (0 after clear): the IP
     // reads it as LAST when there is no other source of latencies.

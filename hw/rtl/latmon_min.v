@@ -136,9 +136,6 @@ module latmon_min #(
         .irq_mode(2'd0), .ack_mode(2'd0), .timeout({CNT_WIDTH{1'b0}}),
         .irq(irq), .ack(ack),
         .busy(busy), .sample_valid(sample_valid), .sample_latency(sample_latency),
-        /* verilator lint_off PINCONNECTEMPTY */
-        .sample_latency_copy(),
-        /* verilator lint_on PINCONNECTEMPTY */
         .sample_saturated(sample_saturated), .timeout_pulse(timeout_pulse),
         .overrun_pulse(overrun_pulse), .ignored_pulse(ignored_pulse)
     );

@@ -53,9 +53,7 @@ module latmon_stamp #(
     // Width of the IDs (8..16).
     parameter ID_WIDTH = 16,
     // Outstanding starts the table holds (2..64).
-    parameter ENTRIES = 16,
-    // 1: sample_latency_copy is a copy from flip-flops of its own; 0: it is sample_latency.
-    parameter SAMPLE_COPY = 0
+    parameter ENTRIES = 16
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -72,7 +70,6 @@ module latmon_stamp #(
 
     output reg                  sample_valid = 1'b0,
     output reg  [CNT_WIDTH-1:0] sample_latency = {CNT_WIDTH{1'b0}},
-    output wire [CNT_WIDTH-1:0] sample_latency_copy,  // the same (see SAMPLE_COPY)
 
     output wire [31:0]          matched,
     output wire [31:0]          unmatched,
@@ -557,19 +554,6 @@ module latmon_stamp #(
             sample_valid <= 1'b0;
         end
     end
-
-    // A copy of sample_latency for a consumer placed far from this block (the histogram), from
-    // flip-flops of its own; keep on the process: synthesis would merge the two otherwise.
-    generate
-        if (SAMPLE_COPY != 0) begin : g_copy
-            reg [CNT_WIDTH-1:0] copy_reg = {CNT_WIDTH{1'b0}};
-            (* keep *) always @(posedge clk)
-                copy_reg <= o_over ? {CNT_WIDTH{1'b1}} : o_latency;
-            assign sample_latency_copy = copy_reg;
-        end else begin : g_no_copy
-            assign sample_latency_copy = sample_latency;
-        end
-    endgenerate
 
     // ---- the accounts, two cycles later ------------------------------------------------------
     // The decision's outcomes are registered as they are (per entry, or a start's "duplicate"

@@ -34,23 +34,15 @@ module tb_latmon_stamp #(
     always #(HALF_PERIOD_NS) clk = ~clk;
 
     wire                 sample_valid;
-    wire [CNT_WIDTH-1:0] sample_latency, sample_latency_copy;
+    wire [CNT_WIDTH-1:0] sample_latency;
 
-    latmon_stamp #(
-        .CNT_WIDTH(CNT_WIDTH), .ID_WIDTH(ID_WIDTH), .ENTRIES(ENTRIES), .SAMPLE_COPY(1)
-    ) dut (
+    latmon_stamp #(.CNT_WIDTH(CNT_WIDTH), .ID_WIDTH(ID_WIDTH), .ENTRIES(ENTRIES)) dut (
         .clk(clk), .rst(rst), .clear(clear), .enable(enable), .timeout(timeout),
         .start_valid(start_valid), .start_id(start_id), .end_valid(end_valid), .end_id(end_id),
         .timebase(timebase), .sample_valid(sample_valid), .sample_latency(sample_latency),
-        .sample_latency_copy(sample_latency_copy), .matched(matched), .unmatched(unmatched), .timeouts(timeouts), .full(full),
+        .matched(matched), .unmatched(unmatched), .timeouts(timeouts), .full(full),
         .duplicates(duplicates), .outstanding(outstanding)
     );
-
-    // The copy of sample_latency (for a consumer far away) is the same in every cycle.
-    always @(posedge clk)
-        if (sample_latency_copy !== sample_latency)
-            $fatal(1, "latmon_stamp: sample_latency_copy %0d differs from sample_latency %0d",
-                   sample_latency_copy, sample_latency);
 
     always @(posedge clk) begin
         cycle <= cycle + 64'd1;
