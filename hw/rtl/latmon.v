@@ -316,9 +316,27 @@ module latmon #(
                     hist_hit_reg <= hist_in_reg;
             end
 
+            // The histogram takes each latency a cycle after the statistics and the trace, from
+            // a register of its own next to it: its first stage (a 32-bit subtraction) then
+            // starts from flip-flops, not from the source select and the route across the
+            // device (default's critical path). CTRL.CLEAR reaches it through a register too,
+            // so the engine counts, drops and clears what it did, one cycle later; only a
+            // snapshot meets the stream a cycle earlier (docs/hw/latmon_hist.md).
+            reg                 hist_sample_valid = 1'b0;
+            reg [CNT_WIDTH-1:0] hist_sample_latency = {CNT_WIDTH{1'b0}};
+            reg                 hist_clear = 1'b0;
+            always @(posedge clk) begin
+                hist_sample_valid <= sample_valid && !rst;
+                hist_sample_latency <= sample_latency;
+                hist_clear <= clear;
+            end
+            // HIST_STATUS.BUSY covers the clear on its way: a read after CTRL.CLEAR's B sees
+            // BUSY (and every count cleared), as when the engine took the pulse directly.
+            wire hist_busy_status = hist_busy || hist_clear;
+
             latmon_hist #(.CNT_WIDTH(CNT_WIDTH), .BINS_LOG2(HIST_BINS_LOG2)) hist_inst (
-                .clk(clk), .rst(rst), .clear(clear), .offset(hist_start), .shift(hist_shift),
-                .sample_valid(sample_valid), .sample_latency(sample_latency),
+                .clk(clk), .rst(rst), .clear(hist_clear), .offset(hist_start), .shift(hist_shift),
+                .sample_valid(hist_sample_valid), .sample_latency(hist_sample_latency),
                 .snapshot(hist_snapshot), .busy(hist_busy), .snapshots(hist_snapshots),
                 .dropped(hist_dropped), .rd_en(rd_req && rd_in_hist),
                 .rd_addr(rd_addr[2 +: HIST_BINS_LOG2]), .rd_data(hist_bin),
@@ -332,7 +350,7 @@ module latmon #(
                 .wr_hit(wr_hits[5]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
                 .rd_data(rd_datas[32*5 +: 32]), .rd_hit(rd_hits[5]),
                 .hist_ctrl_snapshot(hist_snapshot),
-                .hist_status_busy(hist_busy), .hist_status_saturated(hist_saturated),
+                .hist_status_busy(hist_busy_status), .hist_status_saturated(hist_saturated),
                 .hist_start_cycles(hist_start), .hist_shift_shift(hist_shift),
                 .hist_snapshots_value(hist_snapshots), .hist_dropped_value(hist_dropped),
                 .hist_underflow_value(hist_underflow), .hist_overflow_value(hist_overflow),
@@ -357,7 +375,7 @@ module latmon #(
                     hist_snapping <= 1'b1;
                 else if (hist_busy_d && !hist_busy)
                     hist_snapping <= 1'b0;
-                if (rst || clear)
+                if (rst || hist_clear)
                     hist_snapping <= 1'b0;
             end
             assign hist_ready = hist_snapping && hist_busy_d && !hist_busy;

@@ -385,6 +385,7 @@ module latmon_hist #(
         end
     endgenerate
 
+    wire [32:0] dropped_inc = {1'b0, dropped} + 33'd1;
     always @(posedge clk) begin
         v1 <= va && !under_a && !over_a;
         bank1 <= bank_a;
@@ -399,8 +400,10 @@ module latmon_hist #(
         vs_c_b <= halves(lat_a, lat_c);
         prev1_b <= vb && bank_b == bank_a;
         prev2_b <= vc && bank_c == bank_a;
-        if (sample_valid && !counting && dropped != FULL)
-            dropped <= dropped + 32'd1;
+        // Saturating from the increment's carry-out (all ones + 1 carries: every bit set), so
+        // the enable is the drop alone, not a 32-bit compare with all ones.
+        if (sample_valid && !counting)
+            dropped <= dropped_inc[31:0] | {32{dropped_inc[32]}};
         if (rst || clear) begin
             v1 <= 1'b0;
             vb <= 1'b0;
