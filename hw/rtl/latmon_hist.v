@@ -12,7 +12,7 @@
 // the RAM's read register, then its output register; the word holds until the next read). A
 // `snapshot` strobe (accepted when not busy) first clears the frozen bank (BINS cycles, on its
 // own write port: counting goes on in the active bank), then swaps the banks at one clock edge
-// and lets the samples still in the pipeline (six cycles) land in their bank; `busy` is high
+// and lets the samples still in the pipeline (seven cycles) land in their bank; `busy` is high
 // until then. Every latency is therefore counted in exactly one snapshot: the sum of all
 // snapshots equals what was sent, bin by bin. Read the frozen bank only while busy is low.
 //
@@ -22,15 +22,16 @@
 // its read missed (those in s2..s5 when it is in s1), so back-to-back latencies for one bin are
 // all counted:
 //
-//   cycle   t          t+1                  t+2        t+3        t+4       t+5        t+6
+//   cycle   t          t+1                  t+2          t+3      t+4       t+5       t+6       t+7
 //   s0a     latency -> under/over, latency - offset
-//   s0b                -> bin = that >> shift; side registers (min/max: halves compared in
-//                         s0a, written in s0c)
-//   s1                                      RAM read; bin vs s2..s5
-//   s2                                                 output reg; 1 + matches
-//   s3                                                            bank's word
-//   s4                                                                       + (1 + matches)
-//   s5                                                                                 write
+//   s0b                -> that >> 8 * shift[4:3]; side registers (min/max: halves compared
+//                         in s0a, written in s0c)
+//   s0s                                     -> bin = that >> shift[2:0]
+//   s1                                                   RAM read; bin vs s2..s5
+//   s2                                                            output reg; 1 + matches
+//   s3                                                                      bank's word
+//   s4                                                                                + (1 + matches)
+//   s5                                                                                          write
 //
 // `clear` (and rst) zero both banks: BINS cycles with busy high, during which latencies are
 // not counted but counted in `dropped`, so none disappears unnoticed.
@@ -166,7 +167,7 @@ module latmon_hist #(
                 clear_addr <= clear_addr + 1'b1;
                 if (clear_last && state == ST_CLEAR_FROZEN) begin
                     snapshots <= snapshots + 32'd1;
-                    drain <= 3'd6;  // the samples of the old bank still in s0a..s5
+                    drain <= 3'd7;  // the samples of the old bank still in s0a..s5
                 end
             end
             ST_DRAIN: drain <= drain - 3'd1;
@@ -207,7 +208,7 @@ module latmon_hist #(
         va <= take0;
         bank_a <= act;  // the bank of a latency: the active one when it enters
         lat_a <= sample_latency;
-        // Nothing after the carry chain: the whole shift is done in s0b (a multiplexer for
+        // Nothing after the carry chain: the shift is done in s0b and s0s (a multiplexer for
         // each of the BINS_LOG2 bin bits only).
         delta_a <= sample_latency - offset;
         under_a <= sample_latency < offset;
@@ -215,15 +216,17 @@ module latmon_hist #(
         if (rst || clear)
             va <= 1'b0;
     end
-    // s0b's shift in two steps, each one multiplexer level: by 8 * shift[4:3] (kept as a net
-    // of its own, as wide as the second step needs), then by shift[2:0]. Left to itself,
-    // synthesis builds a five-stage shifter, five LUT levels.
+    // The shift in two stages, each one multiplexer: s0b by 8 * shift[4:3] (registered, as
+    // wide as the second step needs), s0s by shift[2:0]. In one cycle, even in two kept steps,
+    // it was two multiplexers and their routes after a flip-flop (core+hist's critical path).
     localparam CW = BINS_LOG2 + 7 < CNT_WIDTH ? BINS_LOG2 + 7 : CNT_WIDTH;
     /* verilator lint_off UNUSEDSIGNAL */  // the bits above the bin number
     wire [CNT_WIDTH-1:0] coarse_full = delta_a >> {shift[4:3], 3'b000};
-    (* keep *) wire [CW-1:0] coarse_a = coarse_full[CW-1:0];
-    wire [CW-1:0]        index_a = coarse_a >> shift[2:0];
+    reg  [CW-1:0]        coarse_sh = {CW{1'b0}};
+    wire [CW-1:0]        index_sh = coarse_sh >> shift[2:0];
     /* verilator lint_on UNUSEDSIGNAL */
+    reg                  vsh = 1'b0;   // a latency in s0s, inside the bins
+    reg                  bank_sh = 1'b0;
 
     reg                 v1 = 1'b0;
     // min and max in three steps, no 32-bit compare in one cycle. s0a: the latency (x) is
@@ -387,9 +390,12 @@ module latmon_hist #(
 
     wire [32:0] dropped_inc = {1'b0, dropped} + 33'd1;
     always @(posedge clk) begin
-        v1 <= va && !under_a && !over_a;
-        bank1 <= bank_a;
-        bin1 <= index_a[BINS_LOG2-1:0];
+        vsh <= va && !under_a && !over_a;
+        bank_sh <= bank_a;
+        coarse_sh <= coarse_full[CW-1:0];
+        v1 <= vsh;
+        bank1 <= bank_sh;
+        bin1 <= index_sh[BINS_LOG2-1:0];
         lat_b <= lat_a;
         lat_c <= lat_b;
         vb <= va;
@@ -405,6 +411,7 @@ module latmon_hist #(
         if (sample_valid && !counting)
             dropped <= dropped_inc[31:0] | {32{dropped_inc[32]}};
         if (rst || clear) begin
+            vsh <= 1'b0;
             v1 <= 1'b0;
             vb <= 1'b0;
             vc <= 1'b0;
