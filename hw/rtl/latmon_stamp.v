@@ -297,6 +297,8 @@ module latmon_stamp #(
     reg                timeout_le_4 = 1'b0;      // ... <= 4
     reg                timeout_le_5 = 1'b0;      // ... <= 5
     reg                timeout_on = 1'b0;
+    reg                timeout_hi_0 = 1'b1;      // timeout[31:3] == 0
+    reg  [2:0]         timeout_lo = 3'd0;        // timeout[2:0]
     reg                scan_w3 = 1'b0;           // the entry scanned next cycle: written 3 edges
     reg                scan_w4 = 1'b0;           // before it, 4 edges, 5
     reg                scan_w5 = 1'b0;
@@ -357,12 +359,16 @@ module latmon_stamp #(
 
     always @(posedge clk) begin : scan_step
         integer c;
-        timeout_on <= timeout != 32'd0;
-        timeout_le_1 <= timeout != 32'd0 && timeout <= 32'd1;
-        timeout_le_2 <= timeout != 32'd0 && timeout <= 32'd2;
-        timeout_le_3 <= timeout != 32'd0 && timeout <= 32'd3;
-        timeout_le_4 <= timeout != 32'd0 && timeout <= 32'd4;
-        timeout_le_5 <= timeout != 32'd0 && timeout <= 32'd5;
+        // The timeout's flags in two steps, as lim (no 32-bit compare before a flip-flop):
+        // whether bits 31:3 are 0, and bits 2:0; then the flags from those four bits.
+        timeout_hi_0 <= timeout[31:3] == 29'd0;
+        timeout_lo <= timeout[2:0];
+        timeout_on <= !timeout_hi_0 || timeout_lo != 3'd0;
+        timeout_le_1 <= timeout_hi_0 && timeout_lo == 3'd1;
+        timeout_le_2 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd2;
+        timeout_le_3 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd3;
+        timeout_le_4 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd4;
+        timeout_le_5 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd5;
         // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2, wrote3
         // (written 2 edges before the next cycle: wrote & scan_hot_next, looked up below)
         scan_w3 <= |pick_w3;
