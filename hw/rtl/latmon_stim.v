@@ -191,8 +191,15 @@ module latmon_stim #(
         burst_mode <= mode == MODE_BURST;
     end
 
-    wire fire = running && !load && filled && due;
-    always @* advance = filling || ((load || fire) && random_mode);
+    // `ready` = running && filled && !load, kept as a flip-flop of its own (set at the load,
+    // cleared where one of the three changes), so that a pulse (`fire`) and the step it makes
+    // (`step`: load the next interval) are one LUT from flip-flops. The random stages advance
+    // at every step, in every mode: outside random mode nothing reads them, and a start reseeds
+    // them.
+    reg  ready = 1'b0;
+    wire fire = ready && due;
+    wire step = load || fire;
+    always @* advance = filling || step;
 
     // The interval loaded now (in `load` the first, else the one after the pulse sent now),
     // less 3.
@@ -216,8 +223,8 @@ module latmon_stim #(
         done_pulse <= 1'b0;
         if (start) begin
             running <= 1'b1;
+            ready <= 1'b0;
             fill <= FILL;
-            pause_now <= 1'b0;  // the first interval is a period
             seeding <= 1'b0;
             filling <= 1'b0;
             filled <= 1'b0;
@@ -229,6 +236,7 @@ module latmon_stim #(
             total_s <= total;
         end else if (stop) begin
             running <= 1'b0;
+            ready <= 1'b0;
             fill <= 3'd0;
             seeding <= 1'b0;
             filling <= 1'b0;
@@ -248,15 +256,7 @@ module latmon_stim #(
             load <= 1'b0;
             wait_m3 <= next_m3;
             due <= next_le_1;
-            if (load || pause_next) begin
-                pl <= burst_pl;
-                pause_next <= burst_le_1;
-                pause_now <= burst_mode && burst_le_1;
-            end else begin
-                pl <= pl - 33'd1;
-                pause_next <= pl[32];
-                pause_now <= burst_mode && pl[32];
-            end
+            ready <= 1'b1;  // load (running), or fire (running: ready)
             if (fire) begin
                 pulse <= 1'b1;
                 pulse_id <= sent[ID_WIDTH-1:0];
@@ -264,6 +264,7 @@ module latmon_stim #(
                 ll <= ll - 33'd1;
                 if (!endless && one_left) begin
                     running <= 1'b0;
+                    ready <= 1'b0;
                     done <= 1'b1;
                     done_pulse <= 1'b1;
                 end
@@ -285,6 +286,29 @@ module latmon_stim #(
             done_pulse <= 1'b0;
             sent <= 32'd0;
             wait_m3 <= 33'd0;
+            ready <= 1'b0;
+        end
+    end
+
+    // The burst countdown moves at every step, on its own enable (no start, stop or fill in
+    // it): a step in a start's or a stop's cycle moves it too, and the next run's load
+    // reloads it before anything reads it. pause_now alone is cleared at start (the first
+    // interval is a period).
+    always @(posedge clk) begin
+        if (step) begin
+            if (load || pause_next) begin
+                pl <= burst_pl;
+                pause_next <= burst_le_1;
+                pause_now <= burst_mode && burst_le_1;
+            end else begin
+                pl <= pl - 33'd1;
+                pause_next <= pl[32];
+                pause_now <= burst_mode && pl[32];
+            end
+        end
+        if (start)
+            pause_now <= 1'b0;
+        if (rst) begin
             pause_next <= 1'b0;
             pause_now <= 1'b0;
         end
