@@ -230,7 +230,6 @@ module latmon_stim #(
             filled <= 1'b0;
             load <= 1'b0;
             done <= 1'b0;
-            due <= 1'b0;
             sent <= 32'd0;
             pulse_id <= {ID_WIDTH{1'b0}};
             total_s <= total;
@@ -245,23 +244,16 @@ module latmon_stim #(
         end else if (!filled) begin
             fill <= fill - 3'd1;
             seeding <= fill == FILL;
-            if (fill == FILL) begin  // the cycle after start: the run's length (first used
-                endless <= total_s == 32'd0;  // at the first pulse, cycles later)
-                ll <= {1'b0, total_s} - 33'd2;
-            end
             filling <= fill >= 3'd2 && fill <= 3'd4;
             filled <= fill == 3'd1;
             load <= fill == 3'd1;
         end else if (load || fire) begin
             load <= 1'b0;
-            wait_m3 <= next_m3;
-            due <= next_le_1;
             ready <= 1'b1;  // load (running), or fire (running: ready)
             if (fire) begin
                 pulse <= 1'b1;
                 pulse_id <= sent[ID_WIDTH-1:0];
                 sent <= sent + 32'd1;
-                ll <= ll - 33'd1;
                 if (!endless && one_left) begin
                     running <= 1'b0;
                     ready <= 1'b0;
@@ -269,9 +261,6 @@ module latmon_stim #(
                     done_pulse <= 1'b1;
                 end
             end
-        end else if (running) begin
-            wait_m3 <= wait_m3 - 33'd1;
-            due <= wait_m3[32];
         end
         if (rst) begin
             pulse <= 1'b0;
@@ -281,12 +270,36 @@ module latmon_stim #(
             filling <= 1'b0;
             filled <= 1'b1;
             load <= 1'b0;
-            due <= 1'b0;
             done <= 1'b0;
             done_pulse <= 1'b0;
             sent <= 32'd0;
-            wait_m3 <= 33'd0;
             ready <= 1'b0;
+        end
+    end
+
+    // The countdown to the next pulse runs in every cycle and a step loads it, on no enable:
+    // a pulse needs `ready`, which only a load sets, and the load loads the countdown too, so
+    // what it counts outside a run is never read. The run's length likewise: loaded in the
+    // cycle after start (`started`), counted down at each pulse.
+    reg started = 1'b0;
+    always @(posedge clk) begin
+        if (step) begin
+            wait_m3 <= next_m3;
+            due <= next_le_1;
+        end else begin
+            wait_m3 <= wait_m3 - 33'd1;
+            due <= wait_m3[32];
+        end
+        started <= start && !rst;
+        if (started) begin  // the run's length, first used at the first pulse, cycles later
+            endless <= total_s == 32'd0;
+            ll <= {1'b0, total_s} - 33'd2;
+        end else if (fire) begin
+            ll <= ll - 33'd1;
+        end
+        if (rst) begin
+            wait_m3 <= 33'd0;
+            due <= 1'b0;
         end
     end
 
