@@ -142,10 +142,14 @@ module latmon_stim #(
         seed_xs <= xorshift(seed);
         seed_zero <= seed == 32'd0;
         seeded <= seed_zero ? SEEDED_ONE : seed_xs;
-        if (seeding) begin  // the second cycle after start: the seed of the start cycle
+        // seeding and advance are never high together (advance is filling, a load or a
+        // pulse; seeding comes before filling), so the stages after x take advance alone as
+        // their enable.
+        if (seeding)  // the second cycle after start: the seed of the start cycle
             x <= seeded;
-        end else if (advance) begin
+        else if (advance)
             x <= xorshift(x);
+        if (advance) begin
             pp_lo <= x[31:16] * span_m[16:0];
             pp_hi <= x[31:16] * span_m[32:17];
             q <= product[47:16];  // product < 2^48
