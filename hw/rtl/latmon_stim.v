@@ -136,7 +136,7 @@ module latmon_stim #(
     /* verilator lint_off UNUSEDSIGNAL */  // the fraction bits of the product are dropped
     wire [49:0] product = {17'd0, pp_lo} + {pp_hi, 17'd0};
     /* verilator lint_on UNUSEDSIGNAL */
-    reg         advance;
+    (* keep *) wire advance;
 
     always @(posedge clk) begin
         seed_xs <= xorshift(seed);
@@ -203,7 +203,10 @@ module latmon_stim #(
     reg  ready = 1'b0;
     wire fire = ready && due;
     wire step = load || fire;
-    always @* advance = filling || step;
+    // Flat, and kept as a net of its own: one LUT4 of four flip-flops (left to itself,
+    // synthesis built it from the shared `fire` and `step`, three LUTs deep, into the
+    // multiplier's clock enable).
+    assign advance = filling || load || (ready && due);
 
     // The interval loaded now (in `load` the first, else the one after the pulse sent now),
     // less 3.
