@@ -93,7 +93,23 @@ module latmon_stim #(
     reg        burst_len_0 = 1'b1;     // burst_len == 0
     reg [32:0] burst_len_m3 = 33'd0;   // burst_len - 3
     reg [32:0] burst_pl = 33'd0;       // period intervals between two pauses (burst_len - 1), - 2
+    // The "is 0 or 1" flags in two steps: bits 31:16 zero, bits 15:1 zero (registered), then
+    // their AND. A 31-input AND before one flip-flop was mapped as a chain of five LUTs.
+    reg        min_hi_0 = 1'b1, min_mid_0 = 1'b1, min_b0 = 1'b0;
+    reg        period_hi_0 = 1'b1, period_mid_0 = 1'b1;
+    reg        pause_hi_0 = 1'b1, pause_mid_0 = 1'b1;
+    reg        burst_hi_0 = 1'b1, burst_mid_0 = 1'b1, burst_b0 = 1'b0;
     always @(posedge clk) begin
+        min_hi_0 <= interval_min[31:16] == 16'd0;
+        min_mid_0 <= interval_min[15:1] == 15'd0;
+        min_b0 <= interval_min[0];
+        period_hi_0 <= period[31:16] == 16'd0;
+        period_mid_0 <= period[15:1] == 15'd0;
+        pause_hi_0 <= pause[31:16] == 16'd0;
+        pause_mid_0 <= pause[15:1] == 15'd0;
+        burst_hi_0 <= burst_len[31:16] == 16'd0;
+        burst_mid_0 <= burst_len[15:1] == 15'd0;
+        burst_b0 <= burst_len[0];
         lo_m3 <= {1'b0, interval_min} - 33'd3;
         // In two steps, one carry chain each, then copied for the multiplier (the span is used
         // from the third cycle after start on, see `fill`).
@@ -102,12 +118,12 @@ module latmon_stim #(
         // A plain copy: where the multiplier has input registers (ECP5's MULT18X18D, DSP48),
         // this one moves into them with nothing but routing before it.
         span_m <= span;
-        lo_is_0 <= interval_min == 32'd0;
-        lo_is_1 <= interval_min == 32'd1;
-        period_le_1 <= period[31:1] == 31'd0;
-        pause_le_1 <= pause[31:1] == 31'd0;
-        burst_le_1 <= burst_len[31:1] == 31'd0;
-        burst_len_0 <= burst_len == 32'd0;
+        lo_is_0 <= min_hi_0 && min_mid_0 && !min_b0;
+        lo_is_1 <= min_hi_0 && min_mid_0 && min_b0;
+        period_le_1 <= period_hi_0 && period_mid_0;
+        pause_le_1 <= pause_hi_0 && pause_mid_0;
+        burst_le_1 <= burst_hi_0 && burst_mid_0;
+        burst_len_0 <= burst_hi_0 && burst_mid_0 && !burst_b0;
         burst_len_m3 <= {1'b0, burst_len} - 33'd3;
         burst_pl <= burst_len_0 ? 33'h1FFFFFFFE : burst_len_m3;  // -2: none
         period_m3 <= {1'b0, period} - 33'd3;
