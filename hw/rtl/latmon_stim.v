@@ -152,7 +152,7 @@ module latmon_stim #(
     /* verilator lint_off UNUSEDSIGNAL */  // the fraction bits of the product are dropped
     wire [49:0] product = {17'd0, pp_lo} + {pp_hi, 17'd0};
     /* verilator lint_on UNUSEDSIGNAL */
-    (* keep *) wire advance;
+    wire        advance;
 
     always @(posedge clk) begin
         seed_xs <= xorshift(seed);
@@ -219,10 +219,23 @@ module latmon_stim #(
     reg  ready = 1'b0;
     wire fire = ready && due;
     wire step = load || fire;
-    // Flat, and kept as a net of its own: one LUT4 of four flip-flops (left to itself,
-    // synthesis built it from the shared `fire` and `step`, three LUTs deep, into the
-    // multiplier's clock enable).
-    assign advance = filling || load || (ready && due);
+    // advance = filling || step, as a flip-flop: its next value is spelled out from the next
+    // values of filling, load, ready and due (below, checked against that definition in every
+    // simulated cycle). It is the multiplier's clock enable, and the multiplier is a fixed
+    // block away from the run's control: as logic (three LUTs after the shared `fire` and
+    // `step`) it was core+stim's critical path.
+    reg  advance_q = 1'b0;
+    assign advance = advance_q;
+    wire fill_advances = !filled && fill != 3'd0 && fill <= 3'd4;  // filling or load next
+    wire fire_next = step ? !(fire && !endless && one_left) && next_le_1  // ready, due next
+                          : ready && wait_m3[32];
+    always @(posedge clk)
+        advance_q <= !rst && !start && !stop && (fill_advances || fire_next);
+    // synthesis translate_off
+    always @(posedge clk)
+        if (advance_q != (filling || step))
+            $fatal(1, "latmon_stim: advance %0d, filling %0d, step %0d", advance_q, filling, step);
+    // synthesis translate_on
 
     // The interval loaded now (in `load` the first, else the one after the pulse sent now),
     // less 3.
