@@ -93,7 +93,23 @@ module latmon_stim #(
     reg        burst_len_0 = 1'b1;     // burst_len == 0
     reg [32:0] burst_len_m3 = 33'd0;   // burst_len - 3
     reg [32:0] burst_pl = 33'd0;       // period intervals between two pauses (burst_len - 1), - 2
+    // The "is 0 or 1" flags in two steps: bits 31:16 zero, bits 15:1 zero (registered), then
+    // their AND. A 31-input AND before one flip-flop was mapped as a chain of five LUTs.
+    reg        min_hi_0 = 1'b1, min_mid_0 = 1'b1, min_b0 = 1'b0;
+    reg        period_hi_0 = 1'b1, period_mid_0 = 1'b1;
+    reg        pause_hi_0 = 1'b1, pause_mid_0 = 1'b1;
+    reg        burst_hi_0 = 1'b1, burst_mid_0 = 1'b1, burst_b0 = 1'b0;
     always @(posedge clk) begin
+        min_hi_0 <= interval_min[31:16] == 16'd0;
+        min_mid_0 <= interval_min[15:1] == 15'd0;
+        min_b0 <= interval_min[0];
+        period_hi_0 <= period[31:16] == 16'd0;
+        period_mid_0 <= period[15:1] == 15'd0;
+        pause_hi_0 <= pause[31:16] == 16'd0;
+        pause_mid_0 <= pause[15:1] == 15'd0;
+        burst_hi_0 <= burst_len[31:16] == 16'd0;
+        burst_mid_0 <= burst_len[15:1] == 15'd0;
+        burst_b0 <= burst_len[0];
         lo_m3 <= {1'b0, interval_min} - 33'd3;
         // In two steps, one carry chain each, then copied for the multiplier (the span is used
         // from the third cycle after start on, see `fill`).
@@ -102,12 +118,12 @@ module latmon_stim #(
         // A plain copy: where the multiplier has input registers (ECP5's MULT18X18D, DSP48),
         // this one moves into them with nothing but routing before it.
         span_m <= span;
-        lo_is_0 <= interval_min == 32'd0;
-        lo_is_1 <= interval_min == 32'd1;
-        period_le_1 <= period[31:1] == 31'd0;
-        pause_le_1 <= pause[31:1] == 31'd0;
-        burst_le_1 <= burst_len[31:1] == 31'd0;
-        burst_len_0 <= burst_len == 32'd0;
+        lo_is_0 <= min_hi_0 && min_mid_0 && !min_b0;
+        lo_is_1 <= min_hi_0 && min_mid_0 && min_b0;
+        period_le_1 <= period_hi_0 && period_mid_0;
+        pause_le_1 <= pause_hi_0 && pause_mid_0;
+        burst_le_1 <= burst_hi_0 && burst_mid_0;
+        burst_len_0 <= burst_hi_0 && burst_mid_0 && !burst_b0;
         burst_len_m3 <= {1'b0, burst_len} - 33'd3;
         burst_pl <= burst_len_0 ? 33'h1FFFFFFFE : burst_len_m3;  // -2: none
         period_m3 <= {1'b0, period} - 33'd3;
@@ -136,16 +152,20 @@ module latmon_stim #(
     /* verilator lint_off UNUSEDSIGNAL */  // the fraction bits of the product are dropped
     wire [49:0] product = {17'd0, pp_lo} + {pp_hi, 17'd0};
     /* verilator lint_on UNUSEDSIGNAL */
-    reg         advance;
+    wire        advance;
 
     always @(posedge clk) begin
         seed_xs <= xorshift(seed);
         seed_zero <= seed == 32'd0;
         seeded <= seed_zero ? SEEDED_ONE : seed_xs;
-        if (seeding) begin  // the second cycle after start: the seed of the start cycle
+        // seeding and advance are never high together (advance is filling, a load or a
+        // pulse; seeding comes before filling), so the stages after x take advance alone as
+        // their enable.
+        if (seeding)  // the second cycle after start: the seed of the start cycle
             x <= seeded;
-        end else if (advance) begin
+        else if (advance)
             x <= xorshift(x);
+        if (advance) begin
             pp_lo <= x[31:16] * span_m[16:0];
             pp_hi <= x[31:16] * span_m[32:17];
             q <= product[47:16];  // product < 2^48
@@ -191,8 +211,31 @@ module latmon_stim #(
         burst_mode <= mode == MODE_BURST;
     end
 
-    wire fire = running && !load && filled && due;
-    always @* advance = filling || ((load || fire) && random_mode);
+    // `ready` = running && filled && !load, kept as a flip-flop of its own (set at the load,
+    // cleared where one of the three changes), so that a pulse (`fire`) and the step it makes
+    // (`step`: load the next interval) are one LUT from flip-flops. The random stages advance
+    // at every step, in every mode: outside random mode nothing reads them, and a start reseeds
+    // them.
+    reg  ready = 1'b0;
+    wire fire = ready && due;
+    wire step = load || fire;
+    // advance = filling || step, as a flip-flop: its next value is spelled out from the next
+    // values of filling, load, ready and due (below, checked against that definition in every
+    // simulated cycle). It is the multiplier's clock enable, and the multiplier is a fixed
+    // block away from the run's control: as logic (three LUTs after the shared `fire` and
+    // `step`) it was core+stim's critical path.
+    reg  advance_q = 1'b0;
+    assign advance = advance_q;
+    wire fill_advances = !filled && fill != 3'd0 && fill <= 3'd4;  // filling or load next
+    wire fire_next = step ? !(fire && !endless && one_left) && next_le_1  // ready, due next
+                          : ready && wait_m3[32];
+    always @(posedge clk)
+        advance_q <= !rst && !start && !stop && (fill_advances || fire_next);
+    // synthesis translate_off
+    always @(posedge clk)
+        if (advance_q != (filling || step))
+            $fatal(1, "latmon_stim: advance %0d, filling %0d, step %0d", advance_q, filling, step);
+    // synthesis translate_on
 
     // The interval loaded now (in `load` the first, else the one after the pulse sent now),
     // less 3.
@@ -216,19 +259,19 @@ module latmon_stim #(
         done_pulse <= 1'b0;
         if (start) begin
             running <= 1'b1;
+            ready <= 1'b0;
             fill <= FILL;
-            pause_now <= 1'b0;  // the first interval is a period
             seeding <= 1'b0;
             filling <= 1'b0;
             filled <= 1'b0;
             load <= 1'b0;
             done <= 1'b0;
-            due <= 1'b0;
             sent <= 32'd0;
             pulse_id <= {ID_WIDTH{1'b0}};
             total_s <= total;
         end else if (stop) begin
             running <= 1'b0;
+            ready <= 1'b0;
             fill <= 3'd0;
             seeding <= 1'b0;
             filling <= 1'b0;
@@ -237,40 +280,23 @@ module latmon_stim #(
         end else if (!filled) begin
             fill <= fill - 3'd1;
             seeding <= fill == FILL;
-            if (fill == FILL) begin  // the cycle after start: the run's length (first used
-                endless <= total_s == 32'd0;  // at the first pulse, cycles later)
-                ll <= {1'b0, total_s} - 33'd2;
-            end
             filling <= fill >= 3'd2 && fill <= 3'd4;
             filled <= fill == 3'd1;
             load <= fill == 3'd1;
         end else if (load || fire) begin
             load <= 1'b0;
-            wait_m3 <= next_m3;
-            due <= next_le_1;
-            if (load || pause_next) begin
-                pl <= burst_pl;
-                pause_next <= burst_le_1;
-                pause_now <= burst_mode && burst_le_1;
-            end else begin
-                pl <= pl - 33'd1;
-                pause_next <= pl[32];
-                pause_now <= burst_mode && pl[32];
-            end
+            ready <= 1'b1;  // load (running), or fire (running: ready)
             if (fire) begin
                 pulse <= 1'b1;
                 pulse_id <= sent[ID_WIDTH-1:0];
                 sent <= sent + 32'd1;
-                ll <= ll - 33'd1;
                 if (!endless && one_left) begin
                     running <= 1'b0;
+                    ready <= 1'b0;
                     done <= 1'b1;
                     done_pulse <= 1'b1;
                 end
             end
-        end else if (running) begin
-            wait_m3 <= wait_m3 - 33'd1;
-            due <= wait_m3[32];
         end
         if (rst) begin
             pulse <= 1'b0;
@@ -280,11 +306,58 @@ module latmon_stim #(
             filling <= 1'b0;
             filled <= 1'b1;
             load <= 1'b0;
-            due <= 1'b0;
             done <= 1'b0;
             done_pulse <= 1'b0;
             sent <= 32'd0;
+            ready <= 1'b0;
+        end
+    end
+
+    // The countdown to the next pulse runs in every cycle and a step loads it, on no enable:
+    // a pulse needs `ready`, which only a load sets, and the load loads the countdown too, so
+    // what it counts outside a run is never read. The run's length likewise: loaded in the
+    // cycle after start (`started`), counted down at each pulse.
+    reg started = 1'b0;
+    always @(posedge clk) begin
+        if (step) begin
+            wait_m3 <= next_m3;
+            due <= next_le_1;
+        end else begin
+            wait_m3 <= wait_m3 - 33'd1;
+            due <= wait_m3[32];
+        end
+        started <= start && !rst;
+        if (started) begin  // the run's length, first used at the first pulse, cycles later
+            endless <= total_s == 32'd0;
+            ll <= {1'b0, total_s} - 33'd2;
+        end else if (fire) begin
+            ll <= ll - 33'd1;
+        end
+        if (rst) begin
             wait_m3 <= 33'd0;
+            due <= 1'b0;
+        end
+    end
+
+    // The burst countdown moves at every step, on its own enable (no start, stop or fill in
+    // it): a step in a start's or a stop's cycle moves it too, and the next run's load
+    // reloads it before anything reads it. pause_now alone is cleared at start (the first
+    // interval is a period).
+    always @(posedge clk) begin
+        if (step) begin
+            if (load || pause_next) begin
+                pl <= burst_pl;
+                pause_next <= burst_le_1;
+                pause_now <= burst_mode && burst_le_1;
+            end else begin
+                pl <= pl - 33'd1;
+                pause_next <= pl[32];
+                pause_now <= burst_mode && pl[32];
+            end
+        end
+        if (start)
+            pause_now <= 1'b0;
+        if (rst) begin
             pause_next <= 1'b0;
             pause_now <= 1'b0;
         end
