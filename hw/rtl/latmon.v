@@ -215,18 +215,29 @@ module latmon #(
     // (the register block's flip-flop is far from the statistics on the critical path).
     reg stamp_mode = 1'b0;
     always @(posedge clk) stamp_mode <= stamp_enable;
-    wire sample_valid = stamp_mode ? stamp_valid : core_valid;
-    wire [CNT_WIDTH-1:0] sample_latency = stamp_mode ? stamp_latency : core_latency;
-    // The statistics take the same selection through a copy of the flip-flop of their own, so
-    // that their multiplexers sit next to their comparisons (one multiplexer for every consumer
-    // was core+stamp's critical path: a 1.5 ns route from it into the maximum's compare). The
-    // copy is reset by rst, the one above is not: synthesis merges two flip-flops with one
-    // input and no difference, even when kept. They differ only in the cycle after a reset,
-    // when neither source has a sample.
-    reg stamp_mode_stats = 1'b0;
-    always @(posedge clk) stamp_mode_stats <= stamp_enable && !rst;
-    wire stats_valid = stamp_mode_stats ? stamp_valid : core_valid;
-    wire [CNT_WIDTH-1:0] stats_latency = stamp_mode_stats ? stamp_latency : core_latency;
+    wire sample_valid;
+    wire [CNT_WIDTH-1:0] sample_latency;
+    generate
+        if (HAS_STAMP != 0) begin : g_sample_stage
+            // Two sources: the selected latency goes through a register before the statistics,
+            // the trace, the histogram and IRQ_STATUS.SAMPLE, a cycle after the source (the
+            // multiplexer into the statistics' comparisons was core+stamp's critical path). A
+            // sample in it when CTRL.CLEAR pulses is dropped, as the parts drop one that comes
+            // with the pulse.
+            reg                 valid_q = 1'b0;
+            reg [CNT_WIDTH-1:0] latency_q = {CNT_WIDTH{1'b0}};
+            always @(posedge clk) begin
+                valid_q <= (stamp_mode ? stamp_valid : core_valid) && !rst && !clear;
+                latency_q <= stamp_mode ? stamp_latency : core_latency;
+            end
+            assign sample_valid = valid_q;
+            assign sample_latency = latency_q;
+        end else begin : g_core_samples
+            assign sample_valid = core_valid;
+            assign sample_latency = core_latency;
+            wire unused_stamp = ^{stamp_mode, stamp_valid, stamp_latency};  // tied off
+        end
+    endgenerate
 
     wire [CNT_WIDTH-1:0] last, min, max;
     wire [SUM_WIDTH-1:0] sum;
@@ -238,7 +249,7 @@ module latmon #(
         .HAS_SUM(HAS_SUM), .HAS_COUNTERS(HAS_COUNTERS), .HAS_TIMEOUT(HAS_TIMEOUT)
     ) stats_inst (
         .clk(clk), .rst(rst), .clear(clear), .threshold(threshold), .alarm_clear(alarm_clear),
-        .sample_valid(stats_valid), .sample_latency(stats_latency),
+        .sample_valid(sample_valid), .sample_latency(sample_latency),
         .timeout_pulse(timeout_pulse), .overrun_pulse(overrun_pulse),
         .ignored_pulse(ignored_pulse),
         .last(last), .min(min), .max(max), .sum(sum), .count(count), .violations(violations),

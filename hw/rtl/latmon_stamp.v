@@ -210,6 +210,34 @@ module latmon_stamp #(
         end
     endgenerate
 
+    // Stage b's IDs against stage a's and stage s's start IDs, in pieces of three bits, each a
+    // net of its own (one LUT6): a 16-bit equality left whole was mapped as a chain of five
+    // LUTs, core+stamp's deepest path.
+    localparam NT = (ID_WIDTH + 2) / 3;
+    function [3*NT-1:0] triples;
+        input [ID_WIDTH-1:0] id;
+        begin
+            triples = {(3*NT){1'b0}};
+            triples[ID_WIDTH-1:0] = id;
+        end
+    endfunction
+    wire [3*NT-1:0] b_start_t = triples(b_start_id);
+    wire [3*NT-1:0] b_end_t = triples(b_end_id);
+    wire [3*NT-1:0] a_start_t = triples(a_start_id);
+    wire [3*NT-1:0] s_t = triples(s_id);
+    (* keep *) wire [NT-1:0] start_last_eq;  // piece k of b's start ID == of a's start ID
+    (* keep *) wire [NT-1:0] end_last_eq;
+    (* keep *) wire [NT-1:0] start_prev_eq;  // ... == of s's start ID
+    (* keep *) wire [NT-1:0] end_prev_eq;
+    generate
+        for (g = 0; g < NT; g = g + 1) begin : g_triple
+            assign start_last_eq[g] = b_start_t[3*g +: 3] == a_start_t[3*g +: 3];
+            assign end_last_eq[g] = b_end_t[3*g +: 3] == a_start_t[3*g +: 3];
+            assign start_prev_eq[g] = b_start_t[3*g +: 3] == s_t[3*g +: 3];
+            assign end_prev_eq[g] = b_end_t[3*g +: 3] == s_t[3*g +: 3];
+        end
+    endgenerate
+
     always @(posedge clk) begin
         b_start <= start_valid && enable;
         b_start_id <= start_id;
@@ -222,10 +250,10 @@ module latmon_stamp #(
         a_start <= b_start;
         a_start_id <= b_start_id;
         a_end <= b_end;
-        a_start_is_last <= b_start && b_start_id == a_start_id;
-        a_end_is_last <= b_end && b_end_id == a_start_id;
-        a_start_is_prev <= b_start && b_start_id == s_id;
-        a_end_is_prev <= b_end && b_end_id == s_id;
+        a_start_is_last <= b_start && &start_last_eq;
+        a_end_is_last <= b_end && &end_last_eq;
+        a_start_is_prev <= b_start && &start_prev_eq;
+        a_end_is_prev <= b_end && &end_prev_eq;
         s_valid <= a_start;
         s_id <= a_start_id;
         e_valid <= a_end;
