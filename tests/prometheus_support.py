@@ -97,10 +97,11 @@ class Prometheus:
             f"prometheus did not become ready within {timeout} s; see {self.log.name}"
         )
 
-    def wait_scraping(self, targets: int, timeout: float = 30.0) -> None:
+    def wait_scraping(self, targets: int, timeout: float = 90.0) -> None:
         """Until the scrape loops of `targets` targets have run once (up or down): Prometheus
         applies a new target list only every 5 s, so an exporter that starts before this would
-        go unscraped for its first seconds."""
+        go unscraped for its first seconds. The wait ends as soon as they have; its limit is
+        generous because a loaded machine (synthesis beside the tests) once took over 30 s."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             active = self.api("targets", state="active")["activeTargets"]
