@@ -210,31 +210,21 @@ module latmon_stamp #(
         end
     endgenerate
 
-    // Stage b's IDs against stage a's and stage s's start IDs, in pieces of three bits, each a
-    // net of its own (one LUT6): a 16-bit equality left whole was mapped as a chain of five
-    // LUTs, core+stamp's deepest path.
-    localparam NT = (ID_WIDTH + 2) / 3;
-    function [3*NT-1:0] triples;
-        input [ID_WIDTH-1:0] id;
-        begin
-            triples = {(3*NT){1'b0}};
-            triples[ID_WIDTH-1:0] = id;
-        end
-    endfunction
-    wire [3*NT-1:0] b_start_t = triples(b_start_id);
-    wire [3*NT-1:0] b_end_t = triples(b_end_id);
-    wire [3*NT-1:0] a_start_t = triples(a_start_id);
-    wire [3*NT-1:0] s_t = triples(s_id);
-    (* keep *) wire [NT-1:0] start_last_eq;  // piece k of b's start ID == of a's start ID
-    (* keep *) wire [NT-1:0] end_last_eq;
-    (* keep *) wire [NT-1:0] start_prev_eq;  // ... == of s's start ID
-    (* keep *) wire [NT-1:0] end_prev_eq;
+    // Stage b's IDs against stage a's and stage s's start IDs, in the 4-bit pieces of the table
+    // compare, each a net of its own: a 16-bit equality left whole was mapped as a chain of
+    // five LUTs, core+stamp's deepest path.
+    wire [4*NQ-1:0] a_start_pieces = pieces(a_start_id);
+    wire [4*NQ-1:0] s_pieces = pieces(s_id);
+    (* keep *) wire [NQ-1:0] start_last_eq;  // piece q of b's start ID == of a's start ID
+    (* keep *) wire [NQ-1:0] end_last_eq;
+    (* keep *) wire [NQ-1:0] start_prev_eq;  // ... == of s's start ID
+    (* keep *) wire [NQ-1:0] end_prev_eq;
     generate
-        for (g = 0; g < NT; g = g + 1) begin : g_triple
-            assign start_last_eq[g] = b_start_t[3*g +: 3] == a_start_t[3*g +: 3];
-            assign end_last_eq[g] = b_end_t[3*g +: 3] == a_start_t[3*g +: 3];
-            assign start_prev_eq[g] = b_start_t[3*g +: 3] == s_t[3*g +: 3];
-            assign end_prev_eq[g] = b_end_t[3*g +: 3] == s_t[3*g +: 3];
+        for (g = 0; g < NQ; g = g + 1) begin : g_id_piece
+            assign start_last_eq[g] = b_start_pieces[4*g +: 4] == a_start_pieces[4*g +: 4];
+            assign end_last_eq[g] = b_end_pieces[4*g +: 4] == a_start_pieces[4*g +: 4];
+            assign start_prev_eq[g] = b_start_pieces[4*g +: 4] == s_pieces[4*g +: 4];
+            assign end_prev_eq[g] = b_end_pieces[4*g +: 4] == s_pieces[4*g +: 4];
         end
     endgenerate
 
