@@ -134,7 +134,8 @@ module latmon_stim #(
     // Stage x: the generator state of the next interval but two; pp: its partial products;
     // q: the interval but one minus min; r: the next interval (less 3) and whether it is at
     // most 1.
-    // All stages move together (`advance`): once per cycle while filling, then once per load.
+    // All stages move together (`advance`): once per cycle while filling, then at the load and
+    // at each pulse.
     // The first state of a run seeded now, in two steps (no 32-bit compare before the xorshift):
     // the seed's xorshift and whether it is 0, then the choice; `seeding`, the second cycle
     // after start, takes it (the seed of the start cycle) into x, which first advances a cycle
@@ -152,7 +153,7 @@ module latmon_stim #(
     /* verilator lint_off UNUSEDSIGNAL */  // the fraction bits of the product are dropped
     wire [49:0] product = {17'd0, pp_lo} + {pp_hi, 17'd0};
     /* verilator lint_on UNUSEDSIGNAL */
-    wire        advance;
+    reg         advance = 1'b0;        // the stages move (a flip-flop, see `fire_next`)
 
     always @(posedge clk) begin
         seed_xs <= xorshift(seed);
@@ -224,17 +225,15 @@ module latmon_stim #(
     // simulated cycle). It is the multiplier's clock enable, and the multiplier is a fixed
     // block away from the run's control: as logic (three LUTs after the shared `fire` and
     // `step`) it was core+stim's critical path.
-    reg  advance_q = 1'b0;
-    assign advance = advance_q;
     wire fill_advances = !filled && fill != 3'd0 && fill <= 3'd4;  // filling or load next
     wire fire_next = step ? !(fire && !endless && one_left) && next_le_1  // ready, due next
                           : ready && wait_m3[32];
     always @(posedge clk)
-        advance_q <= !rst && !start && !stop && (fill_advances || fire_next);
+        advance <= !rst && !start && !stop && (fill_advances || fire_next);
     // synthesis translate_off
     always @(posedge clk)
-        if (advance_q != (filling || step))
-            $fatal(1, "latmon_stim: advance %0d, filling %0d, step %0d", advance_q, filling, step);
+        if (advance != (filling || step))
+            $fatal(1, "latmon_stim: advance %0d, filling %0d, step %0d", advance, filling, step);
     // synthesis translate_on
 
     // The interval loaded now (in `load` the first, else the one after the pulse sent now),
