@@ -215,6 +215,8 @@ module latmon #(
     // (the register block's flip-flop is far from the statistics on the critical path).
     reg stamp_mode = 1'b0;
     always @(posedge clk) stamp_mode <= stamp_enable;
+    // The timestamp mode takes CTRL.CLEAR through a register of its own (below), a cycle later.
+    wire stamp_clear;
     wire sample_valid;
     wire [CNT_WIDTH-1:0] sample_latency;
     generate
@@ -227,7 +229,10 @@ module latmon #(
             reg                 valid_q = 1'b0;
             reg [CNT_WIDTH-1:0] latency_q = {CNT_WIDTH{1'b0}};
             always @(posedge clk) begin
-                valid_q <= (stamp_mode ? stamp_valid : core_valid) && !rst && !clear;
+                // (a timestamp-mode sample in the cycle after the pulse is from before it: the
+                // mode clears then)
+                valid_q <= (stamp_mode ? stamp_valid && !stamp_clear : core_valid) &&
+                           !rst && !clear;
                 latency_q <= stamp_mode ? stamp_latency : core_latency;
             end
             assign sample_valid = valid_q;
@@ -235,7 +240,7 @@ module latmon #(
         end else begin : g_core_samples
             assign sample_valid = core_valid;
             assign sample_latency = core_latency;
-            wire unused_stamp = ^{stamp_mode, stamp_valid, stamp_latency};  // tied off
+            wire unused_stamp = ^{stamp_mode, stamp_valid, stamp_latency, stamp_clear};  // tied off
         end
     endgenerate
 
@@ -423,12 +428,22 @@ module latmon #(
             wire [63:0] stamp_time;
             wire time_lo_read;
 
+            // CTRL.CLEAR through a register of its own: the table, its pipeline and its counters
+            // are the biggest load of the pulse, and they take it a cycle later, from a
+            // flip-flop next to them (the pulse's fan-out from the register block was
+            // core+stamp's critical path). A read issued after CTRL.CLEAR's B still sees the
+            // STAMP_* counters cleared (its value is sampled two cycles after AR at the
+            // earliest); the sample the mode may give in the cycle after the pulse is dropped.
+            reg stamp_clear_q = 1'b0;
+            always @(posedge clk) stamp_clear_q <= clear;
+            assign stamp_clear = stamp_clear_q;
+
             // STIM_CTRL.STAMP: the stimulus pulses are start events with their IDs.
             wire from_stim = stim_stamp & stim_pulse;
             latmon_stamp #(
                 .CNT_WIDTH(CNT_WIDTH), .ID_WIDTH(ID_WIDTH), .ENTRIES(STAMP_ENTRIES)
             ) stamp_inst (
-                .clk(clk), .rst(rst), .clear(clear), .enable(stamp_enable),
+                .clk(clk), .rst(rst), .clear(stamp_clear), .enable(stamp_enable),
                 .timeout(stamp_timeout),
                 .start_valid(start_valid | from_stim),
                 .start_id(from_stim ? stim_id : start_id),
@@ -454,6 +469,7 @@ module latmon #(
             );
         end else begin : g_no_stamp
             assign stamp_enable = 1'b0;
+            assign stamp_clear = 1'b0;
             assign stamp_valid = 1'b0;
             assign stamp_latency = {CNT_WIDTH{1'b0}};
             assign wr_hits[6] = 1'b0;

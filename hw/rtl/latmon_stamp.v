@@ -233,8 +233,6 @@ module latmon_stamp #(
         b_start_id <= start_id;
         b_end <= end_valid && enable;
         b_end_id <= end_id;
-        for (n = 0; n < ENTRIES; n = n + 1) begin
-        end
         h_start <= start_piece_eq;
         h_end <= end_piece_eq;
         a_start <= b_start;
@@ -303,12 +301,19 @@ module latmon_stamp #(
     reg  [63:0]        ahead_time = 64'd0;       // times[scan] of four cycles later
     reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
     reg  [GW-1:0]      cand_group = {GW{1'b0}};  // the group of the entry read into cand
+    // Per group: scan_ahead's position in the group while it is there (else 0), the select of
+    // that group's candidate; one per group, so that no flip-flop drives every group's
+    // multiplexers (scan_ahead did, routed across the device: a critical path).
+    reg  [1:0]         cand_pos [0:GROUPS-1];
     reg  [3:1]         q_lt = 3'd0;              // per 16-bit quarter k of ahead_time and lim,
     reg  [3:1]         q_eq = 3'd0;              // last cycle: <, ==; quarter 0: <=
     reg                q0_le = 1'b0;
     reg                lim_neg = 1'b0;           // lim < 0: no start time is due
     reg                aged = 1'b0;              // the entry scanned next cycle is due by its time
-    reg                due = 1'b0;               // the entry scanned now is due (see above)
+    // the entry scanned now is due (see above), one copy per group of four entries: copy k
+    // only while the entry is in group k, so that each drives its group's entries alone (a
+    // single flip-flop fanned out to every entry was the everything-on build's critical path)
+    reg  [GROUPS-1:0]  due = {GROUPS{1'b0}};
     reg                timeout_le_1 = 1'b0;      // 1 <= timeout <= 1: an entry written 1 edge ago
     reg                timeout_le_2 = 1'b0;      // ... <= 2, two edges ago
     reg                timeout_le_3 = 1'b0;      // ... <= 3
@@ -321,14 +326,25 @@ module latmon_stamp #(
     reg                scan_w4 = 1'b0;           // before it, 4 edges, 5
     reg                scan_w5 = 1'b0;
 
-    // The entry of group `grp` at the low two bits of `i` (entry 0 where the group is short).
+    // The entry at position `pos` of group `grp` (entry 0 where the group is short).
     function integer entry_in_group;
         input integer grp;
-        input [EW-1:0] i;
+        input [1:0] pos;
         integer k;
         begin
-            k = grp * 4 + {{(32 - EW){1'b0}}, i} % 4;
+            k = grp * 4 + {30'd0, pos};
             entry_in_group = k < ENTRIES ? k : 0;
+        end
+    endfunction
+
+    // Entry i's position in group `grp` (its low two bits) if it is in that group, else 0.
+    function [1:0] pos_in_group;
+        input integer grp;
+        input [EW-1:0] i;
+        reg [31:0] k;
+        begin
+            k = {{(32 - EW){1'b0}}, i};
+            pos_in_group = (k >> 2) == grp ? k[1:0] : 2'd0;
         end
     endfunction
 
@@ -375,6 +391,18 @@ module latmon_stamp #(
         end
     endgenerate
 
+    // the entry scanned next cycle is in group k
+    wire [GROUPS-1:0] next_in_group;
+    generate
+        for (g = 0; g < GROUPS; g = g + 1) begin : g_next_in_group
+            if (4 * g + 4 <= ENTRIES) begin : g_whole
+                assign next_in_group[g] = |scan_hot_next[4*g +: 4];
+            end else begin : g_short
+                assign next_in_group[g] = |scan_hot_next[ENTRIES-1:4*g];
+            end
+        end
+    endgenerate
+
     always @(posedge clk) begin : scan_step
         integer c;
         // The timeout's flags in two steps, as lim (no 32-bit compare before a flip-flop):
@@ -400,7 +428,9 @@ module latmon_stamp #(
         lim <= {{1'b0, lim_hi_from} - {32'd0, lim_borrow}, lim_lo};
         cand_group <= ahead_group;
         for (c = 0; c < GROUPS; c = c + 1)
-            cand[c] <= times[entry_in_group(c, scan_ahead)];
+            cand[c] <= times[entry_in_group(c, cand_pos[c])];
+        for (c = 0; c < GROUPS; c = c + 1)
+            cand_pos[c] <= pos_in_group(c, next_entry(scan_ahead));
         ahead_time <= cand[cand_group];
         for (c = 1; c < 4; c = c + 1) begin
             q_lt[c] <= ahead_time[16*c +: 16] < lim[16*c +: 16];
@@ -410,8 +440,10 @@ module latmon_stamp #(
         lim_neg <= lim[64];
         aged <= timeout_on && !lim_neg &&
                 (q_lt[3] || (q_eq[3] && (q_lt[2] || (q_eq[2] && (q_lt[1] || (q_eq[1] && q0_le))))));
-        due <= |pick_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
-               scan_w4 ? timeout_le_4 : scan_w5 ? timeout_le_5 : aged;
+        for (c = 0; c < GROUPS; c = c + 1)
+            due[c] <= next_in_group[c] &&
+                      (|pick_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
+                       scan_w4 ? timeout_le_4 : scan_w5 ? timeout_le_5 : aged);
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
         scan_hot <= scan_hot_next;
@@ -422,6 +454,8 @@ module latmon_stamp #(
         if (reset) begin
             scan <= {EW{1'b0}};
             scan_ahead <= AHEAD_ENTRY;
+            for (c = 0; c < GROUPS; c = c + 1)
+                cand_pos[c] <= pos_in_group(c, AHEAD_ENTRY);
             scan_hot <= {{(ENTRIES-1){1'b0}}, 1'b1};
         end
     end
@@ -447,7 +481,12 @@ module latmon_stamp #(
             scan_old <= {{(ENTRIES-1){1'b0}}, 1'b1};
         end
     end
-    wire [ENTRIES-1:0] scan_due = scan_new_due | (scan_old & {ENTRIES{due}});
+    wire [ENTRIES-1:0] scan_due;
+    generate
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_scan_due
+            assign scan_due[g] = scan_new_due[g] | (scan_old[g] & due[g / 4]);
+        end
+    endgenerate
     wire [ENTRIES-1:0] expire_hot = used & ~e_hit_id & scan_due;
     wire [ENTRIES-1:0] kept = used & ~e_hit_id & ~scan_due;
 
@@ -510,6 +549,12 @@ module latmon_stamp #(
     reg               o_over = 1'b0;    // the latency does not fit in CNT_WIDTH bits
     reg [CNT_WIDTH-1:0] o_latency = {CNT_WIDTH{1'b0}};
     wire              g_valid = |g_hit;  // the end decided two cycles ago was matched
+
+    initial begin : init_cand_pos
+        integer i;
+        for (i = 0; i < GROUPS; i = i + 1)
+            cand_pos[i] = pos_in_group(i, AHEAD_ENTRY);
+    end
 
     initial begin : init_g_time
         integer i;
