@@ -14,7 +14,7 @@ import cocotb
 import numpy as np
 import pytest
 from cocotb.clock import Clock
-from cocotb.triggers import ReadOnly, RisingEdge, Timer
+from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
 from latmon_tb import CLOCK_NS, TB, Stimulus, check, random_stimulus, waveform
 from model.latmon_core_model import Kind, core_model
@@ -595,10 +595,10 @@ async def histogram_over_the_bus(dut) -> None:
     assert await tb.read("HIST_SNAPSHOTS") == 2
 
 
-async def play_stamp_events(tb: IPTB, starts: dict[int, int], ends: dict[int, int]):
+async def drive_stamp_events(tb: IPTB, starts: dict[int, int], ends: dict[int, int]) -> int:
     """Put timestamp-mode start and end events (cycle -> ID, counted from the next falling
-    edge) on the IP's inputs, let it settle, and return what the timestamp model (no timeout)
-    says of them; the inputs reach the IP at the rising edge after their cycle."""
+    edge) on the IP's inputs; return the last cycle driven. The inputs reach the IP at the
+    rising edge after their cycle."""
     dut = tb.dut
     await RisingEdge(dut.clk)
     await Timer(CLOCK_NS // 2, unit="ns")
@@ -610,6 +610,13 @@ async def play_stamp_events(tb: IPTB, starts: dict[int, int], ends: dict[int, in
         dut.start_id.value = starts.get(c, 0)
         dut.end_valid.value = int(c in ends)
         dut.end_id.value = ends.get(c, 0)
+    return now
+
+
+async def play_stamp_events(tb: IPTB, starts: dict[int, int], ends: dict[int, int]):
+    """drive_stamp_events, let the IP settle, and return what the timestamp model (no timeout)
+    says of the events."""
+    now = await drive_stamp_events(tb, starts, ends)
     await tb.settle(20)
     return stamp_model(
         {c + 1: i for c, i in starts.items()},
@@ -664,6 +671,51 @@ async def stamp_over_the_bus(dut) -> None:
     cap = (1 << tb.p["TRACE_WIDTH"]) - 1
     for k, lat in enumerate(latencies[:depth]):
         assert await tb.read_trace(k) == min(lat, cap), k
+
+
+@cocotb.test()
+async def stamp_clear_around_a_match(dut) -> None:
+    """CTRL.CLEAR written at every moment around one start/end pair: the statistics count the
+    match exactly when STAMP_MATCHED does (the timestamp mode takes the pulse a cycle later, so a
+    match decided before it must not reach the statistics after it), and a read after the
+    write's response sees every STAMP_* counter cleared."""
+    tb = IPTB(dut)
+    if not tb.p["HAS_STAMP"]:
+        return
+    await tb.bring_up()
+    await tb.write("STAMP_CTRL", tb.fields("STAMP_CTRL", enable=1))
+    outcomes = set()
+    for delay in range(24):
+        # start (ID 3) in cycle 1, its end in cycle 4; CTRL.CLEAR written from cycle `delay`
+        events = cocotb.start_soon(drive_stamp_events(tb, {1: 3}, {4: 3}))
+        await ClockCycles(dut.clk, delay)
+        await tb.write("CTRL", tb.ctrl(enable=1, clear=1))
+        if delay >= 14:  # every event was decided and counted before the pulse
+            for name in ("MATCHED", "UNMATCHED", "OUTSTANDING", "FULL", "DUPLICATES"):
+                assert await tb.read(f"STAMP_{name}") == 0, (delay, name)
+        await events
+        await tb.settle(20)
+        got = {
+            name: await tb.read(name)
+            for name in (
+                "COUNT",
+                "TRACE_COUNT",
+                "STAMP_MATCHED",
+                "STAMP_UNMATCHED",
+                "STAMP_OUTSTANDING",
+            )
+        }
+        assert got["COUNT"] == got["STAMP_MATCHED"] == got["TRACE_COUNT"], (delay, got)
+        # the pair whole after the clear, its end alone (its start cleared), or nothing left
+        assert (got["STAMP_MATCHED"], got["STAMP_UNMATCHED"]) in ((1, 0), (0, 1), (0, 0)), (
+            delay,
+            got,
+        )
+        assert got["STAMP_OUTSTANDING"] == 0, (delay, got)
+        outcomes.add((got["STAMP_MATCHED"], got["STAMP_UNMATCHED"]))
+        await tb.write("CTRL", tb.ctrl(enable=1, clear=1))
+        await tb.settle(4)
+    assert outcomes == {(1, 0), (0, 1), (0, 0)}, outcomes
 
 
 @cocotb.test()
