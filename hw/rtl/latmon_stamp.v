@@ -496,6 +496,11 @@ module latmon_stamp #(
     reg              last_same = 1'b0;
     reg              last_full = 1'b0;
     wire duplicate = |dup_kept || (last_same && !last_full);
+    // s_valid && !(last_same && !last_full), registered a cycle ahead from their own next
+    // values: a start is stored when this is set and no dup_kept is (no LUT level for the start
+    // before in the path into `used`).
+    reg              s_fresh = 1'b0;
+    wire store = s_fresh && !(|dup_kept);
 
     // a kept entry's hit for stage s (kept entries are not written: no `write` term)
     wire [ENTRIES-1:0] kept_hit = kept & ((wrote & {ENTRIES{a_start_is_prev}}) |
@@ -513,14 +518,16 @@ module latmon_stamp #(
 
     always @(posedge clk) begin
         // free_lowest is nonzero only when an entry is free: the duplicate decides last.
-        used <= kept | (s_valid && !duplicate ? free_lowest : {ENTRIES{1'b0}});
+        used <= kept | (store ? free_lowest : {ENTRIES{1'b0}});
         dup_kept <= kept_hit_group;
         last_same <= s_valid && !duplicate && a_start_is_last;
         last_full <= &group_full;
+        s_fresh <= a_start && !rst && !(s_valid && !duplicate && a_start_is_last && !(&group_full));
         if (reset) begin
             used <= {ENTRIES{1'b0}};
             dup_kept <= {GROUPS{1'b0}};
             last_same <= 1'b0;
+            s_fresh <= a_start && !rst;
         end
     end
 
@@ -576,12 +583,15 @@ module latmon_stamp #(
         end
     end
 
+    // A group's g_time is zero unless its entry hit (at most one entry holds the ID: a start
+    // with an outstanding ID is not stored), so the group's time is the OR of them all, with no
+    // select: g_hit, routed to every bit of the selection, was a critical path.
     reg [63:0] hit_time;
     always @* begin : select_group
         integer i;
         hit_time = 64'd0;
         for (i = 0; i < GROUPS; i = i + 1)
-            hit_time = hit_time | (g_hit[i] ? g_time[i] : 64'd0);
+            hit_time = hit_time | g_time[i];
     end
 
     wire [32:0] low_diff = {1'b0, t_now[31:0]} - {1'b0, t_start[31:0]};  // borrow, difference
