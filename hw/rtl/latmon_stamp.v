@@ -84,7 +84,6 @@ module latmon_stamp #(
     localparam [EW-1:0] LAST_ENTRY = LAST_INDEX[EW-1:0];
     localparam integer  AHEAD_INDEX = 5 % ENTRIES;
     localparam integer  GROUPS = (ENTRIES + 3) / 4;
-    localparam GW = GROUPS > 1 ? $clog2(GROUPS) : 1;
     localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead after reset
 
     initial begin
@@ -299,12 +298,22 @@ module latmon_stamp #(
     reg  [31:0]        lim_hi_from = 32'd0;      // timebase_5[63:32] of that cycle
     reg  [64:0]        lim = 65'd0;              // now - timeout of the cycle judged 3 later
     reg  [63:0]        ahead_time = 64'd0;       // times[scan] of four cycles later
-    reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
-    reg  [GW-1:0]      cand_group = {GW{1'b0}};  // the group of the entry read into cand
+    // per group: the time of the entry at scan_ahead while scan_ahead is in the group, else 0
+    // (so that ahead_time is their OR, with no select of the group)
+    reg  [63:0]        cand [0:GROUPS-1];
     // Per group: scan_ahead's position in the group while it is there (else 0), the select of
-    // that group's candidate; one per group, so that no flip-flop drives every group's
-    // multiplexers (scan_ahead did, routed across the device: a critical path).
+    // that group's candidate, and whether it is there; one each per group, so that no
+    // flip-flop drives every group's multiplexers (scan_ahead did, routed across the device:
+    // a critical path).
     reg  [1:0]         cand_pos [0:GROUPS-1];
+    reg  [GROUPS-1:0]  cand_in;
+    reg  [63:0]        cand_any;                 // the OR of the groups' candidates
+    always @* begin : or_candidates
+        integer i;
+        cand_any = 64'd0;
+        for (i = 0; i < GROUPS; i = i + 1)
+            cand_any = cand_any | cand[i];
+    end
     reg  [3:1]         q_lt = 3'd0;              // per 16-bit quarter k of ahead_time and lim,
     reg  [3:1]         q_eq = 3'd0;              // last cycle: <, ==; quarter 0: <=
     reg                q0_le = 1'b0;
@@ -348,15 +357,16 @@ module latmon_stamp #(
         end
     endfunction
 
-    // The group of scan_ahead (its bits above the low two; GW = EW - 2 when ENTRIES > 4).
-    wire [GW-1:0] ahead_group;
-    generate
-        if (ENTRIES > 4) begin : g_groups
-            assign ahead_group = scan_ahead[EW-1:2];
-        end else begin : g_one_group
-            assign ahead_group = 1'b0;
+    // Entry i is in group `grp`.
+    function in_group;
+        input integer grp;
+        input [EW-1:0] i;
+        reg [31:0] k;
+        begin
+            k = {{(32 - EW){1'b0}}, i};
+            in_group = (k >> 2) == grp;
         end
-    endgenerate
+    endfunction
 
     function [EW-1:0] next_entry;
         input [EW-1:0] i;
@@ -426,12 +436,12 @@ module latmon_stamp #(
         {lim_borrow, lim_lo} <= {1'b0, timebase_5[31:0]} - {1'b0, timeout};
         lim_hi_from <= timebase_5[63:32];
         lim <= {{1'b0, lim_hi_from} - {32'd0, lim_borrow}, lim_lo};
-        cand_group <= ahead_group;
-        for (c = 0; c < GROUPS; c = c + 1)
-            cand[c] <= times[entry_in_group(c, cand_pos[c])];
-        for (c = 0; c < GROUPS; c = c + 1)
+        for (c = 0; c < GROUPS; c = c + 1) begin
+            cand[c] <= cand_in[c] ? times[entry_in_group(c, cand_pos[c])] : 64'd0;
             cand_pos[c] <= pos_in_group(c, next_entry(scan_ahead));
-        ahead_time <= cand[cand_group];
+            cand_in[c] <= in_group(c, next_entry(scan_ahead));
+        end
+        ahead_time <= cand_any;
         for (c = 1; c < 4; c = c + 1) begin
             q_lt[c] <= ahead_time[16*c +: 16] < lim[16*c +: 16];
             q_eq[c] <= ahead_time[16*c +: 16] == lim[16*c +: 16];
@@ -456,6 +466,8 @@ module latmon_stamp #(
             scan_ahead <= AHEAD_ENTRY;
             for (c = 0; c < GROUPS; c = c + 1)
                 cand_pos[c] <= pos_in_group(c, AHEAD_ENTRY);
+            for (c = 0; c < GROUPS; c = c + 1)
+                cand_in[c] <= in_group(c, AHEAD_ENTRY);
             scan_hot <= {{(ENTRIES-1){1'b0}}, 1'b1};
         end
     end
@@ -561,6 +573,8 @@ module latmon_stamp #(
         integer i;
         for (i = 0; i < GROUPS; i = i + 1)
             cand_pos[i] = pos_in_group(i, AHEAD_ENTRY);
+        for (i = 0; i < GROUPS; i = i + 1)
+            cand_in[i] = in_group(i, AHEAD_ENTRY);
     end
 
     initial begin : init_g_time
