@@ -21,26 +21,38 @@ module latmon_counter #(
             $fatal(1, "latmon_counter: WIDTH must be 1..64, not %0d", WIDTH);
     end
 
-    // No carry-out and no wide compare drives the increment's enable. almost_reg is registered
-    // from the value of the cycle before: "it was at least all ones - 1". As the value only
-    // grows by one, the value now is then all ones - 1 or all ones, and its bit 0 tells which;
-    // and if it was less, the value now is below all ones. So `full` (value == all ones) and the
-    // enable are small functions of two flip-flops, and the adder's sum goes straight into the
-    // flip-flops.
-    reg almost_reg = 1'b0;
-    wire almost_now;
+    // No carry-out and no wide compare drives the increment's enable. The bits above the low two
+    // are checked for all ones in registered steps (per piece of four bits, then the pieces):
+    // high_ones says "bits WIDTH-1:2 were all ones two cycles ago". As the value only grows by
+    // one per cycle, and stops at all ones, bits WIDTH-1:2 are then still all ones; and if they
+    // were not, but are now, they rolled over at most two cycles ago, so bits 1:0 are at most 1
+    // now. Either way `full` (value == all ones) is high_ones && bits 1:0 all ones. After a
+    // clear the value is at most 2 while high_ones may still tell of the value before it: `full`
+    // stays low all the same. So the enable is a small function of three flip-flops, and the
+    // adder's sum goes straight into the flip-flops.
     generate
-        if (WIDTH > 1) begin : g_wide
-            assign almost_now = &value[WIDTH-1:1];
-        end else begin : g_one
-            assign almost_now = 1'b1;
+        if (WIDTH > 2) begin : g_wide
+            localparam PIECES = (WIDTH - 2 + 3) / 4;
+            reg [4*PIECES-1:0] high_bits;  // bits WIDTH-1:2, ones above
+            always @* begin
+                high_bits = {(4*PIECES){1'b1}};
+                high_bits[WIDTH-3:0] = value[WIDTH-1:2];
+            end
+            reg [PIECES-1:0] piece_ones = {PIECES{1'b0}};  // piece k all ones, a cycle ago
+            reg              high_ones = 1'b0;
+            integer k;
+            always @(posedge clk) begin
+                for (k = 0; k < PIECES; k = k + 1)
+                    piece_ones[k] <= &high_bits[4*k +: 4];
+                high_ones <= &piece_ones;
+            end
+            assign full = high_ones && &value[1:0];
+        end else begin : g_narrow
+            assign full = &value;
         end
     endgenerate
 
-    assign full = almost_reg && value[0];
-
     always @(posedge clk) begin
-        almost_reg <= almost_now && !clear;
         if (inc && !full)
             value <= value + 1'b1;
         if (clear)
