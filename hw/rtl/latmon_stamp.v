@@ -84,6 +84,7 @@ module latmon_stamp #(
     localparam [EW-1:0] LAST_ENTRY = LAST_INDEX[EW-1:0];
     localparam integer  AHEAD_INDEX = 5 % ENTRIES;
     localparam integer  GROUPS = (ENTRIES + 3) / 4;
+    localparam GW = GROUPS > 1 ? $clog2(GROUPS) : 1;
     localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead after reset
 
     initial begin
@@ -298,22 +299,15 @@ module latmon_stamp #(
     reg  [31:0]        lim_hi_from = 32'd0;      // timebase_5[63:32] of that cycle
     reg  [64:0]        lim = 65'd0;              // now - timeout of the cycle judged 3 later
     reg  [63:0]        ahead_time = 64'd0;       // times[scan] of four cycles later
-    // per group: the time of the entry at scan_ahead while scan_ahead is in the group, else 0
-    // (so that ahead_time is their OR, with no select of the group)
-    reg  [63:0]        cand [0:GROUPS-1];
+    reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
+    reg  [GW-1:0]      cand_group = {GW{1'b0}};  // the group of the entry read into cand
     // Per group: scan_ahead's position in the group while it is there (else 0), the select of
-    // that group's candidate, and whether it is there; one each per group, so that no
-    // flip-flop drives every group's multiplexers (scan_ahead did, routed across the device:
-    // a critical path).
+    // that group's candidate, and whether scan_ahead is there; one each per group, so that no
+    // flip-flop drives every group's multiplexers (scan_ahead did, routed across the device: a
+    // critical path). They step as a ring, each from its own group and the one before (no
+    // logic on scan_ahead's way to them), and are reset with it.
     reg  [1:0]         cand_pos [0:GROUPS-1];
     reg  [GROUPS-1:0]  cand_in;
-    reg  [63:0]        cand_any;                 // the OR of the groups' candidates
-    always @* begin : or_candidates
-        integer i;
-        cand_any = 64'd0;
-        for (i = 0; i < GROUPS; i = i + 1)
-            cand_any = cand_any | cand[i];
-    end
     reg  [3:1]         q_lt = 3'd0;              // per 16-bit quarter k of ahead_time and lim,
     reg  [3:1]         q_eq = 3'd0;              // last cycle: <, ==; quarter 0: <=
     reg                q0_le = 1'b0;
@@ -354,6 +348,26 @@ module latmon_stamp #(
         begin
             k = {{(32 - EW){1'b0}}, i};
             pos_in_group = (k >> 2) == grp ? k[1:0] : 2'd0;
+        end
+    endfunction
+
+    // The group of scan_ahead (its bits above the low two; GW = EW - 2 when ENTRIES > 4).
+    wire [GW-1:0] ahead_group;
+    generate
+        if (ENTRIES > 4) begin : g_groups
+            assign ahead_group = scan_ahead[EW-1:2];
+        end else begin : g_one_group
+            assign ahead_group = 1'b0;
+        end
+    endgenerate
+
+    // The last position of group `grp` (3, or less for a short last group).
+    function [1:0] last_pos;
+        input integer grp;
+        integer k;
+        begin
+            k = ENTRIES - 1 - 4 * grp;
+            last_pos = k >= 3 ? 2'd3 : k[1:0];
         end
     endfunction
 
@@ -414,7 +428,7 @@ module latmon_stamp #(
     endgenerate
 
     always @(posedge clk) begin : scan_step
-        integer c;
+        integer c, b;
         // The timeout's flags in two steps, as lim (no 32-bit compare before a flip-flop):
         // whether bits 31:3 are 0, and bits 2:0; then the flags from those four bits.
         timeout_hi_0 <= timeout[31:3] == 29'd0;
@@ -436,12 +450,17 @@ module latmon_stamp #(
         {lim_borrow, lim_lo} <= {1'b0, timebase_5[31:0]} - {1'b0, timeout};
         lim_hi_from <= timebase_5[63:32];
         lim <= {{1'b0, lim_hi_from} - {32'd0, lim_borrow}, lim_lo};
+        cand_group <= ahead_group;
         for (c = 0; c < GROUPS; c = c + 1) begin
-            cand[c] <= cand_in[c] ? times[entry_in_group(c, cand_pos[c])] : 64'd0;
-            cand_pos[c] <= pos_in_group(c, next_entry(scan_ahead));
-            cand_in[c] <= in_group(c, next_entry(scan_ahead));
+            cand[c] <= times[entry_in_group(c, cand_pos[c])];
+            // in the group and not at its last position: the next one; else out, at 0
+            cand_pos[c] <= cand_in[c] && cand_pos[c] != last_pos(c) ? cand_pos[c] + 2'd1 : 2'd0;
+            // stays in the group until its last position; enters from the last of the one before
+            b = (c + GROUPS - 1) % GROUPS;
+            cand_in[c] <= (cand_in[c] && cand_pos[c] != last_pos(c)) ||
+                          (cand_in[b] && cand_pos[b] == last_pos(b));
         end
-        ahead_time <= cand_any;
+        ahead_time <= cand[cand_group];
         for (c = 1; c < 4; c = c + 1) begin
             q_lt[c] <= ahead_time[16*c +: 16] < lim[16*c +: 16];
             q_eq[c] <= ahead_time[16*c +: 16] == lim[16*c +: 16];
@@ -568,6 +587,18 @@ module latmon_stamp #(
     reg               o_over = 1'b0;    // the latency does not fit in CNT_WIDTH bits
     reg [CNT_WIDTH-1:0] o_latency = {CNT_WIDTH{1'b0}};
     wire              g_valid = |g_hit;  // the end decided two cycles ago was matched
+
+    // synthesis translate_off
+    // The ring is scan_ahead, group by group: checked in every simulated cycle.
+    always @(posedge clk) begin : check_ring
+        integer i;
+        for (i = 0; i < GROUPS; i = i + 1)
+            if (cand_in[i] != in_group(i, scan_ahead) ||
+                cand_pos[i] != pos_in_group(i, scan_ahead))
+                $fatal(1, "latmon_stamp: group %0d: in %0d pos %0d, scan_ahead %0d", i,
+                       cand_in[i], cand_pos[i], scan_ahead);
+    end
+    // synthesis translate_on
 
     initial begin : init_cand_pos
         integer i;

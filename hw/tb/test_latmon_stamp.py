@@ -244,7 +244,7 @@ async def across_the_timebase_halves(dut) -> None:
 
 @pytest.mark.sim
 @pytest.mark.parametrize(
-    ("entries", "id_width", "cnt_width"), [(16, 16, 32), (4, 8, 32), (64, 16, 8)]
+    ("entries", "id_width", "cnt_width"), [(16, 16, 32), (4, 8, 32), (64, 16, 8), (10, 12, 16)]
 )
 def test_latmon_stamp(entries: int, id_width: int, cnt_width: int) -> None:
     params = {"ENTRIES": entries, "ID_WIDTH": id_width, "CNT_WIDTH": cnt_width}
