@@ -283,8 +283,7 @@ module latmon_stamp #(
     // bits, then the group's; that time is compared with lim = "now - timeout" of the cycle
     // judged, in 16-bit quarters combined a cycle later (aged). An entry written two to five
     // edges before the cycle judged was read before the write: it is judged by its own age, 2 to
-    // 5 cycles (written 2 edges before: wrote & scan_hot_next, a cycle ahead; 3 to 5: scan_w3..5,
-    // two cycles ahead).
+    // 5 cycles (scan_w2..5, looked up two cycles ahead: for 2, from the write of that cycle).
 
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
@@ -325,8 +324,9 @@ module latmon_stamp #(
     reg                timeout_on = 1'b0;
     reg                timeout_hi_0 = 1'b1;      // timeout[31:3] == 0
     reg  [2:0]         timeout_lo = 3'd0;        // timeout[2:0]
-    reg                scan_w3 = 1'b0;           // the entry scanned next cycle: written 3 edges
-    reg                scan_w4 = 1'b0;           // before it, 4 edges, 5
+    reg                scan_w2 = 1'b0;           // the entry scanned next cycle: written 2 edges
+    reg                scan_w3 = 1'b0;           // before it, 3 edges, 4, 5
+    reg                scan_w4 = 1'b0;
     reg                scan_w5 = 1'b0;
 
     // The entry at position `pos` of group `grp` (entry 0 where the group is short).
@@ -400,15 +400,15 @@ module latmon_stamp #(
             widen[ENTRIES-1:0] = v;
         end
     endfunction
-    wire [3*TRIPLES-1:0] hot_next_w = widen(scan_hot_next);
     wire [3*TRIPLES-1:0] hot_next2_w = widen(scan_hot_next2);
+    wire [3*TRIPLES-1:0] write_w = widen(write);
     wire [3*TRIPLES-1:0] wrote_w = widen(wrote);
     wire [3*TRIPLES-1:0] wrote2_w = widen(wrote2);
     wire [3*TRIPLES-1:0] wrote3_w = widen(wrote3);
     (* keep *) wire [TRIPLES-1:0] pick_w2, pick_w3, pick_w4, pick_w5;
     generate
         for (g = 0; g < TRIPLES; g = g + 1) begin : g_pick
-            assign pick_w2[g] = |(wrote_w[3*g +: 3] & hot_next_w[3*g +: 3]);
+            assign pick_w2[g] = |(write_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
             assign pick_w3[g] = |(wrote_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
             assign pick_w4[g] = |(wrote2_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
             assign pick_w5[g] = |(wrote3_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
@@ -440,7 +440,7 @@ module latmon_stamp #(
         timeout_le_4 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd4;
         timeout_le_5 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd5;
         // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2, wrote3
-        // (written 2 edges before the next cycle: wrote & scan_hot_next, looked up below)
+        scan_w2 <= |pick_w2;
         scan_w3 <= |pick_w3;
         scan_w4 <= |pick_w4;
         scan_w5 <= |pick_w5;
@@ -471,7 +471,7 @@ module latmon_stamp #(
                 (q_lt[3] || (q_eq[3] && (q_lt[2] || (q_eq[2] && (q_lt[1] || (q_eq[1] && q0_le))))));
         for (c = 0; c < GROUPS; c = c + 1)
             due[c] <= next_in_group[c] &&
-                      (|pick_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
+                      (scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
                        scan_w4 ? timeout_le_4 : scan_w5 ? timeout_le_5 : aged);
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
