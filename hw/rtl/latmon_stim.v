@@ -253,8 +253,20 @@ module latmon_stim #(
         end
     end
 
+    // The pulse: a fire, unless START, STOP or rst comes with it. (`ready` implies `filled`:
+    // it is set at the load, which ends the fill, and cleared by START and STOP, the only ways
+    // back to filling; so the fire branch below needs no `filled` term here.) Written apart
+    // from the run's control, the pulse is a small function of five flip-flops and inputs; as
+    // part of that control it was built from the `advance` logic, behind four LUTs.
+    always @(posedge clk)
+        pulse <= fire && !start && !stop && !rst;
+    // synthesis translate_off
+    always @(posedge clk)
+        if (ready && !filled)
+            $fatal(1, "latmon_stim: ready without filled");
+    // synthesis translate_on
+
     always @(posedge clk) begin
-        pulse <= 1'b0;
         done_pulse <= 1'b0;
         if (start) begin
             running <= 1'b1;
@@ -286,7 +298,6 @@ module latmon_stim #(
             load <= 1'b0;
             ready <= 1'b1;  // load (running), or fire (running: ready)
             if (fire) begin
-                pulse <= 1'b1;
                 pulse_id <= sent[ID_WIDTH-1:0];
                 sent <= sent + 32'd1;
                 if (!endless && one_left) begin
@@ -298,7 +309,6 @@ module latmon_stim #(
             end
         end
         if (rst) begin
-            pulse <= 1'b0;
             running <= 1'b0;
             fill <= 3'd0;
             seeding <= 1'b0;
