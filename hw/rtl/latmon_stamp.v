@@ -401,14 +401,16 @@ module latmon_stamp #(
         end
     endfunction
     wire [3*TRIPLES-1:0] hot_next2_w = widen(scan_hot_next2);
-    wire [3*TRIPLES-1:0] write_w = widen(write);
+    wire [3*TRIPLES-1:0] free_w = widen(~used);
     wire [3*TRIPLES-1:0] wrote_w = widen(wrote);
     wire [3*TRIPLES-1:0] wrote2_w = widen(wrote2);
     wire [3*TRIPLES-1:0] wrote3_w = widen(wrote3);
     (* keep *) wire [TRIPLES-1:0] pick_w2, pick_w3, pick_w4, pick_w5;
     generate
         for (g = 0; g < TRIPLES; g = g + 1) begin : g_pick
-            assign pick_w2[g] = |(write_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
+            // (free, not `write`: s_valid comes in at the flip-flop, not through the write
+            // enables' nets, which drive the whole table)
+            assign pick_w2[g] = |(free_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
             assign pick_w3[g] = |(wrote_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
             assign pick_w4[g] = |(wrote2_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
             assign pick_w5[g] = |(wrote3_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
@@ -440,7 +442,7 @@ module latmon_stamp #(
         timeout_le_4 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd4;
         timeout_le_5 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd5;
         // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2, wrote3
-        scan_w2 <= |pick_w2;
+        scan_w2 <= s_valid && |pick_w2;
         scan_w3 <= |pick_w3;
         scan_w4 <= |pick_w4;
         scan_w5 <= |pick_w5;
