@@ -309,6 +309,9 @@ module latmon_hist #(
             reg [31:0]          sum_hi = 32'd0;
             reg                 sum_carry = 1'b0;   // the low half's carry, not yet in the high
             reg                 sum_full = 1'b0;
+            reg                 hi_ones_top = 1'b0;  // sum_hi[31:16] were all ones
+            reg                 hi_ones_mid = 1'b0;  // sum_hi[15:4] were all ones
+            reg                 hi_almost = 1'b0;    // sum_hi was all ones - 1 or more
             reg [CNT_WIDTH-1:0] min_q = {CNT_WIDTH{1'b1}};
             reg [CNT_WIDTH-1:0] max_q = {CNT_WIDTH{1'b0}};
             reg [3:0]           max_h = 4'd0;   // s0b's latency vs max_q in s0a
@@ -321,8 +324,15 @@ module latmon_hist #(
             wire [16:0] over_hi_next = {1'b0, over_hi} + {16'd0, over_carry};
             wire [24:0] count_lo_next = {1'b0, count_lo} + 25'd1;
             wire [24:0] count_hi_next = {1'b0, count_hi} + {24'd0, count_carry};
-            wire [32:0] lo_next = {1'b0, sum_lo} + {{(33-CNT_WIDTH){1'b0}}, lat_a};
-            wire [32:0] hi_next = {1'b0, sum_hi} + {32'd0, sum_carry};
+            // s0b's latency if it is this bank's, else zero (registered mine ? lat_a : 0): a
+            // copy of the latency for this bank's sum alone, next to its carry chain, so the
+            // chain needs no enable and its carry-out goes straight into sum_carry (lat_a's
+            // fan-out routed across the device, then the AND with `mine` after the chain, were
+            // critical paths of core+hist). The sum is final a cycle later for it, as min and
+            // max are: inside the drain.
+            reg [CNT_WIDTH-1:0] lat_s = {CNT_WIDTH{1'b0}};
+            wire [32:0] lo_next = {1'b0, sum_lo} + {{(33-CNT_WIDTH){1'b0}}, lat_s};
+            wire [31:0] hi_next = sum_hi + {31'd0, sum_carry};
             wire        mine = va && bank_a == (g_bank == 1);
             always @(posedge clk) begin
                 if (mine && under_a)
@@ -353,10 +363,20 @@ module latmon_hist #(
                     min_q <= lat_c;
                 if (higher_c)
                     max_q <= lat_c;
-                sum_lo <= mine ? lo_next[31:0] : sum_lo;
-                sum_carry <= mine && lo_next[32];
+                if (mine)
+                    lat_s <= lat_a;
+                else
+                    lat_s <= {CNT_WIDTH{1'b0}};
+                sum_lo <= lo_next[31:0];
+                sum_carry <= lo_next[32];
                 sum_hi <= hi_next[31:0];
-                if (hi_next[32])
+                // sum_hi grows by at most one a cycle (the carry), so it saturates as `dropped`
+                // does: from hi_almost, registered from pieces of a cycle before (see there),
+                // not from the carry chain's carry-out (a critical path of core+hist).
+                hi_ones_top <= &sum_hi[31:16];
+                hi_ones_mid <= &sum_hi[15:4];
+                hi_almost <= hi_ones_top && hi_ones_mid && &sum_hi[3:1];
+                if (hi_almost && sum_hi[0] && sum_carry)  // all ones + 1
                     sum_full <= 1'b1;
                 // A snapshot starts: the frozen bank's registers become the next active bank's
                 // zeros (a cycle later, from a flip-flop: the frozen bank gets no latency, and
