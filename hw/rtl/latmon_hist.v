@@ -281,6 +281,7 @@ module latmon_hist #(
     wire [CNT_WIDTH*2-1:0] min_w;
     wire [CNT_WIDTH*2-1:0] max_w;
     reg                    sat_r [0:1];
+    reg  [1:0]             sat_zero = 2'b00;  // zero sat_r[k] (registered: see s5)
 
     initial begin
         for (i = 0; i < 2; i = i + 1)
@@ -560,9 +561,16 @@ module latmon_hist #(
         full5 <= full4;
         if (v5 && full5)
             sat_r[bank5] <= 1'b1;
-        for (k_sat = 0; k_sat < 2; k_sat = k_sat + 1)
-            if (rst || clear || (zero_frozen_regs && k_sat[0] != act))
+        // A bank's flag is zeroed as its side registers are, a cycle after the clear or the
+        // snapshot's start, from a flip-flop: the state decode, the snapshot strobe and the
+        // clear in front of its reset were a critical path of core+hist. No latency of that
+        // bank is in s5 then (the pipeline is emptied by rst and clear; the frozen bank gets
+        // none), and the flag is read only while busy is low.
+        for (k_sat = 0; k_sat < 2; k_sat = k_sat + 1) begin
+            sat_zero[k_sat] <= rst || clear || (zero_frozen_regs && k_sat[0] != act);
+            if (sat_zero[k_sat])
                 sat_r[k_sat] <= 1'b0;
+        end
         if (rst || clear)
             v_p <= {DEPTH{1'b0}};
     end
