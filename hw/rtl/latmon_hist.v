@@ -218,7 +218,9 @@ module latmon_hist #(
         // each of the BINS_LOG2 bin bits only).
         delta_a <= sample_latency - offset;
         under_a <= sample_latency < offset;
-        over_a <= !past_all && sample_latency >= past_bins;
+        // past_all as the compare's top bit: the carry-out is the flag, nothing after the
+        // chain (an AND there was a critical path of core+hist).
+        over_a <= {1'b0, sample_latency} >= {past_all, past_bins};
         if (rst || clear)
             va <= 1'b0;
     end
