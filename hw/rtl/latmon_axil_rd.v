@@ -49,17 +49,23 @@ module latmon_axil_rd #(
 
     reg load_reg = 1'b0;
     reg rvalid_reg = 1'b0;
+    // = !load_reg && !rvalid_reg (no read in flight), a flip-flop loaded with their next values:
+    // rd_req enables every block's read, the histogram's block RAMs across the device among
+    // them, and then starts from one flip-flop and one gate (two gates were a critical path of
+    // core+hist).
+    reg arready_reg = 1'b1;
 
-    assign rd_req = s_axil_arvalid && !load_reg && !rvalid_reg;
+    assign rd_req = s_axil_arvalid && arready_reg;
     assign rd_addr = s_axil_araddr;
     assign rd_load = load_reg;
 
-    assign s_axil_arready = !load_reg && !rvalid_reg;
+    assign s_axil_arready = arready_reg;
     assign s_axil_rvalid = rvalid_reg;
     assign s_axil_rdata = rd_data;
     assign s_axil_rresp = {!rd_hit, 1'b0};
 
     always @(posedge clk) begin
+        arready_reg <= rst || (!rd_req && !load_reg && (!rvalid_reg || s_axil_rready));
         load_reg <= rd_req;
         if (load_reg)
             rvalid_reg <= 1'b1;

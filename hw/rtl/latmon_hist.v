@@ -218,7 +218,9 @@ module latmon_hist #(
         // each of the BINS_LOG2 bin bits only).
         delta_a <= sample_latency - offset;
         under_a <= sample_latency < offset;
-        over_a <= !past_all && sample_latency >= past_bins;
+        // past_all as the compare's top bit: the carry-out is the flag, nothing after the
+        // chain (an AND there was a critical path of core+hist).
+        over_a <= {1'b0, sample_latency} >= {past_all, past_bins};
         if (rst || clear)
             va <= 1'b0;
     end
@@ -281,6 +283,7 @@ module latmon_hist #(
     wire [CNT_WIDTH*2-1:0] min_w;
     wire [CNT_WIDTH*2-1:0] max_w;
     reg                    sat_r [0:1];
+    reg  [1:0]             sat_zero = 2'b00;  // zero sat_r[k] (registered: see s5)
 
     initial begin
         for (i = 0; i < 2; i = i + 1)
@@ -309,6 +312,9 @@ module latmon_hist #(
             reg [31:0]          sum_hi = 32'd0;
             reg                 sum_carry = 1'b0;   // the low half's carry, not yet in the high
             reg                 sum_full = 1'b0;
+            reg                 hi_ones_top = 1'b0;  // sum_hi[31:16] were all ones
+            reg                 hi_ones_mid = 1'b0;  // sum_hi[15:4] were all ones
+            reg                 hi_almost = 1'b0;    // sum_hi was all ones - 1 or more
             reg [CNT_WIDTH-1:0] min_q = {CNT_WIDTH{1'b1}};
             reg [CNT_WIDTH-1:0] max_q = {CNT_WIDTH{1'b0}};
             reg [3:0]           max_h = 4'd0;   // s0b's latency vs max_q in s0a
@@ -321,8 +327,15 @@ module latmon_hist #(
             wire [16:0] over_hi_next = {1'b0, over_hi} + {16'd0, over_carry};
             wire [24:0] count_lo_next = {1'b0, count_lo} + 25'd1;
             wire [24:0] count_hi_next = {1'b0, count_hi} + {24'd0, count_carry};
-            wire [32:0] lo_next = {1'b0, sum_lo} + {{(33-CNT_WIDTH){1'b0}}, lat_a};
-            wire [32:0] hi_next = {1'b0, sum_hi} + {32'd0, sum_carry};
+            // s0b's latency if it is this bank's, else zero (registered mine ? lat_a : 0): a
+            // copy of the latency for this bank's sum alone, next to its carry chain, so the
+            // chain needs no enable and its carry-out goes straight into sum_carry (lat_a's
+            // fan-out routed across the device, then the AND with `mine` after the chain, were
+            // critical paths of core+hist). The sum is final a cycle later for it, as min and
+            // max are: inside the drain.
+            reg [CNT_WIDTH-1:0] lat_s = {CNT_WIDTH{1'b0}};
+            wire [32:0] lo_next = {1'b0, sum_lo} + {{(33-CNT_WIDTH){1'b0}}, lat_s};
+            wire [31:0] hi_next = sum_hi + {31'd0, sum_carry};
             wire        mine = va && bank_a == (g_bank == 1);
             always @(posedge clk) begin
                 if (mine && under_a)
@@ -353,10 +366,20 @@ module latmon_hist #(
                     min_q <= lat_c;
                 if (higher_c)
                     max_q <= lat_c;
-                sum_lo <= mine ? lo_next[31:0] : sum_lo;
-                sum_carry <= mine && lo_next[32];
+                if (mine)
+                    lat_s <= lat_a;
+                else
+                    lat_s <= {CNT_WIDTH{1'b0}};
+                sum_lo <= lo_next[31:0];
+                sum_carry <= lo_next[32];
                 sum_hi <= hi_next[31:0];
-                if (hi_next[32])
+                // sum_hi grows by at most one a cycle (the carry), so it saturates as `dropped`
+                // does: from hi_almost, registered from pieces of a cycle before (see there),
+                // not from the carry chain's carry-out (a critical path of core+hist).
+                hi_ones_top <= &sum_hi[31:16];
+                hi_ones_mid <= &sum_hi[15:4];
+                hi_almost <= hi_ones_top && hi_ones_mid && &sum_hi[3:1];
+                if (hi_almost && sum_hi[0] && sum_carry)  // all ones + 1
                     sum_full <= 1'b1;
                 // A snapshot starts: the frozen bank's registers become the next active bank's
                 // zeros (a cycle later, from a flip-flop: the frozen bank gets no latency, and
@@ -394,7 +417,18 @@ module latmon_hist #(
         end
     endgenerate
 
-    wire [32:0] dropped_inc = {1'b0, dropped} + 33'd1;
+    // dropped saturates as latmon_counter does: dropped_almost is registered from the value of
+    // the cycle before ("it was at least all ones - 1"); as dropped grows by at most one a cycle,
+    // dropped_full is then a function of that flip-flop and bit 0, and the increment's sum goes
+    // straight into the flip-flops (its carry-out and an OR after the carry chain were
+    // core+hist's critical path). The 31-bit AND behind dropped_almost is itself taken from
+    // registered pieces, bits 31:16 and 15:4 all ones a cycle before: when those bits changed
+    // since, an increment carried into bit 4 (or a clear zeroed the counter), so bits 3:1 are
+    // zero now and dropped_almost is low, as it must be; else the pieces are the bits now.
+    reg  dropped_ones_hi = 1'b0;   // dropped[31:16] were all ones
+    reg  dropped_ones_mid = 1'b0;  // dropped[15:4] were all ones
+    reg  dropped_almost = 1'b0;
+    wire dropped_full = dropped_almost && dropped[0];
     always @(posedge clk) begin
         vsh <= va && !under_a && !over_a;
         bank_sh <= bank_a;
@@ -412,10 +446,11 @@ module latmon_hist #(
         vs_c_b <= halves(lat_a, lat_c);
         prev1_b <= vb && bank_b == bank_a;
         prev2_b <= vc && bank_c == bank_a;
-        // Saturating from the increment's carry-out (all ones + 1 carries: every bit set), so
-        // the enable is the drop alone, not a 32-bit compare with all ones.
-        if (sample_valid && !counting)
-            dropped <= dropped_inc[31:0] | {32{dropped_inc[32]}};
+        dropped_ones_hi <= &dropped[31:16];
+        dropped_ones_mid <= &dropped[15:4];
+        dropped_almost <= dropped_ones_hi && dropped_ones_mid && &dropped[3:1];
+        if (sample_valid && !counting && !dropped_full)
+            dropped <= dropped + 32'd1;
         if (rst || clear) begin
             vsh <= 1'b0;
             v1 <= 1'b0;
@@ -528,9 +563,16 @@ module latmon_hist #(
         full5 <= full4;
         if (v5 && full5)
             sat_r[bank5] <= 1'b1;
-        for (k_sat = 0; k_sat < 2; k_sat = k_sat + 1)
-            if (rst || clear || (zero_frozen_regs && k_sat[0] != act))
+        // A bank's flag is zeroed as its side registers are, a cycle after the clear or the
+        // snapshot's start, from a flip-flop: the state decode, the snapshot strobe and the
+        // clear in front of its reset were a critical path of core+hist. No latency of that
+        // bank is in s5 then (the pipeline is emptied by rst and clear; the frozen bank gets
+        // none), and the flag is read only while busy is low.
+        for (k_sat = 0; k_sat < 2; k_sat = k_sat + 1) begin
+            sat_zero[k_sat] <= rst || clear || (zero_frozen_regs && k_sat[0] != act);
+            if (sat_zero[k_sat])
                 sat_r[k_sat] <= 1'b0;
+        end
         if (rst || clear)
             v_p <= {DEPTH{1'b0}};
     end
