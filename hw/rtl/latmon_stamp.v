@@ -429,8 +429,17 @@ module latmon_stamp #(
         end
     endgenerate
 
+    // scan_ahead is at the last position of the group before group k (it enters k next)
+    wire [GROUPS-1:0] cand_enter;
+    generate
+        for (g = 0; g < GROUPS; g = g + 1) begin : g_cand_enter
+            localparam integer BEFORE = (g + GROUPS - 1) % GROUPS;
+            assign cand_enter[g] = cand_in[BEFORE] && cand_pos[BEFORE] == last_pos(BEFORE);
+        end
+    endgenerate
+
     always @(posedge clk) begin : scan_step
-        integer c, b;
+        integer c;
         // The timeout's flags in two steps, as lim (no 32-bit compare before a flip-flop):
         // whether bits 31:3 are 0, and bits 2:0; then the flags from those four bits.
         timeout_hi_0 <= timeout[31:3] == 29'd0;
@@ -458,9 +467,7 @@ module latmon_stamp #(
             // in the group and not at its last position: the next one; else out, at 0
             cand_pos[c] <= cand_in[c] && cand_pos[c] != last_pos(c) ? cand_pos[c] + 2'd1 : 2'd0;
             // stays in the group until its last position; enters from the last of the one before
-            b = (c + GROUPS - 1) % GROUPS;
-            cand_in[c] <= (cand_in[c] && cand_pos[c] != last_pos(c)) ||
-                          (cand_in[b] && cand_pos[b] == last_pos(b));
+            cand_in[c] <= (cand_in[c] && cand_pos[c] != last_pos(c)) || cand_enter[c];
         end
         ahead_time <= cand[cand_group];
         for (c = 1; c < 4; c = c + 1) begin
