@@ -98,6 +98,17 @@ module latmon_stamp #(
 
     wire reset = rst || clear;
 
+    // Per group of four entries (the last one may be shorter): any bit of `v` in the group.
+    function [GROUPS-1:0] any_in_groups;
+        input [ENTRIES-1:0] v;
+        integer i;
+        begin
+            any_in_groups = {GROUPS{1'b0}};
+            for (i = 0; i < ENTRIES; i = i + 1)
+                any_in_groups[i / 4] = any_in_groups[i / 4] | v[i];
+        end
+    endfunction
+
     // ---- the table -------------------------------------------------------------------------
 
     reg [ENTRIES-1:0]  used = {ENTRIES{1'b0}};
@@ -418,16 +429,7 @@ module latmon_stamp #(
     endgenerate
 
     // the entry scanned next cycle is in group k
-    wire [GROUPS-1:0] next_in_group;
-    generate
-        for (g = 0; g < GROUPS; g = g + 1) begin : g_next_in_group
-            if (4 * g + 4 <= ENTRIES) begin : g_whole
-                assign next_in_group[g] = |scan_hot_next[4*g +: 4];
-            end else begin : g_short
-                assign next_in_group[g] = |scan_hot_next[ENTRIES-1:4*g];
-            end
-        end
-    endgenerate
+    wire [GROUPS-1:0] next_in_group = any_in_groups(scan_hot_next);
 
     // scan_ahead is at the last position of the group before group k (it enters k next)
     wire [GROUPS-1:0] cand_enter;
@@ -545,16 +547,7 @@ module latmon_stamp #(
     // a kept entry's hit for stage s (kept entries are not written: no `write` term)
     wire [ENTRIES-1:0] kept_hit = kept & ((wrote & {ENTRIES{a_start_is_prev}}) |
                                           (~wrote & h_start_all));
-    wire [GROUPS-1:0] kept_hit_group;
-    generate
-        for (g = 0; g < GROUPS; g = g + 1) begin : g_kept_hit
-            if (4 * g + 4 <= ENTRIES) begin : g_whole
-                assign kept_hit_group[g] = |kept_hit[4*g +: 4];
-            end else begin : g_short
-                assign kept_hit_group[g] = |kept_hit[ENTRIES-1:4*g];
-            end
-        end
-    endgenerate
+    wire [GROUPS-1:0] kept_hit_group = any_in_groups(kept_hit);
 
     always @(posedge clk) begin
         // free_lowest is nonzero only when an entry is free: the duplicate decides last.
