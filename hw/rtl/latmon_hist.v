@@ -59,7 +59,7 @@ module latmon_hist #(
     input  wire                 snapshot,
     output wire                 busy,
     output reg  [31:0]          snapshots = 32'd0,   // snapshots taken since clear
-    output reg  [31:0]          dropped = 32'd0,     // latencies not counted (while clearing)
+    output wire [31:0]          dropped,     // latencies not counted (while clearing)
 
     // the frozen bank
     input  wire                 rd_en,     // read rd_addr of the frozen bank (else it holds)
@@ -417,18 +417,14 @@ module latmon_hist #(
         end
     endgenerate
 
-    // dropped saturates as latmon_counter does: dropped_almost is registered from the value of
-    // the cycle before ("it was at least all ones - 1"); as dropped grows by at most one a cycle,
-    // dropped_full is then a function of that flip-flop and bit 0, and the increment's sum goes
-    // straight into the flip-flops (its carry-out and an OR after the carry chain were
-    // core+hist's critical path). The 31-bit AND behind dropped_almost is itself taken from
-    // registered pieces, bits 31:16 and 15:4 all ones a cycle before: when those bits changed
-    // since, an increment carried into bit 4 (or a clear zeroed the counter), so bits 3:1 are
-    // zero now and dropped_almost is low, as it must be; else the pieces are the bits now.
-    reg  dropped_ones_hi = 1'b0;   // dropped[31:16] were all ones
-    reg  dropped_ones_mid = 1'b0;  // dropped[15:4] were all ones
-    reg  dropped_almost = 1'b0;
-    wire dropped_full = dropped_almost && dropped[0];
+    // dropped: a saturating counter (latmon_counter: its saturation from registered pieces,
+    // not from the increment's carry-out, which was core+hist's critical path)
+    wire dropped_full;
+    wire unused_dropped_full = dropped_full;
+    latmon_counter #(.WIDTH(32)) dropped_inst (
+        .clk(clk), .clear(rst || clear), .inc(sample_valid && !counting), .value(dropped),
+        .full(dropped_full)
+    );
     always @(posedge clk) begin
         vsh <= va && !under_a && !over_a;
         bank_sh <= bank_a;
@@ -446,17 +442,11 @@ module latmon_hist #(
         vs_c_b <= halves(lat_a, lat_c);
         prev1_b <= vb && bank_b == bank_a;
         prev2_b <= vc && bank_c == bank_a;
-        dropped_ones_hi <= &dropped[31:16];
-        dropped_ones_mid <= &dropped[15:4];
-        dropped_almost <= dropped_ones_hi && dropped_ones_mid && &dropped[3:1];
-        if (sample_valid && !counting && !dropped_full)
-            dropped <= dropped + 32'd1;
         if (rst || clear) begin
             vsh <= 1'b0;
             v1 <= 1'b0;
             vb <= 1'b0;
             vc <= 1'b0;
-            dropped <= 32'd0;
         end
     end
 

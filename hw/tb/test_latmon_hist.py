@@ -196,7 +196,7 @@ def test_latmon_hist(bins_log2: int, bin_width: int, cnt_width: int, events: int
     params = {"BINS_LOG2": bins_log2, "BIN_WIDTH": bin_width, "CNT_WIDTH": cnt_width}
     run_sim(
         toplevel="tb_latmon_hist",
-        sources=rtl("latmon_hist") + tb_hdl("tb_latmon_hist"),
+        sources=rtl("latmon_counter", "latmon_hist") + tb_hdl("tb_latmon_hist"),
         module="test_latmon_hist",
         build=build_id("latmon_hist", bins_log2, bin_width, cnt_width),
         parameters=params,
@@ -213,7 +213,7 @@ def run_hist_soak(events: int, sim: str = "icarus", seed: int = 2026) -> float:
     t0 = time.monotonic()
     run_sim(
         toplevel="tb_latmon_hist",
-        sources=rtl("latmon_hist") + tb_hdl("tb_latmon_hist"),
+        sources=rtl("latmon_counter", "latmon_hist") + tb_hdl("tb_latmon_hist"),
         module="test_latmon_hist",
         build=build_id("latmon_hist-soak", sim),
         simulator=sim,
