@@ -10,12 +10,13 @@ IP ORs the parts' read data. A part the IP is built without is not instantiated 
 Register interface of every generated module:
 
     wr_req, wr_addr                     a write is decoded in this cycle (AW and W valid, not
-                                        yet accepted): the block registers which of its
-                                        registers it is, one flip-flop per writable register
+                                        yet accepted): the block registers the address's page
+                                        and word (one flip-flop per page and per writable
+                                        register, loaded every cycle) and that wr_req was high
     wr_data, wr_strb                    the next cycle (latmon_axil_wr accepts AW and W then,
                                         so the bus still holds them): the write is done
-    wr_hit                              registered: in that next cycle, whether wr_addr was a
-                                        register of this part
+    wr_hit                              in that next cycle, from flip-flops through one gate:
+                                        whether wr_addr was a register of this part
     rd_req, rd_addr                     a read accepted in this cycle (the AR handshake): the
                                         block registers which of its registers it is (one
                                         flip-flop per register, loaded every cycle: rd_req
@@ -26,7 +27,10 @@ Register interface of every generated module:
                                         the next rd_load; rd_data is zero when rd_hit is 0
 
 Neither the address decode nor a multiplexer sits in series with a register's enable or with
-another: the decode ends in one-hot select flip-flops; a write's enable is one of them; the read
+another: the decode ends in flip-flops loaded in every cycle from the address alone (a page
+flip-flop per page, a one-hot word select per register); a write's enable is wr_go (wr_req
+registered, not in reset: the write cycle) && page && word, so the handshake and the decode
+meet only in that one gate; the read
 value is an AND-OR of the registers' values with their select flip-flops (no binary index to
 decode again, and each select drives only its own register's bits).
 
@@ -180,6 +184,7 @@ class ModuleWriter:
         self.banner = banner
         self.name = f"latmon_regs_{part}"
         self.lines: list[str] = []
+        self.read_page = ""  # the flip-flop of the read's page, for a part on one page
 
     def emit(self, line: str = "") -> None:
         self.lines.append(line)
@@ -349,33 +354,64 @@ class ModuleWriter:
         def at(bus: str, r: Register) -> str:
             return f"{bus}_page_{r.offset >> 8:02x} && {word_of(bus, r)}"
 
-        self.emit("    // Writes: which register, registered when the write is decoded (wr_req);")
-        self.emit("    // the write itself is the next cycle, with wr_data and wr_strb then.")
+        writable = any(r.writable for r in self.regs)
+        for line in (
+            "Writes: the address decoded in every cycle into flip-flops (in the cycle after",
+            "wr_req, that of the write, they tell of wr_req's address): its page, the page's",
+            "words with a register (for wr_hit) and each writable register's word. wr_go:",
+            "this cycle is the write (wr_req registered, not in reset), done with wr_data",
+            "and wr_strb then. A write's enable is wr_go && page && word: one gate after",
+            "flip-flops; the handshake and the decode meet only there.",
+        ):
+            self.emit(f"    // {line}")
+        for page in sorted(pages):
+            self.emit(f"    reg wr_in_page_{page:02x} = 1'b0;")
+            self.emit(f"    reg wr_in_words_{page:02x} = 1'b0;")
         for r in self.regs:
             if r.writable:
-                self.emit(f"    reg wr_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
-        self.emit("    reg wr_hit_reg = 1'b0;")
+                self.emit(f"    reg wr_{r.ident} = 1'b0;  // 0x{r.offset:03X}, in its page")
+        if writable:
+            self.emit("    reg wr_go = 1'b0;")
         self.emit("    always @(posedge clk) begin")
+        if writable:
+            self.emit("        wr_go <= wr_req && !rst;")
+        for page in sorted(pages):
+            self.emit(f"        wr_in_page_{page:02x} <= wr_page_{page:02x};")
+            self.emit(f"        wr_in_words_{page:02x} <= wr_words_{page:02x};")
         for r in self.regs:
             if r.writable:
-                self.emit(f"        wr_{r.ident} <= !rst && wr_req && {at('wr', r)};")
-        terms = [f"(wr_page_{page:02x} && wr_words_{page:02x})" for page in sorted(pages)]
-        hits = " ||\n            ".join(terms)
-        self.emit("        // read in the cycle after wr_req only: of that cycle's address")
-        self.emit(f"        wr_hit_reg <= {hits};")
+                self.emit(f"        wr_{r.ident} <= {word_of('wr', r)};")
         self.emit("    end")
-        self.emit("    assign wr_hit = wr_hit_reg;")
+        terms = [f"(wr_in_page_{page:02x} && wr_in_words_{page:02x})" for page in sorted(pages)]
+        hits = " ||\n        ".join(terms)
+        self.emit("    // read in the cycle after wr_req only: of that cycle's address")
+        self.emit(f"    assign wr_hit = {hits};")
         self.emit("")
-        self.emit("    // Reads: which register the address is, registered in every cycle: in the")
-        self.emit("    // rd_load cycle that of the AR cycle (rd_req), the only one used.")
+        # A part on one page (all of them now) registers the read's page apart from the words,
+        # as for writes: the page then zeroes the read data (a synchronous reset, not a term of
+        # the AND-OR) and no select is the page's compare and the word's in one cycle.
+        self.read_page = f"rd_in_page_{sorted(pages)[0]:02x}" if len(pages) == 1 else ""
+        self.emit("    // Reads: the address decoded in every cycle into flip-flops: in the")
+        self.emit("    // rd_load cycle they tell of the AR cycle's address (rd_req), the only")
+        self.emit("    // one used.")
+        if self.read_page:
+            self.emit(f"    reg {self.read_page} = 1'b0;")
         for r in self.regs:
             self.emit(f"    reg rd_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
         self.emit("    reg rd_hit_reg = 1'b0;")
         self.emit("    always @(posedge clk) begin")
-        for r in self.regs:
-            self.emit(f"        rd_{r.ident} <= {at('rd', r)};")
+        if self.read_page:
+            page = sorted(pages)[0]
+            self.emit(f"        {self.read_page} <= rd_page_{page:02x};")
+            for r in self.regs:
+                self.emit(f"        rd_{r.ident} <= {word_of('rd', r)};")
+        else:
+            for r in self.regs:
+                self.emit(f"        rd_{r.ident} <= {at('rd', r)};")
         self.emit("        // with the data (rd_load), from the select flip-flops")
         sels = " || ".join(f"rd_{r.ident}" for r in self.regs)
+        if self.read_page:
+            sels = f"{self.read_page} && ({sels})"
         self.emit("        if (rd_load)")
         self.emit(f"            rd_hit_reg <= {sels};")
         self.emit("        if (rst)")
@@ -415,7 +451,10 @@ class ModuleWriter:
             self.emit(f"    // ---- {r.name} " + "-" * max(4, 80 - len(r.name)))
             self.emit("")
             if r.writable:
-                self.emit(f"    wire        {r.ident}_we = wr_{r.ident};")
+                self.emit(
+                    f"    wire        {r.ident}_we = wr_go && wr_in_page_{r.offset >> 8:02x} && "
+                    f"wr_{r.ident};"
+                )
             for f in plain:
                 self._ext(f, f.port)
             for f in stored:
@@ -528,7 +567,8 @@ class ModuleWriter:
         for r in self.regs:
             for f in r.fields:
                 if f.swacc:
-                    self.emit(f"    assign {f.port}_swacc = rd_load && rd_{r.ident};")
+                    page = f"{self.read_page} && " if self.read_page else ""
+                    self.emit(f"    assign {f.port}_swacc = rd_load && {page}rd_{r.ident};")
         self.emit("    // Step 2 (rd_load): the value of the register selected (AND-OR).")
         self.emit("    always @(posedge clk) begin")
         self.emit("        if (rd_load)")
@@ -536,6 +576,9 @@ class ModuleWriter:
             f"({{32{{rd_{r.ident}}}}} & read_{r.ident})" for r in self.regs
         )
         self.emit(f"            rd_data <= {terms};")
+        if self.read_page:
+            self.emit(f"        if (rd_load && !{self.read_page})  // not this part's page")
+            self.emit("            rd_data <= 32'd0;")
         self.emit("    end")
         self.emit("")
 

@@ -43,7 +43,7 @@ module latmon_axil_wr #(
     output wire [ADDR_WIDTH-1:0] wr_addr,
     output wire [31:0]           wr_data,  // the write: the cycle after wr_req
     output wire [3:0]            wr_strb,
-    input  wire                  wr_hit    // registered by the blocks: the cycle after wr_req
+    input  wire                  wr_hit    // from the blocks' flip-flops: the cycle after wr_req
 );
 
     reg accept_reg = 1'b0;

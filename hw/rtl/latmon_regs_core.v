@@ -109,21 +109,31 @@ module latmon_regs_core #(
     localparam [63:0] WR_WORDS_00 = 64'h0000000000501F1F;
     (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
-    // Writes: which register, registered when the write is decoded (wr_req);
-    // the write itself is the next cycle, with wr_data and wr_strb then.
-    reg wr_ctrl = 1'b0;  // 0x00C
-    reg wr_threshold = 1'b0;  // 0x020
-    reg wr_hit_reg = 1'b0;
+    // Writes: the address decoded in every cycle into flip-flops (in the cycle after
+    // wr_req, that of the write, they tell of wr_req's address): its page, the page's
+    // words with a register (for wr_hit) and each writable register's word. wr_go:
+    // this cycle is the write (wr_req registered, not in reset), done with wr_data
+    // and wr_strb then. A write's enable is wr_go && page && word: one gate after
+    // flip-flops; the handshake and the decode meet only there.
+    reg wr_in_page_00 = 1'b0;
+    reg wr_in_words_00 = 1'b0;
+    reg wr_ctrl = 1'b0;  // 0x00C, in its page
+    reg wr_threshold = 1'b0;  // 0x020, in its page
+    reg wr_go = 1'b0;
     always @(posedge clk) begin
-        wr_ctrl <= !rst && wr_req && wr_page_00 && wr_word_hi[0] && wr_word_lo[3];
-        wr_threshold <= !rst && wr_req && wr_page_00 && wr_word_hi[1] && wr_word_lo[0];
-        // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_00 && wr_words_00);
+        wr_go <= wr_req && !rst;
+        wr_in_page_00 <= wr_page_00;
+        wr_in_words_00 <= wr_words_00;
+        wr_ctrl <= wr_word_hi[0] && wr_word_lo[3];
+        wr_threshold <= wr_word_hi[1] && wr_word_lo[0];
     end
-    assign wr_hit = wr_hit_reg;
+    // read in the cycle after wr_req only: of that cycle's address
+    assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
-    // Reads: which register the address is, registered in every cycle: in the
-    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    // Reads: the address decoded in every cycle into flip-flops: in the
+    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
+    // one used.
+    reg rd_in_page_00 = 1'b0;
     reg rd_id = 1'b0;  // 0x000
     reg rd_version = 1'b0;  // 0x004
     reg rd_caps = 1'b0;  // 0x008
@@ -138,21 +148,22 @@ module latmon_regs_core #(
     reg rd_caps2 = 1'b0;  // 0x058
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_id <= rd_page_00 && rd_word_hi[0] && rd_word_lo[0];
-        rd_version <= rd_page_00 && rd_word_hi[0] && rd_word_lo[1];
-        rd_caps <= rd_page_00 && rd_word_hi[0] && rd_word_lo[2];
-        rd_ctrl <= rd_page_00 && rd_word_hi[0] && rd_word_lo[3];
-        rd_status <= rd_page_00 && rd_word_hi[0] && rd_word_lo[4];
-        rd_threshold <= rd_page_00 && rd_word_hi[1] && rd_word_lo[0];
-        rd_last <= rd_page_00 && rd_word_hi[1] && rd_word_lo[1];
-        rd_min <= rd_page_00 && rd_word_hi[1] && rd_word_lo[2];
-        rd_max <= rd_page_00 && rd_word_hi[1] && rd_word_lo[3];
-        rd_count <= rd_page_00 && rd_word_hi[1] && rd_word_lo[4];
-        rd_trace_count <= rd_page_00 && rd_word_hi[2] && rd_word_lo[4];
-        rd_caps2 <= rd_page_00 && rd_word_hi[2] && rd_word_lo[6];
+        rd_in_page_00 <= rd_page_00;
+        rd_id <= rd_word_hi[0] && rd_word_lo[0];
+        rd_version <= rd_word_hi[0] && rd_word_lo[1];
+        rd_caps <= rd_word_hi[0] && rd_word_lo[2];
+        rd_ctrl <= rd_word_hi[0] && rd_word_lo[3];
+        rd_status <= rd_word_hi[0] && rd_word_lo[4];
+        rd_threshold <= rd_word_hi[1] && rd_word_lo[0];
+        rd_last <= rd_word_hi[1] && rd_word_lo[1];
+        rd_min <= rd_word_hi[1] && rd_word_lo[2];
+        rd_max <= rd_word_hi[1] && rd_word_lo[3];
+        rd_count <= rd_word_hi[1] && rd_word_lo[4];
+        rd_trace_count <= rd_word_hi[2] && rd_word_lo[4];
+        rd_caps2 <= rd_word_hi[2] && rd_word_lo[6];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_id || rd_version || rd_caps || rd_ctrl || rd_status || rd_threshold || rd_last || rd_min || rd_max || rd_count || rd_trace_count || rd_caps2;
+            rd_hit_reg <= rd_in_page_00 && (rd_id || rd_version || rd_caps || rd_ctrl || rd_status || rd_threshold || rd_last || rd_min || rd_max || rd_count || rd_trace_count || rd_caps2);
         if (rst)
             rd_hit_reg <= 1'b0;
     end
@@ -160,7 +171,7 @@ module latmon_regs_core #(
 
     // ---- CTRL ----------------------------------------------------------------------------
 
-    wire        ctrl_we = wr_ctrl;
+    wire        ctrl_we = wr_go && wr_in_page_00 && wr_ctrl;
     reg ctrl_enable_reg = 1'h0;
     // the written bytes of the field, the others as they are
     wire [0:0] ctrl_enable_new = (wr_data[0:0] & wr_mask[0:0]) |
@@ -212,7 +223,7 @@ module latmon_regs_core #(
 
     // ---- THRESHOLD -----------------------------------------------------------------------
 
-    wire        threshold_we = wr_threshold;
+    wire        threshold_we = wr_go && wr_in_page_00 && wr_threshold;
     reg [CNT_WIDTH-1:0] threshold_cycles_reg = {CNT_WIDTH{1'b0}};
     wire [31:0] threshold_cycles_ext;
     generate
@@ -320,6 +331,8 @@ module latmon_regs_core #(
                 ({32{rd_count}} & read_count) |
                 ({32{rd_trace_count}} & read_trace_count) |
                 ({32{rd_caps2}} & read_caps2);
+        if (rd_load && !rd_in_page_00)  // not this part's page
+            rd_data <= 32'd0;
     end
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};

@@ -62,30 +62,39 @@ module latmon_regs_counters #(
     localparam [63:0] WR_WORDS_00 = 64'h00000000002D0000;
     (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
-    // Writes: which register, registered when the write is decoded (wr_req);
-    // the write itself is the next cycle, with wr_data and wr_strb then.
-    reg wr_hit_reg = 1'b0;
+    // Writes: the address decoded in every cycle into flip-flops (in the cycle after
+    // wr_req, that of the write, they tell of wr_req's address): its page, the page's
+    // words with a register (for wr_hit) and each writable register's word. wr_go:
+    // this cycle is the write (wr_req registered, not in reset), done with wr_data
+    // and wr_strb then. A write's enable is wr_go && page && word: one gate after
+    // flip-flops; the handshake and the decode meet only there.
+    reg wr_in_page_00 = 1'b0;
+    reg wr_in_words_00 = 1'b0;
     always @(posedge clk) begin
-        // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_00 && wr_words_00);
+        wr_in_page_00 <= wr_page_00;
+        wr_in_words_00 <= wr_words_00;
     end
-    assign wr_hit = wr_hit_reg;
+    // read in the cycle after wr_req only: of that cycle's address
+    assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
-    // Reads: which register the address is, registered in every cycle: in the
-    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    // Reads: the address decoded in every cycle into flip-flops: in the
+    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
+    // one used.
+    reg rd_in_page_00 = 1'b0;
     reg rd_violations = 1'b0;  // 0x040
     reg rd_overruns = 1'b0;  // 0x048
     reg rd_ignored = 1'b0;  // 0x04C
     reg rd_trace_lost = 1'b0;  // 0x054
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_violations <= rd_page_00 && rd_word_hi[2] && rd_word_lo[0];
-        rd_overruns <= rd_page_00 && rd_word_hi[2] && rd_word_lo[2];
-        rd_ignored <= rd_page_00 && rd_word_hi[2] && rd_word_lo[3];
-        rd_trace_lost <= rd_page_00 && rd_word_hi[2] && rd_word_lo[5];
+        rd_in_page_00 <= rd_page_00;
+        rd_violations <= rd_word_hi[2] && rd_word_lo[0];
+        rd_overruns <= rd_word_hi[2] && rd_word_lo[2];
+        rd_ignored <= rd_word_hi[2] && rd_word_lo[3];
+        rd_trace_lost <= rd_word_hi[2] && rd_word_lo[5];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_violations || rd_overruns || rd_ignored || rd_trace_lost;
+            rd_hit_reg <= rd_in_page_00 && (rd_violations || rd_overruns || rd_ignored || rd_trace_lost);
         if (rst)
             rd_hit_reg <= 1'b0;
     end
@@ -152,6 +161,8 @@ module latmon_regs_counters #(
                 ({32{rd_overruns}} & read_overruns) |
                 ({32{rd_ignored}} & read_ignored) |
                 ({32{rd_trace_lost}} & read_trace_lost);
+        if (rd_load && !rd_in_page_00)  // not this part's page
+            rd_data <= 32'd0;
     end
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};

@@ -97,23 +97,33 @@ module latmon_regs_hist #(
     localparam [63:0] WR_WORDS_01 = 64'h0000000000003FFF;
     (* keep *) wire wr_words_01 = WR_WORDS_01[wr_addr[7:2]];
 
-    // Writes: which register, registered when the write is decoded (wr_req);
-    // the write itself is the next cycle, with wr_data and wr_strb then.
-    reg wr_hist_ctrl = 1'b0;  // 0x100
-    reg wr_hist_start = 1'b0;  // 0x108
-    reg wr_hist_shift = 1'b0;  // 0x10C
-    reg wr_hit_reg = 1'b0;
+    // Writes: the address decoded in every cycle into flip-flops (in the cycle after
+    // wr_req, that of the write, they tell of wr_req's address): its page, the page's
+    // words with a register (for wr_hit) and each writable register's word. wr_go:
+    // this cycle is the write (wr_req registered, not in reset), done with wr_data
+    // and wr_strb then. A write's enable is wr_go && page && word: one gate after
+    // flip-flops; the handshake and the decode meet only there.
+    reg wr_in_page_01 = 1'b0;
+    reg wr_in_words_01 = 1'b0;
+    reg wr_hist_ctrl = 1'b0;  // 0x100, in its page
+    reg wr_hist_start = 1'b0;  // 0x108, in its page
+    reg wr_hist_shift = 1'b0;  // 0x10C, in its page
+    reg wr_go = 1'b0;
     always @(posedge clk) begin
-        wr_hist_ctrl <= !rst && wr_req && wr_page_01 && wr_word_hi[0] && wr_word_lo[0];
-        wr_hist_start <= !rst && wr_req && wr_page_01 && wr_word_hi[0] && wr_word_lo[2];
-        wr_hist_shift <= !rst && wr_req && wr_page_01 && wr_word_hi[0] && wr_word_lo[3];
-        // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_01 && wr_words_01);
+        wr_go <= wr_req && !rst;
+        wr_in_page_01 <= wr_page_01;
+        wr_in_words_01 <= wr_words_01;
+        wr_hist_ctrl <= wr_word_hi[0] && wr_word_lo[0];
+        wr_hist_start <= wr_word_hi[0] && wr_word_lo[2];
+        wr_hist_shift <= wr_word_hi[0] && wr_word_lo[3];
     end
-    assign wr_hit = wr_hit_reg;
+    // read in the cycle after wr_req only: of that cycle's address
+    assign wr_hit = (wr_in_page_01 && wr_in_words_01);
 
-    // Reads: which register the address is, registered in every cycle: in the
-    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    // Reads: the address decoded in every cycle into flip-flops: in the
+    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
+    // one used.
+    reg rd_in_page_01 = 1'b0;
     reg rd_hist_ctrl = 1'b0;  // 0x100
     reg rd_hist_status = 1'b0;  // 0x104
     reg rd_hist_start = 1'b0;  // 0x108
@@ -130,23 +140,24 @@ module latmon_regs_hist #(
     reg rd_hist_max = 1'b0;  // 0x134
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_hist_ctrl <= rd_page_01 && rd_word_hi[0] && rd_word_lo[0];
-        rd_hist_status <= rd_page_01 && rd_word_hi[0] && rd_word_lo[1];
-        rd_hist_start <= rd_page_01 && rd_word_hi[0] && rd_word_lo[2];
-        rd_hist_shift <= rd_page_01 && rd_word_hi[0] && rd_word_lo[3];
-        rd_hist_snapshots <= rd_page_01 && rd_word_hi[0] && rd_word_lo[4];
-        rd_hist_dropped <= rd_page_01 && rd_word_hi[0] && rd_word_lo[5];
-        rd_hist_underflow <= rd_page_01 && rd_word_hi[0] && rd_word_lo[6];
-        rd_hist_overflow <= rd_page_01 && rd_word_hi[0] && rd_word_lo[7];
-        rd_hist_count_lo <= rd_page_01 && rd_word_hi[1] && rd_word_lo[0];
-        rd_hist_count_hi <= rd_page_01 && rd_word_hi[1] && rd_word_lo[1];
-        rd_hist_sum_lo <= rd_page_01 && rd_word_hi[1] && rd_word_lo[2];
-        rd_hist_sum_hi <= rd_page_01 && rd_word_hi[1] && rd_word_lo[3];
-        rd_hist_min <= rd_page_01 && rd_word_hi[1] && rd_word_lo[4];
-        rd_hist_max <= rd_page_01 && rd_word_hi[1] && rd_word_lo[5];
+        rd_in_page_01 <= rd_page_01;
+        rd_hist_ctrl <= rd_word_hi[0] && rd_word_lo[0];
+        rd_hist_status <= rd_word_hi[0] && rd_word_lo[1];
+        rd_hist_start <= rd_word_hi[0] && rd_word_lo[2];
+        rd_hist_shift <= rd_word_hi[0] && rd_word_lo[3];
+        rd_hist_snapshots <= rd_word_hi[0] && rd_word_lo[4];
+        rd_hist_dropped <= rd_word_hi[0] && rd_word_lo[5];
+        rd_hist_underflow <= rd_word_hi[0] && rd_word_lo[6];
+        rd_hist_overflow <= rd_word_hi[0] && rd_word_lo[7];
+        rd_hist_count_lo <= rd_word_hi[1] && rd_word_lo[0];
+        rd_hist_count_hi <= rd_word_hi[1] && rd_word_lo[1];
+        rd_hist_sum_lo <= rd_word_hi[1] && rd_word_lo[2];
+        rd_hist_sum_hi <= rd_word_hi[1] && rd_word_lo[3];
+        rd_hist_min <= rd_word_hi[1] && rd_word_lo[4];
+        rd_hist_max <= rd_word_hi[1] && rd_word_lo[5];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_hist_ctrl || rd_hist_status || rd_hist_start || rd_hist_shift || rd_hist_snapshots || rd_hist_dropped || rd_hist_underflow || rd_hist_overflow || rd_hist_count_lo || rd_hist_count_hi || rd_hist_sum_lo || rd_hist_sum_hi || rd_hist_min || rd_hist_max;
+            rd_hit_reg <= rd_in_page_01 && (rd_hist_ctrl || rd_hist_status || rd_hist_start || rd_hist_shift || rd_hist_snapshots || rd_hist_dropped || rd_hist_underflow || rd_hist_overflow || rd_hist_count_lo || rd_hist_count_hi || rd_hist_sum_lo || rd_hist_sum_hi || rd_hist_min || rd_hist_max);
         if (rst)
             rd_hit_reg <= 1'b0;
     end
@@ -154,7 +165,7 @@ module latmon_regs_hist #(
 
     // ---- HIST_CTRL -----------------------------------------------------------------------
 
-    wire        hist_ctrl_we = wr_hist_ctrl;
+    wire        hist_ctrl_we = wr_go && wr_in_page_01 && wr_hist_ctrl;
     reg hist_ctrl_snapshot_reg = 1'b0;
     assign hist_ctrl_snapshot = hist_ctrl_snapshot_reg;
     always @(posedge clk)
@@ -162,7 +173,7 @@ module latmon_regs_hist #(
 
     // ---- HIST_START ----------------------------------------------------------------------
 
-    wire        hist_start_we = wr_hist_start;
+    wire        hist_start_we = wr_go && wr_in_page_01 && wr_hist_start;
     reg [CNT_WIDTH-1:0] hist_start_cycles_reg = {CNT_WIDTH{1'b0}};
     wire [31:0] hist_start_cycles_ext;
     generate
@@ -187,7 +198,7 @@ module latmon_regs_hist #(
 
     // ---- HIST_SHIFT ----------------------------------------------------------------------
 
-    wire        hist_shift_we = wr_hist_shift;
+    wire        hist_shift_we = wr_go && wr_in_page_01 && wr_hist_shift;
     reg [4:0] hist_shift_shift_reg = 5'h0;
     // the written bytes of the field, the others as they are
     wire [4:0] hist_shift_shift_new = (wr_data[4:0] & wr_mask[4:0]) |
@@ -269,6 +280,8 @@ module latmon_regs_hist #(
                 ({32{rd_hist_sum_hi}} & read_hist_sum_hi) |
                 ({32{rd_hist_min}} & read_hist_min) |
                 ({32{rd_hist_max}} & read_hist_max);
+        if (rd_load && !rd_in_page_01)  // not this part's page
+            rd_data <= 32'd0;
     end
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};

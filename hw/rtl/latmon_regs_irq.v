@@ -82,30 +82,41 @@ module latmon_regs_irq #(
     localparam [63:0] WR_WORDS_00 = 64'h0000000000000060;
     (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
-    // Writes: which register, registered when the write is decoded (wr_req);
-    // the write itself is the next cycle, with wr_data and wr_strb then.
-    reg wr_irq_enable = 1'b0;  // 0x014
-    reg wr_irq_status = 1'b0;  // 0x018
-    reg wr_hit_reg = 1'b0;
+    // Writes: the address decoded in every cycle into flip-flops (in the cycle after
+    // wr_req, that of the write, they tell of wr_req's address): its page, the page's
+    // words with a register (for wr_hit) and each writable register's word. wr_go:
+    // this cycle is the write (wr_req registered, not in reset), done with wr_data
+    // and wr_strb then. A write's enable is wr_go && page && word: one gate after
+    // flip-flops; the handshake and the decode meet only there.
+    reg wr_in_page_00 = 1'b0;
+    reg wr_in_words_00 = 1'b0;
+    reg wr_irq_enable = 1'b0;  // 0x014, in its page
+    reg wr_irq_status = 1'b0;  // 0x018, in its page
+    reg wr_go = 1'b0;
     always @(posedge clk) begin
-        wr_irq_enable <= !rst && wr_req && wr_page_00 && wr_word_hi[0] && wr_word_lo[5];
-        wr_irq_status <= !rst && wr_req && wr_page_00 && wr_word_hi[0] && wr_word_lo[6];
-        // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_00 && wr_words_00);
+        wr_go <= wr_req && !rst;
+        wr_in_page_00 <= wr_page_00;
+        wr_in_words_00 <= wr_words_00;
+        wr_irq_enable <= wr_word_hi[0] && wr_word_lo[5];
+        wr_irq_status <= wr_word_hi[0] && wr_word_lo[6];
     end
-    assign wr_hit = wr_hit_reg;
+    // read in the cycle after wr_req only: of that cycle's address
+    assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
-    // Reads: which register the address is, registered in every cycle: in the
-    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    // Reads: the address decoded in every cycle into flip-flops: in the
+    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
+    // one used.
+    reg rd_in_page_00 = 1'b0;
     reg rd_irq_enable = 1'b0;  // 0x014
     reg rd_irq_status = 1'b0;  // 0x018
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_irq_enable <= rd_page_00 && rd_word_hi[0] && rd_word_lo[5];
-        rd_irq_status <= rd_page_00 && rd_word_hi[0] && rd_word_lo[6];
+        rd_in_page_00 <= rd_page_00;
+        rd_irq_enable <= rd_word_hi[0] && rd_word_lo[5];
+        rd_irq_status <= rd_word_hi[0] && rd_word_lo[6];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_irq_enable || rd_irq_status;
+            rd_hit_reg <= rd_in_page_00 && (rd_irq_enable || rd_irq_status);
         if (rst)
             rd_hit_reg <= 1'b0;
     end
@@ -113,7 +124,7 @@ module latmon_regs_irq #(
 
     // ---- IRQ_ENABLE ----------------------------------------------------------------------
 
-    wire        irq_enable_we = wr_irq_enable;
+    wire        irq_enable_we = wr_go && wr_in_page_00 && wr_irq_enable;
     reg irq_enable_sample_reg = 1'h0;
     // the written bytes of the field, the others as they are
     wire [0:0] irq_enable_sample_new = (wr_data[0:0] & wr_mask[0:0]) |
@@ -194,7 +205,7 @@ module latmon_regs_irq #(
 
     // ---- IRQ_STATUS ----------------------------------------------------------------------
 
-    wire        irq_status_we = wr_irq_status;
+    wire        irq_status_we = wr_go && wr_in_page_00 && wr_irq_status;
     reg irq_status_sample_reg = 1'h0;
     wire irq_status_sample_clr = irq_status_we && wr_data[0] && wr_strb[0];
     assign irq_status_sample = irq_status_sample_reg;
@@ -285,6 +296,8 @@ module latmon_regs_irq #(
         if (rd_load)
             rd_data <= ({32{rd_irq_enable}} & read_irq_enable) |
                 ({32{rd_irq_status}} & read_irq_status);
+        if (rd_load && !rd_in_page_00)  // not this part's page
+            rd_data <= 32'd0;
     end
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};

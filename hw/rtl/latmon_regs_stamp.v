@@ -82,21 +82,31 @@ module latmon_regs_stamp #(
     localparam [63:0] WR_WORDS_02 = 64'h00000000000003FF;
     (* keep *) wire wr_words_02 = WR_WORDS_02[wr_addr[7:2]];
 
-    // Writes: which register, registered when the write is decoded (wr_req);
-    // the write itself is the next cycle, with wr_data and wr_strb then.
-    reg wr_stamp_ctrl = 1'b0;  // 0x200
-    reg wr_stamp_timeout = 1'b0;  // 0x204
-    reg wr_hit_reg = 1'b0;
+    // Writes: the address decoded in every cycle into flip-flops (in the cycle after
+    // wr_req, that of the write, they tell of wr_req's address): its page, the page's
+    // words with a register (for wr_hit) and each writable register's word. wr_go:
+    // this cycle is the write (wr_req registered, not in reset), done with wr_data
+    // and wr_strb then. A write's enable is wr_go && page && word: one gate after
+    // flip-flops; the handshake and the decode meet only there.
+    reg wr_in_page_02 = 1'b0;
+    reg wr_in_words_02 = 1'b0;
+    reg wr_stamp_ctrl = 1'b0;  // 0x200, in its page
+    reg wr_stamp_timeout = 1'b0;  // 0x204, in its page
+    reg wr_go = 1'b0;
     always @(posedge clk) begin
-        wr_stamp_ctrl <= !rst && wr_req && wr_page_02 && wr_word_hi[0] && wr_word_lo[0];
-        wr_stamp_timeout <= !rst && wr_req && wr_page_02 && wr_word_hi[0] && wr_word_lo[1];
-        // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_02 && wr_words_02);
+        wr_go <= wr_req && !rst;
+        wr_in_page_02 <= wr_page_02;
+        wr_in_words_02 <= wr_words_02;
+        wr_stamp_ctrl <= wr_word_hi[0] && wr_word_lo[0];
+        wr_stamp_timeout <= wr_word_hi[0] && wr_word_lo[1];
     end
-    assign wr_hit = wr_hit_reg;
+    // read in the cycle after wr_req only: of that cycle's address
+    assign wr_hit = (wr_in_page_02 && wr_in_words_02);
 
-    // Reads: which register the address is, registered in every cycle: in the
-    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    // Reads: the address decoded in every cycle into flip-flops: in the
+    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
+    // one used.
+    reg rd_in_page_02 = 1'b0;
     reg rd_stamp_ctrl = 1'b0;  // 0x200
     reg rd_stamp_timeout = 1'b0;  // 0x204
     reg rd_stamp_matched = 1'b0;  // 0x208
@@ -109,19 +119,20 @@ module latmon_regs_stamp #(
     reg rd_stamp_time_hi = 1'b0;  // 0x224
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_stamp_ctrl <= rd_page_02 && rd_word_hi[0] && rd_word_lo[0];
-        rd_stamp_timeout <= rd_page_02 && rd_word_hi[0] && rd_word_lo[1];
-        rd_stamp_matched <= rd_page_02 && rd_word_hi[0] && rd_word_lo[2];
-        rd_stamp_unmatched <= rd_page_02 && rd_word_hi[0] && rd_word_lo[3];
-        rd_stamp_timeouts <= rd_page_02 && rd_word_hi[0] && rd_word_lo[4];
-        rd_stamp_full <= rd_page_02 && rd_word_hi[0] && rd_word_lo[5];
-        rd_stamp_duplicates <= rd_page_02 && rd_word_hi[0] && rd_word_lo[6];
-        rd_stamp_outstanding <= rd_page_02 && rd_word_hi[0] && rd_word_lo[7];
-        rd_stamp_time_lo <= rd_page_02 && rd_word_hi[1] && rd_word_lo[0];
-        rd_stamp_time_hi <= rd_page_02 && rd_word_hi[1] && rd_word_lo[1];
+        rd_in_page_02 <= rd_page_02;
+        rd_stamp_ctrl <= rd_word_hi[0] && rd_word_lo[0];
+        rd_stamp_timeout <= rd_word_hi[0] && rd_word_lo[1];
+        rd_stamp_matched <= rd_word_hi[0] && rd_word_lo[2];
+        rd_stamp_unmatched <= rd_word_hi[0] && rd_word_lo[3];
+        rd_stamp_timeouts <= rd_word_hi[0] && rd_word_lo[4];
+        rd_stamp_full <= rd_word_hi[0] && rd_word_lo[5];
+        rd_stamp_duplicates <= rd_word_hi[0] && rd_word_lo[6];
+        rd_stamp_outstanding <= rd_word_hi[0] && rd_word_lo[7];
+        rd_stamp_time_lo <= rd_word_hi[1] && rd_word_lo[0];
+        rd_stamp_time_hi <= rd_word_hi[1] && rd_word_lo[1];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_stamp_ctrl || rd_stamp_timeout || rd_stamp_matched || rd_stamp_unmatched || rd_stamp_timeouts || rd_stamp_full || rd_stamp_duplicates || rd_stamp_outstanding || rd_stamp_time_lo || rd_stamp_time_hi;
+            rd_hit_reg <= rd_in_page_02 && (rd_stamp_ctrl || rd_stamp_timeout || rd_stamp_matched || rd_stamp_unmatched || rd_stamp_timeouts || rd_stamp_full || rd_stamp_duplicates || rd_stamp_outstanding || rd_stamp_time_lo || rd_stamp_time_hi);
         if (rst)
             rd_hit_reg <= 1'b0;
     end
@@ -129,7 +140,7 @@ module latmon_regs_stamp #(
 
     // ---- STAMP_CTRL ----------------------------------------------------------------------
 
-    wire        stamp_ctrl_we = wr_stamp_ctrl;
+    wire        stamp_ctrl_we = wr_go && wr_in_page_02 && wr_stamp_ctrl;
     reg stamp_ctrl_enable_reg = 1'h0;
     // the written bytes of the field, the others as they are
     wire [0:0] stamp_ctrl_enable_new = (wr_data[0:0] & wr_mask[0:0]) |
@@ -144,7 +155,7 @@ module latmon_regs_stamp #(
 
     // ---- STAMP_TIMEOUT -------------------------------------------------------------------
 
-    wire        stamp_timeout_we = wr_stamp_timeout;
+    wire        stamp_timeout_we = wr_go && wr_in_page_02 && wr_stamp_timeout;
     reg [31:0] stamp_timeout_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stamp_timeout_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -189,7 +200,7 @@ module latmon_regs_stamp #(
         {stamp_time_lo_value};
     wire [31:0] read_stamp_time_hi =
         {stamp_time_hi_value_reg};
-    assign stamp_time_lo_value_swacc = rd_load && rd_stamp_time_lo;
+    assign stamp_time_lo_value_swacc = rd_load && rd_in_page_02 && rd_stamp_time_lo;
     // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
         if (rd_load)
@@ -203,6 +214,8 @@ module latmon_regs_stamp #(
                 ({32{rd_stamp_outstanding}} & read_stamp_outstanding) |
                 ({32{rd_stamp_time_lo}} & read_stamp_time_lo) |
                 ({32{rd_stamp_time_hi}} & read_stamp_time_hi);
+        if (rd_load && !rd_in_page_02)  // not this part's page
+            rd_data <= 32'd0;
     end
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};

@@ -85,33 +85,43 @@ module latmon_regs_stim #(
     localparam [63:0] WR_WORDS_02 = 64'h000003FF00000000;
     (* keep *) wire wr_words_02 = WR_WORDS_02[wr_addr[7:2]];
 
-    // Writes: which register, registered when the write is decoded (wr_req);
-    // the write itself is the next cycle, with wr_data and wr_strb then.
-    reg wr_stim_ctrl = 1'b0;  // 0x280
-    reg wr_stim_period = 1'b0;  // 0x288
-    reg wr_stim_min = 1'b0;  // 0x28C
-    reg wr_stim_max = 1'b0;  // 0x290
-    reg wr_stim_burst = 1'b0;  // 0x294
-    reg wr_stim_pause = 1'b0;  // 0x298
-    reg wr_stim_total = 1'b0;  // 0x29C
-    reg wr_stim_seed = 1'b0;  // 0x2A0
-    reg wr_hit_reg = 1'b0;
+    // Writes: the address decoded in every cycle into flip-flops (in the cycle after
+    // wr_req, that of the write, they tell of wr_req's address): its page, the page's
+    // words with a register (for wr_hit) and each writable register's word. wr_go:
+    // this cycle is the write (wr_req registered, not in reset), done with wr_data
+    // and wr_strb then. A write's enable is wr_go && page && word: one gate after
+    // flip-flops; the handshake and the decode meet only there.
+    reg wr_in_page_02 = 1'b0;
+    reg wr_in_words_02 = 1'b0;
+    reg wr_stim_ctrl = 1'b0;  // 0x280, in its page
+    reg wr_stim_period = 1'b0;  // 0x288, in its page
+    reg wr_stim_min = 1'b0;  // 0x28C, in its page
+    reg wr_stim_max = 1'b0;  // 0x290, in its page
+    reg wr_stim_burst = 1'b0;  // 0x294, in its page
+    reg wr_stim_pause = 1'b0;  // 0x298, in its page
+    reg wr_stim_total = 1'b0;  // 0x29C, in its page
+    reg wr_stim_seed = 1'b0;  // 0x2A0, in its page
+    reg wr_go = 1'b0;
     always @(posedge clk) begin
-        wr_stim_ctrl <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[0];
-        wr_stim_period <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[2];
-        wr_stim_min <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[3];
-        wr_stim_max <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[4];
-        wr_stim_burst <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[5];
-        wr_stim_pause <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[6];
-        wr_stim_total <= !rst && wr_req && wr_page_02 && wr_word_hi[4] && wr_word_lo[7];
-        wr_stim_seed <= !rst && wr_req && wr_page_02 && wr_word_hi[5] && wr_word_lo[0];
-        // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_02 && wr_words_02);
+        wr_go <= wr_req && !rst;
+        wr_in_page_02 <= wr_page_02;
+        wr_in_words_02 <= wr_words_02;
+        wr_stim_ctrl <= wr_word_hi[4] && wr_word_lo[0];
+        wr_stim_period <= wr_word_hi[4] && wr_word_lo[2];
+        wr_stim_min <= wr_word_hi[4] && wr_word_lo[3];
+        wr_stim_max <= wr_word_hi[4] && wr_word_lo[4];
+        wr_stim_burst <= wr_word_hi[4] && wr_word_lo[5];
+        wr_stim_pause <= wr_word_hi[4] && wr_word_lo[6];
+        wr_stim_total <= wr_word_hi[4] && wr_word_lo[7];
+        wr_stim_seed <= wr_word_hi[5] && wr_word_lo[0];
     end
-    assign wr_hit = wr_hit_reg;
+    // read in the cycle after wr_req only: of that cycle's address
+    assign wr_hit = (wr_in_page_02 && wr_in_words_02);
 
-    // Reads: which register the address is, registered in every cycle: in the
-    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    // Reads: the address decoded in every cycle into flip-flops: in the
+    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
+    // one used.
+    reg rd_in_page_02 = 1'b0;
     reg rd_stim_ctrl = 1'b0;  // 0x280
     reg rd_stim_status = 1'b0;  // 0x284
     reg rd_stim_period = 1'b0;  // 0x288
@@ -124,19 +134,20 @@ module latmon_regs_stim #(
     reg rd_stim_sent = 1'b0;  // 0x2A4
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_stim_ctrl <= rd_page_02 && rd_word_hi[4] && rd_word_lo[0];
-        rd_stim_status <= rd_page_02 && rd_word_hi[4] && rd_word_lo[1];
-        rd_stim_period <= rd_page_02 && rd_word_hi[4] && rd_word_lo[2];
-        rd_stim_min <= rd_page_02 && rd_word_hi[4] && rd_word_lo[3];
-        rd_stim_max <= rd_page_02 && rd_word_hi[4] && rd_word_lo[4];
-        rd_stim_burst <= rd_page_02 && rd_word_hi[4] && rd_word_lo[5];
-        rd_stim_pause <= rd_page_02 && rd_word_hi[4] && rd_word_lo[6];
-        rd_stim_total <= rd_page_02 && rd_word_hi[4] && rd_word_lo[7];
-        rd_stim_seed <= rd_page_02 && rd_word_hi[5] && rd_word_lo[0];
-        rd_stim_sent <= rd_page_02 && rd_word_hi[5] && rd_word_lo[1];
+        rd_in_page_02 <= rd_page_02;
+        rd_stim_ctrl <= rd_word_hi[4] && rd_word_lo[0];
+        rd_stim_status <= rd_word_hi[4] && rd_word_lo[1];
+        rd_stim_period <= rd_word_hi[4] && rd_word_lo[2];
+        rd_stim_min <= rd_word_hi[4] && rd_word_lo[3];
+        rd_stim_max <= rd_word_hi[4] && rd_word_lo[4];
+        rd_stim_burst <= rd_word_hi[4] && rd_word_lo[5];
+        rd_stim_pause <= rd_word_hi[4] && rd_word_lo[6];
+        rd_stim_total <= rd_word_hi[4] && rd_word_lo[7];
+        rd_stim_seed <= rd_word_hi[5] && rd_word_lo[0];
+        rd_stim_sent <= rd_word_hi[5] && rd_word_lo[1];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_stim_ctrl || rd_stim_status || rd_stim_period || rd_stim_min || rd_stim_max || rd_stim_burst || rd_stim_pause || rd_stim_total || rd_stim_seed || rd_stim_sent;
+            rd_hit_reg <= rd_in_page_02 && (rd_stim_ctrl || rd_stim_status || rd_stim_period || rd_stim_min || rd_stim_max || rd_stim_burst || rd_stim_pause || rd_stim_total || rd_stim_seed || rd_stim_sent);
         if (rst)
             rd_hit_reg <= 1'b0;
     end
@@ -144,7 +155,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_CTRL -----------------------------------------------------------------------
 
-    wire        stim_ctrl_we = wr_stim_ctrl;
+    wire        stim_ctrl_we = wr_go && wr_in_page_02 && wr_stim_ctrl;
     reg stim_ctrl_start_reg = 1'b0;
     assign stim_ctrl_start = stim_ctrl_start_reg;
     always @(posedge clk)
@@ -189,7 +200,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_PERIOD ---------------------------------------------------------------------
 
-    wire        stim_period_we = wr_stim_period;
+    wire        stim_period_we = wr_go && wr_in_page_02 && wr_stim_period;
     reg [31:0] stim_period_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_period_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -204,7 +215,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_MIN ------------------------------------------------------------------------
 
-    wire        stim_min_we = wr_stim_min;
+    wire        stim_min_we = wr_go && wr_in_page_02 && wr_stim_min;
     reg [31:0] stim_min_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_min_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -219,7 +230,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_MAX ------------------------------------------------------------------------
 
-    wire        stim_max_we = wr_stim_max;
+    wire        stim_max_we = wr_go && wr_in_page_02 && wr_stim_max;
     reg [31:0] stim_max_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_max_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -234,7 +245,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_BURST ----------------------------------------------------------------------
 
-    wire        stim_burst_we = wr_stim_burst;
+    wire        stim_burst_we = wr_go && wr_in_page_02 && wr_stim_burst;
     reg [31:0] stim_burst_pulses_reg = 32'h1;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_burst_pulses_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -249,7 +260,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_PAUSE ----------------------------------------------------------------------
 
-    wire        stim_pause_we = wr_stim_pause;
+    wire        stim_pause_we = wr_go && wr_in_page_02 && wr_stim_pause;
     reg [31:0] stim_pause_cycles_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_pause_cycles_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -264,7 +275,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_TOTAL ----------------------------------------------------------------------
 
-    wire        stim_total_we = wr_stim_total;
+    wire        stim_total_we = wr_go && wr_in_page_02 && wr_stim_total;
     reg [31:0] stim_total_pulses_reg = 32'h0;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_total_pulses_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -279,7 +290,7 @@ module latmon_regs_stim #(
 
     // ---- STIM_SEED -----------------------------------------------------------------------
 
-    wire        stim_seed_we = wr_stim_seed;
+    wire        stim_seed_we = wr_go && wr_in_page_02 && wr_stim_seed;
     reg [31:0] stim_seed_value_reg = 32'h1;
     // the written bytes of the field, the others as they are
     wire [31:0] stim_seed_value_new = (wr_data[31:0] & wr_mask[31:0]) |
@@ -327,6 +338,8 @@ module latmon_regs_stim #(
                 ({32{rd_stim_total}} & read_stim_total) |
                 ({32{rd_stim_seed}} & read_stim_seed) |
                 ({32{rd_stim_sent}} & read_stim_sent);
+        if (rd_load && !rd_in_page_02)  // not this part's page
+            rd_data <= 32'd0;
     end
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};

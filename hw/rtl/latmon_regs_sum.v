@@ -64,28 +64,37 @@ module latmon_regs_sum #(
     localparam [63:0] WR_WORDS_00 = 64'h000000000000E000;
     (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
-    // Writes: which register, registered when the write is decoded (wr_req);
-    // the write itself is the next cycle, with wr_data and wr_strb then.
-    reg wr_hit_reg = 1'b0;
+    // Writes: the address decoded in every cycle into flip-flops (in the cycle after
+    // wr_req, that of the write, they tell of wr_req's address): its page, the page's
+    // words with a register (for wr_hit) and each writable register's word. wr_go:
+    // this cycle is the write (wr_req registered, not in reset), done with wr_data
+    // and wr_strb then. A write's enable is wr_go && page && word: one gate after
+    // flip-flops; the handshake and the decode meet only there.
+    reg wr_in_page_00 = 1'b0;
+    reg wr_in_words_00 = 1'b0;
     always @(posedge clk) begin
-        // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_00 && wr_words_00);
+        wr_in_page_00 <= wr_page_00;
+        wr_in_words_00 <= wr_words_00;
     end
-    assign wr_hit = wr_hit_reg;
+    // read in the cycle after wr_req only: of that cycle's address
+    assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
-    // Reads: which register the address is, registered in every cycle: in the
-    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    // Reads: the address decoded in every cycle into flip-flops: in the
+    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
+    // one used.
+    reg rd_in_page_00 = 1'b0;
     reg rd_sum_lo = 1'b0;  // 0x034
     reg rd_sum_hi = 1'b0;  // 0x038
     reg rd_sum_count = 1'b0;  // 0x03C
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_sum_lo <= rd_page_00 && rd_word_hi[1] && rd_word_lo[5];
-        rd_sum_hi <= rd_page_00 && rd_word_hi[1] && rd_word_lo[6];
-        rd_sum_count <= rd_page_00 && rd_word_hi[1] && rd_word_lo[7];
+        rd_in_page_00 <= rd_page_00;
+        rd_sum_lo <= rd_word_hi[1] && rd_word_lo[5];
+        rd_sum_hi <= rd_word_hi[1] && rd_word_lo[6];
+        rd_sum_count <= rd_word_hi[1] && rd_word_lo[7];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_sum_lo || rd_sum_hi || rd_sum_count;
+            rd_hit_reg <= rd_in_page_00 && (rd_sum_lo || rd_sum_hi || rd_sum_count);
         if (rst)
             rd_hit_reg <= 1'b0;
     end
@@ -131,13 +140,15 @@ module latmon_regs_sum #(
         {16'd0, sum_hi_value_reg};
     wire [31:0] read_sum_count =
         {sum_count_value_ext};
-    assign sum_lo_value_swacc = rd_load && rd_sum_lo;
+    assign sum_lo_value_swacc = rd_load && rd_in_page_00 && rd_sum_lo;
     // Step 2 (rd_load): the value of the register selected (AND-OR).
     always @(posedge clk) begin
         if (rd_load)
             rd_data <= ({32{rd_sum_lo}} & read_sum_lo) |
                 ({32{rd_sum_hi}} & read_sum_hi) |
                 ({32{rd_sum_count}} & read_sum_count);
+        if (rd_load && !rd_in_page_00)  // not this part's page
+            rd_data <= 32'd0;
     end
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};

@@ -63,28 +63,39 @@ module latmon_regs_timeout #(
     localparam [63:0] WR_WORDS_00 = 64'h0000000000020080;
     (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
 
-    // Writes: which register, registered when the write is decoded (wr_req);
-    // the write itself is the next cycle, with wr_data and wr_strb then.
-    reg wr_timeout = 1'b0;  // 0x01C
-    reg wr_hit_reg = 1'b0;
+    // Writes: the address decoded in every cycle into flip-flops (in the cycle after
+    // wr_req, that of the write, they tell of wr_req's address): its page, the page's
+    // words with a register (for wr_hit) and each writable register's word. wr_go:
+    // this cycle is the write (wr_req registered, not in reset), done with wr_data
+    // and wr_strb then. A write's enable is wr_go && page && word: one gate after
+    // flip-flops; the handshake and the decode meet only there.
+    reg wr_in_page_00 = 1'b0;
+    reg wr_in_words_00 = 1'b0;
+    reg wr_timeout = 1'b0;  // 0x01C, in its page
+    reg wr_go = 1'b0;
     always @(posedge clk) begin
-        wr_timeout <= !rst && wr_req && wr_page_00 && wr_word_hi[0] && wr_word_lo[7];
-        // read in the cycle after wr_req only: of that cycle's address
-        wr_hit_reg <= (wr_page_00 && wr_words_00);
+        wr_go <= wr_req && !rst;
+        wr_in_page_00 <= wr_page_00;
+        wr_in_words_00 <= wr_words_00;
+        wr_timeout <= wr_word_hi[0] && wr_word_lo[7];
     end
-    assign wr_hit = wr_hit_reg;
+    // read in the cycle after wr_req only: of that cycle's address
+    assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
-    // Reads: which register the address is, registered in every cycle: in the
-    // rd_load cycle that of the AR cycle (rd_req), the only one used.
+    // Reads: the address decoded in every cycle into flip-flops: in the
+    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
+    // one used.
+    reg rd_in_page_00 = 1'b0;
     reg rd_timeout = 1'b0;  // 0x01C
     reg rd_timeouts = 1'b0;  // 0x044
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_timeout <= rd_page_00 && rd_word_hi[0] && rd_word_lo[7];
-        rd_timeouts <= rd_page_00 && rd_word_hi[2] && rd_word_lo[1];
+        rd_in_page_00 <= rd_page_00;
+        rd_timeout <= rd_word_hi[0] && rd_word_lo[7];
+        rd_timeouts <= rd_word_hi[2] && rd_word_lo[1];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_timeout || rd_timeouts;
+            rd_hit_reg <= rd_in_page_00 && (rd_timeout || rd_timeouts);
         if (rst)
             rd_hit_reg <= 1'b0;
     end
@@ -92,7 +103,7 @@ module latmon_regs_timeout #(
 
     // ---- TIMEOUT -------------------------------------------------------------------------
 
-    wire        timeout_we = wr_timeout;
+    wire        timeout_we = wr_go && wr_in_page_00 && wr_timeout;
     reg [CNT_WIDTH-1:0] timeout_cycles_reg = {CNT_WIDTH{1'b0}};
     wire [31:0] timeout_cycles_ext;
     generate
@@ -137,6 +148,8 @@ module latmon_regs_timeout #(
         if (rd_load)
             rd_data <= ({32{rd_timeout}} & read_timeout) |
                 ({32{rd_timeouts}} & read_timeouts);
+        if (rd_load && !rd_in_page_00)  // not this part's page
+            rd_data <= 32'd0;
     end
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
