@@ -225,9 +225,15 @@ module latmon_stim #(
     // simulated cycle). It is the multiplier's clock enable, and the multiplier is a fixed
     // block away from the run's control: as logic (three LUTs after the shared `fire` and
     // `step`) it was core+stim's critical path.
+    // Spelled out by case (ready implies !load, so a load is not a fire): at the load, due
+    // next if the first interval is one cycle; at a fire, if the next one is and the run does
+    // not end here; else (ready, not due) when the countdown says so. next_le_1 is kept as a
+    // net of its own (one LUT from flip-flops), so that synthesis does not spread its
+    // multiplexer through the terms: this is then two LUT levels, `advance` three.
     wire fill_advances = !filled && fill != 3'd0 && fill <= 3'd4;  // filling or load next
-    wire fire_next = step ? !(fire && !endless && one_left) && next_le_1  // ready, due next
-                          : ready && wait_m3[32];
+    wire ends_here = !endless && one_left;  // a pulse now is the run's last
+    wire fire_next = load ? next_le_1_kept
+                          : ready && (due ? !ends_here && next_le_1_kept : wait_m3[32]);
     always @(posedge clk)
         advance <= !rst && !start && !stop && (fill_advances || fire_next);
     // synthesis translate_off
@@ -240,6 +246,7 @@ module latmon_stim #(
     // less 3.
     reg [32:0] next_m3;
     reg        next_le_1;
+    (* keep *) wire next_le_1_kept = next_le_1;
     always @* begin
         if (random_mode) begin
             next_m3 = r_m3;
