@@ -23,8 +23,9 @@ Register interface of every generated module:
                                         itself is not needed)
     rd_load                             the cycle after rd_req: the block registers that
                                         register's value and its hit
-    rd_data, rd_hit                     registered: valid from the cycle after rd_load until
-                                        the next rd_load; rd_data is zero when rd_hit is 0
+    rd_data, rd_hit                     from flip-flops (rd_data: an OR of them): valid from
+                                        the cycle after rd_load until the next rd_load;
+                                        rd_data is zero when rd_hit is 0
 
 Neither the address decode nor a multiplexer sits in series with a register's enable or with
 another: the decode ends in flip-flops loaded in every cycle from the address alone (a page
@@ -62,6 +63,9 @@ from dataclasses import dataclass, field
 
 from systemrdl.node import AddrmapNode, FieldNode, RegNode
 from systemrdl.rdltypes import OnWriteType
+
+# The most registers in one AND-OR of the read data (see RegBlock.read_mux).
+READ_PIECE = 6
 
 PART_PROPERTY = "latmon_part"
 WIDTH_PROPERTY = "latmon_width"
@@ -236,7 +240,7 @@ class ModuleWriter:
             "input  wire                  rd_req",
             "input  wire [ADDR_WIDTH-1:0] rd_addr",
             "input  wire                  rd_load",
-            "output reg  [31:0]           rd_data = 32'd0",
+            "output wire [31:0]           rd_data",
             "output wire                  rd_hit",
         ]
         for r in self.regs:
@@ -569,17 +573,30 @@ class ModuleWriter:
                 if f.swacc:
                     page = f"{self.read_page} && " if self.read_page else ""
                     self.emit(f"    assign {f.port}_swacc = rd_load && {page}rd_{r.ident};")
-        self.emit("    // Step 2 (rd_load): the value of the register selected (AND-OR).")
+        # The AND-OR in pieces of at most READ_PIECE registers, each into flip-flops of its
+        # own, ORed after them (a part's read data, like the parts', is an OR of flip-flops):
+        # twelve registers in one AND-OR were mapped as a chain five LUTs deep.
+        pieces = [self.regs[k : k + READ_PIECE] for k in range(0, len(self.regs), READ_PIECE)]
+        self.emit("    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces")
+        self.emit(f"    // of at most {READ_PIECE} registers ORed after their flip-flops.")
+        for k in range(len(pieces)):
+            self.emit(f"    reg [31:0] rd_data_{k} = 32'd0;")
         self.emit("    always @(posedge clk) begin")
-        self.emit("        if (rd_load)")
-        terms = " |\n                ".join(
-            f"({{32{{rd_{r.ident}}}}} & read_{r.ident})" for r in self.regs
-        )
-        self.emit(f"            rd_data <= {terms};")
+        self.emit("        if (rd_load) begin")
+        for k, piece in enumerate(pieces):
+            terms = " |\n                ".join(
+                f"({{32{{rd_{r.ident}}}}} & read_{r.ident})" for r in piece
+            )
+            self.emit(f"            rd_data_{k} <= {terms};")
+        self.emit("        end")
         if self.read_page:
-            self.emit(f"        if (rd_load && !{self.read_page})  // not this part's page")
-            self.emit("            rd_data <= 32'd0;")
+            self.emit(f"        if (rd_load && !{self.read_page}) begin  // not this part's page")
+            for k in range(len(pieces)):
+                self.emit(f"            rd_data_{k} <= 32'd0;")
+            self.emit("        end")
         self.emit("    end")
+        ors = " | ".join(f"rd_data_{k}" for k in range(len(pieces)))
+        self.emit(f"    assign rd_data = {ors};")
         self.emit("")
 
     def unused(self) -> None:

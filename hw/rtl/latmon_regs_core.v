@@ -26,7 +26,7 @@ module latmon_regs_core #(
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
     input  wire                  rd_load,
-    output reg  [31:0]           rd_data = 32'd0,
+    output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
     // CAPS (0x008)
@@ -316,24 +316,31 @@ module latmon_regs_core #(
         {trace_count_value};
     wire [31:0] read_caps2 =
         {11'd0, caps2_id_width, 1'd0, caps2_stamp_entries, 4'd0, caps2_hist_bins_log2};
-    // Step 2 (rd_load): the value of the register selected (AND-OR).
+    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // of at most 6 registers ORed after their flip-flops.
+    reg [31:0] rd_data_0 = 32'd0;
+    reg [31:0] rd_data_1 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load)
-            rd_data <= ({32{rd_id}} & read_id) |
+        if (rd_load) begin
+            rd_data_0 <= ({32{rd_id}} & read_id) |
                 ({32{rd_version}} & read_version) |
                 ({32{rd_caps}} & read_caps) |
                 ({32{rd_ctrl}} & read_ctrl) |
                 ({32{rd_status}} & read_status) |
-                ({32{rd_threshold}} & read_threshold) |
-                ({32{rd_last}} & read_last) |
+                ({32{rd_threshold}} & read_threshold);
+            rd_data_1 <= ({32{rd_last}} & read_last) |
                 ({32{rd_min}} & read_min) |
                 ({32{rd_max}} & read_max) |
                 ({32{rd_count}} & read_count) |
                 ({32{rd_trace_count}} & read_trace_count) |
                 ({32{rd_caps2}} & read_caps2);
-        if (rd_load && !rd_in_page_00)  // not this part's page
-            rd_data <= 32'd0;
+        end
+        if (rd_load && !rd_in_page_00) begin  // not this part's page
+            rd_data_0 <= 32'd0;
+            rd_data_1 <= 32'd0;
+        end
     end
+    assign rd_data = rd_data_0 | rd_data_1;
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 

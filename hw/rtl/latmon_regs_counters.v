@@ -24,7 +24,7 @@ module latmon_regs_counters #(
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
     input  wire                  rd_load,
-    output reg  [31:0]           rd_data = 32'd0,
+    output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
     // VIOLATIONS (0x040)
@@ -154,16 +154,21 @@ module latmon_regs_counters #(
         {ignored_value_ext};
     wire [31:0] read_trace_lost =
         {trace_lost_value_ext};
-    // Step 2 (rd_load): the value of the register selected (AND-OR).
+    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // of at most 6 registers ORed after their flip-flops.
+    reg [31:0] rd_data_0 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load)
-            rd_data <= ({32{rd_violations}} & read_violations) |
+        if (rd_load) begin
+            rd_data_0 <= ({32{rd_violations}} & read_violations) |
                 ({32{rd_overruns}} & read_overruns) |
                 ({32{rd_ignored}} & read_ignored) |
                 ({32{rd_trace_lost}} & read_trace_lost);
-        if (rd_load && !rd_in_page_00)  // not this part's page
-            rd_data <= 32'd0;
+        end
+        if (rd_load && !rd_in_page_00) begin  // not this part's page
+            rd_data_0 <= 32'd0;
+        end
     end
+    assign rd_data = rd_data_0;
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};
 

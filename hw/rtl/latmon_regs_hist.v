@@ -25,7 +25,7 @@ module latmon_regs_hist #(
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
     input  wire                  rd_load,
-    output reg  [31:0]           rd_data = 32'd0,
+    output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
     // HIST_CTRL (0x100)
@@ -263,26 +263,35 @@ module latmon_regs_hist #(
         {hist_min_value_ext};
     wire [31:0] read_hist_max =
         {hist_max_value_ext};
-    // Step 2 (rd_load): the value of the register selected (AND-OR).
+    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // of at most 6 registers ORed after their flip-flops.
+    reg [31:0] rd_data_0 = 32'd0;
+    reg [31:0] rd_data_1 = 32'd0;
+    reg [31:0] rd_data_2 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load)
-            rd_data <= ({32{rd_hist_ctrl}} & read_hist_ctrl) |
+        if (rd_load) begin
+            rd_data_0 <= ({32{rd_hist_ctrl}} & read_hist_ctrl) |
                 ({32{rd_hist_status}} & read_hist_status) |
                 ({32{rd_hist_start}} & read_hist_start) |
                 ({32{rd_hist_shift}} & read_hist_shift) |
                 ({32{rd_hist_snapshots}} & read_hist_snapshots) |
-                ({32{rd_hist_dropped}} & read_hist_dropped) |
-                ({32{rd_hist_underflow}} & read_hist_underflow) |
+                ({32{rd_hist_dropped}} & read_hist_dropped);
+            rd_data_1 <= ({32{rd_hist_underflow}} & read_hist_underflow) |
                 ({32{rd_hist_overflow}} & read_hist_overflow) |
                 ({32{rd_hist_count_lo}} & read_hist_count_lo) |
                 ({32{rd_hist_count_hi}} & read_hist_count_hi) |
                 ({32{rd_hist_sum_lo}} & read_hist_sum_lo) |
-                ({32{rd_hist_sum_hi}} & read_hist_sum_hi) |
-                ({32{rd_hist_min}} & read_hist_min) |
+                ({32{rd_hist_sum_hi}} & read_hist_sum_hi);
+            rd_data_2 <= ({32{rd_hist_min}} & read_hist_min) |
                 ({32{rd_hist_max}} & read_hist_max);
-        if (rd_load && !rd_in_page_01)  // not this part's page
-            rd_data <= 32'd0;
+        end
+        if (rd_load && !rd_in_page_01) begin  // not this part's page
+            rd_data_0 <= 32'd0;
+            rd_data_1 <= 32'd0;
+            rd_data_2 <= 32'd0;
+        end
     end
+    assign rd_data = rd_data_0 | rd_data_1 | rd_data_2;
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 

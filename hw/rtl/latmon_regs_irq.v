@@ -22,7 +22,7 @@ module latmon_regs_irq #(
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
     input  wire                  rd_load,
-    output reg  [31:0]           rd_data = 32'd0,
+    output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
     // IRQ_ENABLE (0x014)
@@ -291,14 +291,19 @@ module latmon_regs_irq #(
         {25'd0, irq_enable_hist_ready_reg, irq_enable_stim_done_reg, irq_enable_overrun_reg, irq_enable_timeout_reg, irq_enable_trace_full_reg, irq_enable_alarm_reg, irq_enable_sample_reg};
     wire [31:0] read_irq_status =
         {25'd0, irq_status_hist_ready_reg, irq_status_stim_done_reg, irq_status_overrun_reg, irq_status_timeout_reg, irq_status_trace_full_reg, irq_status_alarm_reg, irq_status_sample_reg};
-    // Step 2 (rd_load): the value of the register selected (AND-OR).
+    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // of at most 6 registers ORed after their flip-flops.
+    reg [31:0] rd_data_0 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load)
-            rd_data <= ({32{rd_irq_enable}} & read_irq_enable) |
+        if (rd_load) begin
+            rd_data_0 <= ({32{rd_irq_enable}} & read_irq_enable) |
                 ({32{rd_irq_status}} & read_irq_status);
-        if (rd_load && !rd_in_page_00)  // not this part's page
-            rd_data <= 32'd0;
+        end
+        if (rd_load && !rd_in_page_00) begin  // not this part's page
+            rd_data_0 <= 32'd0;
+        end
     end
+    assign rd_data = rd_data_0;
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 

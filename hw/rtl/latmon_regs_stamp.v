@@ -23,7 +23,7 @@ module latmon_regs_stamp #(
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
     input  wire                  rd_load,
-    output reg  [31:0]           rd_data = 32'd0,
+    output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
     // STAMP_CTRL (0x200)
@@ -201,22 +201,29 @@ module latmon_regs_stamp #(
     wire [31:0] read_stamp_time_hi =
         {stamp_time_hi_value_reg};
     assign stamp_time_lo_value_swacc = rd_load && rd_in_page_02 && rd_stamp_time_lo;
-    // Step 2 (rd_load): the value of the register selected (AND-OR).
+    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // of at most 6 registers ORed after their flip-flops.
+    reg [31:0] rd_data_0 = 32'd0;
+    reg [31:0] rd_data_1 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load)
-            rd_data <= ({32{rd_stamp_ctrl}} & read_stamp_ctrl) |
+        if (rd_load) begin
+            rd_data_0 <= ({32{rd_stamp_ctrl}} & read_stamp_ctrl) |
                 ({32{rd_stamp_timeout}} & read_stamp_timeout) |
                 ({32{rd_stamp_matched}} & read_stamp_matched) |
                 ({32{rd_stamp_unmatched}} & read_stamp_unmatched) |
                 ({32{rd_stamp_timeouts}} & read_stamp_timeouts) |
-                ({32{rd_stamp_full}} & read_stamp_full) |
-                ({32{rd_stamp_duplicates}} & read_stamp_duplicates) |
+                ({32{rd_stamp_full}} & read_stamp_full);
+            rd_data_1 <= ({32{rd_stamp_duplicates}} & read_stamp_duplicates) |
                 ({32{rd_stamp_outstanding}} & read_stamp_outstanding) |
                 ({32{rd_stamp_time_lo}} & read_stamp_time_lo) |
                 ({32{rd_stamp_time_hi}} & read_stamp_time_hi);
-        if (rd_load && !rd_in_page_02)  // not this part's page
-            rd_data <= 32'd0;
+        end
+        if (rd_load && !rd_in_page_02) begin  // not this part's page
+            rd_data_0 <= 32'd0;
+            rd_data_1 <= 32'd0;
+        end
     end
+    assign rd_data = rd_data_0 | rd_data_1;
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 

@@ -23,7 +23,7 @@ module latmon_regs_stim #(
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
     input  wire                  rd_load,
-    output reg  [31:0]           rd_data = 32'd0,
+    output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
     // STIM_CTRL (0x280)
@@ -325,22 +325,29 @@ module latmon_regs_stim #(
         {stim_seed_value_reg};
     wire [31:0] read_stim_sent =
         {stim_sent_value};
-    // Step 2 (rd_load): the value of the register selected (AND-OR).
+    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // of at most 6 registers ORed after their flip-flops.
+    reg [31:0] rd_data_0 = 32'd0;
+    reg [31:0] rd_data_1 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load)
-            rd_data <= ({32{rd_stim_ctrl}} & read_stim_ctrl) |
+        if (rd_load) begin
+            rd_data_0 <= ({32{rd_stim_ctrl}} & read_stim_ctrl) |
                 ({32{rd_stim_status}} & read_stim_status) |
                 ({32{rd_stim_period}} & read_stim_period) |
                 ({32{rd_stim_min}} & read_stim_min) |
                 ({32{rd_stim_max}} & read_stim_max) |
-                ({32{rd_stim_burst}} & read_stim_burst) |
-                ({32{rd_stim_pause}} & read_stim_pause) |
+                ({32{rd_stim_burst}} & read_stim_burst);
+            rd_data_1 <= ({32{rd_stim_pause}} & read_stim_pause) |
                 ({32{rd_stim_total}} & read_stim_total) |
                 ({32{rd_stim_seed}} & read_stim_seed) |
                 ({32{rd_stim_sent}} & read_stim_sent);
-        if (rd_load && !rd_in_page_02)  // not this part's page
-            rd_data <= 32'd0;
+        end
+        if (rd_load && !rd_in_page_02) begin  // not this part's page
+            rd_data_0 <= 32'd0;
+            rd_data_1 <= 32'd0;
+        end
     end
+    assign rd_data = rd_data_0 | rd_data_1;
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 

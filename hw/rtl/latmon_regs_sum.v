@@ -24,7 +24,7 @@ module latmon_regs_sum #(
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
     input  wire                  rd_load,
-    output reg  [31:0]           rd_data = 32'd0,
+    output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
     // SUM_LO (0x034)
@@ -141,15 +141,20 @@ module latmon_regs_sum #(
     wire [31:0] read_sum_count =
         {sum_count_value_ext};
     assign sum_lo_value_swacc = rd_load && rd_in_page_00 && rd_sum_lo;
-    // Step 2 (rd_load): the value of the register selected (AND-OR).
+    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // of at most 6 registers ORed after their flip-flops.
+    reg [31:0] rd_data_0 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load)
-            rd_data <= ({32{rd_sum_lo}} & read_sum_lo) |
+        if (rd_load) begin
+            rd_data_0 <= ({32{rd_sum_lo}} & read_sum_lo) |
                 ({32{rd_sum_hi}} & read_sum_hi) |
                 ({32{rd_sum_count}} & read_sum_count);
-        if (rd_load && !rd_in_page_00)  // not this part's page
-            rd_data <= 32'd0;
+        end
+        if (rd_load && !rd_in_page_00) begin  // not this part's page
+            rd_data_0 <= 32'd0;
+        end
     end
+    assign rd_data = rd_data_0;
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};
 

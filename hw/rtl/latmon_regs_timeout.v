@@ -26,7 +26,7 @@ module latmon_regs_timeout #(
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
     input  wire                  rd_load,
-    output reg  [31:0]           rd_data = 32'd0,
+    output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
     // TIMEOUT (0x01C)
@@ -143,14 +143,19 @@ module latmon_regs_timeout #(
         {timeout_cycles_ext};
     wire [31:0] read_timeouts =
         {timeouts_value_ext};
-    // Step 2 (rd_load): the value of the register selected (AND-OR).
+    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // of at most 6 registers ORed after their flip-flops.
+    reg [31:0] rd_data_0 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load)
-            rd_data <= ({32{rd_timeout}} & read_timeout) |
+        if (rd_load) begin
+            rd_data_0 <= ({32{rd_timeout}} & read_timeout) |
                 ({32{rd_timeouts}} & read_timeouts);
-        if (rd_load && !rd_in_page_00)  // not this part's page
-            rd_data <= 32'd0;
+        end
+        if (rd_load && !rd_in_page_00) begin  // not this part's page
+            rd_data_0 <= 32'd0;
+        end
     end
+    assign rd_data = rd_data_0;
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
 
