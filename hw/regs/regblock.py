@@ -342,17 +342,20 @@ class ModuleWriter:
             w = word(r)
             return f"{bus}_word_hi[{w >> 3}] && {bus}_word_lo[{w & 7}]"
 
-        # The words of a page with more than one register, for the write's hit: a 64-bit mask
-        # indexed by bits 7:2 (one LUT6).
+        # The words of a page with more than one register, for the hit of a write and of a
+        # read: a 64-bit mask indexed by bits 7:2 (one LUT6).
         for page, regs in sorted(pages.items()):
             if len(regs) == 1:
-                self.emit(f"    wire wr_words_{page:02x} = {word_of('wr', regs[0])};")
+                for bus in ("wr", "rd"):
+                    self.emit(f"    wire {bus}_words_{page:02x} = {word_of(bus, regs[0])};")
                 continue
             mask = sum(1 << word(r) for r in regs)
-            self.emit(f"    localparam [63:0] WR_WORDS_{page:02X} = 64'h{mask:016X};")
-            self.emit(
-                f"    (* keep *) wire wr_words_{page:02x} = WR_WORDS_{page:02X}[wr_addr[7:2]];"
-            )
+            self.emit(f"    localparam [63:0] WORDS_{page:02X} = 64'h{mask:016X};")
+            for bus in ("wr", "rd"):
+                self.emit(
+                    f"    (* keep *) wire {bus}_words_{page:02x} = "
+                    f"WORDS_{page:02X}[{bus}_addr[7:2]];"
+                )
         self.emit("")
 
         def at(bus: str, r: Register) -> str:
@@ -400,6 +403,7 @@ class ModuleWriter:
         self.emit("    // one used.")
         if self.read_page:
             self.emit(f"    reg {self.read_page} = 1'b0;")
+            self.emit(f"    reg rd_in_words_{sorted(pages)[0]:02x} = 1'b0;")
         for r in self.regs:
             self.emit(f"    reg rd_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
         self.emit("    reg rd_hit_reg = 1'b0;")
@@ -407,15 +411,18 @@ class ModuleWriter:
         if self.read_page:
             page = sorted(pages)[0]
             self.emit(f"        {self.read_page} <= rd_page_{page:02x};")
+            self.emit(f"        rd_in_words_{page:02x} <= rd_words_{page:02x};")
             for r in self.regs:
                 self.emit(f"        rd_{r.ident} <= {word_of('rd', r)};")
         else:
             for r in self.regs:
                 self.emit(f"        rd_{r.ident} <= {at('rd', r)};")
         self.emit("        // with the data (rd_load), from the select flip-flops")
+        # the hit from the page's and its words' flip-flops (an OR of every select was a chain
+        # of four LUTs)
         sels = " || ".join(f"rd_{r.ident}" for r in self.regs)
         if self.read_page:
-            sels = f"{self.read_page} && ({sels})"
+            sels = f"{self.read_page} && rd_in_words_{sorted(pages)[0]:02x}"
         self.emit("        if (rd_load)")
         self.emit(f"            rd_hit_reg <= {sels};")
         self.emit("        if (rst)")

@@ -209,6 +209,9 @@ module latmon_hist #(
     reg  [CNT_WIDTH-1:0] lat_a = {CNT_WIDTH{1'b0}};
     reg  [CNT_WIDTH-1:0] delta_a = {CNT_WIDTH{1'b0}};  // latency - offset
     reg                  under_a = 1'b0;
+    // One subtraction for both: its borrow is "below the offset" (written as `<`, Yosys shares
+    // the chain and puts a LUT behind its carry-out: core+hist's critical path).
+    wire [CNT_WIDTH:0]   lat_minus_offset = {1'b0, sample_latency} - {1'b0, offset};
     reg                  over_a = 1'b0;
     always @(posedge clk) begin
         va <= take0;
@@ -216,8 +219,8 @@ module latmon_hist #(
         lat_a <= sample_latency;
         // Nothing after the carry chain: the shift is done in s0b and s0s (a multiplexer for
         // each of the BINS_LOG2 bin bits only).
-        delta_a <= sample_latency - offset;
-        under_a <= sample_latency < offset;
+        delta_a <= lat_minus_offset[CNT_WIDTH-1:0];
+        under_a <= lat_minus_offset[CNT_WIDTH];  // latency < offset: the borrow, no LUT after it
         // past_all as the compare's top bit: the carry-out is the flag, nothing after the
         // chain (an AND there was a critical path of core+hist).
         over_a <= {1'b0, sample_latency} >= {past_all, past_bins};

@@ -106,8 +106,9 @@ module latmon_regs_core #(
     (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
     (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
     /* verilator lint_on UNUSEDSIGNAL */
-    localparam [63:0] WR_WORDS_00 = 64'h0000000000501F1F;
-    (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
+    localparam [63:0] WORDS_00 = 64'h0000000000501F1F;
+    (* keep *) wire wr_words_00 = WORDS_00[wr_addr[7:2]];
+    (* keep *) wire rd_words_00 = WORDS_00[rd_addr[7:2]];
 
     // Writes: the address decoded in every cycle into flip-flops (in the cycle after
     // wr_req, that of the write, they tell of wr_req's address): its page, the page's
@@ -134,6 +135,7 @@ module latmon_regs_core #(
     // rd_load cycle they tell of the AR cycle's address (rd_req), the only
     // one used.
     reg rd_in_page_00 = 1'b0;
+    reg rd_in_words_00 = 1'b0;
     reg rd_id = 1'b0;  // 0x000
     reg rd_version = 1'b0;  // 0x004
     reg rd_caps = 1'b0;  // 0x008
@@ -149,6 +151,7 @@ module latmon_regs_core #(
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
         rd_in_page_00 <= rd_page_00;
+        rd_in_words_00 <= rd_words_00;
         rd_id <= rd_word_hi[0] && rd_word_lo[0];
         rd_version <= rd_word_hi[0] && rd_word_lo[1];
         rd_caps <= rd_word_hi[0] && rd_word_lo[2];
@@ -163,7 +166,7 @@ module latmon_regs_core #(
         rd_caps2 <= rd_word_hi[2] && rd_word_lo[6];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_in_page_00 && (rd_id || rd_version || rd_caps || rd_ctrl || rd_status || rd_threshold || rd_last || rd_min || rd_max || rd_count || rd_trace_count || rd_caps2);
+            rd_hit_reg <= rd_in_page_00 && rd_in_words_00;
         if (rst)
             rd_hit_reg <= 1'b0;
     end

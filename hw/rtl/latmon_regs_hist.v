@@ -94,8 +94,9 @@ module latmon_regs_hist #(
     (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
     (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
     /* verilator lint_on UNUSEDSIGNAL */
-    localparam [63:0] WR_WORDS_01 = 64'h0000000000003FFF;
-    (* keep *) wire wr_words_01 = WR_WORDS_01[wr_addr[7:2]];
+    localparam [63:0] WORDS_01 = 64'h0000000000003FFF;
+    (* keep *) wire wr_words_01 = WORDS_01[wr_addr[7:2]];
+    (* keep *) wire rd_words_01 = WORDS_01[rd_addr[7:2]];
 
     // Writes: the address decoded in every cycle into flip-flops (in the cycle after
     // wr_req, that of the write, they tell of wr_req's address): its page, the page's
@@ -124,6 +125,7 @@ module latmon_regs_hist #(
     // rd_load cycle they tell of the AR cycle's address (rd_req), the only
     // one used.
     reg rd_in_page_01 = 1'b0;
+    reg rd_in_words_01 = 1'b0;
     reg rd_hist_ctrl = 1'b0;  // 0x100
     reg rd_hist_status = 1'b0;  // 0x104
     reg rd_hist_start = 1'b0;  // 0x108
@@ -141,6 +143,7 @@ module latmon_regs_hist #(
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
         rd_in_page_01 <= rd_page_01;
+        rd_in_words_01 <= rd_words_01;
         rd_hist_ctrl <= rd_word_hi[0] && rd_word_lo[0];
         rd_hist_status <= rd_word_hi[0] && rd_word_lo[1];
         rd_hist_start <= rd_word_hi[0] && rd_word_lo[2];
@@ -157,7 +160,7 @@ module latmon_regs_hist #(
         rd_hist_max <= rd_word_hi[1] && rd_word_lo[5];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_in_page_01 && (rd_hist_ctrl || rd_hist_status || rd_hist_start || rd_hist_shift || rd_hist_snapshots || rd_hist_dropped || rd_hist_underflow || rd_hist_overflow || rd_hist_count_lo || rd_hist_count_hi || rd_hist_sum_lo || rd_hist_sum_hi || rd_hist_min || rd_hist_max);
+            rd_hit_reg <= rd_in_page_01 && rd_in_words_01;
         if (rst)
             rd_hit_reg <= 1'b0;
     end

@@ -79,8 +79,9 @@ module latmon_regs_stamp #(
     (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
     (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
     /* verilator lint_on UNUSEDSIGNAL */
-    localparam [63:0] WR_WORDS_02 = 64'h00000000000003FF;
-    (* keep *) wire wr_words_02 = WR_WORDS_02[wr_addr[7:2]];
+    localparam [63:0] WORDS_02 = 64'h00000000000003FF;
+    (* keep *) wire wr_words_02 = WORDS_02[wr_addr[7:2]];
+    (* keep *) wire rd_words_02 = WORDS_02[rd_addr[7:2]];
 
     // Writes: the address decoded in every cycle into flip-flops (in the cycle after
     // wr_req, that of the write, they tell of wr_req's address): its page, the page's
@@ -107,6 +108,7 @@ module latmon_regs_stamp #(
     // rd_load cycle they tell of the AR cycle's address (rd_req), the only
     // one used.
     reg rd_in_page_02 = 1'b0;
+    reg rd_in_words_02 = 1'b0;
     reg rd_stamp_ctrl = 1'b0;  // 0x200
     reg rd_stamp_timeout = 1'b0;  // 0x204
     reg rd_stamp_matched = 1'b0;  // 0x208
@@ -120,6 +122,7 @@ module latmon_regs_stamp #(
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
         rd_in_page_02 <= rd_page_02;
+        rd_in_words_02 <= rd_words_02;
         rd_stamp_ctrl <= rd_word_hi[0] && rd_word_lo[0];
         rd_stamp_timeout <= rd_word_hi[0] && rd_word_lo[1];
         rd_stamp_matched <= rd_word_hi[0] && rd_word_lo[2];
@@ -132,7 +135,7 @@ module latmon_regs_stamp #(
         rd_stamp_time_hi <= rd_word_hi[1] && rd_word_lo[1];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_in_page_02 && (rd_stamp_ctrl || rd_stamp_timeout || rd_stamp_matched || rd_stamp_unmatched || rd_stamp_timeouts || rd_stamp_full || rd_stamp_duplicates || rd_stamp_outstanding || rd_stamp_time_lo || rd_stamp_time_hi);
+            rd_hit_reg <= rd_in_page_02 && rd_in_words_02;
         if (rst)
             rd_hit_reg <= 1'b0;
     end

@@ -82,8 +82,9 @@ module latmon_regs_stim #(
     (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
     (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
     /* verilator lint_on UNUSEDSIGNAL */
-    localparam [63:0] WR_WORDS_02 = 64'h000003FF00000000;
-    (* keep *) wire wr_words_02 = WR_WORDS_02[wr_addr[7:2]];
+    localparam [63:0] WORDS_02 = 64'h000003FF00000000;
+    (* keep *) wire wr_words_02 = WORDS_02[wr_addr[7:2]];
+    (* keep *) wire rd_words_02 = WORDS_02[rd_addr[7:2]];
 
     // Writes: the address decoded in every cycle into flip-flops (in the cycle after
     // wr_req, that of the write, they tell of wr_req's address): its page, the page's
@@ -122,6 +123,7 @@ module latmon_regs_stim #(
     // rd_load cycle they tell of the AR cycle's address (rd_req), the only
     // one used.
     reg rd_in_page_02 = 1'b0;
+    reg rd_in_words_02 = 1'b0;
     reg rd_stim_ctrl = 1'b0;  // 0x280
     reg rd_stim_status = 1'b0;  // 0x284
     reg rd_stim_period = 1'b0;  // 0x288
@@ -135,6 +137,7 @@ module latmon_regs_stim #(
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
         rd_in_page_02 <= rd_page_02;
+        rd_in_words_02 <= rd_words_02;
         rd_stim_ctrl <= rd_word_hi[4] && rd_word_lo[0];
         rd_stim_status <= rd_word_hi[4] && rd_word_lo[1];
         rd_stim_period <= rd_word_hi[4] && rd_word_lo[2];
@@ -147,7 +150,7 @@ module latmon_regs_stim #(
         rd_stim_sent <= rd_word_hi[5] && rd_word_lo[1];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_in_page_02 && (rd_stim_ctrl || rd_stim_status || rd_stim_period || rd_stim_min || rd_stim_max || rd_stim_burst || rd_stim_pause || rd_stim_total || rd_stim_seed || rd_stim_sent);
+            rd_hit_reg <= rd_in_page_02 && rd_in_words_02;
         if (rst)
             rd_hit_reg <= 1'b0;
     end

@@ -61,8 +61,9 @@ module latmon_regs_sum #(
     (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
     (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
     /* verilator lint_on UNUSEDSIGNAL */
-    localparam [63:0] WR_WORDS_00 = 64'h000000000000E000;
-    (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
+    localparam [63:0] WORDS_00 = 64'h000000000000E000;
+    (* keep *) wire wr_words_00 = WORDS_00[wr_addr[7:2]];
+    (* keep *) wire rd_words_00 = WORDS_00[rd_addr[7:2]];
 
     // Writes: the address decoded in every cycle into flip-flops (in the cycle after
     // wr_req, that of the write, they tell of wr_req's address): its page, the page's
@@ -83,18 +84,20 @@ module latmon_regs_sum #(
     // rd_load cycle they tell of the AR cycle's address (rd_req), the only
     // one used.
     reg rd_in_page_00 = 1'b0;
+    reg rd_in_words_00 = 1'b0;
     reg rd_sum_lo = 1'b0;  // 0x034
     reg rd_sum_hi = 1'b0;  // 0x038
     reg rd_sum_count = 1'b0;  // 0x03C
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
         rd_in_page_00 <= rd_page_00;
+        rd_in_words_00 <= rd_words_00;
         rd_sum_lo <= rd_word_hi[1] && rd_word_lo[5];
         rd_sum_hi <= rd_word_hi[1] && rd_word_lo[6];
         rd_sum_count <= rd_word_hi[1] && rd_word_lo[7];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_in_page_00 && (rd_sum_lo || rd_sum_hi || rd_sum_count);
+            rd_hit_reg <= rd_in_page_00 && rd_in_words_00;
         if (rst)
             rd_hit_reg <= 1'b0;
     end

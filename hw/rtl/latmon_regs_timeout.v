@@ -60,8 +60,9 @@ module latmon_regs_timeout #(
     (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
     (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
     /* verilator lint_on UNUSEDSIGNAL */
-    localparam [63:0] WR_WORDS_00 = 64'h0000000000020080;
-    (* keep *) wire wr_words_00 = WR_WORDS_00[wr_addr[7:2]];
+    localparam [63:0] WORDS_00 = 64'h0000000000020080;
+    (* keep *) wire wr_words_00 = WORDS_00[wr_addr[7:2]];
+    (* keep *) wire rd_words_00 = WORDS_00[rd_addr[7:2]];
 
     // Writes: the address decoded in every cycle into flip-flops (in the cycle after
     // wr_req, that of the write, they tell of wr_req's address): its page, the page's
@@ -86,16 +87,18 @@ module latmon_regs_timeout #(
     // rd_load cycle they tell of the AR cycle's address (rd_req), the only
     // one used.
     reg rd_in_page_00 = 1'b0;
+    reg rd_in_words_00 = 1'b0;
     reg rd_timeout = 1'b0;  // 0x01C
     reg rd_timeouts = 1'b0;  // 0x044
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
         rd_in_page_00 <= rd_page_00;
+        rd_in_words_00 <= rd_words_00;
         rd_timeout <= rd_word_hi[0] && rd_word_lo[7];
         rd_timeouts <= rd_word_hi[2] && rd_word_lo[1];
         // with the data (rd_load), from the select flip-flops
         if (rd_load)
-            rd_hit_reg <= rd_in_page_00 && (rd_timeout || rd_timeouts);
+            rd_hit_reg <= rd_in_page_00 && rd_in_words_00;
         if (rst)
             rd_hit_reg <= 1'b0;
     end
