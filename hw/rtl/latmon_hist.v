@@ -247,12 +247,21 @@ module latmon_hist #(
     // beaten by either of the two (a latency written is then the bank's running min or max).
     localparam LO = CNT_WIDTH / 2;
     localparam HI = CNT_WIDTH - LO;
-    // {a.hi > b.hi, a.hi < b.hi, a.lo > b.lo, a.lo < b.lo}
+    // {a.hi > b.hi, a.hi < b.hi, a.lo > b.lo, a.lo < b.lo}, each the borrow of a subtraction of
+    // its own (x < y: x - y borrows), the top bit of a carry chain straight into a flip-flop.
+    // Written as > and <, Yosys shares one chain between the two and derives the other with a
+    // LUT behind the carry-out (core+hist's critical path).
     /* verilator lint_off UNUSEDSIGNAL */  // greater and less each use three of the four bits
     function [3:0] halves(input [CNT_WIDTH-1:0] a, input [CNT_WIDTH-1:0] b);
-        halves = {a[CNT_WIDTH-1 -: HI] > b[CNT_WIDTH-1 -: HI],
-                  a[CNT_WIDTH-1 -: HI] < b[CNT_WIDTH-1 -: HI],
-                  a[LO-1:0] > b[LO-1:0], a[LO-1:0] < b[LO-1:0]};
+        reg [HI:0] hi_b_minus_a, hi_a_minus_b;
+        reg [LO:0] lo_b_minus_a, lo_a_minus_b;
+        begin
+            hi_b_minus_a = {1'b0, b[CNT_WIDTH-1 -: HI]} - {1'b0, a[CNT_WIDTH-1 -: HI]};
+            hi_a_minus_b = {1'b0, a[CNT_WIDTH-1 -: HI]} - {1'b0, b[CNT_WIDTH-1 -: HI]};
+            lo_b_minus_a = {1'b0, b[LO-1:0]} - {1'b0, a[LO-1:0]};
+            lo_a_minus_b = {1'b0, a[LO-1:0]} - {1'b0, b[LO-1:0]};
+            halves = {hi_b_minus_a[HI], hi_a_minus_b[HI], lo_b_minus_a[LO], lo_a_minus_b[LO]};
+        end
     endfunction
     function greater(input [3:0] h);
         greater = h[3] || (!h[2] && h[1]);
