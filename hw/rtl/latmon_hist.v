@@ -185,22 +185,25 @@ module latmon_hist #(
     // s0a: the range checks, as compares of the latency with offset and with the first
     // latency past the last bin, offset + (BINS << shift) (registered: the settings are static).
     // BINS << shift has one bit set, bit BINS_LOG2 + shift: the sum is taken CNT_WIDTH + 1 bits
-    // wide (one carry chain, its top bit "beyond every latency"), and a bit that falls beyond
-    // even that sets the flag by itself, from the shift alone (no 73-bit chain, no wide OR).
+    // wide (one carry chain, its top bit "beyond every latency"). A bit that falls beyond even
+    // that is registered as the top bit alone: the sum's top bit is then set by itself (the
+    // bits below are offset's, no carry reaches it), so past_all is the chain's carry-out
+    // straight into its flip-flop (an OR after it was a critical path of core+hist). Each bit of
+    // the shifted count is a function of the shift alone, one LUT: no 73-bit chain, no wide OR.
     // The shifted bin count is registered before the sum (the shift's decode before the carry
     // chain was a critical path of core+hist), so a new setting reaches past_bins two edges
     // after it.
     localparam [CNT_WIDTH:0] BINS_WIDE = BINS;
+    localparam [CNT_WIDTH:0] TOP_ONLY = {1'b1, {CNT_WIDTH{1'b0}}};
+    wire                 bins_beyond = {27'd0, shift} + BINS_LOG2 > CNT_WIDTH;
     reg  [CNT_WIDTH:0]   bins_shifted = BINS_WIDE;  // BINS << shift, CNT_WIDTH + 1 bits
-    reg                  bins_beyond = 1'b0;
     wire [CNT_WIDTH:0]   past_bins_w = {1'b0, offset} + bins_shifted;
     reg  [CNT_WIDTH-1:0] past_bins = {CNT_WIDTH{1'b0}};
     reg                  past_all = 1'b0;
     always @(posedge clk) begin
-        bins_shifted <= BINS_WIDE << shift;
-        bins_beyond <= {27'd0, shift} + BINS_LOG2 > CNT_WIDTH;
+        bins_shifted <= bins_beyond ? TOP_ONLY : BINS_WIDE << shift;
         past_bins <= past_bins_w[CNT_WIDTH-1:0];
-        past_all <= bins_beyond || past_bins_w[CNT_WIDTH];
+        past_all <= past_bins_w[CNT_WIDTH];
     end
 
     wire                 take0 = sample_valid && counting;

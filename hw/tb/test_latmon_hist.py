@@ -173,6 +173,28 @@ async def duty_cycle_and_clear(dut) -> None:
 
 
 @cocotb.test()
+async def last_bin_past_every_latency(dut) -> None:
+    """Shifts at which the bins reach past every latency: BINS << shift exactly 2^CNT_WIDTH (the
+    range's end is the sum's carry-out) and beyond the sum's width (set from the shift alone).
+    No latency is an overflow; every one at or above the offset is in a bin."""
+    mask = (1 << CNT_WIDTH) - 1
+    offset = 100
+    for shift in (CNT_WIDTH - BINS_LOG2, CNT_WIDTH - BINS_LOG2 + 1, 31):
+        if shift > 31:
+            continue
+        await setup(dut, offset=offset, shift=shift)
+        await start_source(dut, 5 + shift, 3000, mask)
+        while int(dut.gen_run.value):
+            await FallingEdge(dut.clk)
+        got = await take_snapshot(dut)
+        want = histogram(
+            source_events(5 + shift, 3000, mask, 0), offset, shift, BINS_LOG2, BIN_WIDTH
+        )
+        assert want.overflow == 0 and want.underflow > 0, shift  # the case meant
+        assert_bank(got, want)
+
+
+@cocotb.test()
 async def bins_saturate(dut) -> None:
     """A bin counter stops at its maximum and the bank says so (BIN_WIDTH 4 build)."""
     if BIN_WIDTH > 8:
