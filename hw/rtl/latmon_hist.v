@@ -184,26 +184,23 @@ module latmon_hist #(
 
     // s0a: the range checks, as compares of the latency with offset and with the first
     // latency past the last bin, offset + (BINS << shift) (registered: the settings are static).
-    // BINS << shift has one bit set, bit BINS_LOG2 + shift: the sum is taken CNT_WIDTH + 1 bits
-    // wide (one carry chain, its top bit "beyond every latency"). A bit that falls beyond even
-    // that is registered as the top bit alone: the sum's top bit is then set by itself (the
-    // bits below are offset's, no carry reaches it), so past_all is the chain's carry-out
-    // straight into its flip-flop (an OR after it was a critical path of core+hist). Each bit of
-    // the shifted count is a function of the shift alone, one LUT: no 73-bit chain, no wide OR.
-    // The shifted bin count is registered before the sum (the shift's decode before the carry
-    // chain was a critical path of core+hist), so a new setting reaches past_bins two edges
-    // after it.
+    // BINS << shift has one bit set, bit BINS_LOG2 + shift; the first latency past the bins,
+    // offset + (BINS << shift), is kept less one (past_m1, CNT_WIDTH + 1 bits), so that "over"
+    // (latency >= it) is the borrow of past_m1 - latency, the top of a carry chain straight
+    // into its flip-flop (as >=, a LUT inverted the carry-out: a critical path of core+hist).
+    // (BINS << shift) - 1 is a mask of ones below that bit, each bit a function of the shift
+    // alone (one LUT); a bit that falls beyond the sum's width gives all CNT_WIDTH ones, so
+    // past_m1 >= 2^CNT_WIDTH - 1: no latency is over (no wide OR, no flag after the chain).
+    // The mask is registered before the sum (the shift's decode before the carry chain was a
+    // critical path of core+hist), so a new setting reaches past_m1 two edges after it.
     localparam [CNT_WIDTH:0] BINS_WIDE = BINS;
-    localparam [CNT_WIDTH:0] TOP_ONLY = {1'b1, {CNT_WIDTH{1'b0}}};
-    wire                 bins_beyond = {27'd0, shift} + BINS_LOG2 > CNT_WIDTH;
-    reg  [CNT_WIDTH:0]   bins_shifted = BINS_WIDE;  // BINS << shift, CNT_WIDTH + 1 bits
-    wire [CNT_WIDTH:0]   past_bins_w = {1'b0, offset} + bins_shifted;
-    reg  [CNT_WIDTH-1:0] past_bins = {CNT_WIDTH{1'b0}};
-    reg                  past_all = 1'b0;
+    reg  [CNT_WIDTH:0]   bins_mask = BINS_WIDE - 1'b1;  // (BINS << shift) - 1, at most 2^CNT_WIDTH - 1
+    reg  [CNT_WIDTH:0]   past_m1 = BINS_WIDE - 1'b1;    // offset + (BINS << shift) - 1
+    integer m;
     always @(posedge clk) begin
-        bins_shifted <= bins_beyond ? TOP_ONLY : BINS_WIDE << shift;
-        past_bins <= past_bins_w[CNT_WIDTH-1:0];
-        past_all <= past_bins_w[CNT_WIDTH];
+        for (m = 0; m <= CNT_WIDTH; m = m + 1)
+            bins_mask[m] <= m < CNT_WIDTH && m < BINS_LOG2 + {27'd0, shift};
+        past_m1 <= {1'b0, offset} + bins_mask;
     end
 
     wire                 take0 = sample_valid && counting;
@@ -215,6 +212,7 @@ module latmon_hist #(
     // One subtraction for both: its borrow is "below the offset" (written as `<`, Yosys shares
     // the chain and puts a LUT behind its carry-out: core+hist's critical path).
     wire [CNT_WIDTH:0]   lat_minus_offset = {1'b0, sample_latency} - {1'b0, offset};
+    wire [CNT_WIDTH+1:0] past_m1_minus_lat = {1'b0, past_m1} - {2'b00, sample_latency};
     reg                  over_a = 1'b0;
     always @(posedge clk) begin
         va <= take0;
@@ -224,9 +222,7 @@ module latmon_hist #(
         // each of the BINS_LOG2 bin bits only).
         delta_a <= lat_minus_offset[CNT_WIDTH-1:0];
         under_a <= lat_minus_offset[CNT_WIDTH];  // latency < offset: the borrow, no LUT after it
-        // past_all as the compare's top bit: the carry-out is the flag, nothing after the
-        // chain (an AND there was a critical path of core+hist).
-        over_a <= {1'b0, sample_latency} >= {past_all, past_bins};
+        over_a <= past_m1_minus_lat[CNT_WIDTH+1];  // latency > past_m1: the borrow
         if (rst || clear)
             va <= 1'b0;
     end
