@@ -55,6 +55,8 @@ Field behaviour follows the SystemRDL properties:
 
 Addresses are decoded on byte-address bits [ADDR_WIDTH-1:2]: the two low bits are ignored (an
 AXI4-Lite master sends word-aligned addresses; 0x001 reads the register at 0x000).
+A part's registers share one 256-byte page (bits 15:8); the generator stops with a message
+otherwise.
 """
 
 from __future__ import annotations
@@ -188,7 +190,7 @@ class ModuleWriter:
         self.banner = banner
         self.name = f"latmon_regs_{part}"
         self.lines: list[str] = []
-        self.read_page = ""  # the flip-flop of the read's page, for a part on one page
+        self.read_page = ""  # the flip-flop of the read's page (set by decode)
 
     def emit(self, line: str = "") -> None:
         self.lines.append(line)
@@ -316,6 +318,14 @@ class ModuleWriter:
         pages: dict[int, list[Register]] = {}
         for r in self.regs:
             pages.setdefault(r.offset >> 8, []).append(r)
+        if len(pages) != 1:
+            listed = ", ".join(f"0x{p:02X}" for p in sorted(pages))
+            raise SystemExit(
+                f"regblock: part {self.part!r} has registers on pages {listed}: a part's "
+                "registers must share one 256-byte page (its read decode registers the page "
+                "once); give the part's registers addresses in one page or split the part"
+            )
+        (page,) = pages
         self.emit("    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).")
         for page in sorted(pages):
             for bus in ("wr", "rd"):
@@ -358,9 +368,6 @@ class ModuleWriter:
                 )
         self.emit("")
 
-        def at(bus: str, r: Register) -> str:
-            return f"{bus}_page_{r.offset >> 8:02x} && {word_of(bus, r)}"
-
         writable = any(r.writable for r in self.regs)
         for line in (
             "Writes: the address decoded in every cycle into flip-flops (in the cycle after",
@@ -394,35 +401,27 @@ class ModuleWriter:
         self.emit("    // read in the cycle after wr_req only: of that cycle's address")
         self.emit(f"    assign wr_hit = {hits};")
         self.emit("")
-        # A part on one page (all of them now) registers the read's page apart from the words,
-        # as for writes: the page then zeroes the read data (a synchronous reset, not a term of
-        # the AND-OR) and no select is the page's compare and the word's in one cycle.
-        self.read_page = f"rd_in_page_{sorted(pages)[0]:02x}" if len(pages) == 1 else ""
+        # The read's page is registered apart from the words, as for writes: the page then
+        # zeroes the read data (a synchronous reset, not a term of the AND-OR) and no select is
+        # the page's compare and the word's in one cycle.
+        self.read_page = f"rd_in_page_{page:02x}"
         self.emit("    // Reads: the address decoded in every cycle into flip-flops: in the")
         self.emit("    // rd_load cycle they tell of the AR cycle's address (rd_req), the only")
         self.emit("    // one used.")
-        if self.read_page:
-            self.emit(f"    reg {self.read_page} = 1'b0;")
-            self.emit(f"    reg rd_in_words_{sorted(pages)[0]:02x} = 1'b0;")
+        self.emit(f"    reg {self.read_page} = 1'b0;")
+        self.emit(f"    reg rd_in_words_{page:02x} = 1'b0;")
         for r in self.regs:
             self.emit(f"    reg rd_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
         self.emit("    reg rd_hit_reg = 1'b0;")
         self.emit("    always @(posedge clk) begin")
-        if self.read_page:
-            page = sorted(pages)[0]
-            self.emit(f"        {self.read_page} <= rd_page_{page:02x};")
-            self.emit(f"        rd_in_words_{page:02x} <= rd_words_{page:02x};")
-            for r in self.regs:
-                self.emit(f"        rd_{r.ident} <= {word_of('rd', r)};")
-        else:
-            for r in self.regs:
-                self.emit(f"        rd_{r.ident} <= {at('rd', r)};")
+        self.emit(f"        {self.read_page} <= rd_page_{page:02x};")
+        self.emit(f"        rd_in_words_{page:02x} <= rd_words_{page:02x};")
+        for r in self.regs:
+            self.emit(f"        rd_{r.ident} <= {word_of('rd', r)};")
         self.emit("        // with the data (rd_load), from the select flip-flops")
         # the hit from the page's and its words' flip-flops (an OR of every select was a chain
         # of four LUTs)
-        sels = " || ".join(f"rd_{r.ident}" for r in self.regs)
-        if self.read_page:
-            sels = f"{self.read_page} && rd_in_words_{sorted(pages)[0]:02x}"
+        sels = f"{self.read_page} && rd_in_words_{page:02x}"
         self.emit("        if (rd_load)")
         self.emit(f"            rd_hit_reg <= {sels};")
         self.emit("        if (rst)")
@@ -578,8 +577,9 @@ class ModuleWriter:
         for r in self.regs:
             for f in r.fields:
                 if f.swacc:
-                    page = f"{self.read_page} && " if self.read_page else ""
-                    self.emit(f"    assign {f.port}_swacc = rd_load && {page}rd_{r.ident};")
+                    self.emit(
+                        f"    assign {f.port}_swacc = rd_load && {self.read_page} && rd_{r.ident};"
+                    )
         # The AND-OR in pieces of at most READ_PIECE registers, each into flip-flops of its
         # own, ORed after them (a part's read data, like the parts', is an OR of flip-flops):
         # twelve registers in one AND-OR were mapped as a chain five LUTs deep.
@@ -596,11 +596,10 @@ class ModuleWriter:
             )
             self.emit(f"            rd_data_{k} <= {terms};")
         self.emit("        end")
-        if self.read_page:
-            self.emit(f"        if (rd_load && !{self.read_page}) begin  // not this part's page")
-            for k in range(len(pieces)):
-                self.emit(f"            rd_data_{k} <= 32'd0;")
-            self.emit("        end")
+        self.emit(f"        if (rd_load && !{self.read_page}) begin  // not this part's page")
+        for k in range(len(pieces)):
+            self.emit(f"            rd_data_{k} <= 32'd0;")
+        self.emit("        end")
         self.emit("    end")
         ors = " | ".join(f"rd_data_{k}" for k in range(len(pieces)))
         self.emit(f"    assign rd_data = {ors};")
