@@ -315,9 +315,7 @@ class ModuleWriter:
         # synthesis neither folds the page into each decode nor chains the decodes through each
         # other: every select or hit is one LUT after them (the page two LUT levels, the word
         # pieces one: three from the address).
-        pages: dict[int, list[Register]] = {}
-        for r in self.regs:
-            pages.setdefault(r.offset >> 8, []).append(r)
+        pages = {r.offset >> 8 for r in self.regs}
         if len(pages) != 1:
             listed = ", ".join(f"0x{p:02X}" for p in sorted(pages))
             raise SystemExit(
@@ -327,13 +325,11 @@ class ModuleWriter:
             )
         (page,) = pages
         self.emit("    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).")
-        for page in sorted(pages):
-            for bus in ("wr", "rd"):
-                name = f"{bus}_page_{page:02x}"
-                self.emit(
-                    f"    (* keep *) wire {name} = {bus}_addr[15:8] == 8'h{page:02X} && "
-                    f"({bus}_addr >> 16) == 0;"
-                )
+        for bus in ("wr", "rd"):
+            self.emit(
+                f"    (* keep *) wire {bus}_page_{page:02x} = {bus}_addr[15:8] == 8'h{page:02X} && "
+                f"({bus}_addr >> 16) == 0;"
+            )
         # The word in the page: bits 7:5 and 4:2 each decoded one-hot (one LUT per bit), kept,
         # so that a word is an AND of two of them and every select is one LUT after the page
         # (two levels): left to itself, synthesis shares pieces of the word compares between
@@ -352,14 +348,13 @@ class ModuleWriter:
             w = word(r)
             return f"{bus}_word_hi[{w >> 3}] && {bus}_word_lo[{w & 7}]"
 
-        # The words of a page with more than one register, for the hit of a write and of a
-        # read: a 64-bit mask indexed by bits 7:2 (one LUT6).
-        for page, regs in sorted(pages.items()):
-            if len(regs) == 1:
-                for bus in ("wr", "rd"):
-                    self.emit(f"    wire {bus}_words_{page:02x} = {word_of(bus, regs[0])};")
-                continue
-            mask = sum(1 << word(r) for r in regs)
+        # The words of the page with a register, for the hit of a write and of a read: the one
+        # word, or a 64-bit mask indexed by bits 7:2 (one LUT6).
+        if len(self.regs) == 1:
+            for bus in ("wr", "rd"):
+                self.emit(f"    wire {bus}_words_{page:02x} = {word_of(bus, self.regs[0])};")
+        else:
+            mask = sum(1 << word(r) for r in self.regs)
             self.emit(f"    localparam [63:0] WORDS_{page:02X} = 64'h{mask:016X};")
             for bus in ("wr", "rd"):
                 self.emit(
@@ -378,9 +373,8 @@ class ModuleWriter:
             "flip-flops; the handshake and the decode meet only there.",
         ):
             self.emit(f"    // {line}")
-        for page in sorted(pages):
-            self.emit(f"    reg wr_in_page_{page:02x} = 1'b0;")
-            self.emit(f"    reg wr_in_words_{page:02x} = 1'b0;")
+        self.emit(f"    reg wr_in_page_{page:02x} = 1'b0;")
+        self.emit(f"    reg wr_in_words_{page:02x} = 1'b0;")
         for r in self.regs:
             if r.writable:
                 self.emit(f"    reg wr_{r.ident} = 1'b0;  // 0x{r.offset:03X}, in its page")
@@ -389,17 +383,14 @@ class ModuleWriter:
         self.emit("    always @(posedge clk) begin")
         if writable:
             self.emit("        wr_go <= wr_req && !rst;")
-        for page in sorted(pages):
-            self.emit(f"        wr_in_page_{page:02x} <= wr_page_{page:02x};")
-            self.emit(f"        wr_in_words_{page:02x} <= wr_words_{page:02x};")
+        self.emit(f"        wr_in_page_{page:02x} <= wr_page_{page:02x};")
+        self.emit(f"        wr_in_words_{page:02x} <= wr_words_{page:02x};")
         for r in self.regs:
             if r.writable:
                 self.emit(f"        wr_{r.ident} <= {word_of('wr', r)};")
         self.emit("    end")
-        terms = [f"(wr_in_page_{page:02x} && wr_in_words_{page:02x})" for page in sorted(pages)]
-        hits = " ||\n        ".join(terms)
         self.emit("    // read in the cycle after wr_req only: of that cycle's address")
-        self.emit(f"    assign wr_hit = {hits};")
+        self.emit(f"    assign wr_hit = (wr_in_page_{page:02x} && wr_in_words_{page:02x});")
         self.emit("")
         # The read's page is registered apart from the words, as for writes: the page then
         # zeroes the read data (a synchronous reset, not a term of the AND-OR) and no select is
