@@ -38,9 +38,9 @@
 // written two to five edges before is judged by its own age instead (looked up ahead), one
 // written at the last edge per entry. Timebase: 64 bits counted as two 32-bit halves, the high
 // one from a registered wrap of the low one; no 64-bit carry chain in one cycle. Match: the
-// entry's time selected in two steps (group, then entry), subtracted in 32-bit halves and
-// saturated a cycle later: sample_valid comes six cycles after the decision, nine after the end
-// event was on the inputs. Accounts: the outcomes of a decision are registered as they are,
+// entry's time selected in two steps (group, then entry), carried a cycle towards the
+// subtraction, subtracted in 32-bit halves and saturated a cycle later: sample_valid comes seven
+// cycles after the decision, ten after the end event was on the inputs. Accounts: the outcomes of a decision are registered as they are,
 // reduced to one bit, then counted: the STAMP_* counters and `outstanding` show a start's outcome
 // (stored, full, duplicate) and a timeout from the third cycle after its decision, an end's
 // (matched, unmatched) from the fourth.
@@ -580,6 +580,12 @@ module latmon_stamp #(
     reg               t_valid = 1'b0;
     reg [63:0]        t_now = 64'd0;
     reg [63:0]        t_start = 64'd0;
+    // t_* again, a cycle later: the selection (at the table) and the subtraction (at the
+    // statistics) are far apart in a large build, and the route from one to the other was the
+    // everything-on build's critical path, 3 ns of a 5 ns cycle with one carry chain behind it.
+    reg               u_valid = 1'b0;
+    reg [63:0]        u_now = 64'd0;
+    reg [63:0]        u_start = 64'd0;
     reg               d_valid = 1'b0;
     reg [CNT_WIDTH-1:0] d_elapsed = {CNT_WIDTH{1'b0}};  // low bits of end - start
     reg               d_low_over = 1'b0;   // end - start has a bit set in [31:CNT_WIDTH]
@@ -641,7 +647,7 @@ module latmon_stamp #(
             hit_time = hit_time | g_time[i];
     end
 
-    wire [32:0] low_diff = {1'b0, t_now[31:0]} - {1'b0, t_start[31:0]};  // borrow, difference
+    wire [32:0] low_diff = {1'b0, u_now[31:0]} - {1'b0, u_start[31:0]};  // borrow, difference
     wire [31:0] low_elapsed = low_diff[31:0];
 
     always @(posedge clk) begin : latency_step
@@ -657,11 +663,14 @@ module latmon_stamp #(
         t_valid <= g_valid;
         t_now <= g_now;
         t_start <= hit_time;
-        d_valid <= t_valid;
+        u_valid <= t_valid;
+        u_now <= t_now;
+        u_start <= t_start;
+        d_valid <= u_valid;
         d_borrow <= low_diff[32];
         d_elapsed <= low_elapsed[CNT_WIDTH-1:0];
         d_low_over <= (low_elapsed >> CNT_WIDTH) != 32'd0;
-        d_high <= t_now[63:32] - t_start[63:32];
+        d_high <= u_now[63:32] - u_start[63:32];
         o_valid <= d_valid;
         // end - start >= 2^CNT_WIDTH: a low bit above CNT_WIDTH, or a high half (d_high -
         // borrow) not zero
@@ -675,6 +684,7 @@ module latmon_stamp #(
             g_hit <= {GROUPS{1'b0}};
             g_end <= 1'b0;
             t_valid <= 1'b0;
+            u_valid <= 1'b0;
             d_valid <= 1'b0;
             o_valid <= 1'b0;
             sample_valid <= 1'b0;

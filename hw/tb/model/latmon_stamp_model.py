@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 # are registered, then compared with the table in two steps).
 INPUT_DELAY = 3
 # Cycles from the cycle that matches an end to the cycle its sample is valid.
-SAMPLE_DELAY = 6
+SAMPLE_DELAY = 7
 
 
 @dataclass
