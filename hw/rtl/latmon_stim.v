@@ -93,6 +93,12 @@ module latmon_stim #(
     reg        burst_len_0 = 1'b1;     // burst_len == 0
     reg [32:0] burst_len_m3 = 33'd0;   // burst_len - 3
     reg [32:0] burst_pl = 33'd0;       // period intervals between two pauses (burst_len - 1), - 2
+    // The low halves (bits 15:0) of the interval countdown's loads are zero (see wait_lo), a
+    // cycle after the values (from the third cycle after start on; the first load is the sixth).
+    reg        period_m3_lo_0 = 1'b0;
+    reg        pause_m3_lo_0 = 1'b0;
+    reg [15:0] lo_m3_neg = 16'd0;      // -(interval_min - 3), low half: r_m3's low half is 0
+                                       // when q's is this
     // The "is 0 or 1" flags in two steps: bits 31:16 zero, bits 15:1 zero (registered), then
     // their AND. A 31-input AND before one flip-flop was mapped as a chain of five LUTs.
     reg        min_hi_0 = 1'b1, min_mid_0 = 1'b1, min_b0 = 1'b0;
@@ -128,6 +134,9 @@ module latmon_stim #(
         burst_pl <= burst_len_0 ? 33'h1FFFFFFFE : burst_len_m3;  // -2: none
         period_m3 <= {1'b0, period} - 33'd3;
         pause_m3 <= {1'b0, pause} - 33'd3;
+        period_m3_lo_0 <= period_m3[15:0] == 16'd0;
+        pause_m3_lo_0 <= pause_m3[15:0] == 16'd0;
+        lo_m3_neg <= 16'd0 - lo_m3[15:0];
     end
 
     // ---- the random intervals, computed ahead --------------------------------------------
@@ -150,6 +159,7 @@ module latmon_stim #(
     reg  [31:0] q = 32'd0;            // (x[31:16] * span) >> 16
     reg  [32:0] r_m3 = 33'd0;         // the next interval - 3
     reg         r_le_1 = 1'b0;
+    reg         r_m3_lo_0 = 1'b0;     // r_m3[15:0] == 0
     /* verilator lint_off UNUSEDSIGNAL */  // the fraction bits of the product are dropped
     wire [49:0] product = {17'd0, pp_lo} + {pp_hi, 17'd0};
     /* verilator lint_on UNUSEDSIGNAL */
@@ -172,6 +182,7 @@ module latmon_stim #(
             q <= product[47:16];  // product < 2^48
             r_m3 <= lo_m3 + {1'b0, q};  // q <= max - min: no overflow
             r_le_1 <= (lo_is_0 && q[31:1] == 31'd0) || (lo_is_1 && q == 32'd0);
+            r_m3_lo_0 <= q[15:0] == lo_m3_neg;  // (lo_m3 + q)[15:0] == 0
         end
     end
 
@@ -185,13 +196,19 @@ module latmon_stim #(
     // the sign bit: while one counts down it never stands below the value it is judged at.
     //   wait_m3   cycles to the next pulse, less 3. It is counted down only while due is low,
     //             i.e. while at least 2 cycles are left (wait_m3 >= -1); the next cycle is
-    //             the last (due) when 2 are left now, wait_m3 = -1: its sign.
+    //             the last (due) when 2 are left now, wait_m3 = -1: its sign. Kept as two
+    //             halves, each its own carry chain (one 33-bit chain and its load multiplexer
+    //             were core+stim's critical path): wait_lo (bits 15:0) counts down in every
+    //             cycle, wait_hi (bits 32:16) when wait_lo is 0 (wait_lo_0, a flip-flop kept
+    //             exact from the next value of wait_lo); the pair is wait_m3 in every cycle.
     //   pl        burst mode: the period intervals before the next pause, less 2. pause_next
     //             is "none left" (a reload follows), so pl is counted down from >= -1 only
     //             and "1 left now" (the next interval is a pause) is its sign.
     //   ll        pulses left in the run, less 2 (not endless): the run ends at a pulse when 1
     //             is left, ll = -1, its sign; from >= 1 left it is counted down only.
-    reg [32:0] wait_m3 = 33'd0;
+    reg [15:0] wait_lo = 16'd0;
+    reg [16:0] wait_hi = 17'd0;
+    reg        wait_lo_0 = 1'b1;       // wait_lo == 0 (wait_m3 is {wait_hi, wait_lo})
     reg        due = 1'b0;             // at most 1 cycle left: the pulse goes out at the next edge
     reg        pause_next = 1'b0;      // burst mode: the next interval is a pause
     reg [32:0] pl = 33'd0;
@@ -233,7 +250,7 @@ module latmon_stim #(
     wire fill_advances = !filled && fill != 3'd0 && fill <= 3'd4;  // filling or load next
     wire ends_here = !endless && one_left;  // a pulse now is the run's last
     wire fire_next = load ? next_le_1_kept
-                          : ready && (due ? !ends_here && next_le_1_kept : wait_m3[32]);
+                          : ready && (due ? !ends_here && next_le_1_kept : wait_hi[16]);
     always @(posedge clk)
         advance <= !rst && !start && !stop && (fill_advances || fire_next);
     // synthesis translate_off
@@ -246,17 +263,21 @@ module latmon_stim #(
     // less 3.
     reg [32:0] next_m3;
     reg        next_le_1;
+    reg        next_lo_0;  // next_m3[15:0] == 0
     (* keep *) wire next_le_1_kept = next_le_1;
     always @* begin
         if (random_mode) begin
             next_m3 = r_m3;
             next_le_1 = r_le_1;
+            next_lo_0 = r_m3_lo_0;
         end else if (pause_now) begin
             next_m3 = pause_m3;
             next_le_1 = pause_le_1;
+            next_lo_0 = pause_m3_lo_0;
         end else begin
             next_m3 = period_m3;
             next_le_1 = period_le_1;
+            next_lo_0 = period_m3_lo_0;
         end
     end
 
@@ -336,11 +357,14 @@ module latmon_stim #(
     reg started = 1'b0;
     always @(posedge clk) begin
         if (step) begin
-            wait_m3 <= next_m3;
+            {wait_hi, wait_lo} <= next_m3;
+            wait_lo_0 <= next_lo_0;
             due <= next_le_1;
         end else begin
-            wait_m3 <= wait_m3 - 33'd1;
-            due <= wait_m3[32];
+            wait_lo <= wait_lo - 16'd1;
+            wait_hi <= wait_hi - {16'd0, wait_lo_0};
+            wait_lo_0 <= wait_lo == 16'd1;
+            due <= wait_hi[16];
         end
         started <= start && !rst;
         if (started) begin  // the run's length, first used at the first pulse, cycles later
@@ -350,10 +374,18 @@ module latmon_stim #(
             ll <= ll - 33'd1;
         end
         if (rst) begin
-            wait_m3 <= 33'd0;
+            wait_lo <= 16'd0;
+            wait_hi <= 17'd0;
+            wait_lo_0 <= 1'b1;
             due <= 1'b0;
         end
     end
+
+    // synthesis translate_off
+    always @(posedge clk)
+        if (wait_lo_0 != (wait_lo == 16'd0))
+            $fatal(1, "latmon_stim: wait_lo_0 %0d, wait_lo %0d", wait_lo_0, wait_lo);
+    // synthesis translate_on
 
     // The burst countdown moves at every step, on its own enable (no start, stop or fill in
     // it): a step in a start's or a stop's cycle moves it too, and the next run's load

@@ -187,6 +187,28 @@ async def short_intervals_and_runs(dut) -> None:
         assert int(dut.sent.value) == config["total"], (mode, config)
 
 
+@cocotb.test()
+async def long_intervals(dut) -> None:
+    """Intervals of 2^16 cycles and more, whose countdown crosses from its low half into its
+    high one (bits 16 and up): loads with a low half of zero, one cycle above or below it, and
+    a high half of 1 and 2, in every mode — each pulse where the model puts it."""
+    tb = StimTB(dut)
+    await tb.reset()
+    runs: list[tuple[int, dict[str, int]]] = []
+    for period in (0xFFFF, 0x10002, 0x10003, 0x10004, 0x20003):
+        runs.append((PERIODIC, {"period": period, "total": 2}))
+    runs.append((BURST, {"period": 5, "burst_len": 2, "pause": 0x10003, "total": 5}))
+    runs.append((BURST, {"period": 0x10003, "burst_len": 2, "pause": 0x10004, "total": 3}))
+    for lo, hi in ((0x10003, 0x10003), (0x10002, 0x10004), (0xFFF0, 0x10010)):
+        runs.append((RANDOM, {"interval_min": lo, "interval_max": hi, "total": 3, "seed": 9}))
+    for mode, config in runs:
+        s = await tb.run(mode, **config)
+        await tb.until_done()
+        want = [s + c for c in pulse_cycles(mode, config["total"], **config_model(config))]
+        got = [c for c, _ in tb.pulses]
+        assert got == want, (mode, config, got, want)
+
+
 def config_model(config: dict[str, int]) -> dict[str, int]:
     return {k: v for k, v in config.items() if k != "total"}
 
