@@ -291,6 +291,10 @@ module latmon_stim #(
     // part of that control it was built from the `advance` logic, behind four LUTs.
     always @(posedge clk)
         pulse <= fire && !start && !stop && !rst;
+    // done_pulse likewise: the fire that ends the run (within the run's control below,
+    // synthesis built it from that control's shared terms, four LUTs deep).
+    always @(posedge clk)
+        done_pulse <= fire && ends_here && !start && !stop && !rst;
     // synthesis translate_off
     always @(posedge clk)
         if (ready && !filled)
@@ -298,7 +302,6 @@ module latmon_stim #(
     // synthesis translate_on
 
     always @(posedge clk) begin
-        done_pulse <= 1'b0;
         if (start) begin
             running <= 1'b1;
             ready <= 1'b0;
@@ -335,7 +338,6 @@ module latmon_stim #(
                     running <= 1'b0;
                     ready <= 1'b0;
                     done <= 1'b1;
-                    done_pulse <= 1'b1;
                 end
             end
         end
@@ -347,7 +349,6 @@ module latmon_stim #(
             filled <= 1'b1;
             load <= 1'b0;
             done <= 1'b0;
-            done_pulse <= 1'b0;
             sent <= 32'd0;
             ready <= 1'b0;
         end
