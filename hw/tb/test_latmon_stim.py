@@ -70,6 +70,16 @@ class StimTB:
         dut.start.value = 0
         return start_cycle
 
+    async def check_runs(self, runs: list[tuple[int, dict[str, int]]]) -> None:
+        """Each run in turn, to its end: every pulse where the model puts it, `total` sent."""
+        for mode, config in runs:
+            s = await self.run(mode, **config)
+            await self.until_done()
+            want = [s + c for c in pulse_cycles(mode, config["total"], **config_model(config))]
+            got = [c for c, _ in self.pulses]
+            assert got == want, (mode, config, got, want)
+            assert int(self.dut.sent.value) == config["total"], (mode, config)
+
     async def until_done(self) -> None:
         while int(self.dut.running.value):
             await RisingEdge(self.dut.done)
@@ -178,13 +188,7 @@ async def short_intervals_and_runs(dut) -> None:
     for value in (0, 1, 2):
         runs.append((RANDOM, {"interval_min": value, "interval_max": value, "total": 4}))
     runs.append((RANDOM, {"interval_min": 0, "interval_max": 3, "total": 40, "seed": 5}))
-    for mode, config in runs:
-        s = await tb.run(mode, **config)
-        await tb.until_done()
-        want = [s + c for c in pulse_cycles(mode, config["total"], **config_model(config))]
-        got = [c for c, _ in tb.pulses]
-        assert got == want, (mode, config, got, want)
-        assert int(dut.sent.value) == config["total"], (mode, config)
+    await tb.check_runs(runs)
 
 
 @cocotb.test()
@@ -201,12 +205,7 @@ async def long_intervals(dut) -> None:
     runs.append((BURST, {"period": 0x10003, "burst_len": 2, "pause": 0x10004, "total": 3}))
     for lo, hi in ((0x10003, 0x10003), (0x10002, 0x10004), (0xFFF0, 0x10010)):
         runs.append((RANDOM, {"interval_min": lo, "interval_max": hi, "total": 3, "seed": 9}))
-    for mode, config in runs:
-        s = await tb.run(mode, **config)
-        await tb.until_done()
-        want = [s + c for c in pulse_cycles(mode, config["total"], **config_model(config))]
-        got = [c for c, _ in tb.pulses]
-        assert got == want, (mode, config, got, want)
+    await tb.check_runs(runs)
 
 
 def config_model(config: dict[str, int]) -> dict[str, int]:
