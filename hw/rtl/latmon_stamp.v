@@ -40,10 +40,10 @@
 // one from a registered wrap of the low one; no 64-bit carry chain in one cycle. Match: the
 // entry's time selected in two steps (group, then entry), carried a cycle towards the
 // subtraction, subtracted in 32-bit halves and saturated a cycle later: sample_valid comes seven
-// cycles after the decision, ten after the end event was on the inputs. Accounts: the outcomes of a decision are registered as they are,
-// reduced to one bit, then counted: the STAMP_* counters and `outstanding` show a start's outcome
-// (stored, full, duplicate) and a timeout from the third cycle after its decision, an end's
-// (matched, unmatched) from the fourth.
+// cycles after the decision, ten after the end event was on the inputs. Accounts: the outcomes
+// of a decision are registered as they are, reduced to one bit, then counted: the STAMP_*
+// counters and `outstanding` show a start's outcome (stored, full, duplicate) and a timeout from
+// the third cycle after its decision, an end's (matched, unmatched) from the fourth.
 `timescale 1ns / 1ps
 `default_nettype none
 
