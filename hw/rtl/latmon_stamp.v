@@ -125,12 +125,13 @@ module latmon_stamp #(
 
     // ---- the inputs: three stages; IDs compared with every entry on the way ----------------
     // Stage b: the events as they were on the inputs a cycle before; each ID compared with every
-    // entry in two halves (lo, hi: h_*). Stage a: the halves combined into per-entry hits. Stage
-    // s (the decision): s_valid/e_valid and e_hit_id, "the entry holds this end's ID" in the
-    // decision cycle (for a start, the same is reduced further: see dup_kept below). The halves compare the table as it is in stage b; in stage a,
-    // an entry written since — at the edge after stage b (wrote) or at the edge after stage a
-    // (write) — takes instead the comparison with the ID written there: the start decided in
-    // stage b's cycle (*_is_prev) or in stage a's (*_is_last), both compared in stage b.
+    // entry in pieces of four bits (h_start, h_end). Stage a: the pieces combined into per-entry
+    // hits. Stage s (the decision): s_valid/e_valid and e_hit_id, "the entry holds this end's ID"
+    // in the decision cycle (for a start, the same is reduced further: see dup_kept below). The
+    // pieces compare the table as it is in stage b; in stage a, an entry written since — at the
+    // edge after stage b (wrote) or at the edge after stage a (write) — takes instead the
+    // comparison with the ID written there: the start decided in stage b's cycle (*_is_prev) or
+    // in stage a's (*_is_last), both compared in stage b.
 
     localparam NQ = (ID_WIDTH + 3) / 4;  // an ID is compared in NQ pieces of four bits
 
