@@ -311,14 +311,21 @@ module latmon_stamp #(
     reg  [64:0]        lim = 65'd0;              // now - timeout of the cycle judged 3 later
     reg  [63:0]        ahead_time = 64'd0;       // times[scan] of four cycles later
     reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
-    reg  [GW-1:0]      cand_group = {GW{1'b0}};  // the group of the entry read into cand
-    // Per group: scan_ahead's position in the group while it is there (else 0), the select of
-    // that group's candidate, and whether scan_ahead is there; one each per group, so that no
-    // flip-flop drives every group's multiplexers (scan_ahead did, routed across the device: a
-    // critical path). They step as a ring, each from its own group and the one before (no
-    // logic on scan_ahead's way to them), and are reset with it.
-    reg  [1:0]         cand_pos [0:GROUPS-1];
-    reg  [GROUPS-1:0]  cand_in;
+    // The selects of those reads, one copy per group and 16-bit quarter of the time (cand_sel,
+    // the low bits of scan_ahead), and per quarter for the group select after them (cand_group,
+    // scan_ahead of the cycle before): a single select drove the multiplexers of every group,
+    // and the route to the farthest was the everything-on build's critical path (4.1 ns of
+    // routing in 5 ns). Each cand_sel counts by itself, as scan_ahead does, from nothing but
+    // itself and the reset, so that it can sit beside the multiplexers it drives; the synthesis
+    // cannot merge the copies (their inputs differ), nor can a route to them be long.
+    localparam SW = ENTRIES % 4 == 0 ? 2 : EW;  // with whole groups, the low two bits count alone
+    localparam integer  SEL_LAST_INDEX = ENTRIES % 4 == 0 ? 3 : LAST_INDEX;
+    localparam [SW-1:0] SEL_LAST = SEL_LAST_INDEX[SW-1:0];
+    localparam [SW-1:0] SEL_AHEAD = AHEAD_ENTRY[SW-1:0];
+    reg  [SW-1:0]      cand_sel [0:4*GROUPS-1];  // copy 4 * group + quarter
+    localparam integer  AHEAD_PREV_INDEX = (AHEAD_INDEX + ENTRIES - 1) % ENTRIES;
+    localparam [EW-1:0] AHEAD_PREV = AHEAD_PREV_INDEX[EW-1:0];
+    reg  [EW-1:0]      cand_group [0:3];         // per quarter (its group bits select)
     reg  [3:1]         q_lt = 3'd0;              // per 16-bit quarter k of ahead_time and lim,
     reg  [3:1]         q_eq = 3'd0;              // last cycle: <, ==; quarter 0: <=
     reg                q0_le = 1'b0;
@@ -352,47 +359,37 @@ module latmon_stamp #(
         end
     endfunction
 
-    // Entry i's position in group `grp` (its low two bits) if it is in that group, else 0.
-    function [1:0] pos_in_group;
-        input integer grp;
+    /* verilator lint_off UNUSEDSIGNAL */  // each function looks at some bits of its k
+    // The group of entry i (its bits above the low two; GW = EW - 2 when ENTRIES > 4).
+    function [GW-1:0] group_of;
+        input [EW-1:0] i;
+        reg [31:0] k;
+        begin
+            k = {{(32 - EW){1'b0}}, i} >> 2;
+            group_of = k[GW-1:0];
+        end
+    endfunction
+
+    // The low two bits of an entry number.
+    function [1:0] low_two;
         input [EW-1:0] i;
         reg [31:0] k;
         begin
             k = {{(32 - EW){1'b0}}, i};
-            pos_in_group = (k >> 2) == grp ? k[1:0] : 2'd0;
+            low_two = k[1:0];
         end
     endfunction
 
-    // The group of scan_ahead (its bits above the low two; GW = EW - 2 when ENTRIES > 4).
-    wire [GW-1:0] ahead_group;
-    generate
-        if (ENTRIES > 4) begin : g_groups
-            assign ahead_group = scan_ahead[EW-1:2];
-        end else begin : g_one_group
-            assign ahead_group = 1'b0;
-        end
-    endgenerate
-
-    // The last position of group `grp` (3, or less for a short last group).
-    function [1:0] last_pos;
-        input integer grp;
-        integer k;
-        begin
-            k = ENTRIES - 1 - 4 * grp;
-            last_pos = k >= 3 ? 2'd3 : k[1:0];
-        end
-    endfunction
-
-    // Entry i is in group `grp`.
-    function in_group;
-        input integer grp;
-        input [EW-1:0] i;
+    // The low two bits of an entry number, from a cand_sel.
+    function [1:0] sel_pos;
+        input [SW-1:0] sel;
         reg [31:0] k;
         begin
-            k = {{(32 - EW){1'b0}}, i};
-            in_group = (k >> 2) == grp;
+            k = {{(32 - SW){1'b0}}, sel};
+            sel_pos = k[1:0];
         end
     endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
 
     function [EW-1:0] next_entry;
         input [EW-1:0] i;
@@ -432,15 +429,6 @@ module latmon_stamp #(
     // the entry scanned next cycle is in group k
     wire [GROUPS-1:0] next_in_group = any_in_groups(scan_hot_next);
 
-    // scan_ahead is at the last position of the group before group k (it enters k next)
-    wire [GROUPS-1:0] cand_enter;
-    generate
-        for (g = 0; g < GROUPS; g = g + 1) begin : g_cand_enter
-            localparam integer BEFORE = (g + GROUPS - 1) % GROUPS;
-            assign cand_enter[g] = cand_in[BEFORE] && cand_pos[BEFORE] == last_pos(BEFORE);
-        end
-    endgenerate
-
     always @(posedge clk) begin : scan_step
         integer c;
         // The timeout's flags in two steps, as lim (no 32-bit compare before a flip-flop):
@@ -464,15 +452,15 @@ module latmon_stamp #(
         {lim_borrow, lim_lo} <= {1'b0, timebase_5[31:0]} - {1'b0, timeout};
         lim_hi_from <= timebase_5[63:32];
         lim <= {{1'b0, lim_hi_from} - {32'd0, lim_borrow}, lim_lo};
-        cand_group <= ahead_group;
-        for (c = 0; c < GROUPS; c = c + 1) begin
-            cand[c] <= times[entry_in_group(c, cand_pos[c])];
-            // in the group and not at its last position: the next one; else out, at 0
-            cand_pos[c] <= cand_in[c] && cand_pos[c] != last_pos(c) ? cand_pos[c] + 2'd1 : 2'd0;
-            // stays in the group until its last position; enters from the last of the one before
-            cand_in[c] <= (cand_in[c] && cand_pos[c] != last_pos(c)) || cand_enter[c];
+        for (c = 0; c < 4 * GROUPS; c = c + 1) begin
+            cand[c / 4][16 * (c % 4) +: 16] <=
+                times[entry_in_group(c / 4, sel_pos(cand_sel[c]))][16 * (c % 4) +: 16];
+            cand_sel[c] <= cand_sel[c] == SEL_LAST ? {SW{1'b0}} : cand_sel[c] + 1'b1;
         end
-        ahead_time <= cand[cand_group];
+        for (c = 0; c < 4; c = c + 1) begin
+            cand_group[c] <= next_entry(cand_group[c]);
+            ahead_time[16 * c +: 16] <= cand[group_of(cand_group[c])][16 * c +: 16];
+        end
         for (c = 1; c < 4; c = c + 1) begin
             q_lt[c] <= ahead_time[16*c +: 16] < lim[16*c +: 16];
             q_eq[c] <= ahead_time[16*c +: 16] == lim[16*c +: 16];
@@ -495,10 +483,10 @@ module latmon_stamp #(
         if (reset) begin
             scan <= {EW{1'b0}};
             scan_ahead <= AHEAD_ENTRY;
-            for (c = 0; c < GROUPS; c = c + 1)
-                cand_pos[c] <= pos_in_group(c, AHEAD_ENTRY);
-            for (c = 0; c < GROUPS; c = c + 1)
-                cand_in[c] <= in_group(c, AHEAD_ENTRY);
+            for (c = 0; c < 4 * GROUPS; c = c + 1)
+                cand_sel[c] <= SEL_AHEAD;
+            for (c = 0; c < 4; c = c + 1)
+                cand_group[c] <= AHEAD_PREV;
             scan_hot <= {{(ENTRIES-1){1'b0}}, 1'b1};
         end
     end
@@ -598,23 +586,29 @@ module latmon_stamp #(
     wire              g_valid = |g_hit;  // the end decided two cycles ago was matched
 
     // synthesis translate_off
-    // The ring is scan_ahead, group by group: checked in every simulated cycle.
-    always @(posedge clk) begin : check_ring
+    // The copies are scan_ahead (cand_sel, in its low bits) and scan_ahead of the cycle before
+    // (cand_group): checked in every simulated cycle.
+    reg [EW-1:0] scan_ahead_before = AHEAD_PREV;
+    always @(posedge clk) begin : check_copies
         integer i;
-        for (i = 0; i < GROUPS; i = i + 1)
-            if (cand_in[i] != in_group(i, scan_ahead) ||
-                cand_pos[i] != pos_in_group(i, scan_ahead))
-                $fatal(1, "latmon_stamp: group %0d: in %0d pos %0d, scan_ahead %0d", i,
-                       cand_in[i], cand_pos[i], scan_ahead);
+        for (i = 0; i < 4 * GROUPS; i = i + 1)
+            if (sel_pos(cand_sel[i]) != low_two(scan_ahead))
+                $fatal(1, "latmon_stamp: cand_sel[%0d] %0d, scan_ahead %0d", i, cand_sel[i],
+                       scan_ahead);
+        for (i = 0; i < 4; i = i + 1)
+            if (cand_group[i] != scan_ahead_before)
+                $fatal(1, "latmon_stamp: cand_group[%0d] %0d, scan_ahead before %0d", i,
+                       cand_group[i], scan_ahead_before);
+        scan_ahead_before <= reset ? AHEAD_PREV : scan_ahead;
     end
     // synthesis translate_on
 
-    initial begin : init_cand_pos
+    initial begin : init_cand_sel
         integer i;
-        for (i = 0; i < GROUPS; i = i + 1)
-            cand_pos[i] = pos_in_group(i, AHEAD_ENTRY);
-        for (i = 0; i < GROUPS; i = i + 1)
-            cand_in[i] = in_group(i, AHEAD_ENTRY);
+        for (i = 0; i < 4 * GROUPS; i = i + 1)
+            cand_sel[i] = SEL_AHEAD;
+        for (i = 0; i < 4; i = i + 1)
+            cand_group[i] = AHEAD_PREV;
     end
 
     initial begin : init_g_time
