@@ -691,9 +691,26 @@ module latmon_stamp #(
     // and "no entry free"), reduced to one bit each in the next cycle, and counted in the next.
 
     reg [ENTRIES-1:0] x_hot = {ENTRIES{1'b0}};  // expire_hot of the cycle before
+
+    // stored - matched - expired, in two bits (two's complement)
+    function [1:0] delta_of;
+        input is_stored, is_matched, is_expired;
+        begin
+            case ({is_stored, is_matched, is_expired})
+                3'b100: delta_of = 2'b01;
+                3'b000, 3'b110, 3'b101: delta_of = 2'b00;
+                3'b010, 3'b001, 3'b111: delta_of = 2'b11;
+                default: delta_of = 2'b10;  // 3'b011
+            endcase
+        end
+    endfunction
+
     reg m_start = 1'b0, m_duplicate = 1'b0, m_full = 1'b0;
     reg c_match = 1'b0, c_no_match = 1'b0, c_expire = 1'b0, c_refused = 1'b0, c_duplicate = 1'b0;
-    reg c_store = 1'b0;
+    // The change of `outstanding` (+1 to -2, two's complement), registered beside it from the
+    // outcomes c_match and c_expire are registered from: those drive the counters too, and the
+    // route from c_expire through the sum into the count's carry chain was a critical path.
+    reg [1:0] c_delta = 2'd0;
     always @(posedge clk) begin
         x_hot <= expire_hot;
         m_start <= s_valid;
@@ -704,13 +721,13 @@ module latmon_stamp #(
         c_expire <= |x_hot;
         c_refused <= m_start && !m_duplicate && m_full;
         c_duplicate <= m_start && m_duplicate;
-        c_store <= m_start && !m_duplicate && !m_full;
-        outstanding <= outstanding + (c_store ? 7'd1 : 7'd0) - (c_match ? 7'd1 : 7'd0)
-                       - (c_expire ? 7'd1 : 7'd0);
+        c_delta <= delta_of(m_start && !m_duplicate && !m_full, g_valid, |x_hot);
+        outstanding <= outstanding + {{5{c_delta[1]}}, c_delta};
         if (reset) begin
             x_hot <= {ENTRIES{1'b0}};
             {m_start, m_duplicate, m_full} <= 3'd0;
-            {c_match, c_no_match, c_expire, c_refused, c_duplicate, c_store} <= 6'd0;
+            {c_match, c_no_match, c_expire, c_refused, c_duplicate} <= 5'd0;
+            c_delta <= 2'd0;
             outstanding <= 7'd0;
         end
     end
