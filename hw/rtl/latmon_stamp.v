@@ -341,7 +341,8 @@ module latmon_stamp #(
     reg                timeout_le_4 = 1'b0;      // ... <= 4
     reg                timeout_le_5 = 1'b0;      // ... <= 5
     reg                timeout_on = 1'b0;
-    reg                timeout_hi_0 = 1'b1;      // timeout[31:3] == 0
+    reg                timeout_mid_0 = 1'b1;     // timeout[17:3] == 0
+    reg                timeout_hi_0 = 1'b1;      // timeout[31:18] == 0
     reg  [2:0]         timeout_lo = 3'd0;        // timeout[2:0]
     reg                scan_w2 = 1'b0;           // the entry scanned next cycle: written 2 edges
     reg                scan_w3 = 1'b0;           // before it, 3 edges, 4, 5
@@ -432,15 +433,17 @@ module latmon_stamp #(
     always @(posedge clk) begin : scan_step
         integer c;
         // The timeout's flags in two steps, as lim (no 32-bit compare before a flip-flop):
-        // whether bits 31:3 are 0, and bits 2:0; then the flags from those four bits.
-        timeout_hi_0 <= timeout[31:3] == 29'd0;
+        // whether bits 17:3 and bits 31:18 are 0 (as one, 29 bits were three levels and the
+        // core+stamp build's critical path on a seed), and bits 2:0; then the flags from those.
+        timeout_mid_0 <= timeout[17:3] == 15'd0;
+        timeout_hi_0 <= timeout[31:18] == 14'd0;
         timeout_lo <= timeout[2:0];
-        timeout_on <= !timeout_hi_0 || timeout_lo != 3'd0;
-        timeout_le_1 <= timeout_hi_0 && timeout_lo == 3'd1;
-        timeout_le_2 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd2;
-        timeout_le_3 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd3;
-        timeout_le_4 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd4;
-        timeout_le_5 <= timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd5;
+        timeout_on <= !(timeout_mid_0 && timeout_hi_0) || timeout_lo != 3'd0;
+        timeout_le_1 <= timeout_mid_0 && timeout_hi_0 && timeout_lo == 3'd1;
+        timeout_le_2 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd2;
+        timeout_le_3 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd3;
+        timeout_le_4 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd4;
+        timeout_le_5 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd5;
         // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2, wrote3
         scan_w2 <= s_valid && |pick_w2;
         scan_w3 <= |pick_w3;
