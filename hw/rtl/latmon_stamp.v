@@ -349,6 +349,26 @@ module latmon_stamp #(
     reg                scan_w4 = 1'b0;
     reg                scan_w5 = 1'b0;
 
+    // Per 16-bit quarter k of ahead_time and lim: ahead_time < lim (k = 1..3), <= (k = 0); each
+    // the sign of a 17-bit difference, straight from the carry chain into its flip-flop (as a
+    // compare, a LUT after the chain inverted its carry: on a critical path of two builds).
+    // a < l: a - l < 0; a <= l: a - l - 1 = a + ~l < 0 (written as such: synth_ecp5 turns
+    // a - l - 1 back into a compare).
+    wire [3:0] q_below;
+    generate
+        for (g = 0; g < 4; g = g + 1) begin : g_quarter_below
+            /* verilator lint_off UNUSEDSIGNAL */  // the sign alone
+            wire [16:0] diff;
+            /* verilator lint_on UNUSEDSIGNAL */
+            if (g == 0) begin : g_le
+                assign diff = {1'b0, ahead_time[15:0]} + {1'b1, ~lim[15:0]};
+            end else begin : g_lt
+                assign diff = {1'b0, ahead_time[16*g +: 16]} - {1'b0, lim[16*g +: 16]};
+            end
+            assign q_below[g] = diff[16];
+        end
+    endgenerate
+
     // The entry at position `pos` of group `grp` (entry 0 where the group is short).
     function integer entry_in_group;
         input integer grp;
@@ -465,10 +485,10 @@ module latmon_stamp #(
             ahead_time[16 * c +: 16] <= cand[group_of(cand_group[c])][16 * c +: 16];
         end
         for (c = 1; c < 4; c = c + 1) begin
-            q_lt[c] <= ahead_time[16*c +: 16] < lim[16*c +: 16];
+            q_lt[c] <= q_below[c];
             q_eq[c] <= ahead_time[16*c +: 16] == lim[16*c +: 16];
         end
-        q0_le <= ahead_time[15:0] <= lim[15:0];
+        q0_le <= q_below[0];
         lim_neg <= lim[64];
         aged <= timeout_on && !lim_neg &&
                 (q_lt[3] || (q_eq[3] && (q_lt[2] || (q_eq[2] && (q_lt[1] || (q_eq[1] && q0_le))))));
