@@ -85,7 +85,7 @@ module latmon_stamp #(
     localparam integer  AHEAD_INDEX = 5 % ENTRIES;
     localparam integer  GROUPS = (ENTRIES + 3) / 4;
     localparam GW = GROUPS > 1 ? $clog2(GROUPS) : 1;
-    localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead after reset
+    localparam [EW-1:0] AHEAD_ENTRY = AHEAD_INDEX[EW-1:0];  // scan_ahead at power-up
 
     initial begin
         if (ENTRIES < 2 || ENTRIES > 64)
@@ -300,7 +300,7 @@ module latmon_stamp #(
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
     reg  [EW-1:0]      scan_ahead = AHEAD_ENTRY;
-    // scan_hot of the next cycle, and of the cycle after (unless reset).
+    // scan_hot of the next cycle, and of the cycle after.
     wire [ENTRIES-1:0] scan_hot_next = {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
     wire [ENTRIES-1:0] scan_hot_next2 = {scan_hot_next[ENTRIES-2:0], scan_hot_next[ENTRIES-1]};
     reg  [63:0]        timebase_5 = 64'd5;       // timebase + 5
@@ -315,9 +315,9 @@ module latmon_stamp #(
     // the low bits of scan_ahead), and per quarter for the group select after them (cand_group,
     // scan_ahead of the cycle before): a single select drove the multiplexers of every group,
     // and the route to the farthest was the everything-on build's critical path (4.1 ns of
-    // routing in 5 ns). Each cand_sel counts by itself, as scan_ahead does, from nothing but
-    // itself and the reset, so that it can sit beside the multiplexers it drives; the synthesis
-    // cannot merge the copies (their inputs differ), nor can a route to them be long.
+    // routing in 5 ns). Each copy counts by itself, as scan_ahead does, from nothing but
+    // itself (no reset: see below), so that it can sit beside the multiplexers it drives; the
+    // synthesis cannot merge the copies (their inputs differ), nor is a route to them long.
     localparam SW = ENTRIES % 4 == 0 ? 2 : EW;  // with whole groups, the low two bits count alone
     localparam integer  SEL_LAST_INDEX = ENTRIES % 4 == 0 ? 3 : LAST_INDEX;
     localparam [SW-1:0] SEL_LAST = SEL_LAST_INDEX[SW-1:0];
@@ -503,15 +503,9 @@ module latmon_stamp #(
             timebase_5 <= 64'd5;
             timebase_5_lo_max <= 1'b0;
         end
-        if (reset) begin
-            scan <= {EW{1'b0}};
-            scan_ahead <= AHEAD_ENTRY;
-            for (c = 0; c < 4 * GROUPS; c = c + 1)
-                cand_sel[c] <= SEL_AHEAD;
-            for (c = 0; c < 4; c = c + 1)
-                cand_group[c] <= AHEAD_PREV;
-            scan_hot <= {{(ENTRIES-1){1'b0}}, 1'b1};
-        end
+        // (the scan's position is not reset: it steps in every cycle, all its copies together
+        // from their initial values, and an empty table has nothing to expire; the reset, routed
+        // to the copies beside their multiplexers, was a critical path)
     end
 
     // ---- the decision ------------------------------------------------------------------------
@@ -530,10 +524,8 @@ module latmon_stamp #(
     always @(posedge clk) begin
         scan_new_due <= scan_hot_next & write & {ENTRIES{timeout_le_1}};
         scan_old <= scan_hot_next & ~write;
-        if (reset) begin
+        if (reset)
             scan_new_due <= {ENTRIES{1'b0}};
-            scan_old <= {{(ENTRIES-1){1'b0}}, 1'b1};
-        end
     end
     wire [ENTRIES-1:0] scan_due;
     generate
@@ -622,7 +614,7 @@ module latmon_stamp #(
             if (cand_group[i] != scan_ahead_before)
                 $fatal(1, "latmon_stamp: cand_group[%0d] %0d, scan_ahead before %0d", i,
                        cand_group[i], scan_ahead_before);
-        scan_ahead_before <= reset ? AHEAD_PREV : scan_ahead;
+        scan_ahead_before <= scan_ahead;
     end
     // synthesis translate_on
 
