@@ -166,7 +166,6 @@ module latmon_stamp #(
     reg                timebase_lo_max = 1'b0;       // timebase[31:0] is all ones
     reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};     // the entries written at the last edge
     reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};    // the entries written at the edge before
-    reg [ENTRIES-1:0]  wrote3 = {ENTRIES{1'b0}};    // ... three edges ago
 
     // A start writes its ID and time into every free entry whether or not it is stored (a free
     // entry's contents do not matter; the lowest of them becomes used when the start is stored):
@@ -263,7 +262,6 @@ module latmon_stamp #(
         end
         wrote <= write;
         wrote2 <= wrote;
-        wrote3 <= wrote2;
         // the high half counts when the low half wraps: known a cycle ahead (timebase_lo_max)
         timebase[31:0] <= timebase[31:0] + 32'd1;
         timebase[63:32] <= timebase[63:32] + {31'd0, timebase_lo_max};
@@ -430,20 +428,29 @@ module latmon_stamp #(
             widen[ENTRIES-1:0] = v;
         end
     endfunction
+    // The picks for 3 to 5 edges are made a cycle earlier, per triple, into flip-flops (the
+    // scan steps in every cycle: the entry two ahead then is three ahead now), and ORed into
+    // scan_w3..5 after them; only "two edges" needs this cycle's free entries.
+    wire [ENTRIES-1:0] scan_hot_next3 = {scan_hot_next2[ENTRIES-2:0], scan_hot_next2[ENTRIES-1]};
     wire [3*TRIPLES-1:0] hot_next2_w = widen(scan_hot_next2);
+    wire [3*TRIPLES-1:0] hot_next3_w = widen(scan_hot_next3);
     wire [3*TRIPLES-1:0] free_w = widen(~used);
     wire [3*TRIPLES-1:0] wrote_w = widen(wrote);
     wire [3*TRIPLES-1:0] wrote2_w = widen(wrote2);
-    wire [3*TRIPLES-1:0] wrote3_w = widen(wrote3);
-    (* keep *) wire [TRIPLES-1:0] pick_w2, pick_w3, pick_w4, pick_w5;
+    (* keep *) wire [TRIPLES-1:0] pick_w2;
+    reg [TRIPLES-1:0] pick_w3 = {TRIPLES{1'b0}};
+    reg [TRIPLES-1:0] pick_w4 = {TRIPLES{1'b0}};
+    reg [TRIPLES-1:0] pick_w5 = {TRIPLES{1'b0}};
     generate
         for (g = 0; g < TRIPLES; g = g + 1) begin : g_pick
             // (free, not `write`: s_valid comes in at the flip-flop, not through the write
             // enables' nets, which drive the whole table)
             assign pick_w2[g] = |(free_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
-            assign pick_w3[g] = |(wrote_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
-            assign pick_w4[g] = |(wrote2_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
-            assign pick_w5[g] = |(wrote3_w[3*g +: 3] & hot_next2_w[3*g +: 3]);
+            always @(posedge clk) begin
+                pick_w3[g] <= s_valid && |(free_w[3*g +: 3] & hot_next3_w[3*g +: 3]);
+                pick_w4[g] <= |(wrote_w[3*g +: 3] & hot_next3_w[3*g +: 3]);
+                pick_w5[g] <= |(wrote2_w[3*g +: 3] & hot_next3_w[3*g +: 3]);
+            end
         end
     endgenerate
 
@@ -464,7 +471,8 @@ module latmon_stamp #(
         timeout_le_3 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd3;
         timeout_le_4 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd4;
         timeout_le_5 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd5;
-        // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2, wrote3
+        // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2 (4), and
+        // wrote3 (5), as the picks registered a cycle before had them
         scan_w2 <= s_valid && |pick_w2;
         scan_w3 <= |pick_w3;
         scan_w4 <= |pick_w4;
