@@ -418,8 +418,8 @@ module latmon_stamp #(
     endfunction
 
     // "The scanned entry was written k edges before": one bit of a vector picked by the one-hot
-    // scan, as ORs of three entries each (kept as nets of their own, so that the synthesis
-    // builds each pick in two levels instead of one long chain).
+    // scan, as ORs of three entries each (nets of their own for k = 2, flip-flops for k = 3..5,
+    // so that the synthesis builds no pick as one long chain).
     localparam TRIPLES = (ENTRIES + 2) / 3;
     function [3*TRIPLES-1:0] widen;  // an entry vector widened to whole triples (zeros above)
         input [ENTRIES-1:0] v;
@@ -471,8 +471,8 @@ module latmon_stamp #(
         timeout_le_3 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd3;
         timeout_le_4 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd4;
         timeout_le_5 <= timeout_mid_0 && timeout_hi_0 && timeout_lo != 3'd0 && timeout_lo <= 3'd5;
-        // written k edges before the cycle two ahead: write (k = 2), wrote (3), wrote2 (4), and
-        // wrote3 (5), as the picks registered a cycle before had them
+        // written k edges before the cycle two ahead: this cycle's write (k = 2); for 3 to 5,
+        // the picks registered a cycle before from write, wrote and wrote2
         scan_w2 <= s_valid && |pick_w2;
         scan_w3 <= |pick_w3;
         scan_w4 <= |pick_w4;
