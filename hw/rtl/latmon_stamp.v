@@ -32,14 +32,17 @@
 // becomes used if the start is stored), so the write enables need no free-entry search; the free
 // search works in groups of four; whether a start is a duplicate is reduced a cycle ahead to six
 // flip-flops (per group: a kept entry holds the ID; and: the start before was stored with this
-// ID). Timeout scan: the time of the entry it will look at is read five cycles ahead (within each
-// group of four entries, then the group), compared with "now - timeout" in 16-bit quarters and
-// combined a cycle later into `due`, registered for the cycle the entry is looked at; an entry
-// written two to five edges before is judged by its own age instead (looked up ahead), one
-// written at the last edge per entry. Timebase: 64 bits counted as two 32-bit halves, the high
-// one from a registered wrap of the low one; no 64-bit carry chain in one cycle. Match: the
-// entry's time selected in two steps (group, then entry), carried a cycle towards the
-// subtraction, subtracted in 32-bit halves and saturated a cycle later: sample_valid comes seven
+// ID). Start times: the table keeps the low 34 bits of the timebase and a flag "at least 2^32
+// cycles old" the scan sets; that is enough for every result (latencies saturate at 2^32 - 1,
+// a timeout is below 2^32) in half the flip-flops of 64-bit times. Timeout scan: the time of
+// the entry it will look at is read five cycles ahead (within each group of four entries, then
+// the group), compared with "now - timeout" in two parts combined a cycle later into `due`,
+// registered for the cycle the entry is looked at; an entry written two to five edges before is
+// judged by its own age instead (looked up ahead), one written at the last edge per entry.
+// Timebase: 64 bits counted as two 32-bit halves, the high one from a registered wrap of the
+// low one; no 64-bit carry chain in one cycle. Match: the entry's time selected in two steps
+// (group, then entry), carried a cycle towards the subtraction, subtracted in a 32-bit and a
+// 2-bit part and saturated a cycle later: sample_valid comes seven
 // cycles after the decision, ten after the end event was on the inputs. Accounts: the outcomes
 // of a decision are registered as they are, reduced to one bit, then counted: the STAMP_*
 // counters and `outstanding` show a start's outcome (stored, full, duplicate) and a timeout from
@@ -53,7 +56,11 @@ module latmon_stamp #(
     // Width of the IDs (8..16).
     parameter ID_WIDTH = 16,
     // Outstanding starts the table holds (2..64).
-    parameter ENTRIES = 16
+    parameter ENTRIES = 16,
+    // Width of the start times the table keeps (CNT_WIDTH + 2..34). 34 in use; smaller only
+    // in tests, to cross the "older than 2^(TIME_WIDTH-2) cycles" flag and the wrap of the
+    // times in simulation, with timeouts below 2^(TIME_WIDTH-2).
+    parameter TIME_WIDTH = 34
 ) (
     input  wire                 clk,
     input  wire                 rst,
@@ -94,6 +101,9 @@ module latmon_stamp #(
             $fatal(1, "latmon_stamp: ID_WIDTH must be 8..16, not %0d", ID_WIDTH);
         if (CNT_WIDTH < 2 || CNT_WIDTH > 32)
             $fatal(1, "latmon_stamp: CNT_WIDTH must be 2..32, not %0d", CNT_WIDTH);
+        if (TIME_WIDTH < CNT_WIDTH + 2 || TIME_WIDTH > 34)
+            $fatal(1, "latmon_stamp: TIME_WIDTH must be CNT_WIDTH + 2 (%0d)..34, not %0d",
+                   CNT_WIDTH + 2, TIME_WIDTH);
     end
 
     wire reset = rst || clear;
@@ -111,15 +121,29 @@ module latmon_stamp #(
 
     // ---- the table -------------------------------------------------------------------------
 
+    // An entry's start time: the low TW bits of the timebase, and a flag "at least 2^LOW
+    // cycles old" the scan sets (bit TW), cleared when the entry is written. An entry without
+    // the flag is younger than 2^LOW + ENTRIES cycles, so its age is exact as a TW-bit
+    // difference; with it, its latency saturates and it is due for any timeout (a timeout is
+    // below 2^32 = 2^LOW): every result is as with the full 64-bit times, in half the
+    // flip-flops. The times are kept in PW-bit pieces (the scan reads them piece by piece);
+    // the bits above the flag are zero.
+    localparam TW = TIME_WIDTH;
+    localparam LOW = TIME_WIDTH - 2;              // below the flag's age, 2^LOW
+    localparam PW = 12;                           // bits of a piece
+    localparam NP = (TW + 1 + PW - 1) / PW;       // pieces of a time
+    localparam TSW = NP * PW;                     // a time with its flag, in whole pieces
+
     reg [ENTRIES-1:0]  used = {ENTRIES{1'b0}};
     reg [ID_WIDTH-1:0] ids [0:ENTRIES-1];
-    reg [63:0]         times [0:ENTRIES-1];
+    reg [TSW-1:0]      times [0:ENTRIES-1];
+    wire [ENTRIES-1:0] set_old;  // the scan sets the entry's flag (see the scan)
 
     integer n;
     initial begin
         for (n = 0; n < ENTRIES; n = n + 1) begin
             ids[n] = {ID_WIDTH{1'b0}};
-            times[n] = 64'd0;
+            times[n] = {TSW{1'b0}};
         end
     end
 
@@ -269,7 +293,9 @@ module latmon_stamp #(
         for (n = 0; n < ENTRIES; n = n + 1) begin
             if (write[n]) begin
                 ids[n] <= s_id;
-                times[n] <= timebase;
+                times[n] <= {{(TSW - TW){1'b0}}, timebase[TW-1:0]};
+            end else if (set_old[n]) begin
+                times[n][TW] <= 1'b1;
             end
         end
         if (rst) begin
@@ -291,9 +317,12 @@ module latmon_stamp #(
     // registered from the cycle before. It is judged from its time read five cycles ahead
     // (scan_ahead), in two steps: in each group of four entries the one at scan_ahead's low two
     // bits, then the group's; that time is compared with lim = "now - timeout" of the cycle
-    // judged, in 16-bit quarters combined a cycle later (aged). An entry written two to five
-    // edges before the cycle judged was read before the write: it is judged by its own age, 2 to
-    // 5 cycles (scan_w2..5, looked up two cycles ahead: for 2, from the write of that cycle).
+    // judged, in pieces combined a cycle later (aged): due when lim - time, a TW-bit difference,
+    // is not negative, or the entry's flag is set. An entry written two to five edges before the
+    // cycle judged was read before the write: it is judged by its own age, 2 to 5 cycles
+    // (scan_w2..5, looked up two cycles ahead: for 2, from the write of that cycle). The same
+    // read sets the flag: now - time >= 2^LOW (in TW bits) sets it in the cycle the entry is
+    // looked at, unless the entry was written in the five edges before (it is young then).
 
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
@@ -301,16 +330,20 @@ module latmon_stamp #(
     // scan_hot of the next cycle, and of the cycle after.
     wire [ENTRIES-1:0] scan_hot_next = {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
     wire [ENTRIES-1:0] scan_hot_next2 = {scan_hot_next[ENTRIES-2:0], scan_hot_next[ENTRIES-1]};
-    reg  [63:0]        timebase_5 = 64'd5;       // timebase + 5
-    reg                timebase_5_lo_max = 1'b0; // timebase_5[31:0] is all ones
-    reg  [31:0]        lim_lo = 32'd0;           // low half of lim, a cycle ahead
+    localparam [TW-1:0] FIVE = 5;
+    localparam [LOW-1:0] LOW_ONES_1 = {{(LOW - 1){1'b1}}, 1'b0};  // 2^LOW - 2
+    reg  [TW-1:0]      timebase_5 = FIVE;        // the timebase's low TW bits + 5
+    reg                timebase_5_lo_max = 1'b0; // timebase_5[LOW-1:0] is all ones
+    reg  [LOW-1:0]     lim_lo = {LOW{1'b0}};     // low LOW bits of lim, a cycle ahead
     reg                lim_borrow = 1'b0;        // ... and its borrow
-    reg  [31:0]        lim_hi_from = 32'd0;      // timebase_5[63:32] of that cycle
-    reg  [64:0]        lim = 65'd0;              // now - timeout of the cycle judged 3 later
-    reg  [63:0]        ahead_time = 64'd0;       // times[scan] of four cycles later
-    reg  [63:0]        cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
-    // The selects of those reads, one copy per group and 16-bit quarter of the time (cand_sel,
-    // the low bits of scan_ahead), and per quarter for the group select after them (cand_group,
+    reg  [1:0]         lim_hi_from = 2'd0;       // timebase_5[TW-1:LOW] of that cycle
+    reg  [LOW-1:0]     now_lo = {LOW{1'b0}};     // timebase_5[LOW-1:0] of that cycle
+    reg  [TW-1:0]      lim = {TW{1'b0}};         // now - timeout of the cycle judged 3 later
+    reg  [TW-1:0]      now_j = {TW{1'b0}};       // now of that cycle
+    reg  [TSW-1:0]     ahead_time = {TSW{1'b0}}; // times[scan] of four cycles later
+    reg  [TSW-1:0]     cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
+    // The selects of those reads, one copy per group and piece of the time (cand_sel,
+    // the low bits of scan_ahead), and per piece for the group select after them (cand_group,
     // scan_ahead of the cycle before): a single select drove the multiplexers of every group,
     // and the route to the farthest was the everything-on build's critical path (4.1 ns of
     // routing in 5 ns). Each copy counts by itself, as scan_ahead does, from nothing but
@@ -320,19 +353,30 @@ module latmon_stamp #(
     localparam integer  SEL_LAST_INDEX = ENTRIES % 4 == 0 ? 3 : LAST_INDEX;
     localparam [SW-1:0] SEL_LAST = SEL_LAST_INDEX[SW-1:0];
     localparam [SW-1:0] SEL_AHEAD = AHEAD_ENTRY[SW-1:0];
-    reg  [SW-1:0]      cand_sel [0:4*GROUPS-1];  // copy 4 * group + quarter
+    reg  [SW-1:0]      cand_sel [0:NP*GROUPS-1]; // copy NP * group + piece
     localparam integer  AHEAD_PREV_INDEX = (AHEAD_INDEX + ENTRIES - 1) % ENTRIES;
     localparam [EW-1:0] AHEAD_PREV = AHEAD_PREV_INDEX[EW-1:0];
-    reg  [EW-1:0]      cand_group [0:3];         // per quarter (its group bits select)
-    reg  [3:1]         q_lt = 3'd0;              // per 16-bit quarter k of ahead_time and lim,
-    reg  [3:1]         q_eq = 3'd0;              // last cycle: <, ==; quarter 0: <=
-    reg                q0_le = 1'b0;
-    reg                lim_neg = 1'b0;           // lim < 0: no start time is due
+    reg  [EW-1:0]      cand_group [0:NP-1];      // per piece (its group bits select)
+    // lim - ahead_time's sign, from ahead_time and lim split at bit HB: the borrows of the
+    // low part and of the high part below the top bit, whether that part is equal, and the top
+    // bits' difference; now_j - ahead_time >= 2^LOW from the same split at HB and LOW.
+    localparam HB = LOW / 2;
+    reg                lim_lo_below = 1'b0;      // lim[HB-1:0] < time[HB-1:0]
+    reg                lim_hi_below = 1'b0;      // lim[TW-2:HB] < time[TW-2:HB]
+    reg                lim_hi_eq = 1'b0;         // lim[TW-2:HB] == time[TW-2:HB]
+    reg                lim_top = 1'b0;           // lim[TW-1] ^ time[TW-1]
+    reg                now_lo_below = 1'b0;      // now_j[HB-1:0] < time[HB-1:0]
+    reg                now_hi_below = 1'b0;      // now_j[LOW-1:HB] < time[LOW-1:HB]
+    reg                now_hi_eq = 1'b0;         // now_j[LOW-1:HB] == time[LOW-1:HB]
+    reg  [1:0]         now_top = 2'd0;           // now_j[TW-1:LOW] - time[TW-1:LOW]
+    reg                time_old = 1'b0;          // the time's flag
     reg                aged = 1'b0;              // the entry scanned next cycle is due by its time
+    reg                old = 1'b0;               // ... is at least 2^LOW cycles old by its time
     // the entry scanned now is due (see above), one copy per group of four entries: copy k
     // only while the entry is in group k, so that each drives its group's entries alone (a
     // single flip-flop fanned out to every entry was the everything-on build's critical path)
     reg  [GROUPS-1:0]  due = {GROUPS{1'b0}};
+    reg  [GROUPS-1:0]  due_old = {GROUPS{1'b0}}; // likewise: at least 2^LOW cycles old
     reg                timeout_le_1 = 1'b0;      // 1 <= timeout <= 1: an entry written 1 edge ago
     reg                timeout_le_2 = 1'b0;      // ... <= 2, two edges ago
     reg                timeout_le_3 = 1'b0;      // ... <= 3
@@ -347,25 +391,14 @@ module latmon_stamp #(
     reg                scan_w4 = 1'b0;
     reg                scan_w5 = 1'b0;
 
-    // Per 16-bit quarter k of ahead_time and lim: ahead_time < lim (k = 1..3), <= (k = 0); each
-    // the sign of a 17-bit difference, straight from the carry chain into its flip-flop (as a
-    // compare, a LUT after the chain inverted its carry: on a critical path of two builds).
-    // a < l: a - l < 0; a <= l: a - l - 1 = a + ~l < 0 (written as such: synth_ecp5 turns
-    // a - l - 1 back into a compare).
-    wire [3:0] q_below;
-    generate
-        for (g = 0; g < 4; g = g + 1) begin : g_quarter_below
-            /* verilator lint_off UNUSEDSIGNAL */  // the sign alone
-            wire [16:0] diff;
-            /* verilator lint_on UNUSEDSIGNAL */
-            if (g == 0) begin : g_le
-                assign diff = {1'b0, ahead_time[15:0]} + {1'b1, ~lim[15:0]};
-            end else begin : g_lt
-                assign diff = {1'b0, ahead_time[16*g +: 16]} - {1'b0, lim[16*g +: 16]};
-            end
-            assign q_below[g] = diff[16];
-        end
-    endgenerate
+    // Each "below" the sign of a difference, straight from the carry chain into its flip-flop
+    // (as a compare, a LUT after the chain inverted its carry: on a critical path of two builds).
+    /* verilator lint_off UNUSEDSIGNAL */  // the signs alone
+    wire [HB:0]      lim_lo_diff = {1'b0, lim[HB-1:0]} - {1'b0, ahead_time[HB-1:0]};
+    wire [TW-1-HB:0] lim_hi_diff = {1'b0, lim[TW-2:HB]} - {1'b0, ahead_time[TW-2:HB]};
+    wire [HB:0]      now_lo_diff = {1'b0, now_j[HB-1:0]} - {1'b0, ahead_time[HB-1:0]};
+    wire [LOW-HB:0]  now_hi_diff = {1'b0, now_j[LOW-1:HB]} - {1'b0, ahead_time[LOW-1:HB]};
+    /* verilator lint_on UNUSEDSIGNAL */
 
     // The entry at position `pos` of group `grp` (entry 0 where the group is short).
     function integer entry_in_group;
@@ -477,38 +510,51 @@ module latmon_stamp #(
         scan_w3 <= |pick_w3;
         scan_w4 <= |pick_w4;
         scan_w5 <= |pick_w5;
-        timebase_5[31:0] <= timebase_5[31:0] + 32'd1;
-        timebase_5[63:32] <= timebase_5[63:32] + {31'd0, timebase_5_lo_max};
-        timebase_5_lo_max <= timebase_5[31:0] == 32'hffff_fffe;
-        {lim_borrow, lim_lo} <= {1'b0, timebase_5[31:0]} - {1'b0, timeout};
-        lim_hi_from <= timebase_5[63:32];
-        lim <= {{1'b0, lim_hi_from} - {32'd0, lim_borrow}, lim_lo};
-        for (c = 0; c < 4 * GROUPS; c = c + 1) begin
-            cand[c / 4][16 * (c % 4) +: 16] <=
-                times[entry_in_group(c / 4, sel_pos(cand_sel[c]))][16 * (c % 4) +: 16];
+        // (the timebase's low TW bits + 5, its high two from a registered wrap of the low LOW)
+        timebase_5[LOW-1:0] <= timebase_5[LOW-1:0] + 1'b1;
+        timebase_5[TW-1:LOW] <= timebase_5[TW-1:LOW] + {1'b0, timebase_5_lo_max};
+        timebase_5_lo_max <= timebase_5[LOW-1:0] == LOW_ONES_1;
+        // (a timeout is below 2^LOW: 2^32 in use, where these are its 32 bits)
+        {lim_borrow, lim_lo} <= {1'b0, timebase_5[LOW-1:0]} - {1'b0, timeout[LOW-1:0]};
+        lim_hi_from <= timebase_5[TW-1:LOW];
+        now_lo <= timebase_5[LOW-1:0];
+        lim <= {lim_hi_from - {1'b0, lim_borrow}, lim_lo};
+        now_j <= {lim_hi_from, now_lo};
+        for (c = 0; c < NP * GROUPS; c = c + 1) begin
+            cand[c / NP][PW * (c % NP) +: PW] <=
+                times[entry_in_group(c / NP, sel_pos(cand_sel[c]))][PW * (c % NP) +: PW];
             cand_sel[c] <= cand_sel[c] == SEL_LAST ? {SW{1'b0}} : cand_sel[c] + 1'b1;
         end
-        for (c = 0; c < 4; c = c + 1) begin
+        for (c = 0; c < NP; c = c + 1) begin
             cand_group[c] <= next_entry(cand_group[c]);
-            ahead_time[16 * c +: 16] <= cand[group_of(cand_group[c])][16 * c +: 16];
+            ahead_time[PW * c +: PW] <= cand[group_of(cand_group[c])][PW * c +: PW];
         end
-        for (c = 1; c < 4; c = c + 1) begin
-            q_lt[c] <= q_below[c];
-            q_eq[c] <= ahead_time[16*c +: 16] == lim[16*c +: 16];
-        end
-        q0_le <= q_below[0];
-        lim_neg <= lim[64];
-        aged <= timeout_on && !lim_neg &&
-                (q_lt[3] || (q_eq[3] && (q_lt[2] || (q_eq[2] && (q_lt[1] || (q_eq[1] && q0_le))))));
-        for (c = 0; c < GROUPS; c = c + 1)
+        lim_lo_below <= lim_lo_diff[HB];
+        lim_hi_below <= lim_hi_diff[TW-1-HB];
+        lim_hi_eq <= lim[TW-2:HB] == ahead_time[TW-2:HB];
+        lim_top <= lim[TW-1] ^ ahead_time[TW-1];
+        now_lo_below <= now_lo_diff[HB];
+        now_hi_below <= now_hi_diff[LOW-HB];
+        now_hi_eq <= now_j[LOW-1:HB] == ahead_time[LOW-1:HB];
+        now_top <= now_j[TW-1:LOW] - ahead_time[TW-1:LOW];
+        time_old <= ahead_time[TW];
+        // lim - time >= 0: its top bit (the top bits' difference less the borrow below) clear
+        aged <= timeout_on &&
+                (time_old || lim_top == (lim_hi_below || (lim_hi_eq && lim_lo_below)));
+        // now - time >= 2^LOW: its top two bits not both zero
+        old <= time_old ||
+               now_top != {1'b0, now_hi_below || (now_hi_eq && now_lo_below)};
+        for (c = 0; c < GROUPS; c = c + 1) begin
             due[c] <= next_in_group[c] &&
                       (scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
                        scan_w4 ? timeout_le_4 : scan_w5 ? timeout_le_5 : aged);
+            due_old[c] <= next_in_group[c] && !(scan_w2 || scan_w3 || scan_w4 || scan_w5) && old;
+        end
         scan <= next_entry(scan);
         scan_ahead <= next_entry(scan_ahead);
         scan_hot <= scan_hot_next;
         if (rst) begin
-            timebase_5 <= 64'd5;
+            timebase_5 <= FIVE;
             timebase_5_lo_max <= 1'b0;
         end
         // (the scan's position is not reset: it steps in every cycle, all its copies together
@@ -542,6 +588,13 @@ module latmon_stamp #(
         end
     endgenerate
     wire [ENTRIES-1:0] expire_hot = used & ~e_hit_id & scan_due;
+    // the scanned entry's flag: set when due_old (not if written at the last edge: scan_old;
+    // a write at this edge clears it instead)
+    generate
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_set_old
+            assign set_old[g] = scan_old[g] & due_old[g / 4];
+        end
+    endgenerate
     wire [ENTRIES-1:0] kept = used & ~e_hit_id & ~scan_due;
 
     reg [GROUPS-1:0] dup_kept = {GROUPS{1'b0}};  // a start, and a kept entry of group k has its ID
@@ -584,25 +637,26 @@ module latmon_stamp #(
 
     reg [ENTRIES-1:0] m_hit = {ENTRIES{1'b0}};
     reg               m_end = 1'b0;   // an end was decided (matched or not)
-    reg [63:0]        m_now = 64'd0;
-    reg [63:0]        g_time [0:GROUPS-1];
+    reg [TW-1:0]      m_now = {TW{1'b0}};
+    reg [TW:0]        g_time [0:GROUPS-1];  // with the flag
     reg [GROUPS-1:0]  g_hit = {GROUPS{1'b0}};
     reg               g_end = 1'b0;   // an end was decided (matched or not)
-    reg [63:0]        g_now = 64'd0;
+    reg [TW-1:0]      g_now = {TW{1'b0}};
     reg               t_valid = 1'b0;
-    reg [63:0]        t_now = 64'd0;
-    reg [63:0]        t_start = 64'd0;
+    reg [TW-1:0]      t_now = {TW{1'b0}};
+    reg [TW:0]        t_start = {(TW+1){1'b0}};
     // t_* again, a cycle later: the selection (at the table) and the subtraction (at the
     // statistics) are far apart in a large build, and the route from one to the other was the
     // everything-on build's critical path, 3 ns of a 5 ns cycle with one carry chain behind it.
     reg               u_valid = 1'b0;
-    reg [63:0]        u_now = 64'd0;
-    reg [63:0]        u_start = 64'd0;
+    reg [TW-1:0]      u_now = {TW{1'b0}};
+    reg [TW:0]        u_start = {(TW+1){1'b0}};
     reg               d_valid = 1'b0;
     reg [CNT_WIDTH-1:0] d_elapsed = {CNT_WIDTH{1'b0}};  // low bits of end - start
-    reg               d_low_over = 1'b0;   // end - start has a bit set in [31:CNT_WIDTH]
-    reg               d_borrow = 1'b0;     // borrow of the low halves' difference
-    reg [31:0]        d_high = 32'd0;      // high halves' difference, before that borrow
+    reg               d_low_over = 1'b0;   // end - start has a bit set in [LOW-1:CNT_WIDTH]
+    reg               d_borrow = 1'b0;     // borrow of the low LOW bits' difference
+    reg [1:0]         d_high = 2'd0;       // top two bits' difference, before that borrow
+    reg               d_old = 1'b0;        // the start's flag: at least 2^LOW cycles before
     reg               o_valid = 1'b0;
     reg               o_over = 1'b0;    // the latency does not fit in CNT_WIDTH bits
     reg [CNT_WIDTH-1:0] o_latency = {CNT_WIDTH{1'b0}};
@@ -614,11 +668,11 @@ module latmon_stamp #(
     reg [EW-1:0] scan_ahead_before = AHEAD_PREV;
     always @(posedge clk) begin : check_copies
         integer i;
-        for (i = 0; i < 4 * GROUPS; i = i + 1)
+        for (i = 0; i < NP * GROUPS; i = i + 1)
             if (sel_pos(cand_sel[i]) != low_two(scan_ahead))
                 $fatal(1, "latmon_stamp: cand_sel[%0d] %0d, scan_ahead %0d", i, cand_sel[i],
                        scan_ahead);
-        for (i = 0; i < 4; i = i + 1)
+        for (i = 0; i < NP; i = i + 1)
             if (cand_group[i] != scan_ahead_before)
                 $fatal(1, "latmon_stamp: cand_group[%0d] %0d, scan_ahead before %0d", i,
                        cand_group[i], scan_ahead_before);
@@ -628,28 +682,28 @@ module latmon_stamp #(
 
     initial begin : init_cand_sel
         integer i;
-        for (i = 0; i < 4 * GROUPS; i = i + 1)
+        for (i = 0; i < NP * GROUPS; i = i + 1)
             cand_sel[i] = SEL_AHEAD;
-        for (i = 0; i < 4; i = i + 1)
+        for (i = 0; i < NP; i = i + 1)
             cand_group[i] = AHEAD_PREV;
     end
 
     initial begin : init_g_time
         integer i;
         for (i = 0; i < GROUPS; i = i + 1)
-            g_time[i] = 64'd0;
+            g_time[i] = {(TW+1){1'b0}};
     end
 
-    reg [63:0] group_time [0:GROUPS-1];
+    reg [TW:0] group_time [0:GROUPS-1];
     reg [GROUPS-1:0] group_hit;
     always @* begin : select_in_groups
         integer i;
         for (i = 0; i < GROUPS; i = i + 1) begin
-            group_time[i] = 64'd0;
+            group_time[i] = {(TW+1){1'b0}};
             group_hit[i] = 1'b0;
         end
         for (i = 0; i < ENTRIES; i = i + 1) begin
-            group_time[i / 4] = group_time[i / 4] | (m_hit[i] ? times[i] : 64'd0);
+            group_time[i / 4] = group_time[i / 4] | (m_hit[i] ? times[i][TW:0] : {(TW+1){1'b0}});
             group_hit[i / 4] = group_hit[i / 4] | m_hit[i];
         end
     end
@@ -657,22 +711,22 @@ module latmon_stamp #(
     // A group's g_time is zero unless its entry hit (at most one entry holds the ID: a start
     // with an outstanding ID is not stored), so the group's time is the OR of them all, with no
     // select: g_hit, routed to every bit of the selection, was a critical path.
-    reg [63:0] hit_time;
+    reg [TW:0] hit_time;
     always @* begin : select_group
         integer i;
-        hit_time = 64'd0;
+        hit_time = {(TW+1){1'b0}};
         for (i = 0; i < GROUPS; i = i + 1)
             hit_time = hit_time | g_time[i];
     end
 
-    wire [32:0] low_diff = {1'b0, u_now[31:0]} - {1'b0, u_start[31:0]};  // borrow, difference
-    wire [31:0] low_elapsed = low_diff[31:0];
+    wire [LOW:0]   low_diff = {1'b0, u_now[LOW-1:0]} - {1'b0, u_start[LOW-1:0]};  // borrow, difference
+    wire [LOW-1:0] low_elapsed = low_diff[LOW-1:0];
 
     always @(posedge clk) begin : latency_step
         integer i;
         m_hit <= end_hit;
         m_end <= e_valid;
-        m_now <= timebase;
+        m_now <= timebase[TW-1:0];
         for (i = 0; i < GROUPS; i = i + 1)
             g_time[i] <= group_time[i];
         g_hit <= group_hit;
@@ -685,14 +739,15 @@ module latmon_stamp #(
         u_now <= t_now;
         u_start <= t_start;
         d_valid <= u_valid;
-        d_borrow <= low_diff[32];
+        d_borrow <= low_diff[LOW];
         d_elapsed <= low_elapsed[CNT_WIDTH-1:0];
-        d_low_over <= (low_elapsed >> CNT_WIDTH) != 32'd0;
-        d_high <= u_now[63:32] - u_start[63:32];
+        d_low_over <= (low_elapsed >> CNT_WIDTH) != {LOW{1'b0}};
+        d_high <= u_now[TW-1:LOW] - u_start[TW-1:LOW];
+        d_old <= u_start[TW];
         o_valid <= d_valid;
-        // end - start >= 2^CNT_WIDTH: a low bit above CNT_WIDTH, or a high half (d_high -
-        // borrow) not zero
-        o_over <= d_low_over || (d_borrow ? d_high != 32'd1 : d_high != 32'd0);
+        // end - start >= 2^CNT_WIDTH: the start's flag, a low bit above CNT_WIDTH, or the top
+        // two bits (d_high - borrow) not zero
+        o_over <= d_old || d_low_over || d_high != {1'b0, d_borrow};
         o_latency <= d_elapsed;
         sample_valid <= o_valid;
         sample_latency <= o_over ? {CNT_WIDTH{1'b1}} : o_latency;

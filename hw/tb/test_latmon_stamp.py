@@ -16,6 +16,9 @@ from simulate import build_id, rtl, run_sim, tb_hdl
 ENTRIES = int(os.environ.get("ENTRIES", "16"))
 ID_WIDTH = int(os.environ.get("ID_WIDTH", "16"))
 CNT_WIDTH = int(os.environ.get("CNT_WIDTH", "32"))
+# the table's start times: TIME_WIDTH bits and a flag "at least 2^(TIME_WIDTH-2) cycles old";
+# narrower than the 34 in use, to cross the flag and the times' wrap in a simulation
+TIME_WIDTH = int(os.environ.get("TIME_WIDTH", "34"))
 CLOCK_NS = 10
 
 
@@ -86,7 +89,7 @@ async def run_traffic(
     now, scan = await tb.reset(timeout)
     if timebase is not None:
         dut.dut.timebase.value = timebase
-        dut.dut.timebase_5.value = timebase + 5
+        dut.dut.timebase_5.value = (timebase + 5) % (1 << TIME_WIDTH)
     starts = {now + 1 + c: i for c, i in starts.items()}
     ends = {now + 1 + c: i for c, i in ends.items()}
     last = await tb.drive(now, starts, ends)
@@ -242,17 +245,56 @@ async def across_the_timebase_halves(dut) -> None:
     await run_traffic(dut, starts, ends, timeout=5, timebase=(1 << 33) - 300)
 
 
+@cocotb.test(skip=TIME_WIDTH > 16)
+async def older_than_the_kept_times(dut) -> None:
+    """No timeout, and ends at ages around the flag's 2^(TIME_WIDTH-2) cycles and past several
+    wraps of the table's times: every latency exact or saturated to the cycle, as the model
+    with full times says (by the times' difference alone, an age past the wrap looks short)."""
+    span = 1 << TIME_WIDTH
+    flag = 1 << (TIME_WIDTH - 2)
+    ages = [flag - 5, flag - 1, flag, flag + 1, flag + 40, span - 1, span, span + 7]
+    ages += [2 * span + flag // 2, 3 * span - 2]
+    starts = {i: 100 + i for i in range(len(ages) + 1)}  # the last one is never answered
+    ends = {i + age: 100 + i for i, age in enumerate(ages)}
+    assert len(ends) == len(ages) <= ENTRIES - 1
+    await run_traffic(dut, starts, ends, timeout=0)
+
+
+@cocotb.test(skip=TIME_WIDTH > 16)
+async def timeout_set_after_the_times_wrapped(dut) -> None:
+    """A timeout switched on for entries outstanding for 2.75 wraps of the table's times: they
+    expire within a scan round (by the times' difference alone, they would look 1/4 wrap
+    short of the timeout: not due)."""
+    tb = StampTB(dut)
+    now, _ = await tb.reset(0)
+    span = 1 << TIME_WIDTH
+    await tb.drive(now, {now + 1 + i: 7 + i for i in range(4)}, {})
+    await Timer((2 * span + 3 * span // 4) * CLOCK_NS, unit="ns")
+    got = tb.counters()
+    assert (got.outstanding, got.timeouts) == (4, 0), got
+    dut.timeout.value = 100
+    await Timer((ENTRIES + 20) * CLOCK_NS, unit="ns")
+    got = tb.counters()
+    assert (got.outstanding, got.timeouts, got.matched) == (0, 4, 0), got
+
+
 @pytest.mark.sim
 @pytest.mark.parametrize(
-    ("entries", "id_width", "cnt_width"), [(16, 16, 32), (4, 8, 32), (64, 16, 8), (10, 12, 16)]
+    ("entries", "id_width", "cnt_width", "time_width"),
+    [(16, 16, 32, 34), (4, 8, 32, 34), (64, 16, 8, 34), (10, 12, 16, 34), (16, 16, 10, 12)],
 )
-def test_latmon_stamp(entries: int, id_width: int, cnt_width: int) -> None:
-    params = {"ENTRIES": entries, "ID_WIDTH": id_width, "CNT_WIDTH": cnt_width}
+def test_latmon_stamp(entries: int, id_width: int, cnt_width: int, time_width: int) -> None:
+    params = {
+        "ENTRIES": entries,
+        "ID_WIDTH": id_width,
+        "CNT_WIDTH": cnt_width,
+        "TIME_WIDTH": time_width,
+    }
     run_sim(
         toplevel="tb_latmon_stamp",
         sources=rtl("latmon_counter", "latmon_stamp") + tb_hdl("tb_latmon_stamp"),
         module="test_latmon_stamp",
-        build=build_id("latmon_stamp", entries, id_width, cnt_width),
+        build=build_id("latmon_stamp", entries, id_width, cnt_width, time_width),
         parameters=params,
         env={**params, "SEED": entries + id_width, "REQUESTS": 3000},
     )

@@ -8,6 +8,7 @@ module tb_latmon_stamp #(
     parameter CNT_WIDTH = 32,
     parameter ID_WIDTH = 16,
     parameter ENTRIES = 16,
+    parameter TIME_WIDTH = 34,
     parameter HALF_PERIOD_NS = 5
 ) (
     input  wire                rst,
@@ -36,7 +37,9 @@ module tb_latmon_stamp #(
     wire                 sample_valid;
     wire [CNT_WIDTH-1:0] sample_latency;
 
-    latmon_stamp #(.CNT_WIDTH(CNT_WIDTH), .ID_WIDTH(ID_WIDTH), .ENTRIES(ENTRIES)) dut (
+    latmon_stamp #(
+        .CNT_WIDTH(CNT_WIDTH), .ID_WIDTH(ID_WIDTH), .ENTRIES(ENTRIES), .TIME_WIDTH(TIME_WIDTH)
+    ) dut (
         .clk(clk), .rst(rst), .clear(clear), .enable(enable), .timeout(timeout),
         .start_valid(start_valid), .start_id(start_id), .end_valid(end_valid), .end_id(end_id),
         .timebase(timebase), .sample_valid(sample_valid), .sample_latency(sample_latency),
