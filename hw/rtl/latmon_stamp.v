@@ -357,17 +357,19 @@ module latmon_stamp #(
     localparam integer  AHEAD_PREV_INDEX = (AHEAD_INDEX + ENTRIES - 1) % ENTRIES;
     localparam [EW-1:0] AHEAD_PREV = AHEAD_PREV_INDEX[EW-1:0];
     reg  [EW-1:0]      cand_group [0:NP-1];      // per piece (its group bits select)
-    // lim - ahead_time's sign, from ahead_time and lim split at bit HB: the borrows of the
-    // low part and of the high part below the top bit, whether that part is equal, and the top
-    // bits' difference; now_j - ahead_time >= 2^LOW from the same split at HB and LOW.
+    // lim - ahead_time's sign, from ahead_time and lim split at bit HB: the borrow of the low
+    // part, the high part's below the top bit with and without a borrow in (<=, <), and the top
+    // bits' difference; now_j - ahead_time >= 2^LOW from the same split at HB and LOW. (Each a
+    // carry chain's sign: as an equality next to a compare, the high part was three LUT levels
+    // after a route across the device, the everything-on build's critical path.)
     localparam HB = LOW / 2;
     reg                lim_lo_below = 1'b0;      // lim[HB-1:0] < time[HB-1:0]
     reg                lim_hi_below = 1'b0;      // lim[TW-2:HB] < time[TW-2:HB]
-    reg                lim_hi_eq = 1'b0;         // lim[TW-2:HB] == time[TW-2:HB]
+    reg                lim_hi_le = 1'b0;         // lim[TW-2:HB] <= time[TW-2:HB]
     reg                lim_top = 1'b0;           // lim[TW-1] ^ time[TW-1]
     reg                now_lo_below = 1'b0;      // now_j[HB-1:0] < time[HB-1:0]
     reg                now_hi_below = 1'b0;      // now_j[LOW-1:HB] < time[LOW-1:HB]
-    reg                now_hi_eq = 1'b0;         // now_j[LOW-1:HB] == time[LOW-1:HB]
+    reg                now_hi_le = 1'b0;         // now_j[LOW-1:HB] <= time[LOW-1:HB]
     reg  [1:0]         now_top = 2'd0;           // now_j[TW-1:LOW] - time[TW-1:LOW]
     reg                time_old = 1'b0;          // the time's flag
     reg                aged = 1'b0;              // the entry scanned next cycle is due by its time
@@ -398,6 +400,10 @@ module latmon_stamp #(
     wire [TW-1-HB:0] lim_hi_diff = {1'b0, lim[TW-2:HB]} - {1'b0, ahead_time[TW-2:HB]};
     wire [HB:0]      now_lo_diff = {1'b0, now_j[HB-1:0]} - {1'b0, ahead_time[HB-1:0]};
     wire [LOW-HB:0]  now_hi_diff = {1'b0, now_j[LOW-1:HB]} - {1'b0, ahead_time[LOW-1:HB]};
+    // l <= a: l - a - 1 = l + ~a < 0 (written as such: synth_ecp5 turns l - a - 1 back into a
+    // compare with a LUT after its chain)
+    wire [TW-1-HB:0] lim_hi_le_diff = {1'b0, lim[TW-2:HB]} + {1'b1, ~ahead_time[TW-2:HB]};
+    wire [LOW-HB:0]  now_hi_le_diff = {1'b0, now_j[LOW-1:HB]} + {1'b1, ~ahead_time[LOW-1:HB]};
     /* verilator lint_on UNUSEDSIGNAL */
 
     // The entry at position `pos` of group `grp` (entry 0 where the group is short).
@@ -531,19 +537,19 @@ module latmon_stamp #(
         end
         lim_lo_below <= lim_lo_diff[HB];
         lim_hi_below <= lim_hi_diff[TW-1-HB];
-        lim_hi_eq <= lim[TW-2:HB] == ahead_time[TW-2:HB];
+        lim_hi_le <= lim_hi_le_diff[TW-1-HB];
         lim_top <= lim[TW-1] ^ ahead_time[TW-1];
         now_lo_below <= now_lo_diff[HB];
         now_hi_below <= now_hi_diff[LOW-HB];
-        now_hi_eq <= now_j[LOW-1:HB] == ahead_time[LOW-1:HB];
+        now_hi_le <= now_hi_le_diff[LOW-HB];
         now_top <= now_j[TW-1:LOW] - ahead_time[TW-1:LOW];
         time_old <= ahead_time[TW];
         // lim - time >= 0: its top bit (the top bits' difference less the borrow below) clear
         aged <= timeout_on &&
-                (time_old || lim_top == (lim_hi_below || (lim_hi_eq && lim_lo_below)));
+                (time_old || lim_top == (lim_lo_below ? lim_hi_le : lim_hi_below));
         // now - time >= 2^LOW: its top two bits not both zero
         old <= time_old ||
-               now_top != {1'b0, now_hi_below || (now_hi_eq && now_lo_below)};
+               now_top != {1'b0, now_lo_below ? now_hi_le : now_hi_below};
         for (c = 0; c < GROUPS; c = c + 1) begin
             due[c] <= next_in_group[c] &&
                       (scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
