@@ -32,7 +32,7 @@
 // becomes used if the start is stored), so the write enables need no free-entry search; the free
 // search works in groups of four; whether a start is a duplicate is reduced a cycle ahead to six
 // flip-flops (per group: a kept entry holds the ID; and: the start before was stored with this
-// ID). Start times: the table keeps the low 34 bits of the timebase and a flag "at least 2^32
+// ID). Start times: the table keeps the low 34 bits of the timebase and a flag "more than 2^32
 // cycles old" the scan sets; that is enough for every result (latencies saturate at 2^32 - 1,
 // a timeout is below 2^32) in half the flip-flops of 64-bit times. Timeout scan: the time of
 // the entry it will look at is read five cycles ahead (within each group of four entries, then
@@ -57,7 +57,7 @@ module latmon_stamp #(
     parameter ID_WIDTH = 16,
     // Outstanding starts the table holds (2..64).
     parameter ENTRIES = 16,
-    // Width of the start times the table keeps (CNT_WIDTH + 2..34). 34 in use; smaller only
+    // Width of the start times the table keeps (CNT_WIDTH + 2 and 12..34). 34 in use; smaller only
     // in tests, to cross the "older than 2^(TIME_WIDTH-2) cycles" flag and the wrap of the
     // times in simulation, with timeouts below 2^(TIME_WIDTH-2).
     parameter TIME_WIDTH = 34
@@ -101,9 +101,9 @@ module latmon_stamp #(
             $fatal(1, "latmon_stamp: ID_WIDTH must be 8..16, not %0d", ID_WIDTH);
         if (CNT_WIDTH < 2 || CNT_WIDTH > 32)
             $fatal(1, "latmon_stamp: CNT_WIDTH must be 2..32, not %0d", CNT_WIDTH);
-        if (TIME_WIDTH < CNT_WIDTH + 2 || TIME_WIDTH > 34)
-            $fatal(1, "latmon_stamp: TIME_WIDTH must be CNT_WIDTH + 2 (%0d)..34, not %0d",
-                   CNT_WIDTH + 2, TIME_WIDTH);
+        if (TIME_WIDTH < CNT_WIDTH + 2 || TIME_WIDTH < 12 || TIME_WIDTH > 34)
+            $fatal(1, "latmon_stamp: TIME_WIDTH must be CNT_WIDTH + 2 (and 12)..34, not %0d",
+                   TIME_WIDTH);
     end
 
     wire reset = rst || clear;
@@ -121,9 +121,9 @@ module latmon_stamp #(
 
     // ---- the table -------------------------------------------------------------------------
 
-    // An entry's start time: the low TW bits of the timebase, and a flag "at least 2^LOW
+    // An entry's start time: the low TW bits of the timebase, and a flag "more than 2^LOW
     // cycles old" the scan sets (bit TW), cleared when the entry is written. An entry without
-    // the flag is younger than 2^LOW + ENTRIES cycles, so its age is exact as a TW-bit
+    // the flag is younger than 2^(TW-1) cycles (see the scan), so its age is exact as a TW-bit
     // difference; with it, its latency saturates and it is due for any timeout (a timeout is
     // below 2^32 = 2^LOW): every result is as with the full 64-bit times, in half the
     // flip-flops. The times are kept in PW-bit pieces (the scan reads them piece by piece);
@@ -317,12 +317,12 @@ module latmon_stamp #(
     // registered from the cycle before. It is judged from its time read five cycles ahead
     // (scan_ahead), in two steps: in each group of four entries the one at scan_ahead's low two
     // bits, then the group's; that time is compared with lim = "now - timeout" of the cycle
-    // judged, in pieces combined a cycle later (aged): due when lim - time, a TW-bit difference,
-    // is not negative, or the entry's flag is set. An entry written two to five edges before the
-    // cycle judged was read before the write: it is judged by its own age, 2 to 5 cycles
-    // (scan_w2..5, looked up two cycles ahead: for 2, from the write of that cycle). The same
-    // read sets the flag: now - time >= 2^LOW (in TW bits) sets it in the cycle the entry is
-    // looked at, unless the entry was written in the five edges before (it is young then).
+    // judged (aged, a cycle later): due when lim - time, a TW-bit difference, is not negative,
+    // or the entry's flag is set. An entry written two to five edges before the cycle judged
+    // was read before the write: it is judged by its own age, 2 to 5 cycles (scan_w2..5, looked
+    // up two cycles ahead: for 2, from the write of that cycle). The same read sets the flag
+    // (more than 2^LOW cycles old, judged from the high bits: see lim_old) in the cycle the
+    // entry is looked at, unless the entry was written in the five edges before (young then).
 
     reg  [EW-1:0]      scan = {EW{1'b0}};
     reg  [ENTRIES-1:0] scan_hot = {{(ENTRIES-1){1'b0}}, 1'b1};
@@ -331,15 +331,19 @@ module latmon_stamp #(
     wire [ENTRIES-1:0] scan_hot_next = {scan_hot[ENTRIES-2:0], scan_hot[ENTRIES-1]};
     wire [ENTRIES-1:0] scan_hot_next2 = {scan_hot_next[ENTRIES-2:0], scan_hot_next[ENTRIES-1]};
     localparam [TW-1:0] FIVE = 5;
+    localparam HB = LOW / 2;                     // the flag is judged from time bits TW-1:HB
+    localparam [TW-1:HB] OLD_AFTER = (1 << (LOW - HB)) + 1;
     localparam [LOW-1:0] LOW_ONES_1 = {{(LOW - 1){1'b1}}, 1'b0};  // 2^LOW - 2
     reg  [TW-1:0]      timebase_5 = FIVE;        // the timebase's low TW bits + 5
     reg                timebase_5_lo_max = 1'b0; // timebase_5[LOW-1:0] is all ones
     reg  [LOW-1:0]     lim_lo = {LOW{1'b0}};     // low LOW bits of lim, a cycle ahead
     reg                lim_borrow = 1'b0;        // ... and its borrow
     reg  [1:0]         lim_hi_from = 2'd0;       // timebase_5[TW-1:LOW] of that cycle
-    reg  [LOW-1:0]     now_lo = {LOW{1'b0}};     // timebase_5[LOW-1:0] of that cycle
+    reg  [LOW-1:HB]    now_mid = {(LOW-HB){1'b0}}; // timebase_5[LOW-1:HB] of that cycle
     reg  [TW-1:0]      lim = {TW{1'b0}};         // now - timeout of the cycle judged 3 later
-    reg  [TW-1:0]      now_j = {TW{1'b0}};       // now of that cycle
+    // now[TW-1:HB] - (2^(LOW-HB) + 1) of that cycle: a time whose bits TW-1:HB are at most this
+    // (as a signed difference) is more than 2^LOW cycles old
+    reg  [TW-1:HB]     lim_old = {(TW-HB){1'b0}};
     reg  [TSW-1:0]     ahead_time = {TSW{1'b0}}; // times[scan] of four cycles later
     reg  [TSW-1:0]     cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
     // The selects of those reads, one copy per group and piece of the time (cand_sel,
@@ -357,28 +361,22 @@ module latmon_stamp #(
     localparam integer  AHEAD_PREV_INDEX = (AHEAD_INDEX + ENTRIES - 1) % ENTRIES;
     localparam [EW-1:0] AHEAD_PREV = AHEAD_PREV_INDEX[EW-1:0];
     reg  [EW-1:0]      cand_group [0:NP-1];      // per piece (its group bits select)
-    // lim - ahead_time's sign, from ahead_time and lim split at bit HB: the borrow of the low
-    // part, the high part's below the top bit with and without a borrow in (<=, <), and the top
-    // bits' difference; now_j - ahead_time >= 2^LOW from the same split at HB and LOW. (Each a
-    // carry chain's sign: as an equality next to a compare, the high part was three LUT levels
-    // after a route across the device, the everything-on build's critical path.)
-    localparam HB = LOW / 2;
-    reg                lim_lo_below = 1'b0;      // lim[HB-1:0] < time[HB-1:0]
-    reg                lim_hi_below = 1'b0;      // lim[TW-2:HB] < time[TW-2:HB]
-    reg                lim_hi_le = 1'b0;         // lim[TW-2:HB] <= time[TW-2:HB]
-    reg                lim_top = 1'b0;           // lim[TW-1] ^ time[TW-1]
-    reg                now_lo_below = 1'b0;      // now_j[HB-1:0] < time[HB-1:0]
-    reg                now_hi_below = 1'b0;      // now_j[LOW-1:HB] < time[LOW-1:HB]
-    reg                now_hi_le = 1'b0;         // now_j[LOW-1:HB] <= time[LOW-1:HB]
-    reg  [1:0]         now_top = 2'd0;           // now_j[TW-1:LOW] - time[TW-1:LOW]
+    // The judgment of the time read: "(now - timeout) - time" in TW bits, and whether its sign
+    // (bit TW-1, straight from the carry chain) is set; and whether the time is old enough for
+    // the flag. The flag needs no precision: an entry without it must only stay younger than
+    // 2^(TW-1) cycles (for this sign) and 2^TW (for a match's difference), so it is judged
+    // from the time's bits TW-1:HB alone and set between 2^LOW and 2^LOW + 2^(HB+1) + ENTRIES
+    // cycles of age: one carry chain of TW - HB bits, not two more of the whole width.
+    reg                lim_neg = 1'b0;           // (lim - time)[TW-1]: not due by its time
+    reg                old_neg = 1'b0;           // (lim_old - time[TW-1:HB]) < 0: not old yet
     reg                time_old = 1'b0;          // the time's flag
     reg                aged = 1'b0;              // the entry scanned next cycle is due by its time
-    reg                old = 1'b0;               // ... is at least 2^LOW cycles old by its time
+    reg                old = 1'b0;               // ... is old enough for the flag by its time
     // the entry scanned now is due (see above), one copy per group of four entries: copy k
     // only while the entry is in group k, so that each drives its group's entries alone (a
     // single flip-flop fanned out to every entry was the everything-on build's critical path)
     reg  [GROUPS-1:0]  due = {GROUPS{1'b0}};
-    reg  [GROUPS-1:0]  due_old = {GROUPS{1'b0}}; // likewise: at least 2^LOW cycles old
+    reg  [GROUPS-1:0]  due_old = {GROUPS{1'b0}}; // likewise: old enough for the flag
     reg                timeout_le_1 = 1'b0;      // 1 <= timeout <= 1: an entry written 1 edge ago
     reg                timeout_le_2 = 1'b0;      // ... <= 2, two edges ago
     reg                timeout_le_3 = 1'b0;      // ... <= 3
@@ -393,17 +391,9 @@ module latmon_stamp #(
     reg                scan_w4 = 1'b0;
     reg                scan_w5 = 1'b0;
 
-    // Each "below" the sign of a difference, straight from the carry chain into its flip-flop
-    // (as a compare, a LUT after the chain inverted its carry: on a critical path of two builds).
     /* verilator lint_off UNUSEDSIGNAL */  // the signs alone
-    wire [HB:0]      lim_lo_diff = {1'b0, lim[HB-1:0]} - {1'b0, ahead_time[HB-1:0]};
-    wire [TW-1-HB:0] lim_hi_diff = {1'b0, lim[TW-2:HB]} - {1'b0, ahead_time[TW-2:HB]};
-    wire [HB:0]      now_lo_diff = {1'b0, now_j[HB-1:0]} - {1'b0, ahead_time[HB-1:0]};
-    wire [LOW-HB:0]  now_hi_diff = {1'b0, now_j[LOW-1:HB]} - {1'b0, ahead_time[LOW-1:HB]};
-    // l <= a: l - a - 1 = l + ~a < 0 (written as such: synth_ecp5 turns l - a - 1 back into a
-    // compare with a LUT after its chain)
-    wire [TW-1-HB:0] lim_hi_le_diff = {1'b0, lim[TW-2:HB]} + {1'b1, ~ahead_time[TW-2:HB]};
-    wire [LOW-HB:0]  now_hi_le_diff = {1'b0, now_j[LOW-1:HB]} + {1'b1, ~ahead_time[LOW-1:HB]};
+    wire [TW-1:0]    lim_diff = lim - ahead_time[TW-1:0];
+    wire [TW-1:HB]   old_diff = lim_old - ahead_time[TW-1:HB];
     /* verilator lint_on UNUSEDSIGNAL */
 
     // The entry at position `pos` of group `grp` (entry 0 where the group is short).
@@ -523,9 +513,9 @@ module latmon_stamp #(
         // (a timeout is below 2^LOW: 2^32 in use, where these are its 32 bits)
         {lim_borrow, lim_lo} <= {1'b0, timebase_5[LOW-1:0]} - {1'b0, timeout[LOW-1:0]};
         lim_hi_from <= timebase_5[TW-1:LOW];
-        now_lo <= timebase_5[LOW-1:0];
+        now_mid <= timebase_5[LOW-1:HB];
         lim <= {lim_hi_from - {1'b0, lim_borrow}, lim_lo};
-        now_j <= {lim_hi_from, now_lo};
+        lim_old <= {lim_hi_from, now_mid} - OLD_AFTER;
         for (c = 0; c < NP * GROUPS; c = c + 1) begin
             cand[c / NP][PW * (c % NP) +: PW] <=
                 times[entry_in_group(c / NP, sel_pos(cand_sel[c]))][PW * (c % NP) +: PW];
@@ -535,21 +525,11 @@ module latmon_stamp #(
             cand_group[c] <= next_entry(cand_group[c]);
             ahead_time[PW * c +: PW] <= cand[group_of(cand_group[c])][PW * c +: PW];
         end
-        lim_lo_below <= lim_lo_diff[HB];
-        lim_hi_below <= lim_hi_diff[TW-1-HB];
-        lim_hi_le <= lim_hi_le_diff[TW-1-HB];
-        lim_top <= lim[TW-1] ^ ahead_time[TW-1];
-        now_lo_below <= now_lo_diff[HB];
-        now_hi_below <= now_hi_diff[LOW-HB];
-        now_hi_le <= now_hi_le_diff[LOW-HB];
-        now_top <= now_j[TW-1:LOW] - ahead_time[TW-1:LOW];
+        lim_neg <= lim_diff[TW-1];
+        old_neg <= old_diff[TW-1];
         time_old <= ahead_time[TW];
-        // lim - time >= 0: its top bit (the top bits' difference less the borrow below) clear
-        aged <= timeout_on &&
-                (time_old || lim_top == (lim_lo_below ? lim_hi_le : lim_hi_below));
-        // now - time >= 2^LOW: its top two bits not both zero
-        old <= time_old ||
-               now_top != {1'b0, now_lo_below ? now_hi_le : now_hi_below};
+        aged <= timeout_on && (time_old || !lim_neg);
+        old <= time_old || !old_neg;
         for (c = 0; c < GROUPS; c = c + 1) begin
             due[c] <= next_in_group[c] &&
                       (scan_w2 ? timeout_le_2 : scan_w3 ? timeout_le_3 :
@@ -662,7 +642,7 @@ module latmon_stamp #(
     reg               d_low_over = 1'b0;   // end - start has a bit set in [LOW-1:CNT_WIDTH]
     reg               d_borrow = 1'b0;     // borrow of the low LOW bits' difference
     reg [1:0]         d_high = 2'd0;       // top two bits' difference, before that borrow
-    reg               d_old = 1'b0;        // the start's flag: at least 2^LOW cycles before
+    reg               d_old = 1'b0;        // the start's flag: more than 2^LOW cycles before
     reg               o_valid = 1'b0;
     reg               o_over = 1'b0;    // the latency does not fit in CNT_WIDTH bits
     reg [CNT_WIDTH-1:0] o_latency = {CNT_WIDTH{1'b0}};
