@@ -252,7 +252,10 @@ async def older_than_the_kept_times(dut) -> None:
     with full times says (by the times' difference alone, an age past the wrap looks short)."""
     span = 1 << TIME_WIDTH
     flag = 1 << (TIME_WIDTH - 2)
-    ages = [flag - 5, flag - 1, flag, flag + 1, flag + 40, span - 1, span, span + 7]
+    # (the flag is set some time after 2^(TIME_WIDTH-2): never before, or the first would
+    # saturate)
+    ages = [flag - 40, flag - 25, flag - 5, flag - 1, flag, flag + 1, flag + 40]
+    ages += [span - 1, span, span + 7]
     ages += [2 * span + flag // 2, 3 * span - 2]
     starts = {i: 100 + i for i in range(len(ages) + 1)}  # the last one is never answered
     ends = {i + age: 100 + i for i, age in enumerate(ages)}
