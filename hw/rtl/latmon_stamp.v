@@ -33,20 +33,20 @@
 // search works in groups of four; whether a start is a duplicate is reduced a cycle ahead to six
 // flip-flops (per group: a kept entry holds the ID; and: the start before was stored with this
 // ID). Start times: the table keeps the low 34 bits of the timebase and a flag "more than 2^32
-// cycles old" the scan sets; that is enough for every result (latencies saturate at 2^32 - 1,
-// a timeout is below 2^32) in half the flip-flops of 64-bit times. Timeout scan: the time of
-// the entry it will look at is read five cycles ahead (within each group of four entries, then
-// the group), compared with "now - timeout" in two parts combined a cycle later into `due`,
-// registered for the cycle the entry is looked at; an entry written two to five edges before is
-// judged by its own age instead (looked up ahead), one written at the last edge per entry.
-// Timebase: 64 bits counted as two 32-bit halves, the high one from a registered wrap of the
+// cycles old" the scan sets; that is enough for every result (latencies saturate at 2^32 - 1, a
+// timeout is below 2^32) in half the flip-flops of 64-bit times. Timeout scan: the time of the
+// entry it will look at is read five cycles ahead (within each group of four entries, then the
+// group), compared with "now - timeout" (the sign of one 34-bit difference) and combined a cycle
+// later into `due`, registered for the cycle the entry is looked at; an entry written two to five
+// edges before is judged by its own age instead (looked up ahead), one written at the last edge per
+// entry. Timebase: 64 bits counted as two 32-bit halves, the high one from a registered wrap of the
 // low one; no 64-bit carry chain in one cycle. Match: the entry's time selected in two steps
-// (group, then entry), carried a cycle towards the subtraction, subtracted in a 32-bit and a
-// 2-bit part and saturated a cycle later: sample_valid comes seven
-// cycles after the decision, ten after the end event was on the inputs. Accounts: the outcomes
-// of a decision are registered as they are, reduced to one bit, then counted: the STAMP_*
-// counters and `outstanding` show a start's outcome (stored, full, duplicate) and a timeout from
-// the third cycle after its decision, an end's (matched, unmatched) from the fourth.
+// (group, then entry), carried a cycle towards the subtraction, subtracted in a 32-bit and a 2-bit
+// part and saturated a cycle later: sample_valid comes seven cycles after the decision, ten after
+// the end event was on the inputs. Accounts: the outcomes of a decision are registered as they are,
+// reduced to one bit, then counted: the STAMP_* counters and `outstanding` show a start's outcome
+// (stored, full, duplicate) and a timeout from the third cycle after its decision, an end's
+// (matched, unmatched) from the fourth.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -705,7 +705,8 @@ module latmon_stamp #(
             hit_time = hit_time | g_time[i];
     end
 
-    wire [LOW:0]   low_diff = {1'b0, u_now[LOW-1:0]} - {1'b0, u_start[LOW-1:0]};  // borrow, difference
+    // borrow, difference
+    wire [LOW:0]   low_diff = {1'b0, u_now[LOW-1:0]} - {1'b0, u_start[LOW-1:0]};
     wire [LOW-1:0] low_elapsed = low_diff[LOW-1:0];
 
     always @(posedge clk) begin : latency_step
