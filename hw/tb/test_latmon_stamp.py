@@ -16,7 +16,7 @@ from simulate import build_id, rtl, run_sim, tb_hdl
 ENTRIES = int(os.environ.get("ENTRIES", "16"))
 ID_WIDTH = int(os.environ.get("ID_WIDTH", "16"))
 CNT_WIDTH = int(os.environ.get("CNT_WIDTH", "32"))
-# the table's start times: TIME_WIDTH bits and a flag "at least 2^(TIME_WIDTH-2) cycles old";
+# the table's start times: TIME_WIDTH bits and a flag "more than 2^(TIME_WIDTH-2) cycles old";
 # narrower than the 34 in use, to cross the flag and the times' wrap in a simulation
 TIME_WIDTH = int(os.environ.get("TIME_WIDTH", "34"))
 CLOCK_NS = 10
