@@ -236,8 +236,9 @@ async def short_timeouts_at_full_rate(dut) -> None:
 @cocotb.test()
 async def across_the_timebase_halves(dut) -> None:
     """The timebase counts its high 32 bits from a registered wrap of the low 32, and the
-    timeout's limit and the latency subtract in 32-bit halves: requests and responses (and
-    timeouts) on both sides of the low half's wrap, exact to the cycle."""
+    timeout's limit and the latency subtract the low 32 bits apart from the bits above (of 34
+    kept): requests and responses (and timeouts) on both sides of the low 32 bits' wrap, exact
+    to the cycle."""
     rng = random.Random(int(os.environ.get("SEED", "1")) + 3)
     starts, ends = random_traffic(rng, 200)
     await run_traffic(dut, starts, ends, timeout=150, timebase=(1 << 32) - 2000)
