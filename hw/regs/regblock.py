@@ -43,6 +43,9 @@ Field behaviour follows the SystemRDL properties:
                                 when <port>_hwclr is high (hwclr wins)
     sw=rw, hw=r                 stored, output port; WSTRB selects bytes
     sw=rw, singlepulse          output pulse for one cycle after a write of 1; reads 0
+    latmon_copy (singlepulse)   a second flip-flop with the same pulse, output <port>_copy, for
+                                a consumer far from the others (stored inverted: the synthesis
+                                cannot merge it with the first)
     sw=rw, woclr, hwset, hwclr  stored; <port>_hwset sets it, a written 1 clears it, <port>_hwclr
                                 (CTRL.CLEAR) clears it; hwclr wins over hwset wins over the write
     swmod                       output <port>_swmod: this cycle's write modifies the field (for a
@@ -71,6 +74,7 @@ READ_PIECE = 6
 
 PART_PROPERTY = "latmon_part"
 WIDTH_PROPERTY = "latmon_width"
+COPY_PROPERTY = "latmon_copy"
 
 
 @dataclass
@@ -85,6 +89,7 @@ class Field:
     hwclr: bool = False
     swmod: bool = False
     swacc: bool = False
+    copy: bool = False
 
     @property
     def port(self) -> str:
@@ -161,8 +166,13 @@ def parts(top: AddrmapNode) -> dict[str, list[Register]]:
                     hwclr=bool(f.get_property("hwclr")),
                     swmod=bool(f.get_property("swmod")),
                     swacc=bool(f.get_property("swacc")),
+                    copy=bool(f.get_property(COPY_PROPERTY, default=False)),
                 )
             )
+            if reg.fields[-1].copy and kind != "pulse":
+                raise SystemExit(
+                    f"regblock: {f.get_path()}: {COPY_PROPERTY} is for singlepulse fields only"
+                )
             if kind == "pulse" and f.width != 1:
                 raise SystemExit(f"regblock: {f.get_path()}: singlepulse fields are one bit")
             if kind in ("w1c", "pulse") and reg.fields[-1].width_param:
@@ -260,6 +270,8 @@ class ModuleWriter:
                     ports.append(f"input  wire {'':<16} {f.port}_we")
                 elif f.kind in ("rw", "pulse"):
                     ports.append(f"output wire {vec:<16} {f.port}")
+                    if f.copy:
+                        ports.append(f"output wire {vec:<16} {f.port}_copy")
                 elif f.kind == "w1c":
                     ports.append(f"output wire {vec:<16} {f.port}")
                     ports.append(f"input  wire {vec:<16} {f.port}_hwset")
@@ -473,6 +485,14 @@ class ModuleWriter:
             self.emit(
                 f"        {reg} <= !rst && {r.ident}_we && wr_data[{f.lsb}] && wr_mask[{f.lsb}];"
             )
+            if f.copy:
+                self.emit(f"    reg {f.port}_copy_n = 1'b1;  // inverted: not merged with {reg}")
+                self.emit(f"    assign {f.port}_copy = !{f.port}_copy_n;")
+                self.emit("    always @(posedge clk)")
+                self.emit(
+                    f"        {f.port}_copy_n <= !(!rst && {r.ident}_we && wr_data[{f.lsb}] && "
+                    f"wr_mask[{f.lsb}]);"
+                )
             return
         vec = f.vector()
         self.emit(f"    reg {vec + ' ' if vec else ''}{reg} = {init};")

@@ -184,7 +184,9 @@ module latmon #(
 
     // ---- core registers and the measurement --------------------------------------------------
 
-    wire enable, clear, trace_ring;
+    // clear_core: CTRL.CLEAR's copy for the measurement path (the same pulse in a flip-flop of
+    // its own: clear's fan-out across every block was a critical path into the core's count)
+    wire enable, clear, clear_core, trace_ring;
     wire [1:0] irq_mode, ack_mode;
     wire [CNT_WIDTH-1:0] threshold, timeout;
     wire alarm_clear;
@@ -200,7 +202,7 @@ module latmon #(
     wire [CNT_WIDTH-1:0] core_latency;
 
     latmon_core #(.CNT_WIDTH(CNT_WIDTH), .SYNC_STAGES(SYNC_STAGES)) core_inst (
-        .clk(clk), .rst(rst), .enable(enable), .clear(clear),
+        .clk(clk), .rst(rst), .enable(enable), .clear(clear_core),
         .irq_mode(irq_mode), .ack_mode(ack_mode), .timeout(timeout),
         .irq(irq_in), .ack(ack),
         .busy(busy), .sample_valid(core_valid), .sample_latency(core_latency),
@@ -654,7 +656,8 @@ module latmon #(
         .caps_counters(HAS_COUNTERS != 0), .caps_sum(HAS_SUM != 0), .caps_minimal(1'b0),
         .caps_cnt_width(CAPS_CNT_WIDTH), .caps_trace_depth_log2(CAPS_TRACE_DEPTH_LOG2),
         .caps_sync_stages(CAPS_SYNC_STAGES), .caps_trace_width(CAPS_TRACE_WIDTH),
-        .ctrl_enable(enable), .ctrl_clear(clear), .ctrl_trace_ring(trace_ring),
+        .ctrl_enable(enable), .ctrl_clear(clear), .ctrl_clear_copy(clear_core),
+        .ctrl_trace_ring(trace_ring),
         .ctrl_irq_mode(irq_mode), .ctrl_ack_mode(ack_mode),
         .status_busy(busy), .status_alarm(stats_alarm),
         .status_trace_full(trace_filled && !trace_ring), .status_trace_wrapped(trace_wrapped),

@@ -47,6 +47,7 @@ module latmon_regs_core #(
     // CTRL (0x00C)
     output wire                  ctrl_enable,
     output wire                  ctrl_clear,
+    output wire                  ctrl_clear_copy,
     output wire                  ctrl_trace_ring,
     output wire [1:0]            ctrl_irq_mode,
     output wire [1:0]            ctrl_ack_mode,
@@ -190,6 +191,10 @@ module latmon_regs_core #(
     assign ctrl_clear = ctrl_clear_reg;
     always @(posedge clk)
         ctrl_clear_reg <= !rst && ctrl_we && wr_data[1] && wr_mask[1];
+    reg ctrl_clear_copy_n = 1'b1;  // inverted: not merged with ctrl_clear_reg
+    assign ctrl_clear_copy = !ctrl_clear_copy_n;
+    always @(posedge clk)
+        ctrl_clear_copy_n <= !(!rst && ctrl_we && wr_data[1] && wr_mask[1]);
     reg ctrl_trace_ring_reg = 1'h0;
     // the written bytes of the field, the others as they are
     wire [0:0] ctrl_trace_ring_new = (wr_data[2:2] & wr_mask[2:2]) |
