@@ -126,6 +126,13 @@ module latmon_core #(
     wire ends = busy_reg && (ack_event || hit_reg);
     // = enable && irq_event && (!busy_reg || ends), with ends expanded.
     wire starts = enable && irq_event && (start_ok_reg || ack_event);
+    // The same decision for the wide loads (count_reg, left_reg and the flags beside them), from
+    // a copy of start_ok_reg kept inverted so that synthesis cannot merge the two: `starts` then
+    // drives a few flip-flops only and the loop through start_ok_reg stays short, where the one
+    // shared decision sat between the flip-flops of count and countdown and start_ok_reg, a long
+    // route each way in a large build.
+    reg                 start_ok_n_reg = 1'b0;  // !start_ok_reg
+    wire starts_load = enable && irq_event && (!start_ok_n_reg || ack_event);
 
     // A start loads 1 (the flip-flops' synchronous set/reset), a running measurement counts
     // count + 1 (their clock enable holds it otherwise). The adder sees only count_reg and its
@@ -161,7 +168,7 @@ module latmon_core #(
     // The countdown matters only while a measurement is pending (hit_by_count needs inc, so
     // busy): clear and rst need not touch it, and its clock enable stays out of their fan-out.
     always @(posedge clk) begin
-        if (starts) begin
+        if (starts_load) begin
             left_reg <= timeout_less3_reg;
             timeout_run_reg <= timeout_on;
         end else if (inc) begin
@@ -185,6 +192,7 @@ module latmon_core #(
             almost_reg <= 1'b0;
             hit_reg <= 1'b0;
             start_ok_reg <= 1'b1;
+            start_ok_n_reg <= 1'b0;
             sample_valid_reg <= 1'b0;
             timeout_pulse_reg <= 1'b0;
             overrun_pulse_reg <= 1'b0;
@@ -195,12 +203,12 @@ module latmon_core #(
             else if (ends)
                 busy_reg <= 1'b0;
             // At all ones the count stays and the flag goes up.
-            if (starts)
+            if (starts_load)
                 count_reg <= {{(CNT_WIDTH-1){1'b0}}, 1'b1};
             else if (inc && !at_ones)
                 count_reg <= count_reg + 1'b1;
-            almost_reg <= !starts && &count_reg[CNT_WIDTH-1:1];
-            if (starts)
+            almost_reg <= !starts_load && &count_reg[CNT_WIDTH-1:1];
+            if (starts_load)
                 full_reg <= 1'b0;
             else if (inc && at_ones)
                 full_reg <= 1'b1;
@@ -213,12 +221,25 @@ module latmon_core #(
                 start_ok_reg <= 1'b1;
             else
                 start_ok_reg <= hit_by_count;
+            // the inverted copy, from the same terms
+            if (starts)
+                start_ok_n_reg <= !timeout_one;
+            else if (ends || !busy_reg)
+                start_ok_n_reg <= 1'b0;
+            else
+                start_ok_n_reg <= !hit_by_count;
             sample_valid_reg <= busy_reg && ack_event;
             timeout_pulse_reg <= timed_out;
             overrun_pulse_reg <= enable && irq_event && !irq_level && busy_reg && !ends;
             ignored_pulse_reg <= enable && ack_event && !ack_level && !busy_reg;
         end
     end
+
+    // synthesis translate_off
+    always @(posedge clk)
+        if (start_ok_n_reg == start_ok_reg)
+            $fatal(1, "latmon_core: start_ok_n_reg is not the inverse of start_ok_reg");
+    // synthesis translate_on
 
 endmodule
 
