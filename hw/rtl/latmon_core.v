@@ -138,11 +138,14 @@ module latmon_core #(
     // count + 1 (their clock enable holds it otherwise). The adder sees only count_reg and its
     // sum goes straight into the flip-flops: no path from the trigger events runs through the
     // carry chain, and no carry-out or wide compare drives an enable. almost_reg is registered
-    // from the count of the cycle before ("at least all ones - 1", and no start since): as the
-    // count only grows by one, count_reg is all ones now exactly when almost_reg and bit 0 are
-    // set.
+    // from the count of the cycle before ("at least all ones - 1") and started_reg says a
+    // measurement started then: as the count only grows by one, count_reg is all ones now
+    // exactly when almost_reg and bit 0 are set and no start came between. (The start is a
+    // flip-flop of its own, not a term of almost_reg, so that the start decision and the
+    // count's 31-input AND meet in no LUT.)
     reg                 almost_reg = 1'b0;
-    wire                at_ones = almost_reg && count_reg[0];
+    reg                 started_reg = 1'b0;
+    wire                at_ones = almost_reg && !started_reg && count_reg[0];
     wire                inc = busy_reg && !full_reg;
     // Without a start, the measurement reaches TIMEOUT next cycle: this increment takes count_reg
     // to TIMEOUT (the countdown stands at -1).
@@ -190,6 +193,7 @@ module latmon_core #(
             count_reg <= {CNT_WIDTH{1'b0}};
             full_reg <= 1'b0;
             almost_reg <= 1'b0;
+            started_reg <= 1'b0;
             hit_reg <= 1'b0;
             start_ok_reg <= 1'b1;
             start_ok_n_reg <= 1'b0;
@@ -207,7 +211,8 @@ module latmon_core #(
                 count_reg <= {{(CNT_WIDTH-1){1'b0}}, 1'b1};
             else if (inc && !at_ones)
                 count_reg <= count_reg + 1'b1;
-            almost_reg <= !starts_load && &count_reg[CNT_WIDTH-1:1];
+            almost_reg <= &count_reg[CNT_WIDTH-1:1];
+            started_reg <= starts_load;
             if (starts_load)
                 full_reg <= 1'b0;
             else if (inc && at_ones)
