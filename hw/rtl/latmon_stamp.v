@@ -656,7 +656,7 @@ module latmon_stamp #(
 
     // synthesis translate_off
     // The copies are scan_ahead (cand_sel, in its low bits) and scan_ahead of the cycle before
-    // (cand_group): checked in every simulated cycle.
+    // (cand_group), and m_hit_hi_n the inverse of m_hit: checked in every simulated cycle.
     reg [EW-1:0] scan_ahead_before = AHEAD_PREV;
     always @(posedge clk) begin : check_copies
         integer i;
@@ -664,6 +664,9 @@ module latmon_stamp #(
             if (sel_pos(cand_sel[i]) != low_two(scan_ahead))
                 $fatal(1, "latmon_stamp: cand_sel[%0d] %0d, scan_ahead %0d", i, cand_sel[i],
                        scan_ahead);
+        if (m_hit_hi_n != ~m_hit)
+            $fatal(1, "latmon_stamp: m_hit_hi_n %h is not the inverse of m_hit %h", m_hit_hi_n,
+                   m_hit);
         for (i = 0; i < NP; i = i + 1)
             if (cand_group[i] != scan_ahead_before)
                 $fatal(1, "latmon_stamp: cand_group[%0d] %0d, scan_ahead before %0d", i,
