@@ -481,18 +481,14 @@ class ModuleWriter:
         if f.kind == "pulse":
             self.emit(f"    reg {reg} = 1'b0;")
             self.emit(f"    assign {f.port} = {reg};")
+            fire = f"!rst && {r.ident}_we && wr_data[{f.lsb}] && wr_mask[{f.lsb}]"
             self.emit("    always @(posedge clk)")
-            self.emit(
-                f"        {reg} <= !rst && {r.ident}_we && wr_data[{f.lsb}] && wr_mask[{f.lsb}];"
-            )
+            self.emit(f"        {reg} <= {fire};")
             if f.copy:
                 self.emit(f"    reg {f.port}_copy_n = 1'b1;  // inverted: not merged with {reg}")
                 self.emit(f"    assign {f.port}_copy = !{f.port}_copy_n;")
                 self.emit("    always @(posedge clk)")
-                self.emit(
-                    f"        {f.port}_copy_n <= !(!rst && {r.ident}_we && wr_data[{f.lsb}] && "
-                    f"wr_mask[{f.lsb}]);"
-                )
+                self.emit(f"        {f.port}_copy_n <= !({fire});")
             return
         vec = f.vector()
         self.emit(f"    reg {vec + ' ' if vec else ''}{reg} = {init};")
