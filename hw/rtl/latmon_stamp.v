@@ -190,23 +190,33 @@ module latmon_stamp #(
     reg                timebase_lo_max = 1'b0;       // timebase[31:0] is all ones
     reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};     // the entries written at the last edge
     reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};    // the entries written at the edge before
+    // The timebase's low TW bits again, counted by themselves, for the table's writes and the
+    // match (`now`): with every entry's time written from it, the timebase's own flip-flops were
+    // pulled away from their carry chain (a 2.3 ns route into it, a critical path of the
+    // core+stamp build); the timebase now drives its outputs alone.
+    reg [TW-1:0]       now = {TW{1'b0}};
 
     // A start writes its ID and time into every free entry whether or not it is stored (a free
     // entry's contents do not matter; the lowest of them becomes used when the start is stored):
     // the write enables need neither a match result nor the free-entry search.
     // The lowest free entry, in groups of four: free within its group below it, and every
     // group below full.
-    wire [ENTRIES-1:0] free_lowest;
+    wire [ENTRIES-1:0] free_in_group;  // free, and every entry below it in its group used
+    wire [ENTRIES-1:0] below_full;     // every group below the entry's group is full
     // (kept as nets of their own: the synthesis then builds "all used" from them, in two levels,
-    // not through the free search's chain)
+    // not through the free search's chain; and from a copy of `used` of their own, kept
+    // inverted (free_copy) so that the synthesis cannot merge it with `used`: built from `used`,
+    // they shared the search's "entries below are used" terms, as a chain of three LUT2s, and
+    // the path through them and the start decision was five LUT levels deep)
     (* keep *) wire [GROUPS-1:0] group_full;
+    reg [ENTRIES-1:0] free_copy = {ENTRIES{1'b1}};
     genvar g;
     generate
         for (g = 0; g < GROUPS; g = g + 1) begin : g_group_full
             if (4 * g + 4 <= ENTRIES) begin : g_whole
-                assign group_full[g] = &used[4*g +: 4];
+                assign group_full[g] = ~|free_copy[4*g +: 4];
             end else begin : g_short
-                assign group_full[g] = &used[ENTRIES-1:4*g];
+                assign group_full[g] = ~|free_copy[ENTRIES-1:4*g];
             end
         end
         for (g = 0; g < ENTRIES; g = g + 1) begin : g_free
@@ -223,7 +233,8 @@ module latmon_stamp #(
             end else begin : g_next_group
                 assign groups_below = &group_full[g/4-1:0];
             end
-            assign free_lowest[g] = !used[g] && below_in_group && groups_below;
+            assign free_in_group[g] = !used[g] && below_in_group;
+            assign below_full[g] = groups_below;
         end
     endgenerate
     wire [ENTRIES-1:0] write = s_valid ? ~used : {ENTRIES{1'b0}};
@@ -290,10 +301,11 @@ module latmon_stamp #(
         timebase[31:0] <= timebase[31:0] + 32'd1;
         timebase[63:32] <= timebase[63:32] + {31'd0, timebase_lo_max};
         timebase_lo_max <= timebase[31:0] == 32'hffff_fffe;
+        now <= now + 1'b1;
         for (n = 0; n < ENTRIES; n = n + 1) begin
             if (write[n]) begin
                 ids[n] <= s_id;
-                times[n] <= {{(TSW - TW){1'b0}}, timebase[TW-1:0]};
+                times[n] <= {{(TSW - TW){1'b0}}, now};
             end else if (set_old[n]) begin
                 times[n][TW] <= 1'b1;
             end
@@ -308,6 +320,7 @@ module latmon_stamp #(
             e_hit_id <= {ENTRIES{1'b0}};
             timebase <= 64'd0;
             timebase_lo_max <= 1'b0;
+            now <= {TW{1'b0}};
         end
     end
 
@@ -589,11 +602,20 @@ module latmon_stamp #(
     reg              last_same = 1'b0;
     reg              last_full = 1'b0;
     wire duplicate = |dup_kept || (last_same && !last_full);
-    // s_valid && !(last_same && !last_full), registered a cycle ahead from their own next
-    // values: a start is stored when this is set and no dup_kept is (no LUT level for the start
-    // before in the path into `used`).
+    // s_valid && !last_same, registered a cycle ahead from their own next values; with
+    // s_valid && last_full, "not stored with this start's ID": a start is stored when that is
+    // set and no dup_kept is (no LUT level for the start before in the path into `used`; and
+    // the table's fullness a cycle late, from last_full: the start decision's "all used" in
+    // this flip-flop's cone was its fifth LUT level).
     reg              s_fresh = 1'b0;
-    wire store = s_fresh && !(|dup_kept);
+    // dup_kept again, inverted (so that the synthesis cannot merge the two), for `store` alone:
+    // one set of flip-flops drove every entry of `used` and the duplicate's own paths
+    reg [GROUPS-1:0] dup_kept_n = {GROUPS{1'b1}};
+    wire store = (s_fresh || (s_valid && last_full)) && &dup_kept_n;
+    // The start is stored in this entry if the groups below are full (below_full): a net of its
+    // own, so that "the groups below are full" comes last, in the LUT that writes `used` (the
+    // synthesis otherwise put it two LUTs before `used`, five levels deep).
+    (* keep *) wire [ENTRIES-1:0] store_in_group = {ENTRIES{store}} & free_in_group;
 
     // a kept entry's hit for stage s (kept entries are not written: no `write` term)
     wire [ENTRIES-1:0] kept_hit = kept & ((wrote & {ENTRIES{a_start_is_prev}}) |
@@ -601,15 +623,18 @@ module latmon_stamp #(
     wire [GROUPS-1:0] kept_hit_group = any_in_groups(kept_hit);
 
     always @(posedge clk) begin
-        // free_lowest is nonzero only when an entry is free: the duplicate decides last.
-        used <= kept | (store ? free_lowest : {ENTRIES{1'b0}});
+        used <= kept | (store_in_group & below_full);
+        free_copy <= ~(kept | (store_in_group & below_full));
         dup_kept <= kept_hit_group;
+        dup_kept_n <= ~kept_hit_group;
         last_same <= s_valid && !duplicate && a_start_is_last;
         last_full <= &group_full;
-        s_fresh <= a_start && !rst && !(s_valid && !duplicate && a_start_is_last && !(&group_full));
+        s_fresh <= a_start && !rst && !(s_valid && !duplicate && a_start_is_last);
         if (reset) begin
             used <= {ENTRIES{1'b0}};
+            free_copy <= {ENTRIES{1'b1}};
             dup_kept <= {GROUPS{1'b0}};
+            dup_kept_n <= {GROUPS{1'b1}};
             last_same <= 1'b0;
             s_fresh <= a_start && !rst;
         end
@@ -656,7 +681,8 @@ module latmon_stamp #(
 
     // synthesis translate_off
     // The copies are scan_ahead (cand_sel, in its low bits) and scan_ahead of the cycle before
-    // (cand_group), and m_hit_hi_n the inverse of m_hit: checked in every simulated cycle.
+    // (cand_group), m_hit_hi_n, free_copy and dup_kept_n the inverses of m_hit, used and
+    // dup_kept, and `now` the timebase's low bits: checked in every simulated cycle.
     reg [EW-1:0] scan_ahead_before = AHEAD_PREV;
     always @(posedge clk) begin : check_copies
         integer i;
@@ -667,6 +693,14 @@ module latmon_stamp #(
         if (m_hit_hi_n != ~m_hit)
             $fatal(1, "latmon_stamp: m_hit_hi_n %h is not the inverse of m_hit %h", m_hit_hi_n,
                    m_hit);
+        if (free_copy != ~used)
+            $fatal(1, "latmon_stamp: free_copy %h is not the inverse of used %h", free_copy, used);
+        if (dup_kept_n != ~dup_kept)
+            $fatal(1, "latmon_stamp: dup_kept_n %h is not the inverse of dup_kept %h", dup_kept_n,
+                   dup_kept);
+        if (now != timebase[TW-1:0])
+            $fatal(1, "latmon_stamp: now %h is not the timebase's low bits %h", now,
+                   timebase[TW-1:0]);
         for (i = 0; i < NP; i = i + 1)
             if (cand_group[i] != scan_ahead_before)
                 $fatal(1, "latmon_stamp: cand_group[%0d] %0d, scan_ahead before %0d", i,
@@ -726,7 +760,7 @@ module latmon_stamp #(
         m_hit <= end_hit;
         m_hit_hi_n <= ~end_hit;
         m_end <= e_valid;
-        m_now <= timebase[TW-1:0];
+        m_now <= now;
         for (i = 0; i < GROUPS; i = i + 1)
             g_time[i] <= group_time[i];
         g_hit <= group_hit;
@@ -769,7 +803,9 @@ module latmon_stamp #(
     // The decision's outcomes are registered as they are (per entry, or a start's "duplicate"
     // and "no entry free"), reduced to one bit each in the next cycle, and counted in the next.
 
-    reg [ENTRIES-1:0] x_hot = {ENTRIES{1'b0}};  // expire_hot of the cycle before
+    // expire_hot of the cycle before, per group of four entries (one 16-input OR in front of
+    // c_delta's sum was two of its three levels, and a critical path of the core+stamp build)
+    reg [GROUPS-1:0] x_group = {GROUPS{1'b0}};
 
     // stored - matched - expired, in two bits (two's complement)
     function [1:0] delta_of;
@@ -791,19 +827,19 @@ module latmon_stamp #(
     // route from c_expire through the sum into the count's carry chain was a critical path.
     reg [1:0] c_delta = 2'd0;
     always @(posedge clk) begin
-        x_hot <= expire_hot;
+        x_group <= any_in_groups(expire_hot);
         m_start <= s_valid;
         m_duplicate <= duplicate;
         m_full <= &group_full;
         c_match <= g_valid;
         c_no_match <= g_end && !g_valid;
-        c_expire <= |x_hot;
+        c_expire <= |x_group;
         c_refused <= m_start && !m_duplicate && m_full;
         c_duplicate <= m_start && m_duplicate;
-        c_delta <= delta_of(m_start && !m_duplicate && !m_full, g_valid, |x_hot);
+        c_delta <= delta_of(m_start && !m_duplicate && !m_full, g_valid, |x_group);
         outstanding <= outstanding + {{5{c_delta[1]}}, c_delta};
         if (reset) begin
-            x_hot <= {ENTRIES{1'b0}};
+            x_group <= {GROUPS{1'b0}};
             {m_start, m_duplicate, m_full} <= 3'd0;
             {c_match, c_no_match, c_expire, c_refused, c_duplicate} <= 5'd0;
             c_delta <= 2'd0;

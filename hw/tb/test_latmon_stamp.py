@@ -84,11 +84,12 @@ async def run_traffic(
     dut, starts: dict[int, int], ends: dict[int, int], timeout: int, timebase: int | None = None
 ) -> None:
     """Play the events, compare with the model. `timebase`: start the RTL's 64-bit timebase
-    there (and its copy 5 ahead) instead of at 0 after the reset."""
+    there (and its copies: its low bits, and 5 ahead) instead of at 0 after the reset."""
     tb = StampTB(dut)
     now, scan = await tb.reset(timeout)
     if timebase is not None:
         dut.dut.timebase.value = timebase
+        dut.dut.now.value = timebase % (1 << TIME_WIDTH)
         dut.dut.timebase_5.value = (timebase + 5) % (1 << TIME_WIDTH)
     starts = {now + 1 + c: i for c, i in starts.items()}
     ends = {now + 1 + c: i for c, i in ends.items()}
