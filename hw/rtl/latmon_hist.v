@@ -148,16 +148,27 @@ module latmon_hist #(
 
     reg clear0 = 1'b1;  // bank 0's write port clears (the clear_addr word)
     reg clear1 = 1'b1;
+    // "the state is ST_IDLE", a flip-flop of its own for clear0/clear1 alone: decoded from
+    // `state`, "idle and a snapshot" was shared with the snapshot's other users (the frozen
+    // bank's flags, the top's HIST_READY) and placed among them, and the route from there to
+    // the clears beside the block RAMs was a critical path of the everything-on build.
+    reg clear_idle = 1'b0;
+    // synthesis translate_off
+    always @(posedge clk)
+        if (clear_idle != (state == ST_IDLE))
+            $fatal(1, "latmon_hist: clear_idle %0d, state %0d", clear_idle, state);
+    // synthesis translate_on
     always @(posedge clk) begin
         state <= state_n;
         act <= act_n;
+        clear_idle <= state_n == ST_IDLE;
         // = the next state clears (all, or the bank then frozen), written out from the present
         // state so that the drain count stays out of it.
         clear0 <= rst || clear || (state == ST_CLEAR_ALL && !clear_last)
-            || (act && ((state == ST_IDLE && snapshot)
+            || (act && ((clear_idle && snapshot)
                         || (state == ST_CLEAR_FROZEN && !clear_last)));
         clear1 <= rst || clear || (state == ST_CLEAR_ALL && !clear_last)
-            || (!act && ((state == ST_IDLE && snapshot)
+            || (!act && ((clear_idle && snapshot)
                          || (state == ST_CLEAR_FROZEN && !clear_last)));
         // A clear starts at address 0 (where the last one wrapped to, or reset), never the last.
         clear_last <= (state == ST_CLEAR_ALL || state == ST_CLEAR_FROZEN)
