@@ -19,12 +19,13 @@ Register interface of every generated module:
                                         whether wr_addr was a register of this part
     rd_req, rd_addr                     a read accepted in this cycle (the AR handshake): the
                                         block registers which of its registers it is (one
-                                        flip-flop per register, loaded every cycle: rd_req
-                                        itself is not needed)
-    rd_load                             the cycle after rd_req: the block registers that
-                                        register's value and its hit
+                                        flip-flop per register, loaded every cycle) and, in
+                                        two flip-flops of its own, whether rd_req is a read of
+                                        its page or of another address
+    (the next cycle, "load")            from those two flip-flops, the block registers the
+                                        selected register's value and its hit, or zero
     rd_data, rd_hit                     from flip-flops (rd_data: an OR of them): valid from
-                                        the cycle after rd_load until the next rd_load;
+                                        the cycle after the load until the next load;
                                         rd_data is zero when rd_hit is 0
 
 Neither the address decode nor a multiplexer sits in series with a register's enable or with
@@ -51,7 +52,7 @@ Field behaviour follows the SystemRDL properties:
     swmod                       output <port>_swmod: this cycle's write modifies the field (for a
                                 woclr field: a 1 is written to it)
     swacc                       output <port>_swacc: the register's value is sampled for a read
-                                at this clock edge (rd_load of a read of it)
+                                at this clock edge (the load of a read of it)
     latmon_width = "PARAM"      the hardware keeps PARAM bits: ports are PARAM bits wide, the
                                 field reads zero above them, and a written value that does not
                                 fit saturates to all ones (it never wraps)
@@ -200,7 +201,8 @@ class ModuleWriter:
         self.banner = banner
         self.name = f"latmon_regs_{part}"
         self.lines: list[str] = []
-        self.read_page = ""  # the flip-flop of the read's page (set by decode)
+        self.read_page = ""  # the flip-flop of a read's load of the page (set by decode)
+        self.read_other = ""  # ... of a read of another address
 
     def emit(self, line: str = "") -> None:
         self.lines.append(line)
@@ -251,7 +253,6 @@ class ModuleWriter:
             "// a read accepted in this cycle; its data from the next cycle on",
             "input  wire                  rd_req",
             "input  wire [ADDR_WIDTH-1:0] rd_addr",
-            "input  wire                  rd_load",
             "output wire [31:0]           rd_data",
             "output wire                  rd_hit",
         ]
@@ -404,30 +405,36 @@ class ModuleWriter:
         self.emit("    // read in the cycle after wr_req only: of that cycle's address")
         self.emit(f"    assign wr_hit = (wr_in_page_{page:02x} && wr_in_words_{page:02x});")
         self.emit("")
-        # The read's page is registered apart from the words, as for writes: the page then
-        # zeroes the read data (a synchronous reset, not a term of the AND-OR) and no select is
-        # the page's compare and the word's in one cycle.
-        self.read_page = f"rd_in_page_{page:02x}"
+        # The read's load is registered in the block, apart for its page and for any other
+        # address: the page's flip-flop enables the read data and the other one zeroes it (a
+        # synchronous reset, not a term of the AND-OR), so no select is the page's compare and
+        # the word's in one cycle. The two flip-flops are the block's own (each block's page
+        # differs, so synthesis cannot merge them with another block's) and sit beside its
+        # read data: one load flip-flop for every block, across the device, was a critical
+        # path of the everything-on configuration (a 2.2 ns route into a block's resets).
+        self.read_page = f"rd_load_page_{page:02x}"
+        self.read_other = f"rd_load_other_{page:02x}"
         self.emit("    // Reads: the address decoded in every cycle into flip-flops: in the")
-        self.emit("    // rd_load cycle they tell of the AR cycle's address (rd_req), the only")
-        self.emit("    // one used.")
+        self.emit("    // cycle after rd_req (the load) they tell of the AR cycle's address, the")
+        self.emit("    // only one used. The load: of a read of this page, or of another address.")
         self.emit(f"    reg {self.read_page} = 1'b0;")
+        self.emit(f"    reg {self.read_other} = 1'b0;")
         self.emit(f"    reg rd_in_words_{page:02x} = 1'b0;")
         for r in self.regs:
             self.emit(f"    reg rd_{r.ident} = 1'b0;  // 0x{r.offset:03X}")
         self.emit("    reg rd_hit_reg = 1'b0;")
         self.emit("    always @(posedge clk) begin")
-        self.emit(f"        {self.read_page} <= rd_page_{page:02x};")
+        self.emit(f"        {self.read_page} <= rd_req && rd_page_{page:02x} && !rst;")
+        self.emit(f"        {self.read_other} <= rd_req && !rd_page_{page:02x} && !rst;")
         self.emit(f"        rd_in_words_{page:02x} <= rd_words_{page:02x};")
         for r in self.regs:
             self.emit(f"        rd_{r.ident} <= {word_of('rd', r)};")
-        self.emit("        // with the data (rd_load), from the select flip-flops")
-        # the hit from the page's and its words' flip-flops (an OR of every select was a chain
+        self.emit("        // with the data (the load), from the select flip-flops")
+        # the hit from the load's and the words' flip-flops (an OR of every select was a chain
         # of four LUTs)
-        sels = f"{self.read_page} && rd_in_words_{page:02x}"
-        self.emit("        if (rd_load)")
-        self.emit(f"            rd_hit_reg <= {sels};")
-        self.emit("        if (rst)")
+        self.emit(f"        if ({self.read_page})")
+        self.emit(f"            rd_hit_reg <= rd_in_words_{page:02x};")
+        self.emit(f"        if ({self.read_other} || rst)")
         self.emit("            rd_hit_reg <= 1'b0;")
         self.emit("    end")
         self.emit("    assign rd_hit = rd_hit_reg;")
@@ -585,25 +592,25 @@ class ModuleWriter:
             for f in r.fields:
                 if f.swacc:
                     self.emit(
-                        f"    assign {f.port}_swacc = rd_load && {self.read_page} && rd_{r.ident};"
+                        f"    assign {f.port}_swacc = {self.read_page} && rd_{r.ident};"
                     )
         # The AND-OR in pieces of at most READ_PIECE registers, each into flip-flops of its
         # own, ORed after them (a part's read data, like the parts', is an OR of flip-flops):
         # twelve registers in one AND-OR were mapped as a chain five LUTs deep.
         pieces = [self.regs[k : k + READ_PIECE] for k in range(0, len(self.regs), READ_PIECE)]
-        self.emit("    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces")
+        self.emit("    // Step 2 (the load): the value of the register selected (AND-OR), in pieces")
         self.emit(f"    // of at most {READ_PIECE} registers ORed after their flip-flops.")
         for k in range(len(pieces)):
             self.emit(f"    reg [31:0] rd_data_{k} = 32'd0;")
         self.emit("    always @(posedge clk) begin")
-        self.emit("        if (rd_load) begin")
+        self.emit(f"        if ({self.read_page}) begin")
         for k, piece in enumerate(pieces):
             terms = " |\n                ".join(
                 f"({{32{{rd_{r.ident}}}}} & read_{r.ident})" for r in piece
             )
             self.emit(f"            rd_data_{k} <= {terms};")
         self.emit("        end")
-        self.emit(f"        if (rd_load && !{self.read_page}) begin  // not this part's page")
+        self.emit(f"        if ({self.read_other}) begin  // not this part's page")
         for k in range(len(pieces)):
             self.emit(f"            rd_data_{k} <= 32'd0;")
         self.emit("        end")
@@ -615,7 +622,7 @@ class ModuleWriter:
     def unused(self) -> None:
         """Consume the inputs a part leaves (partly) unused, so that lint stays quiet."""
         masked = any(f.kind in ("rw", "pulse") for r in self.regs for f in r.fields)
-        items = ["wr_data", "wr_strb", "wr_addr[1:0]", "rd_addr[1:0]", "rd_req"]
+        items = ["wr_data", "wr_strb", "wr_addr[1:0]", "rd_addr[1:0]"]
         items += ["wr_mask"] if masked else []
         items += [] if any(r.writable for r in self.regs) else ["wr_req"]
         self.emit(f"    wire unused_inputs = ^{{{', '.join(items)}}};")

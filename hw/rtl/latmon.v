@@ -139,7 +139,7 @@ module latmon #(
 
     // ---- the bus: handshake only; the blocks below decode ----------------------------------
 
-    wire                  wr_req, rd_req, rd_load;
+    wire                  wr_req, rd_req, rd_load, rd_open_next;
     wire [ADDR_WIDTH-1:0] wr_addr, rd_addr;
     wire [31:0]           wr_data;
     wire [3:0]            wr_strb;
@@ -178,8 +178,8 @@ module latmon #(
         .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
         .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
         .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
-        .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load), .rd_data(rd_data_or),
-        .rd_hit(|rd_hits)
+        .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load), .rd_open_next(rd_open_next),
+        .rd_data(rd_data_or), .rd_hit(|rd_hits)
     );
 
     // ---- core registers and the measurement --------------------------------------------------
@@ -332,17 +332,32 @@ module latmon #(
                               rd_addr[15:HIST_WB] == LATMON_HIST_OFFSET[15:HIST_WB];
             wire wr_in_hist = (wr_addr >> 16) == 0 &&
                               wr_addr[15:HIST_WB] == LATMON_HIST_OFFSET[15:HIST_WB];
+            // The window's RAMs read the bus address in every cycle the bus can accept a read
+            // (AR ready), the AR cycle among them, and hold their word while a read is in
+            // flight: their read enable is a flip-flop of the window's own (AR ready's copy,
+            // inverted so that synthesis cannot merge it with AR ready), not AR valid and
+            // ready decoded with the address, which was a critical path of the everything-on
+            // configuration (two gates and routes across the device into a RAM's enable).
+            // A word read for another address is never answered: hist_sel_reg is 0 then.
+            reg hist_rd_shut = 1'b0;  // = !s_axil_arready
             reg hist_in_reg = 1'b0;
             reg hist_sel_reg = 1'b0;
             reg hist_hit_reg = 1'b0;
             always @(posedge clk) begin
-                if (rd_req) begin
+                hist_rd_shut <= !rd_open_next;
+                if (!hist_rd_shut) begin
                     hist_in_reg <= rd_in_hist;
                     hist_sel_reg <= rd_in_hist && (rd_addr[HIST_WB-1:2] >> HIST_BINS_LOG2) == 0;
                 end
                 if (rd_load)
                     hist_hit_reg <= hist_in_reg;
             end
+            // synthesis translate_off
+            always @(posedge clk)
+                if (hist_rd_shut == s_axil_arready)
+                    $fatal(1, "latmon: hist_rd_shut %0d with AR ready %0d", hist_rd_shut,
+                           s_axil_arready);
+            // synthesis translate_on
 
             // The histogram takes each latency a cycle after the statistics and the trace, from
             // a register of its own next to it: its first stage (a 32-bit subtraction) then
@@ -366,7 +381,7 @@ module latmon #(
                 .clk(clk), .rst(rst), .clear(hist_clear), .offset(hist_start), .shift(hist_shift),
                 .sample_valid(hist_sample_valid), .sample_latency(hist_sample_latency),
                 .snapshot(hist_snapshot), .busy(hist_busy), .snapshots(hist_snapshots),
-                .dropped(hist_dropped), .rd_en(rd_req && rd_in_hist),
+                .dropped(hist_dropped), .rd_en(!hist_rd_shut),
                 .rd_addr(rd_addr[2 +: HIST_BINS_LOG2]), .rd_data(hist_bin),
                 .underflow(hist_underflow), .overflow(hist_overflow), .count(hist_count),
                 .sum(hist_sum), .min(hist_min), .max(hist_max), .saturated(hist_saturated)
@@ -375,7 +390,7 @@ module latmon #(
             latmon_regs_hist #(.ADDR_WIDTH(ADDR_WIDTH), .CNT_WIDTH(CNT_WIDTH)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[5]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .wr_hit(wr_hits[5]), .rd_req(rd_req), .rd_addr(rd_addr),
                 .rd_data(rd_datas[32*5 +: 32]), .rd_hit(rd_hits[5]),
                 .hist_ctrl_snapshot(hist_snapshot),
                 .hist_status_busy(hist_busy_status), .hist_status_saturated(hist_saturated),
@@ -417,6 +432,7 @@ module latmon #(
             assign rd_datas[32*9 +: 32] = 32'd0;
             assign hist_ready = 1'b0;
             assign hist_busy_any = 1'b0;
+            wire unused_hist = rd_open_next;
         end
     endgenerate
 
@@ -459,7 +475,7 @@ module latmon #(
             latmon_regs_stamp #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[6]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .wr_hit(wr_hits[6]), .rd_req(rd_req), .rd_addr(rd_addr),
                 .rd_data(rd_datas[32*6 +: 32]), .rd_hit(rd_hits[6]),
                 .stamp_ctrl_enable(stamp_enable), .stamp_timeout_cycles(stamp_timeout),
                 .stamp_matched_value(stamp_matched), .stamp_unmatched_value(stamp_unmatched),
@@ -504,7 +520,7 @@ module latmon #(
             latmon_regs_stim #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[7]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .wr_hit(wr_hits[7]), .rd_req(rd_req), .rd_addr(rd_addr),
                 .rd_data(rd_datas[32*7 +: 32]), .rd_hit(rd_hits[7]),
                 .stim_ctrl_start(stim_start), .stim_ctrl_stop(stim_stop),
                 .stim_ctrl_mode(stim_mode), .stim_ctrl_loop(stim_loop),
@@ -538,7 +554,7 @@ module latmon #(
             ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[2]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .wr_hit(wr_hits[2]), .rd_req(rd_req), .rd_addr(rd_addr),
                 .rd_data(rd_datas[32*2 +: 32]), .rd_hit(rd_hits[2]),
                 .timeout_cycles(timeout), .timeouts_value(timeouts)
             );
@@ -559,7 +575,7 @@ module latmon #(
             ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[3]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .wr_hit(wr_hits[3]), .rd_req(rd_req), .rd_addr(rd_addr),
                 .rd_data(rd_datas[32*3 +: 32]), .rd_hit(rd_hits[3]),
                 .violations_value(violations), .overruns_value(overruns),
                 .ignored_value(ignored), .trace_lost_value(trace_lost)
@@ -583,7 +599,7 @@ module latmon #(
             ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[4]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .wr_hit(wr_hits[4]), .rd_req(rd_req), .rd_addr(rd_addr),
                 .rd_data(rd_datas[32*4 +: 32]), .rd_hit(rd_hits[4]),
                 .sum_lo_value(sum_wide[31:0]), .sum_lo_value_swacc(sum_lo_read),
                 .sum_hi_value(sum_wide[47:32]), .sum_hi_value_we(sum_lo_read),
@@ -608,7 +624,7 @@ module latmon #(
             latmon_regs_irq #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-                .wr_hit(wr_hits[1]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+                .wr_hit(wr_hits[1]), .rd_req(rd_req), .rd_addr(rd_addr),
                 .rd_data(rd_datas[32*1 +: 32]), .rd_hit(rd_hits[1]),
                 .irq_enable_sample(enabled[0]), .irq_enable_alarm(enabled[1]),
                 .irq_enable_trace_full(enabled[2]), .irq_enable_timeout(enabled[3]),
@@ -649,7 +665,7 @@ module latmon #(
     ) regs_core_inst (
         .clk(clk), .rst(rst),
         .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
-        .wr_hit(wr_hits[0]), .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load),
+        .wr_hit(wr_hits[0]), .rd_req(rd_req), .rd_addr(rd_addr),
         .rd_data(rd_datas[31:0]), .rd_hit(rd_hits[0]),
         .caps_trace(1'b1), .caps_hist(HAS_HIST != 0), .caps_stamp(HAS_STAMP != 0),
         .caps_stim(HAS_STIM != 0), .caps_irq(HAS_IRQ != 0), .caps_timeout(HAS_TIMEOUT != 0),

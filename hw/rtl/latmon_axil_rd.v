@@ -43,6 +43,7 @@ module latmon_axil_rd #(
     output wire                  rd_req,
     output wire [ADDR_WIDTH-1:0] rd_addr,
     output wire                  rd_load,
+    output wire                  rd_open_next,  // AR ready in the next cycle (for its copies)
     input  wire [31:0]           rd_data,
     input  wire                  rd_hit
 );
@@ -64,8 +65,10 @@ module latmon_axil_rd #(
     assign s_axil_rdata = rd_data;
     assign s_axil_rresp = {!rd_hit, 1'b0};
 
+    assign rd_open_next = rst || (!rd_req && !load_reg && (!rvalid_reg || s_axil_rready));
+
     always @(posedge clk) begin
-        arready_reg <= rst || (!rd_req && !load_reg && (!rvalid_reg || s_axil_rready));
+        arready_reg <= rd_open_next;
         load_reg <= rd_req;
         if (load_reg)
             rvalid_reg <= 1'b1;

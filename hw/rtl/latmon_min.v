@@ -169,7 +169,7 @@ module latmon_min #(
 
     // ---- reads -------------------------------------------------------------------------------
 
-    wire                  rd_req, rd_load;
+    wire                  rd_req, rd_load, rd_open_next;
     wire [ADDR_WIDTH-1:0] rd_addr;
     wire [31:0]           rd_data;
 
@@ -179,8 +179,8 @@ module latmon_min #(
         .s_axil_arvalid(s_axil_arvalid), .s_axil_arready(s_axil_arready),
         .s_axil_rdata(s_axil_rdata), .s_axil_rresp(s_axil_rresp),
         .s_axil_rvalid(s_axil_rvalid), .s_axil_rready(s_axil_rready),
-        .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load), .rd_data(rd_data),
-        .rd_hit(rd_hit_reg)
+        .rd_req(rd_req), .rd_addr(rd_addr), .rd_load(rd_load), .rd_open_next(rd_open_next),
+        .rd_data(rd_data), .rd_hit(rd_hit_reg)
     );
 
     // Whether a bus address is one of the six registers or a word of the trace (the full
@@ -292,7 +292,7 @@ module latmon_min #(
     assign clear = clear_reg;
 
     wire unused = ^{sample_saturated, timeout_pulse, overrun_pulse, ignored_pulse, wr_req, wr_data,
-                    wr_strb[3:1], wr_addr[1:0], rd_addr};
+                    wr_strb[3:1], wr_addr[1:0], rd_addr, rd_open_next};
 
 endmodule
 

@@ -25,7 +25,6 @@ module latmon_regs_core #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
-    input  wire                  rd_load,
     output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
@@ -133,9 +132,10 @@ module latmon_regs_core #(
     assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
     // Reads: the address decoded in every cycle into flip-flops: in the
-    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
-    // one used.
-    reg rd_in_page_00 = 1'b0;
+    // cycle after rd_req (the load) they tell of the AR cycle's address, the
+    // only one used. The load: of a read of this page, or of another address.
+    reg rd_load_page_00 = 1'b0;
+    reg rd_load_other_00 = 1'b0;
     reg rd_in_words_00 = 1'b0;
     reg rd_id = 1'b0;  // 0x000
     reg rd_version = 1'b0;  // 0x004
@@ -151,7 +151,8 @@ module latmon_regs_core #(
     reg rd_caps2 = 1'b0;  // 0x058
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_in_page_00 <= rd_page_00;
+        rd_load_page_00 <= rd_req && rd_page_00 && !rst;
+        rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
         rd_in_words_00 <= rd_words_00;
         rd_id <= rd_word_hi[0] && rd_word_lo[0];
         rd_version <= rd_word_hi[0] && rd_word_lo[1];
@@ -165,10 +166,10 @@ module latmon_regs_core #(
         rd_count <= rd_word_hi[1] && rd_word_lo[4];
         rd_trace_count <= rd_word_hi[2] && rd_word_lo[4];
         rd_caps2 <= rd_word_hi[2] && rd_word_lo[6];
-        // with the data (rd_load), from the select flip-flops
-        if (rd_load)
-            rd_hit_reg <= rd_in_page_00 && rd_in_words_00;
-        if (rst)
+        // with the data (the load), from the select flip-flops
+        if (rd_load_page_00)
+            rd_hit_reg <= rd_in_words_00;
+        if (rd_load_other_00 || rst)
             rd_hit_reg <= 1'b0;
     end
     assign rd_hit = rd_hit_reg;
@@ -324,12 +325,12 @@ module latmon_regs_core #(
         {trace_count_value};
     wire [31:0] read_caps2 =
         {11'd0, caps2_id_width, 1'd0, caps2_stamp_entries, 4'd0, caps2_hist_bins_log2};
-    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
     // of at most 6 registers ORed after their flip-flops.
     reg [31:0] rd_data_0 = 32'd0;
     reg [31:0] rd_data_1 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load) begin
+        if (rd_load_page_00) begin
             rd_data_0 <= ({32{rd_id}} & read_id) |
                 ({32{rd_version}} & read_version) |
                 ({32{rd_caps}} & read_caps) |
@@ -343,14 +344,14 @@ module latmon_regs_core #(
                 ({32{rd_trace_count}} & read_trace_count) |
                 ({32{rd_caps2}} & read_caps2);
         end
-        if (rd_load && !rd_in_page_00) begin  // not this part's page
+        if (rd_load_other_00) begin  // not this part's page
             rd_data_0 <= 32'd0;
             rd_data_1 <= 32'd0;
         end
     end
     assign rd_data = rd_data_0 | rd_data_1;
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 
 endmodule
 

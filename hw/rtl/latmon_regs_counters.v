@@ -23,7 +23,6 @@ module latmon_regs_counters #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
-    input  wire                  rd_load,
     output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
@@ -79,9 +78,10 @@ module latmon_regs_counters #(
     assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
     // Reads: the address decoded in every cycle into flip-flops: in the
-    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
-    // one used.
-    reg rd_in_page_00 = 1'b0;
+    // cycle after rd_req (the load) they tell of the AR cycle's address, the
+    // only one used. The load: of a read of this page, or of another address.
+    reg rd_load_page_00 = 1'b0;
+    reg rd_load_other_00 = 1'b0;
     reg rd_in_words_00 = 1'b0;
     reg rd_violations = 1'b0;  // 0x040
     reg rd_overruns = 1'b0;  // 0x048
@@ -89,16 +89,17 @@ module latmon_regs_counters #(
     reg rd_trace_lost = 1'b0;  // 0x054
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_in_page_00 <= rd_page_00;
+        rd_load_page_00 <= rd_req && rd_page_00 && !rst;
+        rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
         rd_in_words_00 <= rd_words_00;
         rd_violations <= rd_word_hi[2] && rd_word_lo[0];
         rd_overruns <= rd_word_hi[2] && rd_word_lo[2];
         rd_ignored <= rd_word_hi[2] && rd_word_lo[3];
         rd_trace_lost <= rd_word_hi[2] && rd_word_lo[5];
-        // with the data (rd_load), from the select flip-flops
-        if (rd_load)
-            rd_hit_reg <= rd_in_page_00 && rd_in_words_00;
-        if (rst)
+        // with the data (the load), from the select flip-flops
+        if (rd_load_page_00)
+            rd_hit_reg <= rd_in_words_00;
+        if (rd_load_other_00 || rst)
             rd_hit_reg <= 1'b0;
     end
     assign rd_hit = rd_hit_reg;
@@ -157,23 +158,23 @@ module latmon_regs_counters #(
         {ignored_value_ext};
     wire [31:0] read_trace_lost =
         {trace_lost_value_ext};
-    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
     // of at most 6 registers ORed after their flip-flops.
     reg [31:0] rd_data_0 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load) begin
+        if (rd_load_page_00) begin
             rd_data_0 <= ({32{rd_violations}} & read_violations) |
                 ({32{rd_overruns}} & read_overruns) |
                 ({32{rd_ignored}} & read_ignored) |
                 ({32{rd_trace_lost}} & read_trace_lost);
         end
-        if (rd_load && !rd_in_page_00) begin  // not this part's page
+        if (rd_load_other_00) begin  // not this part's page
             rd_data_0 <= 32'd0;
         end
     end
     assign rd_data = rd_data_0;
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_req};
 
 endmodule
 

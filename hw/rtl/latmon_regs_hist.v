@@ -24,7 +24,6 @@ module latmon_regs_hist #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
-    input  wire                  rd_load,
     output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
@@ -122,9 +121,10 @@ module latmon_regs_hist #(
     assign wr_hit = (wr_in_page_01 && wr_in_words_01);
 
     // Reads: the address decoded in every cycle into flip-flops: in the
-    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
-    // one used.
-    reg rd_in_page_01 = 1'b0;
+    // cycle after rd_req (the load) they tell of the AR cycle's address, the
+    // only one used. The load: of a read of this page, or of another address.
+    reg rd_load_page_01 = 1'b0;
+    reg rd_load_other_01 = 1'b0;
     reg rd_in_words_01 = 1'b0;
     reg rd_hist_ctrl = 1'b0;  // 0x100
     reg rd_hist_status = 1'b0;  // 0x104
@@ -142,7 +142,8 @@ module latmon_regs_hist #(
     reg rd_hist_max = 1'b0;  // 0x134
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_in_page_01 <= rd_page_01;
+        rd_load_page_01 <= rd_req && rd_page_01 && !rst;
+        rd_load_other_01 <= rd_req && !rd_page_01 && !rst;
         rd_in_words_01 <= rd_words_01;
         rd_hist_ctrl <= rd_word_hi[0] && rd_word_lo[0];
         rd_hist_status <= rd_word_hi[0] && rd_word_lo[1];
@@ -158,10 +159,10 @@ module latmon_regs_hist #(
         rd_hist_sum_hi <= rd_word_hi[1] && rd_word_lo[3];
         rd_hist_min <= rd_word_hi[1] && rd_word_lo[4];
         rd_hist_max <= rd_word_hi[1] && rd_word_lo[5];
-        // with the data (rd_load), from the select flip-flops
-        if (rd_load)
-            rd_hit_reg <= rd_in_page_01 && rd_in_words_01;
-        if (rst)
+        // with the data (the load), from the select flip-flops
+        if (rd_load_page_01)
+            rd_hit_reg <= rd_in_words_01;
+        if (rd_load_other_01 || rst)
             rd_hit_reg <= 1'b0;
     end
     assign rd_hit = rd_hit_reg;
@@ -266,13 +267,13 @@ module latmon_regs_hist #(
         {hist_min_value_ext};
     wire [31:0] read_hist_max =
         {hist_max_value_ext};
-    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
     // of at most 6 registers ORed after their flip-flops.
     reg [31:0] rd_data_0 = 32'd0;
     reg [31:0] rd_data_1 = 32'd0;
     reg [31:0] rd_data_2 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load) begin
+        if (rd_load_page_01) begin
             rd_data_0 <= ({32{rd_hist_ctrl}} & read_hist_ctrl) |
                 ({32{rd_hist_status}} & read_hist_status) |
                 ({32{rd_hist_start}} & read_hist_start) |
@@ -288,7 +289,7 @@ module latmon_regs_hist #(
             rd_data_2 <= ({32{rd_hist_min}} & read_hist_min) |
                 ({32{rd_hist_max}} & read_hist_max);
         end
-        if (rd_load && !rd_in_page_01) begin  // not this part's page
+        if (rd_load_other_01) begin  // not this part's page
             rd_data_0 <= 32'd0;
             rd_data_1 <= 32'd0;
             rd_data_2 <= 32'd0;
@@ -296,7 +297,7 @@ module latmon_regs_hist #(
     end
     assign rd_data = rd_data_0 | rd_data_1 | rd_data_2;
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 
 endmodule
 

@@ -21,7 +21,6 @@ module latmon_regs_irq #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
-    input  wire                  rd_load,
     output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
@@ -105,22 +104,24 @@ module latmon_regs_irq #(
     assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
     // Reads: the address decoded in every cycle into flip-flops: in the
-    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
-    // one used.
-    reg rd_in_page_00 = 1'b0;
+    // cycle after rd_req (the load) they tell of the AR cycle's address, the
+    // only one used. The load: of a read of this page, or of another address.
+    reg rd_load_page_00 = 1'b0;
+    reg rd_load_other_00 = 1'b0;
     reg rd_in_words_00 = 1'b0;
     reg rd_irq_enable = 1'b0;  // 0x014
     reg rd_irq_status = 1'b0;  // 0x018
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_in_page_00 <= rd_page_00;
+        rd_load_page_00 <= rd_req && rd_page_00 && !rst;
+        rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
         rd_in_words_00 <= rd_words_00;
         rd_irq_enable <= rd_word_hi[0] && rd_word_lo[5];
         rd_irq_status <= rd_word_hi[0] && rd_word_lo[6];
-        // with the data (rd_load), from the select flip-flops
-        if (rd_load)
-            rd_hit_reg <= rd_in_page_00 && rd_in_words_00;
-        if (rst)
+        // with the data (the load), from the select flip-flops
+        if (rd_load_page_00)
+            rd_hit_reg <= rd_in_words_00;
+        if (rd_load_other_00 || rst)
             rd_hit_reg <= 1'b0;
     end
     assign rd_hit = rd_hit_reg;
@@ -294,21 +295,21 @@ module latmon_regs_irq #(
         {25'd0, irq_enable_hist_ready_reg, irq_enable_stim_done_reg, irq_enable_overrun_reg, irq_enable_timeout_reg, irq_enable_trace_full_reg, irq_enable_alarm_reg, irq_enable_sample_reg};
     wire [31:0] read_irq_status =
         {25'd0, irq_status_hist_ready_reg, irq_status_stim_done_reg, irq_status_overrun_reg, irq_status_timeout_reg, irq_status_trace_full_reg, irq_status_alarm_reg, irq_status_sample_reg};
-    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
     // of at most 6 registers ORed after their flip-flops.
     reg [31:0] rd_data_0 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load) begin
+        if (rd_load_page_00) begin
             rd_data_0 <= ({32{rd_irq_enable}} & read_irq_enable) |
                 ({32{rd_irq_status}} & read_irq_status);
         end
-        if (rd_load && !rd_in_page_00) begin  // not this part's page
+        if (rd_load_other_00) begin  // not this part's page
             rd_data_0 <= 32'd0;
         end
     end
     assign rd_data = rd_data_0;
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 
 endmodule
 

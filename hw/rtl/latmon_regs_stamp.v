@@ -22,7 +22,6 @@ module latmon_regs_stamp #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
-    input  wire                  rd_load,
     output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
@@ -105,9 +104,10 @@ module latmon_regs_stamp #(
     assign wr_hit = (wr_in_page_02 && wr_in_words_02);
 
     // Reads: the address decoded in every cycle into flip-flops: in the
-    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
-    // one used.
-    reg rd_in_page_02 = 1'b0;
+    // cycle after rd_req (the load) they tell of the AR cycle's address, the
+    // only one used. The load: of a read of this page, or of another address.
+    reg rd_load_page_02 = 1'b0;
+    reg rd_load_other_02 = 1'b0;
     reg rd_in_words_02 = 1'b0;
     reg rd_stamp_ctrl = 1'b0;  // 0x200
     reg rd_stamp_timeout = 1'b0;  // 0x204
@@ -121,7 +121,8 @@ module latmon_regs_stamp #(
     reg rd_stamp_time_hi = 1'b0;  // 0x224
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_in_page_02 <= rd_page_02;
+        rd_load_page_02 <= rd_req && rd_page_02 && !rst;
+        rd_load_other_02 <= rd_req && !rd_page_02 && !rst;
         rd_in_words_02 <= rd_words_02;
         rd_stamp_ctrl <= rd_word_hi[0] && rd_word_lo[0];
         rd_stamp_timeout <= rd_word_hi[0] && rd_word_lo[1];
@@ -133,10 +134,10 @@ module latmon_regs_stamp #(
         rd_stamp_outstanding <= rd_word_hi[0] && rd_word_lo[7];
         rd_stamp_time_lo <= rd_word_hi[1] && rd_word_lo[0];
         rd_stamp_time_hi <= rd_word_hi[1] && rd_word_lo[1];
-        // with the data (rd_load), from the select flip-flops
-        if (rd_load)
-            rd_hit_reg <= rd_in_page_02 && rd_in_words_02;
-        if (rst)
+        // with the data (the load), from the select flip-flops
+        if (rd_load_page_02)
+            rd_hit_reg <= rd_in_words_02;
+        if (rd_load_other_02 || rst)
             rd_hit_reg <= 1'b0;
     end
     assign rd_hit = rd_hit_reg;
@@ -203,13 +204,13 @@ module latmon_regs_stamp #(
         {stamp_time_lo_value};
     wire [31:0] read_stamp_time_hi =
         {stamp_time_hi_value_reg};
-    assign stamp_time_lo_value_swacc = rd_load && rd_in_page_02 && rd_stamp_time_lo;
-    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    assign stamp_time_lo_value_swacc = rd_load_page_02 && rd_stamp_time_lo;
+    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
     // of at most 6 registers ORed after their flip-flops.
     reg [31:0] rd_data_0 = 32'd0;
     reg [31:0] rd_data_1 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load) begin
+        if (rd_load_page_02) begin
             rd_data_0 <= ({32{rd_stamp_ctrl}} & read_stamp_ctrl) |
                 ({32{rd_stamp_timeout}} & read_stamp_timeout) |
                 ({32{rd_stamp_matched}} & read_stamp_matched) |
@@ -221,14 +222,14 @@ module latmon_regs_stamp #(
                 ({32{rd_stamp_time_lo}} & read_stamp_time_lo) |
                 ({32{rd_stamp_time_hi}} & read_stamp_time_hi);
         end
-        if (rd_load && !rd_in_page_02) begin  // not this part's page
+        if (rd_load_other_02) begin  // not this part's page
             rd_data_0 <= 32'd0;
             rd_data_1 <= 32'd0;
         end
     end
     assign rd_data = rd_data_0 | rd_data_1;
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 
 endmodule
 

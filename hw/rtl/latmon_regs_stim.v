@@ -22,7 +22,6 @@ module latmon_regs_stim #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
-    input  wire                  rd_load,
     output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
@@ -120,9 +119,10 @@ module latmon_regs_stim #(
     assign wr_hit = (wr_in_page_02 && wr_in_words_02);
 
     // Reads: the address decoded in every cycle into flip-flops: in the
-    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
-    // one used.
-    reg rd_in_page_02 = 1'b0;
+    // cycle after rd_req (the load) they tell of the AR cycle's address, the
+    // only one used. The load: of a read of this page, or of another address.
+    reg rd_load_page_02 = 1'b0;
+    reg rd_load_other_02 = 1'b0;
     reg rd_in_words_02 = 1'b0;
     reg rd_stim_ctrl = 1'b0;  // 0x280
     reg rd_stim_status = 1'b0;  // 0x284
@@ -136,7 +136,8 @@ module latmon_regs_stim #(
     reg rd_stim_sent = 1'b0;  // 0x2A4
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_in_page_02 <= rd_page_02;
+        rd_load_page_02 <= rd_req && rd_page_02 && !rst;
+        rd_load_other_02 <= rd_req && !rd_page_02 && !rst;
         rd_in_words_02 <= rd_words_02;
         rd_stim_ctrl <= rd_word_hi[4] && rd_word_lo[0];
         rd_stim_status <= rd_word_hi[4] && rd_word_lo[1];
@@ -148,10 +149,10 @@ module latmon_regs_stim #(
         rd_stim_total <= rd_word_hi[4] && rd_word_lo[7];
         rd_stim_seed <= rd_word_hi[5] && rd_word_lo[0];
         rd_stim_sent <= rd_word_hi[5] && rd_word_lo[1];
-        // with the data (rd_load), from the select flip-flops
-        if (rd_load)
-            rd_hit_reg <= rd_in_page_02 && rd_in_words_02;
-        if (rst)
+        // with the data (the load), from the select flip-flops
+        if (rd_load_page_02)
+            rd_hit_reg <= rd_in_words_02;
+        if (rd_load_other_02 || rst)
             rd_hit_reg <= 1'b0;
     end
     assign rd_hit = rd_hit_reg;
@@ -328,12 +329,12 @@ module latmon_regs_stim #(
         {stim_seed_value_reg};
     wire [31:0] read_stim_sent =
         {stim_sent_value};
-    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
     // of at most 6 registers ORed after their flip-flops.
     reg [31:0] rd_data_0 = 32'd0;
     reg [31:0] rd_data_1 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load) begin
+        if (rd_load_page_02) begin
             rd_data_0 <= ({32{rd_stim_ctrl}} & read_stim_ctrl) |
                 ({32{rd_stim_status}} & read_stim_status) |
                 ({32{rd_stim_period}} & read_stim_period) |
@@ -345,14 +346,14 @@ module latmon_regs_stim #(
                 ({32{rd_stim_seed}} & read_stim_seed) |
                 ({32{rd_stim_sent}} & read_stim_sent);
         end
-        if (rd_load && !rd_in_page_02) begin  // not this part's page
+        if (rd_load_other_02) begin  // not this part's page
             rd_data_0 <= 32'd0;
             rd_data_1 <= 32'd0;
         end
     end
     assign rd_data = rd_data_0 | rd_data_1;
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_mask};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 
 endmodule
 

@@ -23,7 +23,6 @@ module latmon_regs_sum #(
     // a read accepted in this cycle; its data from the next cycle on
     input  wire                  rd_req,
     input  wire [ADDR_WIDTH-1:0] rd_addr,
-    input  wire                  rd_load,
     output wire [31:0]           rd_data,
     output wire                  rd_hit,
 
@@ -81,24 +80,26 @@ module latmon_regs_sum #(
     assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
     // Reads: the address decoded in every cycle into flip-flops: in the
-    // rd_load cycle they tell of the AR cycle's address (rd_req), the only
-    // one used.
-    reg rd_in_page_00 = 1'b0;
+    // cycle after rd_req (the load) they tell of the AR cycle's address, the
+    // only one used. The load: of a read of this page, or of another address.
+    reg rd_load_page_00 = 1'b0;
+    reg rd_load_other_00 = 1'b0;
     reg rd_in_words_00 = 1'b0;
     reg rd_sum_lo = 1'b0;  // 0x034
     reg rd_sum_hi = 1'b0;  // 0x038
     reg rd_sum_count = 1'b0;  // 0x03C
     reg rd_hit_reg = 1'b0;
     always @(posedge clk) begin
-        rd_in_page_00 <= rd_page_00;
+        rd_load_page_00 <= rd_req && rd_page_00 && !rst;
+        rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
         rd_in_words_00 <= rd_words_00;
         rd_sum_lo <= rd_word_hi[1] && rd_word_lo[5];
         rd_sum_hi <= rd_word_hi[1] && rd_word_lo[6];
         rd_sum_count <= rd_word_hi[1] && rd_word_lo[7];
-        // with the data (rd_load), from the select flip-flops
-        if (rd_load)
-            rd_hit_reg <= rd_in_page_00 && rd_in_words_00;
-        if (rst)
+        // with the data (the load), from the select flip-flops
+        if (rd_load_page_00)
+            rd_hit_reg <= rd_in_words_00;
+        if (rd_load_other_00 || rst)
             rd_hit_reg <= 1'b0;
     end
     assign rd_hit = rd_hit_reg;
@@ -143,23 +144,23 @@ module latmon_regs_sum #(
         {16'd0, sum_hi_value_reg};
     wire [31:0] read_sum_count =
         {sum_count_value_ext};
-    assign sum_lo_value_swacc = rd_load && rd_in_page_00 && rd_sum_lo;
-    // Step 2 (rd_load): the value of the register selected (AND-OR), in pieces
+    assign sum_lo_value_swacc = rd_load_page_00 && rd_sum_lo;
+    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
     // of at most 6 registers ORed after their flip-flops.
     reg [31:0] rd_data_0 = 32'd0;
     always @(posedge clk) begin
-        if (rd_load) begin
+        if (rd_load_page_00) begin
             rd_data_0 <= ({32{rd_sum_lo}} & read_sum_lo) |
                 ({32{rd_sum_hi}} & read_sum_hi) |
                 ({32{rd_sum_count}} & read_sum_count);
         end
-        if (rd_load && !rd_in_page_00) begin  // not this part's page
+        if (rd_load_other_00) begin  // not this part's page
             rd_data_0 <= 32'd0;
         end
     end
     assign rd_data = rd_data_0;
 
-    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], rd_req, wr_req};
+    wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_req};
 
 endmodule
 
