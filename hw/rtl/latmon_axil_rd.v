@@ -3,13 +3,16 @@
 // After verilog-axi's axil_reg_if_rd: the register blocks (hw/rtl/latmon_regs_<part>.v,
 // generated from hw/regs/latmon.rdl) and the memory windows decode the address themselves. AR
 // is accepted when no read is in flight; rd_req is that cycle, rd_addr the bus address: every
-// block registers which of its registers the address is (one select flip-flop per register; a
-// RAM window latches the word's address into its RAM). rd_load is the next cycle: every block
-// registers the selected register's value (an AND-OR of the values with their selects) and its
-// hit. From the cycle after, rd_data is the OR of the blocks' registered answers (each is zero
-// unless its address matched) and rd_hit says whether any matched (else SLVERR). The data stays
-// until the next accepted read, which waits for the R handshake: read data two cycles after AR,
-// one read per three cycles.
+// block registers which of its registers the address is (one select flip-flop per register,
+// loaded in every cycle) and whether rd_req is a read of its page, in flip-flops of its own; a
+// RAM window reads the word at the address into its RAM's latch in every cycle AR is ready
+// (rd_open_next registered: a copy of AR ready) and holds it while a read is in flight. The
+// next cycle is the load (rd_load here; a register block's own flip-flops): every block
+// registers the selected register's value (an AND-OR of the values with their selects) and
+// its hit. From the cycle after, rd_data is the OR of the blocks' registered answers (each is
+// zero unless its address matched) and rd_hit says whether any matched (else SLVERR). The
+// data stays until the next accepted read, which waits for the R handshake: read data two
+// cycles after AR, one read per three cycles.
 //
 //   cycle        0                  1                    2
 //   AR          valid, ready
@@ -20,6 +23,8 @@
 // A memory window's word must be on its rd_data from cycle 2 until the next rd_req: a RAM read
 // with its address latched in cycle 0 and its output register loaded at the end of cycle 1
 // (block RAM with the output register on: data two cycles after rd_en, held) fits as it is.
+// Its read enable may also be AR ready (every cycle without a read in flight): AR ready is low
+// from cycle 1 until the cycle after the R handshake, so the word read in cycle 0 stays.
 `timescale 1ns / 1ps
 `default_nettype none
 
