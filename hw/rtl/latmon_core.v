@@ -103,8 +103,27 @@ module latmon_core #(
     reg [CNT_WIDTH:0]   left_reg = {(CNT_WIDTH+1){1'b0}};
     reg                 timeout_run_reg = 1'b0;  // the pending measurement has a timeout
 
+    // "bits above 0 all zero" from pieces of four bits, each a net of its own (one LUT4): the
+    // 31-bit compare was mapped four LUT4s deep, a critical path of the everything-on build on
+    // ECP5; the flip-flop now ANDs at most eight pieces (two levels).
+    localparam TZ = (CNT_WIDTH - 1 + 3) / 4;  // pieces of bits CNT_WIDTH-1:1
+    function [4*TZ-1:0] timeout_high_of;  // bits CNT_WIDTH-1:1, zero-extended to whole pieces
+        input [CNT_WIDTH-1:1] t;
+        begin
+            timeout_high_of = {(4*TZ){1'b0}};
+            timeout_high_of[CNT_WIDTH-2:0] = t[CNT_WIDTH-1:1];
+        end
+    endfunction
+    wire [4*TZ-1:0] timeout_high = timeout_high_of(timeout[CNT_WIDTH-1:1]);
+    (* keep *) wire [TZ-1:0] timeout_high_zero_piece;
+    genvar tz;
+    generate
+        for (tz = 0; tz < TZ; tz = tz + 1) begin : g_timeout_zero
+            assign timeout_high_zero_piece[tz] = timeout_high[4*tz +: 4] == 4'd0;
+        end
+    endgenerate
     always @(posedge clk) begin
-        timeout_high_zero_reg <= timeout[CNT_WIDTH-1:1] == {(CNT_WIDTH-1){1'b0}};
+        timeout_high_zero_reg <= &timeout_high_zero_piece;
         timeout_bit0_reg <= timeout[0];
         timeout_less3_reg <= {1'b0, timeout} - {{(CNT_WIDTH-1){1'b0}}, 2'd3};
     end

@@ -158,10 +158,17 @@ module latmon_hist #(
         if (clear_idle != (state == ST_IDLE))
             $fatal(1, "latmon_hist: clear_idle %0d, state %0d", clear_idle, state);
     // synthesis translate_on
+    // state_n == ST_IDLE, written out in two parts, each a net of its own: the snapshot's (one
+    // LUT) and the clears' and the drain's (no snapshot in it); state_n's own decode, shared
+    // with the snapshot's other users, put the snapshot three LUT4s before clear_idle, a
+    // critical path of the everything-on build on ECP5.
+    (* keep *) wire idle_stays = state == ST_IDLE && !snapshot;
+    (* keep *) wire idle_comes = (state == ST_CLEAR_ALL && clear_last)
+                                 || (state == ST_DRAIN && drain == 3'd1);
     always @(posedge clk) begin
         state <= state_n;
         act <= act_n;
-        clear_idle <= state_n == ST_IDLE;
+        clear_idle <= !(rst || clear) && (idle_stays || idle_comes);
         // = the next state clears (all, or the bank then frozen), written out from the present
         // state so that the drain count stays out of it.
         clear0 <= rst || clear || (state == ST_CLEAR_ALL && !clear_last)
@@ -207,10 +214,20 @@ module latmon_hist #(
     localparam [CNT_WIDTH:0] BINS_WIDE = BINS;
     reg  [CNT_WIDTH:0]   bins_mask = BINS_WIDE - 1'b1;  // (BINS << shift) - 1, at most 2^CNT_WIDTH - 1
     reg  [CNT_WIDTH:0]   past_m1 = BINS_WIDE - 1'b1;    // offset + (BINS << shift) - 1
-    integer m;
+    // The mask for each of the 32 shifts, a table: each bit a LUT of the shift's five bits (as
+    // a compare, "m < BINS_LOG2 + shift" was put on a carry chain, and the shift's route to it
+    // and the chain were a critical path of the everything-on build on ECP5).
+    reg  [CNT_WIDTH:0]   bins_mask_n;
+    integer m, sh;
+    always @* begin
+        bins_mask_n = {(CNT_WIDTH+1){1'b0}};
+        for (sh = 0; sh < 32; sh = sh + 1)
+            if ({27'd0, shift} == sh)
+                for (m = 0; m <= CNT_WIDTH; m = m + 1)
+                    bins_mask_n[m] = m < CNT_WIDTH && m < BINS_LOG2 + sh;
+    end
     always @(posedge clk) begin
-        for (m = 0; m <= CNT_WIDTH; m = m + 1)
-            bins_mask[m] <= m < CNT_WIDTH && m < BINS_LOG2 + {27'd0, shift};
+        bins_mask <= bins_mask_n;
         past_m1 <= {1'b0, offset} + bins_mask;
     end
 
