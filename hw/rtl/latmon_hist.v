@@ -217,14 +217,21 @@ module latmon_hist #(
     // The mask for each of the 32 shifts, a table: each bit a LUT of the shift's five bits (as
     // a compare, "m < BINS_LOG2 + shift" was put on a carry chain, and the shift's route to it
     // and the chain were a critical path of the everything-on build on ECP5).
+    function [CNT_WIDTH:0] bins_mask_of;  // (BINS << sh) - 1, at most 2^CNT_WIDTH - 1
+        input integer sh;
+        integer k;
+        begin
+            for (k = 0; k <= CNT_WIDTH; k = k + 1)
+                bins_mask_of[k] = k < CNT_WIDTH && k < BINS_LOG2 + sh;
+        end
+    endfunction
     reg  [CNT_WIDTH:0]   bins_mask_n;
-    integer m, sh;
+    integer sh_table;
     always @* begin
         bins_mask_n = {(CNT_WIDTH+1){1'b0}};
-        for (sh = 0; sh < 32; sh = sh + 1)
-            if ({27'd0, shift} == sh)
-                for (m = 0; m <= CNT_WIDTH; m = m + 1)
-                    bins_mask_n[m] = m < CNT_WIDTH && m < BINS_LOG2 + sh;
+        for (sh_table = 0; sh_table < 32; sh_table = sh_table + 1)
+            if ({27'd0, shift} == sh_table)
+                bins_mask_n = bins_mask_of(sh_table);
     end
     always @(posedge clk) begin
         bins_mask <= bins_mask_n;
