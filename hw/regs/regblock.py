@@ -591,14 +591,14 @@ class ModuleWriter:
         for r in self.regs:
             for f in r.fields:
                 if f.swacc:
-                    self.emit(
-                        f"    assign {f.port}_swacc = {self.read_page} && rd_{r.ident};"
-                    )
+                    self.emit(f"    assign {f.port}_swacc = {self.read_page} && rd_{r.ident};")
         # The AND-OR in pieces of at most READ_PIECE registers, each into flip-flops of its
         # own, ORed after them (a part's read data, like the parts', is an OR of flip-flops):
         # twelve registers in one AND-OR were mapped as a chain five LUTs deep.
         pieces = [self.regs[k : k + READ_PIECE] for k in range(0, len(self.regs), READ_PIECE)]
-        self.emit("    // Step 2 (the load): the value of the register selected (AND-OR), in pieces")
+        self.emit(
+            "    // Step 2 (the load): the value of the register selected (AND-OR), in pieces"
+        )
         self.emit(f"    // of at most {READ_PIECE} registers ORed after their flip-flops.")
         for k in range(len(pieces)):
             self.emit(f"    reg [31:0] rd_data_{k} = 32'd0;")
