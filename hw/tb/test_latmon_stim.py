@@ -79,11 +79,15 @@ class StimTB:
             got = [c for c, _ in self.pulses]
             assert got == want, (mode, config, got, want)
             assert int(self.dut.sent.value) == config["total"], (mode, config)
+            assert int(self.dut.done.value) == 1, (mode, config)  # ended by its total
 
     async def until_done(self) -> None:
+        # `running` read at falling edges, when every update of the rising edge has settled
+        # (read right at `done`'s rising edge, it depended on the order in which the simulator
+        # applied the two flip-flops' updates of that edge)
         while int(self.dut.running.value):
-            await RisingEdge(self.dut.done)
-        for _ in range(3):  # the monitor records the last pulse
+            await FallingEdge(self.dut.clk)
+        for _ in range(2):  # the monitor records the last pulse
             await FallingEdge(self.dut.clk)
 
 
