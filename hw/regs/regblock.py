@@ -405,13 +405,13 @@ class ModuleWriter:
         self.emit("    // read in the cycle after wr_req only: of that cycle's address")
         self.emit(f"    assign wr_hit = (wr_in_page_{page:02x} && wr_in_words_{page:02x});")
         self.emit("")
-        # The read's load is registered in the block, apart for its page and for any other
-        # address: the page's flip-flop enables the read data and the other one zeroes it (a
-        # synchronous reset, not a term of the AND-OR), so no select is the page's compare and
-        # the word's in one cycle. The two flip-flops are the block's own (each block's page
-        # differs, so synthesis cannot merge them with another block's) and sit beside its
-        # read data: one load flip-flop for every block, across the device, was a critical
-        # path of the everything-on configuration (a 2.2 ns route into a block's resets).
+        # The read's load is registered in the block, in two flip-flops: a read of its page,
+        # a read of any other address. The page's enables the read data and the other zeroes
+        # it (a synchronous reset, not a term of the AND-OR), so no select is the page's
+        # compare and the word's in one cycle. The two flip-flops are the block's own (each
+        # block's page differs, so synthesis cannot merge them with another block's) and sit
+        # beside its read data: one load flip-flop for every block, across the device, was a
+        # critical path of the everything-on configuration (a 2.2 ns route into its resets).
         self.read_page = f"rd_load_page_{page:02x}"
         self.read_other = f"rd_load_other_{page:02x}"
         self.emit("    // Reads: the address decoded in every cycle into flip-flops: in the")

@@ -5,8 +5,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from lint import lint_verilator, lint_yosys
 
@@ -56,15 +54,11 @@ def test_multiple_drivers_fail(tmp_path: Path) -> None:
     sources = write(tmp_path, "multi_driven", MULTI_DRIVEN)
     messages = lint_yosys("multi_driven", {}, sources)
     assert "multiple conflicting drivers" in messages
+    assert "multi_driven" in messages  # the message names the module
 
 
 def test_latch_fails(tmp_path: Path) -> None:
     sources = write(tmp_path, "with_latch", LATCH)
     messages = lint_yosys("with_latch", {}, sources)
     assert "dlatch" in messages
-
-
-@pytest.mark.parametrize("name", ["multi_driven", "with_latch"])
-def test_messages_name_the_module(tmp_path: Path, name: str) -> None:
-    text = MULTI_DRIVEN if name == "multi_driven" else LATCH
-    assert name in lint_yosys(name, {}, write(tmp_path, name, text))
+    assert "with_latch" in messages  # the message names the module
