@@ -25,28 +25,28 @@
 // Events are decided three cycles after they are on the inputs (INPUT_DELAY of the model), start
 // and end alike, so the latency is exact.
 //
-// Pipelined for speed, without changing those rules. Inputs: registered (stage b); each ID
-// compared with every entry in pieces of four bits (stage b -> a), the pieces combined into one
-// hit per entry (stage a -> s), an entry written since stage b taking instead the comparison with
-// the ID written. Table: a start writes its ID and time into every free entry (the lowest
-// becomes used if the start is stored), so the write enables need no free-entry search; the free
-// search works in groups of four; whether a start is a duplicate is reduced a cycle ahead to six
-// flip-flops (per group: a kept entry holds the ID; and: the start before was stored with this
-// ID). Start times: the table keeps the low 34 bits of the timebase and a flag "more than 2^32
-// cycles old" the scan sets; that is enough for every result (latencies saturate at 2^32 - 1, a
-// timeout is below 2^32) in half the flip-flops of 64-bit times. Timeout scan: the time of the
-// entry it will look at is read five cycles ahead (within each group of four entries, then the
-// group), compared with "now - timeout" (the sign of one 34-bit difference) and combined a cycle
-// later into `due`, registered for the cycle the entry is looked at; an entry written two to five
-// edges before is judged by its own age instead (looked up ahead), one written at the last edge per
-// entry. Timebase: 64 bits counted as two 32-bit halves, the high one from a registered wrap of the
-// low one; no 64-bit carry chain in one cycle. Match: the entry's time selected in two steps
-// (group, then entry), carried a cycle towards the subtraction, subtracted in a 32-bit and a 2-bit
-// part and saturated a cycle later: sample_valid comes seven cycles after the decision, ten after
-// the end event was on the inputs. Accounts: the outcomes of a decision are registered as they are,
-// reduced to one bit, then counted: the STAMP_* counters and `outstanding` show a start's outcome
-// (stored, full, duplicate) and a timeout from the third cycle after its decision, an end's
-// (matched, unmatched) from the fourth.
+// Pipelined for speed, without changing those rules. Inputs: registered (stage b); each ID compared
+// with every entry in pieces of four bits (stage b -> a), the pieces combined into one hit per
+// entry (stage a -> s), an entry written since stage b taking instead the comparison with the ID
+// written (the IDs compared with each other from the inputs on, a cycle ahead). Table: a start
+// writes its ID and time into every free entry (the lowest becomes used if the start is stored), so
+// the write enables need no free-entry search; the free search works in groups of four; whether a
+// start is a duplicate is reduced a cycle ahead to six flip-flops (per group: a kept entry holds
+// the ID; and: the start before was stored with this ID). Start times: the table keeps the low 34
+// bits of the timebase and a flag "more than 2^32 cycles old" the scan sets; that is enough for
+// every result (latencies saturate at 2^32 - 1, a timeout is below 2^32) in half the flip-flops of
+// 64-bit times. Timeout scan: the time of the entry it will look at is read five cycles ahead
+// (within each group of four entries, then the group), compared with "now - timeout" (the sign of
+// one 34-bit difference) and combined a cycle later into `due`, registered for the cycle the entry
+// is looked at; an entry written two to five edges before is judged by its own age instead (looked
+// up ahead), one written at the last edge per entry. Timebase: 64 bits counted as two 32-bit
+// halves, the high one from a registered wrap of the low one; no 64-bit carry chain in one cycle.
+// Match: the entry's time selected in two steps (group, then entry), carried a cycle towards the
+// subtraction, subtracted in a 32-bit and a 2-bit part and saturated a cycle later: sample_valid
+// comes seven cycles after the decision, ten after the end event was on the inputs. Accounts: the
+// outcomes of a decision are registered as they are, reduced to one bit, then counted: the STAMP_*
+// counters and `outstanding` show a start's outcome (stored, full, duplicate) and a timeout from
+// the third cycle after its decision, an end's (matched, unmatched) from the fourth.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -175,7 +175,8 @@ module latmon_stamp #(
     reg                a_start = 1'b0;
     reg [ID_WIDTH-1:0] a_start_id = {ID_WIDTH{1'b0}};
     reg                a_end = 1'b0;
-    // bit NQ*g + q: piece q of entry g's ID == piece q of stage a's start (end) ID
+    // bit NQ*g + q: piece q of entry g's ID == piece q of stage a's start (end) ID (and for
+    // h_end's piece 0: stage a has the end)
     reg [ENTRIES*NQ-1:0] h_start = {(ENTRIES*NQ){1'b0}};
     reg [ENTRIES*NQ-1:0] h_end = {(ENTRIES*NQ){1'b0}};
     wire [ENTRIES-1:0]   h_start_all;  // a start in stage a, and entry g's ID == its ID
@@ -257,43 +258,61 @@ module latmon_stamp #(
     endgenerate
 
     // Stage b's IDs against stage a's and stage s's start IDs, in the 4-bit pieces of the table
-    // compare, each a net of its own: a 16-bit equality left whole was mapped as a chain of
-    // five LUTs, core+stamp's deepest path.
+    // compare, registered a cycle ahead: the IDs move through the stages unconditionally, so
+    // "b's ID == a's start ID" is "the input ID == b's start ID" of the cycle before (and
+    // "== s's" is "== a's"). Compared in stage b, each flag was four LUT4 levels deep (two for
+    // a piece, two for the AND of the pieces and the valid: the everything-on build's critical
+    // path on a seed). For an end, piece 0 also holds the event's valid, so that its two flags
+    // are one LUT of four flip-flops; a start's valid stays out of them (with the stimulus's
+    // pulses as starts, the pulse selects the start's ID: folded into piece 0 too, the route
+    // from the generator into these compares became that build's critical path on a seed).
+    wire [4*NQ-1:0] in_start_pieces = pieces(start_id);
+    wire [4*NQ-1:0] in_end_pieces = pieces(end_id);
+    wire            in_start = start_valid && enable;
+    wire            in_end = end_valid && enable;
+    reg [NQ-1:0] start_last_eq = {NQ{1'b0}};  // piece q of b's start ID == of a's start ID
+    reg [NQ-1:0] end_last_eq = {NQ{1'b0}};    // (an end's piece 0: and b has the end)
+    reg [NQ-1:0] start_prev_eq = {NQ{1'b0}};  // ... == of s's start ID
+    reg [NQ-1:0] end_prev_eq = {NQ{1'b0}};
     wire [4*NQ-1:0] a_start_pieces = pieces(a_start_id);
-    wire [4*NQ-1:0] s_pieces = pieces(s_id);
-    (* keep *) wire [NQ-1:0] start_last_eq;  // piece q of b's start ID == of a's start ID
-    (* keep *) wire [NQ-1:0] end_last_eq;
-    (* keep *) wire [NQ-1:0] start_prev_eq;  // ... == of s's start ID
-    (* keep *) wire [NQ-1:0] end_prev_eq;
-    generate
-        for (g = 0; g < NQ; g = g + 1) begin : g_id_piece
-            assign start_last_eq[g] = b_start_pieces[4*g +: 4] == a_start_pieces[4*g +: 4];
-            assign end_last_eq[g] = b_end_pieces[4*g +: 4] == a_start_pieces[4*g +: 4];
-            assign start_prev_eq[g] = b_start_pieces[4*g +: 4] == s_pieces[4*g +: 4];
-            assign end_prev_eq[g] = b_end_pieces[4*g +: 4] == s_pieces[4*g +: 4];
+    always @(posedge clk) begin : id_to_id
+        integer q;
+        for (q = 0; q < NQ; q = q + 1) begin
+            start_last_eq[q] <= in_start_pieces[4*q +: 4] == b_start_pieces[4*q +: 4];
+            end_last_eq[q] <= in_end_pieces[4*q +: 4] == b_start_pieces[4*q +: 4];
+            start_prev_eq[q] <= in_start_pieces[4*q +: 4] == a_start_pieces[4*q +: 4];
+            end_prev_eq[q] <= in_end_pieces[4*q +: 4] == a_start_pieces[4*q +: 4];
         end
-    endgenerate
+        end_last_eq[0] <= in_end && in_end_pieces[3:0] == b_start_pieces[3:0];
+        end_prev_eq[0] <= in_end && in_end_pieces[3:0] == a_start_pieces[3:0];
+        if (rst) begin
+            end_last_eq[0] <= 1'b0;
+            end_prev_eq[0] <= 1'b0;
+        end
+    end
 
     always @(posedge clk) begin
-        b_start <= start_valid && enable;
+        b_start <= in_start;
         b_start_id <= start_id;
-        b_end <= end_valid && enable;
+        b_end <= in_end;
         b_end_id <= end_id;
         h_start <= start_piece_eq;
         h_end <= end_piece_eq;
+        for (n = 0; n < ENTRIES; n = n + 1)  // piece 0 with the valid: e_hit_id reads one less
+            h_end[NQ*n] <= b_end && end_piece_eq[NQ*n];
         a_start <= b_start;
         a_start_id <= b_start_id;
         a_end <= b_end;
         a_start_is_last <= b_start && &start_last_eq;
-        a_end_is_last <= b_end && &end_last_eq;
+        a_end_is_last <= &end_last_eq;
         a_start_is_prev <= b_start && &start_prev_eq;
-        a_end_is_prev <= b_end && &end_prev_eq;
+        a_end_is_prev <= &end_prev_eq;
         s_valid <= a_start;
         s_id <= a_start_id;
         e_valid <= a_end;
         for (n = 0; n < ENTRIES; n = n + 1) begin
             e_hit_id[n] <= write[n] ? a_end_is_last : wrote[n] ? a_end_is_prev
-                                                             : a_end && &h_end[NQ*n +: NQ];
+                                                             : &h_end[NQ*n +: NQ];
         end
         wrote <= write;
         wrote2 <= wrote;
@@ -313,6 +332,8 @@ module latmon_stamp #(
         if (rst) begin
             b_start <= 1'b0;
             b_end <= 1'b0;
+            for (n = 0; n < ENTRIES; n = n + 1)
+                h_end[NQ*n] <= 1'b0;
             a_start <= 1'b0;
             a_end <= 1'b0;
             s_valid <= 1'b0;
