@@ -7,10 +7,9 @@ Verilator (-Wall: widths, unused and undriven signals, case coverage, ...) and Y
 simulation and a multi-driven net in synthesis, which Verilator does not report when both
 blocks share a clock — combinational loops, undriven wires, and latches: a signal of an
 `always @*` block left unassigned on some path, which the ECP5 synthesis refuses) both must
-find nothing, in each
-configuration below (parameters change which generate branches are elaborated), the full IP
-(`latmon`) and the minimal configuration (`latmon_min`) alike. Exit status 1
-and the tools' messages when either does.
+find nothing, in each configuration below (parameters change which generate branches are
+elaborated), the full IP (`latmon`) and the minimal configuration (`latmon_min`) alike. Exit
+status 1 and the tools' messages when either does.
 
 One warning class is switched off: PROCASSINIT (a register with an initial value that an always
 block also assigns) — the initial values are the FPGA's power-up state, on purpose.
