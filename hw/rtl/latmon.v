@@ -456,15 +456,17 @@ module latmon #(
             always @(posedge clk) stamp_clear_q <= clear;
             assign stamp_clear = stamp_clear_q;
 
-            // STIM_CTRL.STAMP: the stimulus pulses are start events with their IDs.
-            wire from_stim = stim_stamp & stim_pulse;
+            // STIM_CTRL.STAMP: the stimulus is the start source, its pulses the start events
+            // with their IDs; the start inputs are not looked at meanwhile (a start on them in a
+            // pulse's cycle could not be taken with it). The selection is a register bit, not
+            // the pulse: the pulse drives only the start's valid.
             latmon_stamp #(
                 .CNT_WIDTH(CNT_WIDTH), .ID_WIDTH(ID_WIDTH), .ENTRIES(STAMP_ENTRIES)
             ) stamp_inst (
                 .clk(clk), .rst(rst), .clear(stamp_clear), .enable(stamp_enable),
                 .timeout(stamp_timeout),
-                .start_valid(start_valid | from_stim),
-                .start_id(from_stim ? stim_id : start_id),
+                .start_valid(stim_stamp ? stim_pulse : start_valid),
+                .start_id(stim_stamp ? stim_id : start_id),
                 .end_valid(end_valid), .end_id(end_id),
                 .timebase(stamp_time), .sample_valid(stamp_valid),
                 .sample_latency(stamp_latency), .matched(stamp_matched),

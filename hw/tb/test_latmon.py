@@ -800,6 +800,39 @@ async def stimulus_drives_the_monitor(dut) -> None:
 
 
 @cocotb.test()
+async def stimulus_is_the_only_start_source(dut) -> None:
+    """With STIM_CTRL.STAMP = 1 the stimulus's pulses are the timestamp mode's only starts: a
+    start held on the start inputs through the whole run (in every pulse's cycle and between)
+    is not looked at; with STAMP = 0 again, the inputs are starts as before."""
+    tb = IPTB(dut)
+    if not (tb.p["HAS_STIM"] and tb.p["HAS_STAMP"]):
+        return
+    await tb.bring_up()
+    pulses = min(10, tb.p["STAMP_ENTRIES"] - 1)  # every pulse and the last start find an entry
+    await tb.write("STAMP_CTRL", tb.fields("STAMP_CTRL", enable=1))
+    await tb.write("STIM_PERIOD", 23)
+    await tb.write("STIM_TOTAL", pulses)
+    await tb.write("STIM_CTRL", tb.fields("STIM_CTRL", stamp=1))  # the source, nothing runs
+    dut.start_id.value = 0xAB & ((1 << tb.p["ID_WIDTH"]) - 1)
+    dut.start_valid.value = 1
+    await tb.settle(10)
+    await tb.write("STIM_CTRL", tb.fields("STIM_CTRL", start=1, stamp=1))
+    await tb.settle(23 * pulses + 20)
+    assert await tb.read("STIM_SENT") == pulses
+    got = {n: await tb.read(f"STAMP_{n}") for n in ("OUTSTANDING", "FULL", "DUPLICATES")}
+    assert got == {"OUTSTANDING": pulses, "FULL": 0, "DUPLICATES": 0}, got
+    # STAMP = 0 (with the start still held): the input's start is taken, once; the rest of the
+    # held cycles are duplicates of it
+    await tb.write("STIM_CTRL", 0)
+    await tb.settle(4)
+    dut.start_valid.value = 0
+    await tb.settle(20)
+    got = {n: await tb.read(f"STAMP_{n}") for n in ("OUTSTANDING", "FULL")}
+    assert got == {"OUTSTANDING": pulses + 1, "FULL": 0}, got
+    assert await tb.read("STAMP_DUPLICATES") > 0
+
+
+@cocotb.test()
 async def threshold_and_timeout_saturate(dut) -> None:
     """A THRESHOLD or TIMEOUT that does not fit CNT_WIDTH bits is stored as all ones and reads
     back so: it never wraps (THRESHOLD = 1000 with an 8-bit counter is 255, not 232, so a

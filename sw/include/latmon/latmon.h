@@ -109,7 +109,7 @@ struct latmon_stim {
 	unsigned mode; /**< 0 periodic, 1 random, 2 burst */
 	uint32_t period, interval_min, interval_max, burst_len, pause, total, seed;
 	int loop;  /**< pulses also enter the monitor's irq input */
-	int stamp; /**< pulses are start events of the timestamp mode */
+	int stamp; /**< the pulses are the timestamp mode's starts (start inputs ignored) */
 };
 
 /** A message for a value returned by this library (errno values included). */
