@@ -263,9 +263,9 @@ module latmon_stamp #(
     // "== s's" is "== a's"). Compared in stage b, each flag was four LUT4 levels deep (two for
     // a piece, two for the AND of the pieces and the valid: the everything-on build's critical
     // path on a seed). For an end, piece 0 also holds the event's valid, so that its two flags
-    // are one LUT of four flip-flops; a start's valid stays out of them (with the stimulus's
-    // pulses as starts, the pulse selects the start's ID: folded into piece 0 too, the route
-    // from the generator into these compares became that build's critical path on a seed).
+    // are one LUT of four flip-flops; a start's valid stays out of them (the stimulus's pulse
+    // is a start's valid: folded into piece 0 too, when the pulse also selected the start's ID,
+    // the route from the generator into these compares became that build's critical path).
     wire [4*NQ-1:0] in_start_pieces = pieces(start_id);
     wire [4*NQ-1:0] in_end_pieces = pieces(end_id);
     wire            in_start = start_valid && enable;
