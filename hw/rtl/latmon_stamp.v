@@ -196,6 +196,11 @@ module latmon_stamp #(
     // pulled away from their carry chain (a 2.3 ns route into it, a critical path of the
     // core+stamp build); the timebase now drives its outputs alone.
     reg [TW-1:0]       now = {TW{1'b0}};
+    // `now` counts as two halves too, the high one from a registered wrap of the low one: its
+    // one TW-bit carry chain from now[0] was a critical path of the core+stamp build (now[0]'s
+    // flip-flop pulled away from the chain by the table's writes)
+    localparam NOW_LO = TW / 2;
+    reg                now_lo_max = 1'b0;            // now[NOW_LO-1:0] is all ones
 
     // A start writes its ID and time into every free entry whether or not it is stored (a free
     // entry's contents do not matter; the lowest of them becomes used when the start is stored):
@@ -320,7 +325,9 @@ module latmon_stamp #(
         timebase[31:0] <= timebase[31:0] + 32'd1;
         timebase[63:32] <= timebase[63:32] + {31'd0, timebase_lo_max};
         timebase_lo_max <= timebase[31:0] == 32'hffff_fffe;
-        now <= now + 1'b1;
+        now[NOW_LO-1:0] <= now[NOW_LO-1:0] + 1'b1;
+        now[TW-1:NOW_LO] <= now[TW-1:NOW_LO] + {{(TW - NOW_LO - 1){1'b0}}, now_lo_max};
+        now_lo_max <= &now[NOW_LO-1:1] && !now[0];
         for (n = 0; n < ENTRIES; n = n + 1) begin
             if (write[n]) begin
                 ids[n] <= s_id;
@@ -342,6 +349,7 @@ module latmon_stamp #(
             timebase <= 64'd0;
             timebase_lo_max <= 1'b0;
             now <= {TW{1'b0}};
+            now_lo_max <= 1'b0;
         end
     end
 
