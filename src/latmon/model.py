@@ -108,10 +108,17 @@ class Series:
         return self.meta.get("kind") == "spike"
 
     @property
+    def is_component(self) -> bool:
+        """A part of another series' latency (latprobe --stages: ``kind`` irq, from the expiry
+        to the timer's handler, or thread, to the switch to the probe), named by
+        ``meta["of"]``; see docs/latprobe.md."""
+        return self.meta.get("kind") in ("irq", "thread")
+
+    @property
     def is_derived(self) -> bool:
-        """Derived from another series (stages, spike explanations): not a latency series of
-        its own, so left out of statistics and comparisons."""
-        return self.is_stages or self.is_spike
+        """Derived from another series (stages, spike explanations, IRQ/thread components): not
+        a latency series of its own, so left out of pooled statistics and comparisons."""
+        return self.is_stages or self.is_spike or self.is_component
 
     @property
     def stage_names(self) -> list[str]:

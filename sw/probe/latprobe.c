@@ -24,6 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "latprobe_action.h"
+#include "latprobe_idle.h"
 #include "latprobe_measure.h"
 #include "latprobe_metrics.h"
 #include "latprobe_output.h"
@@ -71,6 +73,9 @@ struct run {
 	pid_t *tids;
 	struct latprobe_run_info info;
 	struct latprobe_metrics metrics; /* --metrics */
+	struct latprobe_actions actions; /* --threshold */
+	struct latprobe_idle idle;	 /* --deepest-idle-state */
+	bool idle_set;
 	bool failed; /* a measurement thread or the trace failed: exit 1, results kept */
 };
 
@@ -138,11 +143,39 @@ static int resolve_cpus(struct latprobe_params *params, cpu_set_t *allowed)
 	return LATPROBE_EXIT_OK;
 }
 
-/* Keep the main thread off the measured CPUs when another CPU is available. */
+/* --housekeeping: latprobe's own threads (this one, and the trace reader and metrics threads
+ * it starts, which inherit its affinity) on those CPUs, from the start. */
+static int pin_housekeeping(const struct latprobe_params *params, const cpu_set_t *allowed)
+{
+	cpu_set_t hk;
+
+	if (!params->nhk_cpus)
+		return LATPROBE_EXIT_OK;
+	CPU_ZERO(&hk);
+	for (unsigned i = 0; i < params->nhk_cpus; i++) {
+		if (params->hk_cpus[i] >= CPU_SETSIZE || !CPU_ISSET(params->hk_cpus[i], allowed)) {
+			error_msg("--housekeeping: CPU %u is not online or not available to this "
+				  "process (see /sys/devices/system/cpu/online and taskset -p %d)",
+				  params->hk_cpus[i], (int)getpid());
+			return LATPROBE_EXIT_SETUP;
+		}
+		CPU_SET(params->hk_cpus[i], &hk);
+	}
+	if (sched_setaffinity(0, sizeof(hk), &hk)) {
+		error_msg("--housekeeping: sched_setaffinity: %s", strerror(errno));
+		return LATPROBE_EXIT_SETUP;
+	}
+	return LATPROBE_EXIT_OK;
+}
+
+/* Keep the main thread off the measured CPUs when another CPU is available (unless
+ * --housekeeping placed it). */
 static void pin_main_thread(const struct latprobe_params *params, const cpu_set_t *allowed)
 {
 	cpu_set_t rest = *allowed;
 
+	if (params->nhk_cpus)
+		return;
 	for (unsigned i = 0; i < params->ncpus; i++)
 		CPU_CLR(params->cpus[i], &rest);
 	if (CPU_COUNT(&rest) == 0)
@@ -218,7 +251,18 @@ static int hold_dma_latency(struct run *run)
 
 static void explain_start_error(const struct latprobe_params *p, unsigned cpu, int rc)
 {
-	if (rc == EPERM) {
+	if (rc == EPERM && p->policy == LATPROBE_POLICY_DEADLINE) {
+		error_msg("cannot run the measurement thread of CPU %u under SCHED_DEADLINE: %s; it "
+			  "needs root (CAP_SYS_NICE), and the kernel admits a task pinned to one "
+			  "CPU only when that CPU is its own root domain (an exclusive cpuset "
+			  "partition) or deadline admission control is off "
+			  "(/proc/sys/kernel/sched_rt_runtime_us = -1)",
+			  cpu, strerror(rc));
+	} else if (rc == EBUSY && p->policy == LATPROBE_POLICY_DEADLINE) {
+		error_msg("cannot run the measurement thread of CPU %u under SCHED_DEADLINE: the "
+			  "CPU's deadline bandwidth is used up (lower the runtime)",
+			  cpu);
+	} else if (rc == EPERM) {
 		error_msg(
 		    "no permission to run at SCHED_%s priority %d: run as root, give the "
 		    "binary CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep latprobe), raise "
@@ -252,6 +296,7 @@ static int setup_threads(struct run *run)
 		th->go = &run->go;
 		th->main_pid = getpid();
 		th->brk = params->break_ns ? &run->brk : NULL;
+		th->thr = params->threshold_ns ? &run->actions.thr : NULL;
 		if (latprobe_thread_alloc(th)) {
 			error_msg("cannot allocate memory for %" PRIu64 " samples per CPU; lower "
 				  "--max-samples or --hist-bins",
@@ -268,7 +313,8 @@ static int setup_tracing(struct run *run)
 	struct latprobe_trace_config cfg = {
 		.buffer_kb = params->trace_buffer_kb,
 		.explain = params->explain_worst || params->explain_ns || params->break_ns,
-		.break_instance = params->break_ns != 0,
+		.break_instance = params->break_ns != 0 ||
+				  (params->threshold_ns && (params->actions & LATPROBE_ACTION_TRACE)),
 		.window_limit = TRACE_WINDOW_BUDGET,
 	};
 	char err[512];
@@ -335,6 +381,8 @@ static int run_setup(struct run *run)
 		snprintf(run->kernel, sizeof(run->kernel), "unknown");
 	}
 	rc = resolve_cpus(params, &run->allowed);
+	if (!rc)
+		rc = pin_housekeeping(params, &run->allowed);
 	if (rc)
 		return rc;
 	/* Outputs first: a bad path must fail before minutes of measuring, not after. */
@@ -366,12 +414,28 @@ static int run_setup(struct run *run)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGUSR1);
+	sigaddset(&block, SIGUSR2); /* a snapshot of the statistics so far */
+	sigaddset(&block, SIGCHLD); /* the --on-threshold shell command ended */
+	sigaddset(&block, SIGRTMIN); /* --posix-timers: each thread waits for its own */
 	if (pthread_sigmask(SIG_BLOCK, &block, NULL)) {
 		error_msg("cannot block signals");
 		return LATPROBE_EXIT_SETUP;
 	}
-	if (params->stages)
-		return setup_tracing(run);
+	/* after the signals are blocked: SIGINT/SIGTERM from here on end in the teardown, which
+	 * restores the idle states */
+	if (params->deepest_idle != LATPROBE_IDLE_UNTOUCHED) {
+		char err[512];
+
+		run->idle_set = true;
+		if (latprobe_idle_limit(&run->idle, "/sys/devices/system/cpu", params->cpus,
+					params->ncpus, params->deepest_idle, err, sizeof(err))) {
+			error_msg("%s", err);
+			return LATPROBE_EXIT_SETUP;
+		}
+	}
+	if (params->stages && (rc = setup_tracing(run)))
+		return rc;
+	latprobe_actions_init(&run->actions, params, run->tracing ? &run->trace : NULL);
 	return LATPROBE_EXIT_OK;
 }
 
@@ -421,9 +485,14 @@ static int wait_for_end(struct run *run)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
+	sigaddset(&set, SIGCHLD);
 	while (atomic_load(&run->running) > 0) {
-		int sig = run->tracing ? sigtimedwait(&set, NULL, &tick) : sigwaitinfo(&set, NULL);
+		int sig = run->tracing || latprobe_actions_running(&run->actions)
+			      ? sigtimedwait(&set, NULL, &tick)
+			      : sigwaitinfo(&set, NULL);
 
+		latprobe_actions_poll(&run->actions, latprobe_now_ns());
 		if (sig < 0) {
 			if (errno == EINTR)
 				continue;
@@ -439,6 +508,9 @@ static int wait_for_end(struct run *run)
 			interrupted = 1;
 			atomic_store(&run->stop, true);
 		}
+		if (sig == SIGUSR2)
+			latprobe_write_snapshot(stderr, run->threads, run->nthreads,
+						latprobe_now_ns() - run->start_ns);
 	}
 	return interrupted;
 }
@@ -493,13 +565,21 @@ static void finish_tracing(struct run *run)
 	run->tracing = false;
 }
 
-/* Every thread runs and waits: give them the start time. */
-static void release_threads(struct run *run)
+/* Every thread runs and waits: give them the start time (or stop them all when one could not
+ * set itself up). @return 0 or LATPROBE_EXIT_SETUP. */
+static int release_threads(struct run *run)
 {
 	const struct timespec poll = { .tv_sec = 0, .tv_nsec = 1000000 };
 
 	while (atomic_load(&run->ready) < run->nthreads && !atomic_load(&run->stop))
 		nanosleep(&poll, NULL);
+	for (unsigned i = 0; i < run->nthreads; i++) {
+		if (run->threads[i].setup_failed) {
+			explain_start_error(&run->params, run->threads[i].cpu, run->threads[i].error);
+			atomic_store(&run->stop, true);
+			return LATPROBE_EXIT_SETUP;
+		}
+	}
 	utc_now(run->start_utc, sizeof(run->start_utc));
 	run->start_ns = latprobe_now_ns() + START_DELAY_NS;
 	for (unsigned i = 0; i < run->nthreads; i++) {
@@ -510,7 +590,9 @@ static void release_threads(struct run *run)
 		run->threads[i].phase_ns =
 		    run->params.aligned ? 0 : run->params.interval_ns * i / run->nthreads;
 	}
+	latprobe_actions_arm(&run->actions);
 	atomic_store_explicit(&run->go, run->start_ns, memory_order_release);
+	return LATPROBE_EXIT_OK;
 }
 
 static int run_measure(struct run *run)
@@ -542,13 +624,14 @@ static int run_measure(struct run *run)
 			rc = LATPROBE_EXIT_SETUP;
 		}
 	}
-	if (!rc) {
-		release_threads(run);
+	if (!rc)
+		rc = release_threads(run);
+	if (!rc)
 		run->info.interrupted = wait_for_end(run);
-	}
 	for (unsigned i = 0; i < params->ncpus; i++)
 		latprobe_thread_join(&run->threads[i]);
 	run->end_ns = latprobe_now_ns();
+	latprobe_actions_finish(&run->actions);
 	if (run->tracing && !rc)
 		finish_tracing(run);
 	if (run->dma_fd >= 0) {
@@ -556,7 +639,7 @@ static int run_measure(struct run *run)
 		run->dma_fd = -1;
 	}
 	for (unsigned i = 0; !rc && i < run->nthreads; i++) {
-		if (run->threads[i].error) {
+		if (run->threads[i].error && !run->threads[i].setup_failed) {
 			error_msg("CPU %u: %s failed: %s; the results up to then are kept",
 				  run->threads[i].cpu, run->threads[i].error_what,
 				  strerror(run->threads[i].error));
@@ -582,6 +665,8 @@ static int run_report(struct run *run)
 	info->t0_mono_ns = run->start_ns;
 	info->dma_latency_us = run->dma_held_us;
 	info->dma_note = run->dma_note;
+	info->idle_disabled = run->idle.nsaved;
+	info->actions = params->threshold_ns ? &run->actions : NULL;
 	if (latprobe_write_log(run->log, params, info, run->threads, run->nthreads)) {
 		error_msg("writing the latmon-log to %s failed: %s", params->output,
 			  strerror(errno ? errno : EIO));
@@ -653,6 +738,11 @@ static int run_teardown(struct run *run, int rc)
 		if (latprobe_trace_close(&run->trace, err, sizeof(err)))
 			error_msg("%s", err);
 	}
+	if (run->idle_set && latprobe_idle_restore(&run->idle, err, sizeof(err))) {
+		error_msg("%s", err);
+		if (!rc)
+			rc = LATPROBE_EXIT_FAILURE;
+	}
 	latprobe_metrics_close(&run->metrics);
 	latprobe_tracker_free(&run->tracker);
 	latprobe_trace_free(&run->trace);
@@ -688,7 +778,7 @@ int main(int argc, char **argv)
 		return LATPROBE_EXIT_USAGE;
 	}
 	if (help) {
-		fputs(latprobe_usage(), stdout);
+		latprobe_print_usage(stdout);
 		return LATPROBE_EXIT_OK;
 	}
 	run.dma_fd = -1;

@@ -33,6 +33,18 @@ struct latprobe_break {
 	uint64_t t, latency;
 };
 
+/** --threshold: shared by the threads; the main thread runs the actions (latprobe.c). */
+struct latprobe_threshold {
+	uint64_t threshold_ns;
+	int marker_fd;	   /**< the trace action's trace_marker, or -1 */
+	int tracing_on_fd; /**< the trace action's tracing_on, or -1 */
+	atomic_bool armed; /**< the next sample above the threshold is an event */
+	atomic_bool pending; /**< an event waits for the main thread (cpu, t, latency are set) */
+	_Atomic uint64_t above; /**< samples above the threshold (events or not) */
+	unsigned cpu;
+	uint64_t t, latency;
+};
+
 struct latprobe_thread {
 	/* set by the caller before latprobe_thread_start() */
 	const struct latprobe_params *params;
@@ -46,6 +58,7 @@ struct latprobe_thread {
 	atomic_uint *running; /**< threads still measuring; the last one to finish signals main */
 	pid_t main_pid;
 	struct latprobe_break *brk; /**< --break, or NULL */
+	struct latprobe_threshold *thr; /**< --threshold, or NULL */
 	struct latmon_meter *meter; /**< --metrics: every sample published here, or NULL */
 	/* results */
 	struct latprobe_hist hist;
@@ -55,6 +68,8 @@ struct latprobe_thread {
 	_Atomic uint64_t published; /**< kept samples the main thread may read while measuring */
 	uint64_t events;	    /**< wake-ups measured */
 	uint64_t missed;	    /**< periods skipped because a wake-up came too late */
+	uint64_t warmup;	    /**< wake-ups in the --warm-up (not in events nor statistics) */
+	bool setup_failed;	    /**< the thread could not set itself up (error says why) */
 	_Atomic pid_t tid;	    /**< the thread's kernel id (for tracing), 0 until it runs */
 	atomic_bool finished;	    /**< it measures no more (its last sample is published) */
 	/* --stages: per kept sample, filled in by the tracker as the run goes */
@@ -86,7 +101,9 @@ int latprobe_thread_alloc(struct latprobe_thread *thread);
 void latprobe_thread_free(struct latprobe_thread *thread);
 
 /**
- * Create the thread on its CPU with the scheduling policy and priority of the params.
+ * Create the thread on its CPU with the scheduling policy and priority of the params
+ * (SCHED_DEADLINE and POSIX timers are set up by the thread itself before it reports ready; a
+ * failure there sets setup_failed, error and error_what).
  * @return 0, or the pthread error (EPERM: no permission for the real-time policy, EINVAL: the
  *         CPU is not usable).
  */

@@ -1,4 +1,5 @@
 /* latprobe output; see latprobe_output.h. */
+#define _GNU_SOURCE
 #include "latprobe_output.h"
 
 #include <errno.h>
@@ -9,6 +10,9 @@
 #include <string.h>
 
 #include "latmon/latmon_log.h"
+#include "latprobe_action.h"
+
+#include <time.h>
 
 #ifndef LATMON_VERSION
 #define LATMON_VERSION "0.1.0"
@@ -41,8 +45,9 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		       unsigned nthreads)
 {
 	char interval[24], elapsed[24], priority[24], bin[24], max_samples[24], dma[24], t0[24];
-	char trace[5][24], brk[4][24];
-	struct latmon_log_kv header[40];
+	char trace[5][24], brk[4][24], dl[3][24], warm[24], idle[48], thr[8][24];
+	char hk[512];
+	struct latmon_log_kv header[64];
 	unsigned nseries =
 	    nthreads + (info->stages ? latprobe_trace_series_count(threads, nthreads) : 0);
 	size_t nheader = 0;
@@ -79,6 +84,38 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 	header[nheader++] =
 	    (struct latmon_log_kv){ "policy", latprobe_policy_name(params->policy) };
 	header[nheader++] = (struct latmon_log_kv){ "priority", priority };
+	if (params->policy == LATPROBE_POLICY_DEADLINE) {
+		u64_text(dl[0], sizeof(dl[0]), params->dl_runtime_ns);
+		u64_text(dl[1], sizeof(dl[1]), params->dl_deadline_ns);
+		u64_text(dl[2], sizeof(dl[2]), params->dl_period_ns);
+		header[nheader++] = (struct latmon_log_kv){ "dl_runtime_ns", dl[0] };
+		header[nheader++] = (struct latmon_log_kv){ "dl_deadline_ns", dl[1] };
+		header[nheader++] = (struct latmon_log_kv){ "dl_period_ns", dl[2] };
+	}
+	header[nheader++] = (struct latmon_log_kv){
+		"clock", params->clock == CLOCK_REALTIME ? "realtime" : "monotonic"
+	};
+	header[nheader++] =
+	    (struct latmon_log_kv){ "timer", params->posix_timers ? "posix" : "nanosleep" };
+	header[nheader++] =
+	    (struct latmon_log_kv){ "timer_mode", params->relative ? "relative" : "absolute" };
+	if (params->warmup_ns) {
+		u64_text(warm, sizeof(warm), params->warmup_ns);
+		header[nheader++] = (struct latmon_log_kv){ "warmup_ns", warm };
+	}
+	if (params->nhk_cpus) {
+		size_t used = 0;
+
+		hk[0] = '\0';
+		for (unsigned i = 0; i < params->nhk_cpus && used + 12 < sizeof(hk); i++)
+			used += (size_t)snprintf(hk + used, sizeof(hk) - used, "%s%u", i ? "," : "",
+						 params->hk_cpus[i]);
+		header[nheader++] = (struct latmon_log_kv){ "housekeeping", hk };
+	}
+	if (params->deepest_idle != LATPROBE_IDLE_UNTOUCHED) {
+		snprintf(idle, sizeof(idle), "%d", params->deepest_idle);
+		header[nheader++] = (struct latmon_log_kv){ "deepest_idle_state", idle };
+	}
 	header[nheader++] = (struct latmon_log_kv){ "mlock", params->mlock ? "1" : "0" };
 	header[nheader++] =
 	    (struct latmon_log_kv){ "wakeups", params->aligned ? "aligned" : "spread" };
@@ -133,6 +170,24 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 			header[nheader++] =
 			    (struct latmon_log_kv){ "break_trace", info->break_trace };
 	}
+	if (info->actions && params->threshold_ns) {
+		const struct latprobe_actions *a = info->actions;
+
+		u64_text(thr[0], sizeof(thr[0]), params->threshold_ns);
+		u64_text(thr[1], sizeof(thr[1]), a->events);
+		u64_text(thr[2], sizeof(thr[2]), atomic_load(&a->thr.above));
+		u64_text(thr[3], sizeof(thr[3]), a->traces_saved);
+		u64_text(thr[4], sizeof(thr[4]), a->signals_sent);
+		u64_text(thr[5], sizeof(thr[5]), a->shells_ok);
+		u64_text(thr[6], sizeof(thr[6]), a->action_errors);
+		header[nheader++] = (struct latmon_log_kv){ "threshold_ns", thr[0] };
+		header[nheader++] = (struct latmon_log_kv){ "threshold_events", thr[1] };
+		header[nheader++] = (struct latmon_log_kv){ "threshold_samples", thr[2] };
+		header[nheader++] = (struct latmon_log_kv){ "threshold_traces", thr[3] };
+		header[nheader++] = (struct latmon_log_kv){ "threshold_signals", thr[4] };
+		header[nheader++] = (struct latmon_log_kv){ "threshold_shells_ok", thr[5] };
+		header[nheader++] = (struct latmon_log_kv){ "threshold_action_errors", thr[6] };
+	}
 	err = latmon_log_begin(w, header, nheader);
 
 	for (unsigned i = 0; !err && i < nthreads; i++) {
@@ -174,11 +229,13 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 	}
 	for (unsigned i = 0; !err && i < nthreads; i++) {
 		const struct latprobe_thread *th = &threads[i];
-		struct latmon_log_counter counters[6];
+		struct latmon_log_counter counters[7];
 		size_t n = 0;
 
 		counters[n++] = (struct latmon_log_counter){ "events", th->events };
 		counters[n++] = (struct latmon_log_counter){ "missed", th->missed };
+		if (params->warmup_ns)
+			counters[n++] = (struct latmon_log_counter){ "warmup", th->warmup };
 		if (th->hist.count) {
 			counters[n++] = (struct latmon_log_counter){ "min", th->hist.min };
 			counters[n++] = (struct latmon_log_counter){ "max", th->hist.max };
@@ -227,6 +284,47 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 		LATMON_VERSION, params->interval_ns, latprobe_policy_name(params->policy),
 		params->priority, params->mlock ? "true" : "false",
 		params->aligned ? "aligned" : "spread");
+	if (params->policy == LATPROBE_POLICY_DEADLINE)
+		fprintf(out,
+			"\"deadline\": {\"runtime_ns\": %" PRIu64 ", \"deadline_ns\": %" PRIu64
+			", \"period_ns\": %" PRIu64 "}, ",
+			params->dl_runtime_ns, params->dl_deadline_ns, params->dl_period_ns);
+	fprintf(out, "\"clock\": \"%s\", \"timer\": \"%s\", \"timer_mode\": \"%s\", ",
+		params->clock == CLOCK_REALTIME ? "realtime" : "monotonic",
+		params->posix_timers ? "posix" : "nanosleep",
+		params->relative ? "relative" : "absolute");
+	fprintf(out, "\"warmup_ns\": %" PRIu64 ", ", params->warmup_ns);
+	fputs("\"housekeeping\": [", out);
+	for (unsigned i = 0; i < params->nhk_cpus; i++)
+		fprintf(out, "%s%u", i ? ", " : "", params->hk_cpus[i]);
+	fputs("], ", out);
+	if (params->deepest_idle != LATPROBE_IDLE_UNTOUCHED)
+		fprintf(out,
+			"\"deepest_idle_state\": %d, \"idle_states_disabled\": %zu, ",
+			params->deepest_idle, info->idle_disabled);
+	if (info->actions && params->threshold_ns) {
+		const struct latprobe_actions *a = info->actions;
+
+		fprintf(out,
+			"\"threshold\": {\"threshold_ns\": %" PRIu64 ", \"events\": %" PRIu64
+			", \"samples_above\": %" PRIu64 ", \"traces_saved\": %" PRIu64
+			", \"signals_sent\": %" PRIu64 ", \"shells_ok\": %" PRIu64
+			", \"shells_failed\": %" PRIu64 ", \"shells_killed\": %" PRIu64
+			", \"action_errors\": %" PRIu64 ", \"first_trace\": ",
+			params->threshold_ns, a->events, atomic_load(&a->thr.above), a->traces_saved,
+			a->signals_sent, a->shells_ok, a->shells_failed, a->shells_killed,
+			a->action_errors);
+		if (a->traces_saved)
+			latprobe_json_string(out, a->first_trace);
+		else
+			fputs("null", out);
+		if (a->events)
+			fprintf(out,
+				", \"first_event\": {\"cpu\": %u, \"t\": %" PRIu64
+				", \"latency\": %" PRIu64 "}",
+				a->first_cpu, a->first_t, a->first_latency);
+		fputs("}, ", out);
+	}
 	if (info->dma_latency_us >= 0) {
 		fprintf(out, "\"dma_latency_us\": %d, ", info->dma_latency_us);
 	} else {
@@ -269,8 +367,8 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 
 		fprintf(out,
 			"%s{\"cpu\": %u, \"events\": %" PRIu64 ", \"missed\": %" PRIu64
-			", \"samples_kept\": %" PRIu64,
-			i ? ", " : "", th->cpu, th->events, th->missed, th->nsamples);
+			", \"warmup\": %" PRIu64 ", \"samples_kept\": %" PRIu64,
+			i ? ", " : "", th->cpu, th->events, th->missed, th->warmup, th->nsamples);
 		if (th->hist.count) {
 			exact = thread_quantiles(th, values);
 			fprintf(out, ", \"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": %.3f",
@@ -295,11 +393,14 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 
 void latprobe_write_summary(FILE *out, struct latprobe_thread *threads, unsigned nthreads)
 {
-	fprintf(out, "latprobe: %-6s %10s %8s %10s %10s %10s %10s (ns)\n", "cpu", "events",
-		"missed", "min", "mean", "p99", "max");
+	bool any_hist = false;
+
+	fprintf(out, "latprobe: %-6s %10s %8s %10s %10s %10s %10s %10s (ns)\n", "cpu", "events",
+		"missed", "min", "mean", "p50", "p99", "max");
 	for (unsigned i = 0; i < nthreads; i++) {
 		struct latprobe_thread *th = &threads[i];
-		uint64_t p99 = 0;
+		uint64_t values[NQUANTILES];
+		bool exact;
 
 		if (th->hist.count == 0) {
 			fprintf(out,
@@ -307,11 +408,48 @@ void latprobe_write_summary(FILE *out, struct latprobe_thread *threads, unsigned
 				th->cpu, th->events, th->missed);
 			continue;
 		}
-		latprobe_hist_quantile(&th->hist, 0.99, &p99);
+		/* the same figures as the JSON and as latmon stats on the log */
+		exact = thread_quantiles(th, values);
+		any_hist |= !exact;
 		fprintf(out,
 			"latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 " %10" PRIu64
-			" %10.0f %10" PRIu64 " %10" PRIu64 "\n",
+			" %10.0f %10" PRIu64 "%s %10" PRIu64 "%s %10" PRIu64 "\n",
 			th->cpu, th->events, th->missed, th->hist.min,
-			(double)th->hist.sum / (double)th->hist.count, p99, th->hist.max);
+			(double)th->hist.sum / (double)th->hist.count, values[0], exact ? "" : "*",
+			values[2], exact ? "" : "*", th->hist.max);
+		if (th->warmup)
+			fprintf(out, "latprobe: cpu%-3u %" PRIu64 " warm-up wake-ups not counted\n",
+				th->cpu, th->warmup);
 	}
+	if (any_hist)
+		fprintf(out, "latprobe: * the upper edge of a histogram bin (%" PRIu64
+			     " ns wide): not every sample was kept (--max-samples)\n",
+			threads[0].hist.bin_ns);
+}
+
+void latprobe_write_snapshot(FILE *out, const struct latprobe_thread *threads, unsigned nthreads,
+			     uint64_t elapsed_ns)
+{
+	fprintf(out, "latprobe: snapshot at %.3f s (percentiles: histogram bin edges)\n",
+		(double)elapsed_ns / 1e9);
+	fprintf(out, "latprobe: %-6s %10s %8s %10s %10s %10s %10s (ns)\n", "cpu", "events",
+		"missed", "min", "p50", "p99", "max");
+	for (unsigned i = 0; i < nthreads; i++) {
+		const struct latprobe_thread *th = &threads[i];
+		struct latprobe_hist h = th->hist; /* read as it runs */
+		uint64_t p50 = 0, p99 = 0;
+
+		if (h.count == 0) {
+			fprintf(out, "latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 "  (no wake-ups)\n",
+				th->cpu, th->events, th->missed);
+			continue;
+		}
+		latprobe_hist_quantile(&h, 0.5, &p50);
+		latprobe_hist_quantile(&h, 0.99, &p99);
+		fprintf(out,
+			"latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10" PRIu64 " %10" PRIu64 "\n",
+			th->cpu, th->events, th->missed, h.min, p50, p99, h.max);
+	}
+	fflush(out);
 }

@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 #include "latprobe_measure.h"
+
+struct latprobe_actions;
 #include "latprobe_output_trace.h"
 #include "latprobe_params.h"
 
@@ -36,6 +38,8 @@ struct latprobe_run_info {
 	unsigned break_cpu;
 	uint64_t break_t, break_latency, break_threshold;
 	const char *break_trace; /**< where the trace was kept, NULL if it could not be */
+	size_t idle_disabled;	 /**< --deepest-idle-state: idle-state switches turned off */
+	const struct latprobe_actions *actions; /**< --threshold: what happened, or NULL */
 };
 
 /**
@@ -54,7 +58,20 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 			const struct latprobe_run_info *info, struct latprobe_thread *threads,
 			unsigned nthreads);
 
-/** A short human summary per CPU on @p out. */
+/**
+ * A short human summary per CPU on @p out, at the end of the run: its percentiles are the
+ * exact ones of the samples (as the latmon-log holds them and `latmon stats` prints them) when
+ * every wake-up was kept, else the histogram's bin edges, and it says which (sorts each
+ * thread's kept latencies).
+ */
 void latprobe_write_summary(FILE *out, struct latprobe_thread *threads, unsigned nthreads);
+
+/**
+ * SIGUSR2: the statistics so far, while the threads measure (their counters are read as they
+ * run, so a CPU's figures may be a wake-up apart); percentiles are histogram bin edges.
+ * @param elapsed_ns since the start of the run.
+ */
+void latprobe_write_snapshot(FILE *out, const struct latprobe_thread *threads, unsigned nthreads,
+			     uint64_t elapsed_ns);
 
 #endif /* LATPROBE_OUTPUT_H */

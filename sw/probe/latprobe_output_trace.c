@@ -15,7 +15,7 @@ static void i64_text(char *buf, size_t len, int64_t v)
 
 unsigned latprobe_trace_series_count(const struct latprobe_thread *threads, unsigned nthreads)
 {
-	unsigned n = nthreads; /* cpuN.stages */
+	unsigned n = 3 * nthreads; /* cpuN.stages, cpuN.irq, cpuN.thread */
 
 	for (unsigned i = 0; i < nthreads; i++)
 		n += threads[i].nspikes;
@@ -67,6 +67,70 @@ static int write_stage_series(struct latmon_log_writer *w, unsigned id,
 	c[LATPROBE_STAGES_NRESULTS + 1] =
 	    (struct latmon_log_counter){ "switch_untraced_idle", th->switch_untraced_idle };
 	return err ? err : latmon_log_counters(w, id, c, LATPROBE_STAGES_NRESULTS + 2);
+}
+
+static const char *const component_names[LATPROBE_NCOMPONENTS] = { "irq", "thread" };
+
+uint64_t latprobe_component_values(const struct latprobe_thread *th, enum latprobe_component c,
+				   int64_t *t, int64_t *v)
+{
+	/* irq: expiry to the probe timer's handler (rtla's IRQ latency, taken in its hrtimer
+	 * callback); thread: expiry to the switch to the probe (rtla's Thread latency) */
+	int last = c == LATPROBE_COMPONENT_IRQ ? LATPROBE_STAGE_HANDLER : LATPROBE_STAGE_SCHED;
+	uint64_t n = 0;
+
+	for (uint64_t k = 0; th->stage_result && k < th->nsamples; k++) {
+		int64_t sum = 0;
+
+		if (th->stage_result[k] != LATPROBE_STAGES_OK)
+			continue;
+		for (int st = 0; st <= last; st++)
+			sum += th->stages[k * LATPROBE_NSTAGES + (uint64_t)st];
+		if (t)
+			t[n] = th->t[k];
+		v[n++] = sum;
+	}
+	return n;
+}
+
+static int write_component_series(struct latmon_log_writer *w, unsigned id,
+				  const struct latprobe_thread *th, enum latprobe_component c)
+{
+	char name[40], of[32], cpu[16];
+	struct latmon_log_kv meta[3];
+	struct latmon_log_counter cnt[3];
+	int64_t *t, *v, lo = INT64_MAX, hi = INT64_MIN;
+	uint64_t n;
+	int err;
+
+	t = malloc((th->nsamples ? th->nsamples : 1) * sizeof(*t));
+	v = malloc((th->nsamples ? th->nsamples : 1) * sizeof(*v));
+	if (!t || !v) {
+		free(t);
+		free(v);
+		return ENOMEM;
+	}
+	n = latprobe_component_values(th, c, t, v);
+	snprintf(of, sizeof(of), "cpu%u", th->cpu);
+	snprintf(name, sizeof(name), "cpu%u.%s", th->cpu, component_names[c]);
+	snprintf(cpu, sizeof(cpu), "%u", th->cpu);
+	meta[0] = (struct latmon_log_kv){ "kind", component_names[c] };
+	meta[1] = (struct latmon_log_kv){ "of", of };
+	meta[2] = (struct latmon_log_kv){ "cpu", cpu };
+	err = latmon_log_series(w, id, name, "t,latency", meta, 3);
+	for (uint64_t k = 0; !err && k < n; k++) {
+		int64_t values[2] = { t[k], v[k] };
+
+		lo = v[k] < lo ? v[k] : lo;
+		hi = v[k] > hi ? v[k] : hi;
+		err = latmon_log_sample(w, id, values, 2);
+	}
+	cnt[0] = (struct latmon_log_counter){ "events", n };
+	cnt[1] = (struct latmon_log_counter){ "min", (uint64_t)(n && lo > 0 ? lo : 0) };
+	cnt[2] = (struct latmon_log_counter){ "max", (uint64_t)(n && hi > 0 ? hi : 0) };
+	free(t);
+	free(v);
+	return err ? err : latmon_log_counters(w, id, cnt, n ? 3 : 1);
 }
 
 /* One explained spike: its explanation in the C record, a row per contributor. */
@@ -149,6 +213,12 @@ int latprobe_write_trace_series(struct latmon_log_writer *w, unsigned first_id,
 	for (unsigned i = 0; !err && i < nthreads; i++)
 		err = write_stage_series(w, id++, &threads[i]);
 	for (unsigned i = 0; !err && i < nthreads; i++) {
+		err = write_component_series(w, id++, &threads[i], LATPROBE_COMPONENT_IRQ);
+		if (!err)
+			err = write_component_series(w, id++, &threads[i],
+						     LATPROBE_COMPONENT_THREAD);
+	}
+	for (unsigned i = 0; !err && i < nthreads; i++) {
 		if (threads[i].spikes_above) {
 			/* how many were above --explain, also those not explained */
 			struct latmon_log_counter c = { "spikes_above", threads[i].spikes_above };
@@ -219,10 +289,44 @@ static void json_spike(FILE *out, const struct latprobe_explanation *x, unsigned
 	fputs("]}", out);
 }
 
+/* Exact percentiles of the values (nearest rank, as latmon stats). */
+static void json_component(FILE *out, const struct latprobe_thread *th, enum latprobe_component c)
+{
+	static const struct {
+		double q;
+		const char *key;
+	} qs[] = { { 0.5, "p50" }, { 0.9, "p90" }, { 0.99, "p99" }, { 0.999, "p99_9" } };
+	int64_t *v = malloc((th->nsamples ? th->nsamples : 1) * sizeof(*v));
+	uint64_t n;
+
+	fprintf(out, ", \"%s\": {", component_names[c]);
+	if (!v) {
+		fputs("\"error\": \"out of memory\"}", out);
+		return;
+	}
+	n = latprobe_component_values(th, c, NULL, v);
+	fprintf(out, "\"n\": %" PRIu64, n);
+	if (n) {
+		latprobe_sort(v, n);
+		fprintf(out, ", \"min\": %" PRId64, v[0]);
+		for (size_t q = 0; q < sizeof(qs) / sizeof(qs[0]); q++) {
+			int64_t x = 0;
+
+			latprobe_quantile_sorted(v, n, qs[q].q, &x);
+			fprintf(out, ", \"%s\": %" PRId64, qs[q].key, x);
+		}
+		fprintf(out, ", \"max\": %" PRId64, v[n - 1]);
+	}
+	fputc('}', out);
+	free(v);
+}
+
 void latprobe_write_trace_json(FILE *out, const struct latprobe_thread *th)
 {
 	uint64_t total = kept(th);
 
+	json_component(out, th, LATPROBE_COMPONENT_IRQ);
+	json_component(out, th, LATPROBE_COMPONENT_THREAD);
 	fprintf(out,
 		", \"stages\": {\"decomposed\": %" PRIu64 ", \"kept\": %" PRIu64
 		", \"coverage\": %.6f, \"switch_untraced\": %" PRIu64
@@ -260,6 +364,25 @@ void latprobe_write_trace_summary(FILE *out, const struct latprobe_thread *threa
 				"return from clock_nanosleep",
 				th->switch_untraced, th->switch_untraced_idle);
 		fputc('\n', out);
+		for (int c = 0; c < LATPROBE_NCOMPONENTS; c++) {
+			int64_t *v = malloc((th->nsamples ? th->nsamples : 1) * sizeof(*v));
+			int64_t p50 = 0, p99 = 0;
+			uint64_t n;
+
+			if (!v)
+				break;
+			n = latprobe_component_values(th, (enum latprobe_component)c, NULL, v);
+			if (n) {
+				latprobe_sort(v, n);
+				latprobe_quantile_sorted(v, n, 0.5, &p50);
+				latprobe_quantile_sorted(v, n, 0.99, &p99);
+				fprintf(out,
+					"latprobe: cpu%-3u %-6s latency: p50 %" PRId64 " ns, p99 %" PRId64
+					" ns, max %" PRId64 " ns (%" PRIu64 " decomposed wake-ups)\n",
+					th->cpu, component_names[c], p50, p99, v[n - 1], n);
+			}
+			free(v);
+		}
 		if (th->nspikes) {
 			char why[WHY_LEN];
 

@@ -12,6 +12,20 @@
 #include "latmon/latmon_log.h"
 #include "latprobe_measure.h"
 
+/** The parts of the latency rtla timerlat reports apart, from the stages. */
+enum latprobe_component {
+	LATPROBE_COMPONENT_IRQ,	   /**< expiry → the probe timer's handler (irq + handler) */
+	LATPROBE_COMPONENT_THREAD, /**< expiry → the switch to the probe (irq .. sched) */
+	LATPROBE_NCOMPONENTS
+};
+
+/**
+ * The component @p c of every decomposed sample of @p th, in sample order, into @p v (and their
+ * times into @p t unless NULL); both hold th->nsamples values. @return how many.
+ */
+uint64_t latprobe_component_values(const struct latprobe_thread *th, enum latprobe_component c,
+				   int64_t *t, int64_t *v);
+
 /** Series the trace output declares after the nthreads cpuN series. */
 unsigned latprobe_trace_series_count(const struct latprobe_thread *threads, unsigned nthreads);
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char usage_text[] =
     "usage: latprobe [options]\n"
@@ -27,12 +28,28 @@ static const char usage_text[] =
     "  -a, --cpus LIST         CPUs to measure, e.g. 0 or 0-3 or 1,3 (default: all online)\n"
     "how:\n"
     "  -p, --priority N        real-time priority 1..99 (default 95 for fifo/rr)\n"
-    "      --policy P          fifo (default), rr or other\n"
+    "      --policy P          fifo (default), rr, other, or deadline:RUNTIME:PERIOD for\n"
+    "                          SCHED_DEADLINE, e.g. deadline:100us:1ms (deadline = period)\n"
+    "  -c, --clock C           the timers' clock: monotonic (default) or realtime (0 or 1,\n"
+    "                          as cyclictest -c)\n"
+    "  -r, --relative          relative sleeps from each wake-up (default: absolute times on\n"
+    "                          a fixed grid)\n"
+    "  -x, --posix-timers      POSIX timers (timer_create, a signal per expiry) instead of\n"
+    "                          clock_nanosleep\n"
+    "      --warm-up TIME      measure but do not keep the wake-ups of the first TIME (a\n"
+    "                          number alone is seconds); they are counted as warmup\n"
+    "  -H, --housekeeping LIST CPUs for latprobe's own threads (main, trace reader, metrics)\n"
+    "      --deepest-idle-state N  on the measured CPUs only, disable the idle states deeper\n"
+    "                          than N while measuring (cpuidle stateK/disable; restored\n"
+    "                          after the run, also after SIGINT/SIGTERM)\n"
     "      --no-mlock          do not lock memory (mlockall is the default)\n"
     "      --aligned           wake every CPU at the same instants (default: CPU k of n is\n"
     "                          k/n of an interval later, so that their timers do not coincide)\n"
     "      --dma-latency US    hold /dev/cpu_dma_latency at US while measuring; none leaves it\n"
     "                          untouched (default: 0 when root, as cyclictest; else none)\n"
+    ;
+
+static const char usage_text2[] =
     "tracing (root; tracefs):\n"
     "      --stages            split each latency into the stages of the interrupt path and\n"
     "                          explain the worst samples of each CPU\n"
@@ -42,6 +59,15 @@ static const char usage_text[] =
     "      --break TIME        stop at the first sample above TIME and keep the kernel's trace\n"
     "                          of it (implies --stages), like cyclictest --breaktrace\n"
     "      --break-trace FILE  where --break writes the trace (default latprobe-break.trace)\n"
+    "      --threshold TIME    act on every event above TIME and go on measuring; an event is\n"
+    "                          a sample above it that finds no action still running\n"
+    "      --on-threshold A    the action (repeatable; default trace): trace[,file=F] keeps\n"
+    "                          the kernel's trace of the moment in F (F.2, F.3, ... after the\n"
+    "                          first; default latprobe-threshold.trace; implies --stages);\n"
+    "                          signal,num=N[,pid=P] sends signal N to P (default: the parent);\n"
+    "                          shell,command=CMD runs /bin/sh -c CMD with LATPROBE_CPU,\n"
+    "                          LATPROBE_LATENCY_NS, LATPROBE_T_NS and LATPROBE_EVENT set\n"
+    "      --on-threshold-timeout T  kill the shell command after T (default 30s)\n"
     "      --trace-buffer KB   per-CPU trace buffer (default 8192)\n"
     "what to keep:\n"
     "      --hist-bin TIME     histogram bin width (default 1us)\n"
@@ -69,9 +95,10 @@ static const char usage_text[] =
     "exit status: 0 ok, 1 measurement failed, 2 bad arguments, 3 setup failed (permissions,\n"
     "CPUs, tracefs, output). Ctrl-C or SIGTERM stop the measurement and write complete output.\n";
 
-const char *latprobe_usage(void)
+void latprobe_print_usage(FILE *out)
 {
-	return usage_text;
+	fputs(usage_text, out);
+	fputs(usage_text2, out);
 }
 
 const char *latprobe_policy_name(enum latprobe_policy policy)
@@ -83,6 +110,8 @@ const char *latprobe_policy_name(enum latprobe_policy policy)
 		return "rr";
 	case LATPROBE_POLICY_OTHER:
 		return "other";
+	case LATPROBE_POLICY_DEADLINE:
+		return "deadline";
 	}
 	return "?";
 }
@@ -103,6 +132,10 @@ void latprobe_params_defaults(struct latprobe_params *params)
 	params->hist_bins = 20000;
 	params->max_samples = 1000000;
 	params->output = "-";
+	params->clock = CLOCK_MONOTONIC;
+	params->deepest_idle = LATPROBE_IDLE_UNTOUCHED;
+	params->action_trace = "latprobe-threshold.trace";
+	params->action_timeout_ns = 30000000000ull;
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -247,7 +280,101 @@ enum long_only {
 	OPT_METRICS_BUCKETS,
 	OPT_METRICS_LABEL,
 	OPT_METRICS_LINGER,
+	OPT_WARMUP,
+	OPT_DEEPEST_IDLE,
+	OPT_THRESHOLD,
+	OPT_ON_THRESHOLD,
+	OPT_ON_THRESHOLD_TIMEOUT,
 };
+
+/* deadline:RUNTIME:PERIOD (a number alone is microseconds) */
+static int parse_deadline(struct latprobe_params *params, const char *text)
+{
+	char buf[64], *colon;
+	uint64_t runtime, period;
+
+	if (strlen(text) >= sizeof(buf))
+		return EINVAL;
+	snprintf(buf, sizeof(buf), "%s", text);
+	colon = strchr(buf, ':');
+	if (!colon)
+		return EINVAL;
+	*colon = '\0';
+	if (latprobe_parse_duration(buf, 1000, &runtime) ||
+	    latprobe_parse_duration(colon + 1, 1000, &period))
+		return EINVAL;
+	/* the kernel's limits: runtime at least 1024 ns, runtime <= deadline <= period */
+	if (runtime < 1024 || period < runtime || period > (1ull << 63))
+		return ERANGE;
+	params->dl_runtime_ns = runtime;
+	params->dl_deadline_ns = period;
+	params->dl_period_ns = period;
+	return 0;
+}
+
+/* One --on-threshold action: trace[,file=F], signal,num=N[,pid=P], shell,command=CMD. The
+ * text is not changed (the file and the command point into it). */
+static int parse_action(struct latprobe_params *params, const char *text, char *err,
+			size_t errlen)
+{
+	const char *comma = strchr(text, ',');
+	size_t kind = comma ? (size_t)(comma - text) : strlen(text);
+	const char *args = comma ? comma + 1 : NULL;
+	uint64_t v;
+
+	if (kind == 5 && !strncmp(text, "trace", 5)) {
+		params->actions |= LATPROBE_ACTION_TRACE;
+		if (!args)
+			return 0;
+		if (strncmp(args, "file=", 5) || !args[5])
+			return fail(err, errlen,
+				    "--on-threshold trace,%s: give trace or trace,file=FILE", args);
+		params->action_trace = args + 5;
+		return 0;
+	}
+	if (kind == 6 && !strncmp(text, "signal", 6)) {
+		char buf[128], *kv, *next;
+		bool num = false;
+
+		params->actions |= LATPROBE_ACTION_SIGNAL;
+		snprintf(buf, sizeof(buf), "%s", args ? args : "");
+		for (kv = buf; *kv; kv = next) {
+			next = strchr(kv, ',');
+			if (next)
+				*next++ = '\0';
+			else
+				next = kv + strlen(kv);
+			if (!strncmp(kv, "num=", 4) && !parse_u64(kv + 4, 1, 64, &v)) {
+				params->action_signal = (int)v;
+				num = true;
+			} else if (!strcmp(kv, "pid=parent")) {
+				params->action_pid = 0;
+			} else if (!strncmp(kv, "pid=", 4) && !parse_u64(kv + 4, 1, INT32_MAX, &v)) {
+				params->action_pid = (long)v;
+			} else {
+				return fail(err, errlen,
+					    "--on-threshold signal: '%s': give num=N (1..64) and "
+					    "optionally pid=P or pid=parent",
+					    kv);
+			}
+		}
+		if (!num)
+			return fail(err, errlen,
+				    "--on-threshold signal: give the signal, e.g. signal,num=10");
+		return 0;
+	}
+	if (kind == 5 && !strncmp(text, "shell", 5)) {
+		if (!args || strncmp(args, "command=", 8) || !args[8])
+			return fail(err, errlen, "--on-threshold shell: give shell,command=CMD");
+		params->actions |= LATPROBE_ACTION_SHELL;
+		params->action_shell = args + 8;
+		return 0;
+	}
+	return fail(err, errlen,
+		    "--on-threshold %.*s: give trace[,file=F], signal,num=N[,pid=P] or "
+		    "shell,command=CMD",
+		    (int)kind, text);
+}
 
 int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv, char *err,
 			  size_t errlen, bool *help)
@@ -281,6 +408,15 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		{ "metrics-buckets", required_argument, NULL, OPT_METRICS_BUCKETS },
 		{ "metrics-label", required_argument, NULL, OPT_METRICS_LABEL },
 		{ "metrics-linger", required_argument, NULL, OPT_METRICS_LINGER },
+		{ "clock", required_argument, NULL, 'c' },
+		{ "relative", no_argument, NULL, 'r' },
+		{ "posix-timers", no_argument, NULL, 'x' },
+		{ "warm-up", required_argument, NULL, OPT_WARMUP },
+		{ "housekeeping", required_argument, NULL, 'H' },
+		{ "deepest-idle-state", required_argument, NULL, OPT_DEEPEST_IDLE },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "on-threshold", required_argument, NULL, OPT_ON_THRESHOLD },
+		{ "on-threshold-timeout", required_argument, NULL, OPT_ON_THRESHOLD_TIMEOUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -293,7 +429,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 	err[0] = '\0';
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:D:l:a:p:o:qh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:D:l:a:p:o:qhc:rxH:", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			rc = latprobe_parse_duration(optarg, 1000, &v);
@@ -343,9 +479,81 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 				params->policy = LATPROBE_POLICY_RR;
 			else if (!strcmp(optarg, "other"))
 				params->policy = LATPROBE_POLICY_OTHER;
+			else if (!strncmp(optarg, "deadline:", 9) &&
+				 !parse_deadline(params, optarg + 9))
+				params->policy = LATPROBE_POLICY_DEADLINE;
 			else
-				return fail(err, errlen, "--policy %s: give fifo, rr or other",
+				return fail(err, errlen,
+					    "--policy %s: give fifo, rr, other or "
+					    "deadline:RUNTIME:PERIOD (runtime from 1024ns up to the "
+					    "period, e.g. deadline:100us:1ms)",
 					    optarg);
+			break;
+		case 'c':
+			if (!strcmp(optarg, "monotonic") || !strcmp(optarg, "0"))
+				params->clock = CLOCK_MONOTONIC;
+			else if (!strcmp(optarg, "realtime") || !strcmp(optarg, "1"))
+				params->clock = CLOCK_REALTIME;
+			else
+				return fail(err, errlen,
+					    "--clock %s: give monotonic (0) or realtime (1)", optarg);
+			break;
+		case 'r':
+			params->relative = true;
+			break;
+		case 'x':
+			params->posix_timers = true;
+			break;
+		case OPT_WARMUP:
+			rc = latprobe_parse_duration(optarg, 1000000000, &v);
+			if (rc || v > 86400000000000ull)
+				return fail(err, errlen,
+					    "--warm-up %s: give a time such as 2s or 500ms (a number "
+					    "alone is seconds), at most 24h",
+					    optarg);
+			params->warmup_ns = v;
+			break;
+		case 'H':
+			if (latprobe_parse_cpus(optarg, params->hk_cpus, &params->nhk_cpus))
+				return fail(
+				    err, errlen,
+				    "--housekeeping %s: give CPU numbers like 0, 0-3 or 1,3,5-7, "
+				    "each once, below %d",
+				    optarg, LATPROBE_MAX_CPUS);
+			break;
+		case OPT_DEEPEST_IDLE:
+			if (!strcmp(optarg, "-1")) {
+				params->deepest_idle = LATPROBE_IDLE_UNTOUCHED;
+				break;
+			}
+			if (parse_u64(optarg, 0, 1000, &v))
+				return fail(err, errlen,
+					    "--deepest-idle-state %s: give the deepest idle state "
+					    "index to allow (0 keeps only state0), or -1 for none",
+					    optarg);
+			params->deepest_idle = (int)v;
+			break;
+		case OPT_THRESHOLD:
+			rc = latprobe_parse_duration(optarg, 1000, &v);
+			if (rc || v == 0)
+				return fail(err, errlen,
+					    "--threshold %s: give a latency such as 500us or 2ms (a "
+					    "number alone is microseconds)",
+					    optarg);
+			params->threshold_ns = v;
+			break;
+		case OPT_ON_THRESHOLD:
+			if (parse_action(params, optarg, err, errlen))
+				return EINVAL;
+			break;
+		case OPT_ON_THRESHOLD_TIMEOUT:
+			rc = latprobe_parse_duration(optarg, 1000000000, &v);
+			if (rc || v == 0 || v > 86400000000000ull)
+				return fail(err, errlen,
+					    "--on-threshold-timeout %s: give a time such as 30s (a "
+					    "number alone is seconds), at most 24h",
+					    optarg);
+			params->action_timeout_ns = v;
 			break;
 		case OPT_NO_MLOCK:
 			params->mlock = false;
@@ -513,12 +721,22 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 	if (optind < argc)
 		return fail(err, errlen, "unexpected argument '%s'; see latprobe --help",
 			    argv[optind]);
-	if (params->policy == LATPROBE_POLICY_OTHER) {
+	if (params->actions && !params->threshold_ns)
+		return fail(err, errlen, "--on-threshold needs --threshold TIME");
+	if (params->threshold_ns && !params->actions)
+		params->actions = LATPROBE_ACTION_TRACE; /* rtla's default action */
+	if (params->threshold_ns && params->break_ns)
+		return fail(err, errlen,
+			    "--break stops at its threshold and --threshold acts and goes on: give "
+			    "one of them");
+	if (params->actions & LATPROBE_ACTION_TRACE)
+		params->stages = true;
+	if (params->policy == LATPROBE_POLICY_OTHER || params->policy == LATPROBE_POLICY_DEADLINE) {
 		if (params->priority > 0)
 			return fail(err, errlen,
-				    "--priority %d needs --policy fifo or rr (policy other has no "
+				    "--priority %d needs --policy fifo or rr (policy %s has no "
 				    "real-time priority)",
-				    params->priority);
+				    params->priority, latprobe_policy_name(params->policy));
 		params->priority = 0;
 	} else if (params->priority < 0) {
 		params->priority = 95;
@@ -532,6 +750,12 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		    err, errlen,
 		    "the latmon-log and the JSON summary cannot both go to standard output; "
 		    "give -o FILE or --json FILE");
+	if (params->stages && (params->clock != CLOCK_MONOTONIC || params->relative ||
+			       params->posix_timers))
+		return fail(err, errlen,
+			    "--stages, --explain, --break and the trace action follow the "
+			    "absolute clock_nanosleep on CLOCK_MONOTONIC: leave out --clock "
+			    "realtime, --relative and --posix-timers");
 	if (params->stages && params->max_samples == 0)
 		return fail(err, errlen,
 			    "--stages, --explain and --break work on the kept samples: give "

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "latmon/latmon_expo.h"
 #include "latmon/latmon_meter.h"
@@ -24,6 +25,17 @@ enum latprobe_policy {
 	LATPROBE_POLICY_FIFO,
 	LATPROBE_POLICY_RR,
 	LATPROBE_POLICY_OTHER,
+	LATPROBE_POLICY_DEADLINE, /**< SCHED_DEADLINE (sched_setattr), runtime/deadline/period */
+};
+
+/** --deepest-idle-state not given: the idle states are left alone. */
+#define LATPROBE_IDLE_UNTOUCHED (-1)
+
+/** What --on-threshold does (a bit each). */
+enum latprobe_action {
+	LATPROBE_ACTION_TRACE = 1,  /**< save the kernel's trace of the moment */
+	LATPROBE_ACTION_SIGNAL = 2, /**< send a signal to a process */
+	LATPROBE_ACTION_SHELL = 4,  /**< run a shell command */
 };
 
 struct latprobe_params {
@@ -35,7 +47,15 @@ struct latprobe_params {
 	unsigned ncpus; /**< 0: every online CPU (filled in by main) */
 	/* how */
 	enum latprobe_policy policy;
-	int priority; /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER */
+	int priority; /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER and DEADLINE */
+	uint64_t dl_runtime_ns, dl_deadline_ns, dl_period_ns; /**< --policy deadline:R[:D]:P */
+	int clock;	   /**< clockid_t of the timers: CLOCK_MONOTONIC or CLOCK_REALTIME */
+	bool relative;	   /**< relative sleeps (each from the previous wake-up), not a grid */
+	bool posix_timers; /**< POSIX interval timers (timer_create + signal), not nanosleep */
+	uint64_t warmup_ns; /**< wake-ups in the first warmup_ns are measured but not kept */
+	unsigned hk_cpus[LATPROBE_MAX_CPUS]; /**< --housekeeping: CPUs of latprobe's own threads */
+	unsigned nhk_cpus;		     /**< 0: not given */
+	int deepest_idle; /**< deepest idle state allowed on measured CPUs, or IDLE_UNTOUCHED */
 	bool mlock;   /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
 	bool aligned; /**< every CPU wakes at the same instants (else their phases are spread) */
 	int dma_latency_us; /**< hold /dev/cpu_dma_latency at this value, or LATPROBE_DMA_* */
@@ -46,6 +66,13 @@ struct latprobe_params {
 	uint64_t explain_max;	  /**< at most this many samples above explain_ns per CPU */
 	uint64_t break_ns; /**< stop at the first sample above this, keep the trace (0: off) */
 	const char *break_trace; /**< where the trace of a --break goes */
+	uint64_t threshold_ns;	 /**< --threshold: act on samples above it (0: off) */
+	unsigned actions;	 /**< enum latprobe_action bits */
+	const char *action_trace; /**< where the trace action writes (".N" added after the first) */
+	int action_signal;	  /**< the signal action's signal */
+	long action_pid;	  /**< ... to this pid (0: latprobe's parent) */
+	const char *action_shell; /**< the shell action's command */
+	uint64_t action_timeout_ns; /**< the shell command is killed after this long */
 	/* what to keep */
 	uint64_t hist_bin_ns; /**< histogram bin width */
 	uint64_t hist_bins;   /**< bins before the overflow bin */
@@ -101,8 +128,8 @@ int latprobe_parse_duration(const char *text, uint64_t default_unit, uint64_t *o
  */
 int latprobe_parse_cpus(const char *text, unsigned *cpus, unsigned *ncpus);
 
-/** The usage text. */
-const char *latprobe_usage(void);
+/** Print the usage text on @p out. */
+void latprobe_print_usage(FILE *out);
 
 /** Name of a policy ("fifo", "rr", "other"). */
 const char *latprobe_policy_name(enum latprobe_policy policy);

@@ -97,8 +97,8 @@ static void test_series(void)
 	x->nevents = 9;
 	x->silence_ns = 796000;
 
-	CHECK(latprobe_trace_series_count(&th, 1) == 2);
-	CHECK(latmon_log_writer_init(&w, mem, sizeof(mem), 3, sink, NULL) == 0);
+	CHECK(latprobe_trace_series_count(&th, 1) == 4);
+	CHECK(latmon_log_writer_init(&w, mem, sizeof(mem), 5, sink, NULL) == 0);
 	CHECK(latmon_log_begin(w, header, 2) == 0);
 	CHECK(latmon_log_series(w, 0, "cpu1", "t,latency", NULL, 0) == 0);
 	CHECK(latprobe_write_trace_series(w, 1, &th, 1) == 0);
@@ -112,18 +112,28 @@ static void test_series(void)
 			  "no_switch=0 disorder=0 sum=0 armed_late=1 switch_untraced=1 "
 			  "switch_untraced_idle=0 *") != NULL);
 	CHECK(strstr(out, "\nX 1 spikes_above=4 *") != NULL);
+	/* IRQ latency (irq + handler) and thread latency (irq .. sched) of each decomposed
+	 * sample, as series of their own */
+	CHECK(strstr(out, "C 2 name=cpu1.irq fields=t,latency kind=irq of=cpu1 cpu=1") != NULL);
+	CHECK(strstr(out, "\nS 2 0 1000000 4000 *") != NULL);
+	CHECK(strstr(out, "\nS 2 1 2000000 3000 *") != NULL);
+	CHECK(strstr(out, "\nX 2 events=2 min=3000 max=4000 *") != NULL);
+	CHECK(strstr(out, "C 3 name=cpu1.thread fields=t,latency kind=thread of=cpu1 cpu=1") !=
+	      NULL);
+	CHECK(strstr(out, "\nS 3 0 1000000 10500 *") != NULL);
+	CHECK(strstr(out, "\nS 3 1 2000000 800000 *") != NULL);
 	/* the explanation: names with spaces escaped, the stages, the rows */
 	CHECK(strstr(out,
-		     "C 2 name=cpu1.spike.1 fields=latency,stage,holder,id,prio,first "
+		     "C 4 name=cpu1.spike.1 fields=latency,stage,holder,id,prio,first "
 		     "kind=spike of=cpu1 cpu=1 rank=1 t=2000000 latency=802000 "
 		     "cause=preempted class=scheduler why=802.0\\x20us\\x20late:\\x20my\\x20busy"
 		     "\\x20(pid\\x20900,\\x20rt\\x2099)\\x20held") != NULL);
 	CHECK(strstr(out, " stage_result=ok stage_irq=2000 stage_handler=1000 stage_wakeup=500 "
 			  "stage_sched=796500 stage_user=2000 switch_traced=0 running=900 "
 			  "who0=my\\x20busy who1=latprobe *") != NULL);
-	CHECK(strstr(out, "\nS 2 0 796000 3 2 900 0 4000 *") != NULL);
-	CHECK(strstr(out, "\nS 2 1 6000 4 0 700 -32768 800000 *") != NULL);
-	CHECK(strstr(out, "\nX 2 other_ns=0 events=9 silence_ns=796000 *") != NULL);
+	CHECK(strstr(out, "\nS 4 0 796000 3 2 900 0 4000 *") != NULL);
+	CHECK(strstr(out, "\nS 4 1 6000 4 0 700 -32768 800000 *") != NULL);
+	CHECK(strstr(out, "\nX 4 other_ns=0 events=9 silence_ns=796000 *") != NULL);
 	free(x);
 }
 

@@ -1,7 +1,9 @@
 /* Unit tests of latprobe's option parsing (sw/probe/latprobe_params.c). */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "../probe/latprobe_params.h"
 
@@ -94,7 +96,7 @@ static void test_options(void)
 	CHECK(parse(&p, err, "--policy", "other", "-p", "5") == EINVAL &&
 	      strstr(err, "needs --policy fifo or rr"));
 	CHECK(parse(&p, err, "--policy", "batch", NULL, NULL) == EINVAL &&
-	      strstr(err, "fifo, rr or other"));
+	      strstr(err, "fifo, rr, other or deadline:RUNTIME:PERIOD"));
 	CHECK(parse(&p, err, "--json", "-", NULL, NULL) == EINVAL &&
 	      strstr(err, "cannot both go to standard output"));
 	CHECK(parse(&p, err, "-D", "100us", "-i", "1ms") == EINVAL &&
@@ -118,6 +120,48 @@ static void test_options(void)
 	      strstr(err, "--explain-max 0"));
 	CHECK(parse(&p, err, "--explain", "1ms", "--max-samples", "0") == EINVAL &&
 	      strstr(err, "give --max-samples above 0"));
+}
+
+/* The options of issue 42: the peers' (cyclictest, rtla timerlat) features. */
+static void test_peer_options(void)
+{
+	static struct latprobe_params p;
+	char err[256];
+
+	CHECK(parse(&p, err, NULL, NULL, NULL, NULL) == 0);
+	CHECK(p.clock == CLOCK_MONOTONIC && !p.relative && !p.posix_timers && p.warmup_ns == 0 &&
+	      p.nhk_cpus == 0 && p.deepest_idle == LATPROBE_IDLE_UNTOUCHED && !p.threshold_ns);
+	CHECK(parse(&p, err, "--policy", "deadline:100us:1ms", NULL, NULL) == 0 &&
+	      p.policy == LATPROBE_POLICY_DEADLINE && p.dl_runtime_ns == 100000 &&
+	      p.dl_deadline_ns == 1000000 && p.dl_period_ns == 1000000 && p.priority == 0);
+	CHECK(parse(&p, err, "--policy", "deadline:500:400", NULL, NULL) == EINVAL);
+	CHECK(parse(&p, err, "--policy", "deadline:1ns:1ms", NULL, NULL) == EINVAL);
+	CHECK(parse(&p, err, "--policy", "deadline:100us:1ms", "-p", "5") == EINVAL &&
+	      strstr(err, "policy deadline has no real-time priority"));
+	CHECK(parse(&p, err, "-c", "1", "-r", "-x") == 0 && p.clock == CLOCK_REALTIME &&
+	      p.relative && p.posix_timers);
+	CHECK(parse(&p, err, "--clock", "monotonic", NULL, NULL) == 0 &&
+	      p.clock == CLOCK_MONOTONIC);
+	CHECK(parse(&p, err, "--warm-up", "2", NULL, NULL) == 0 && p.warmup_ns == 2000000000ull);
+	CHECK(parse(&p, err, "-H", "0,2-3", NULL, NULL) == 0 && p.nhk_cpus == 3 &&
+	      p.hk_cpus[2] == 3);
+	CHECK(parse(&p, err, "--deepest-idle-state", "1", NULL, NULL) == 0 && p.deepest_idle == 1);
+	CHECK(parse(&p, err, "--deepest-idle-state", "-1", NULL, NULL) == 0 &&
+	      p.deepest_idle == LATPROBE_IDLE_UNTOUCHED);
+	/* --threshold alone: rtla's default action, the trace (which needs tracing) */
+	CHECK(parse(&p, err, "--threshold", "2ms", NULL, NULL) == 0 && p.threshold_ns == 2000000 &&
+	      p.actions == LATPROBE_ACTION_TRACE && p.stages);
+	CHECK(parse(&p, err, "--threshold", "2ms", "--on-threshold", "signal,num=10,pid=77") == 0 &&
+	      p.actions == LATPROBE_ACTION_SIGNAL && p.action_signal == 10 && p.action_pid == 77 &&
+	      !p.stages);
+	CHECK(parse(&p, err, "--threshold", "1ms", "--on-threshold", "shell,command=a, b") == 0 &&
+	      p.actions == LATPROBE_ACTION_SHELL && !strcmp(p.action_shell, "a, b"));
+	CHECK(parse(&p, err, "--threshold", "1ms", "--on-threshold", "trace,file=x.t") == 0 &&
+	      !strcmp(p.action_trace, "x.t"));
+	CHECK(parse(&p, err, "--threshold", "1ms", "--on-threshold", "signal,num=99") == EINVAL &&
+	      strstr(err, "num=N (1..64)"));
+	CHECK(parse(&p, err, "--stages", "-r", NULL, NULL) == EINVAL &&
+	      strstr(err, "leave out --clock realtime"));
 }
 
 static void test_metrics_options(void)
@@ -163,6 +207,7 @@ int main(void)
 	test_durations();
 	test_cpus();
 	test_options();
+	test_peer_options();
 	test_metrics_options();
 	return check_report("test_latprobe_params");
 }
