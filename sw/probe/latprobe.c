@@ -252,12 +252,13 @@ static int hold_dma_latency(struct run *run)
 static void explain_start_error(const struct latprobe_params *p, unsigned cpu, int rc)
 {
 	if (rc == EPERM && p->policy == LATPROBE_POLICY_DEADLINE) {
-		error_msg("cannot run the measurement thread of CPU %u under SCHED_DEADLINE: %s; it "
-			  "needs root (CAP_SYS_NICE), and the kernel admits a task pinned to one "
-			  "CPU only when that CPU is its own root domain (an exclusive cpuset "
-			  "partition) or deadline admission control is off "
-			  "(/proc/sys/kernel/sched_rt_runtime_us = -1)",
-			  cpu, strerror(rc));
+		error_msg(
+		    "cannot run the measurement thread of CPU %u under SCHED_DEADLINE: %s; it "
+		    "needs root (CAP_SYS_NICE), and the kernel admits a task pinned to one "
+		    "CPU only when that CPU is its own root domain (an exclusive cpuset "
+		    "partition) or deadline admission control is off "
+		    "(/proc/sys/kernel/sched_rt_runtime_us = -1)",
+		    cpu, strerror(rc));
 	} else if (rc == EBUSY && p->policy == LATPROBE_POLICY_DEADLINE) {
 		error_msg("cannot run the measurement thread of CPU %u under SCHED_DEADLINE: the "
 			  "CPU's deadline bandwidth is used up (lower the runtime)",
@@ -313,8 +314,9 @@ static int setup_tracing(struct run *run)
 	struct latprobe_trace_config cfg = {
 		.buffer_kb = params->trace_buffer_kb,
 		.explain = params->explain_worst || params->explain_ns || params->break_ns,
-		.break_instance = params->break_ns != 0 ||
-				  (params->threshold_ns && (params->actions & LATPROBE_ACTION_TRACE)),
+		.break_instance =
+		    params->break_ns != 0 ||
+		    (params->threshold_ns && (params->actions & LATPROBE_ACTION_TRACE)),
 		.window_limit = TRACE_WINDOW_BUDGET,
 	};
 	char err[512];
@@ -414,8 +416,8 @@ static int run_setup(struct run *run)
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGUSR1);
-	sigaddset(&block, SIGUSR2); /* a snapshot of the statistics so far */
-	sigaddset(&block, SIGCHLD); /* the --on-threshold shell command ended */
+	sigaddset(&block, SIGUSR2);  /* a snapshot of the statistics so far */
+	sigaddset(&block, SIGCHLD);  /* the --on-threshold shell command ended */
 	sigaddset(&block, SIGRTMIN); /* --posix-timers: each thread waits for its own */
 	if (pthread_sigmask(SIG_BLOCK, &block, NULL)) {
 		error_msg("cannot block signals");
@@ -575,7 +577,8 @@ static int release_threads(struct run *run)
 		nanosleep(&poll, NULL);
 	for (unsigned i = 0; i < run->nthreads; i++) {
 		if (run->threads[i].setup_failed) {
-			explain_start_error(&run->params, run->threads[i].cpu, run->threads[i].error);
+			explain_start_error(&run->params, run->threads[i].cpu,
+					    run->threads[i].error);
 			atomic_store(&run->stop, true);
 			return LATPROBE_EXIT_SETUP;
 		}

@@ -29,15 +29,15 @@ struct latprobe_actions {
 	uint64_t child_deadline;       /**< CLOCK_MONOTONIC ns it is killed at */
 	bool busy;		       /**< an event is being handled */
 	/* what happened (JSON, log header, summary) */
-	uint64_t events;	  /**< events handled */
-	uint64_t traces_saved;	  /**< trace files written */
-	uint64_t signals_sent;	  /**< signals delivered */
-	uint64_t shells_ok;	  /**< shell commands that exited 0 */
-	uint64_t shells_failed;	  /**< ... that could not start or exited otherwise */
-	uint64_t shells_killed;	  /**< ... killed at the time limit */
-	uint64_t action_errors;	  /**< actions that failed (each said on stderr) */
-	char first_trace[256];	  /**< the first trace file written */
-	unsigned first_cpu;	  /**< the first event */
+	uint64_t events;	/**< events handled */
+	uint64_t traces_saved;	/**< trace files written */
+	uint64_t signals_sent;	/**< signals delivered */
+	uint64_t shells_ok;	/**< shell commands that exited 0 */
+	uint64_t shells_failed; /**< ... that could not start or exited otherwise */
+	uint64_t shells_killed; /**< ... killed at the time limit */
+	uint64_t action_errors; /**< actions that failed (each said on stderr) */
+	char first_trace[256];	/**< the first trace file written */
+	unsigned first_cpu;	/**< the first event */
 	uint64_t first_t, first_latency;
 };
 

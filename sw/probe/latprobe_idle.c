@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
@@ -81,11 +81,12 @@ int latprobe_idle_limit(struct latprobe_idle *idle, const char *root, const unsi
 		unsigned n = count_states(root, cpus[i]);
 
 		if (n == 0)
-			return fail(err, errlen, ENOENT,
-				    "--deepest-idle-state: CPU %u has no cpuidle states (%s/cpu%u/"
-				    "cpuidle/state0/disable is missing): this kernel or machine has "
-				    "no idle-state control",
-				    cpus[i], root, cpus[i]);
+			return fail(
+			    err, errlen, ENOENT,
+			    "--deepest-idle-state: CPU %u has no cpuidle states (%s/cpu%u/"
+			    "cpuidle/state0/disable is missing): this kernel or machine has "
+			    "no idle-state control",
+			    cpus[i], root, cpus[i]);
 		if (i == 0)
 			idle->nstates = n;
 		cap += n;
@@ -103,8 +104,9 @@ int latprobe_idle_limit(struct latprobe_idle *idle, const char *root, const unsi
 				 cpus[i], k);
 			rc = read_switch(path, &before);
 			if (rc)
-				return fail(err, errlen, rc, "--deepest-idle-state: cannot read %s: %s",
-					    path, strerror(rc));
+				return fail(err, errlen, rc,
+					    "--deepest-idle-state: cannot read %s: %s", path,
+					    strerror(rc));
 			if (before == '1')
 				continue; /* already disabled: nothing to restore */
 			rc = write_switch(path, '1');

@@ -12,7 +12,6 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <signal.h>
 
 #define NSEC_PER_SEC 1000000000ull
 
@@ -116,8 +115,8 @@ static void hit_threshold(struct latprobe_thread *thread, uint64_t expiry, uint6
 		return;
 	if (h->marker_fd >= 0) {
 		n = snprintf(mark, sizeof(mark),
-			     "latprobe: threshold: cpu%u woke %" PRIu64 " ns late (threshold %" PRIu64
-			     " ns)\n",
+			     "latprobe: threshold: cpu%u woke %" PRIu64
+			     " ns late (threshold %" PRIu64 " ns)\n",
 			     thread->cpu, late, h->threshold_ns);
 		if (n > 0 && write(h->marker_fd, mark, (size_t)n) < 0)
 			(void)0; /* a courtesy, as for --break */
@@ -293,8 +292,8 @@ static void *measure(void *arg)
 		int rc;
 
 		if (p->relative) {
-			/* cyclictest -r: the expected wake-up is the clock read before the sleep plus
-			 * the interval (the sleep's own entry counts as latency) */
+			/* cyclictest -r: the expected wake-up is the clock read before the sleep
+			 * plus the interval (the sleep's own entry counts as latency) */
 			before = latprobe_now_ns();
 			next = before + interval;
 		}
@@ -303,7 +302,8 @@ static void *measure(void *arg)
 			continue;
 		if (rc) {
 			thread->error = rc;
-			thread->error_what = wt.posix ? "timer_settime/sigwaitinfo" : "clock_nanosleep";
+			thread->error_what =
+			    wt.posix ? "timer_settime/sigwaitinfo" : "clock_nanosleep";
 			break;
 		}
 		if (wt.clock == CLOCK_MONOTONIC) {

@@ -36,10 +36,10 @@ struct latprobe_break {
 /** --threshold: shared by the threads; the main thread runs the actions (latprobe.c). */
 struct latprobe_threshold {
 	uint64_t threshold_ns;
-	int marker_fd;	   /**< the trace action's trace_marker, or -1 */
-	int tracing_on_fd; /**< the trace action's tracing_on, or -1 */
-	atomic_bool armed; /**< the next sample above the threshold is an event */
-	atomic_bool pending; /**< an event waits for the main thread (cpu, t, latency are set) */
+	int marker_fd;		/**< the trace action's trace_marker, or -1 */
+	int tracing_on_fd;	/**< the trace action's tracing_on, or -1 */
+	atomic_bool armed;	/**< the next sample above the threshold is an event */
+	atomic_bool pending;	/**< an event waits for the main thread (cpu, t, latency are set) */
 	_Atomic uint64_t above; /**< samples above the threshold (events or not) */
 	unsigned cpu;
 	uint64_t t, latency;
@@ -57,9 +57,9 @@ struct latprobe_thread {
 	atomic_bool *stop;    /**< set by main to stop every thread at its next wake-up */
 	atomic_uint *running; /**< threads still measuring; the last one to finish signals main */
 	pid_t main_pid;
-	struct latprobe_break *brk; /**< --break, or NULL */
+	struct latprobe_break *brk;	/**< --break, or NULL */
 	struct latprobe_threshold *thr; /**< --threshold, or NULL */
-	struct latmon_meter *meter; /**< --metrics: every sample published here, or NULL */
+	struct latmon_meter *meter;	/**< --metrics: every sample published here, or NULL */
 	/* results */
 	struct latprobe_hist hist;
 	int64_t *t;		    /**< wake-up time since start_ns (phase included), per sample */

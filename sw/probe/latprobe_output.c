@@ -92,9 +92,9 @@ int latprobe_write_log(FILE *out, const struct latprobe_params *params,
 		header[nheader++] = (struct latmon_log_kv){ "dl_deadline_ns", dl[1] };
 		header[nheader++] = (struct latmon_log_kv){ "dl_period_ns", dl[2] };
 	}
-	header[nheader++] = (struct latmon_log_kv){
-		"clock", params->clock == CLOCK_REALTIME ? "realtime" : "monotonic"
-	};
+	header[nheader++] =
+	    (struct latmon_log_kv){ "clock",
+				    params->clock == CLOCK_REALTIME ? "realtime" : "monotonic" };
 	header[nheader++] =
 	    (struct latmon_log_kv){ "timer", params->posix_timers ? "posix" : "nanosleep" };
 	header[nheader++] =
@@ -299,8 +299,7 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 		fprintf(out, "%s%u", i ? ", " : "", params->hk_cpus[i]);
 	fputs("], ", out);
 	if (params->deepest_idle != LATPROBE_IDLE_UNTOUCHED)
-		fprintf(out,
-			"\"deepest_idle_state\": %d, \"idle_states_disabled\": %zu, ",
+		fprintf(out, "\"deepest_idle_state\": %d, \"idle_states_disabled\": %zu, ",
 			params->deepest_idle, info->idle_disabled);
 	if (info->actions && params->threshold_ns) {
 		const struct latprobe_actions *a = info->actions;
@@ -311,9 +310,9 @@ int latprobe_write_json(FILE *out, const struct latprobe_params *params,
 			", \"signals_sent\": %" PRIu64 ", \"shells_ok\": %" PRIu64
 			", \"shells_failed\": %" PRIu64 ", \"shells_killed\": %" PRIu64
 			", \"action_errors\": %" PRIu64 ", \"first_trace\": ",
-			params->threshold_ns, a->events, atomic_load(&a->thr.above), a->traces_saved,
-			a->signals_sent, a->shells_ok, a->shells_failed, a->shells_killed,
-			a->action_errors);
+			params->threshold_ns, a->events, atomic_load(&a->thr.above),
+			a->traces_saved, a->signals_sent, a->shells_ok, a->shells_failed,
+			a->shells_killed, a->action_errors);
 		if (a->traces_saved)
 			latprobe_json_string(out, a->first_trace);
 		else
@@ -422,8 +421,9 @@ void latprobe_write_summary(FILE *out, struct latprobe_thread *threads, unsigned
 				th->cpu, th->warmup);
 	}
 	if (any_hist)
-		fprintf(out, "latprobe: * the upper edge of a histogram bin (%" PRIu64
-			     " ns wide): not every sample was kept (--max-samples)\n",
+		fprintf(out,
+			"latprobe: * the upper edge of a histogram bin (%" PRIu64
+			" ns wide): not every sample was kept (--max-samples)\n",
 			threads[0].hist.bin_ns);
 }
 
@@ -440,7 +440,8 @@ void latprobe_write_snapshot(FILE *out, const struct latprobe_thread *threads, u
 		uint64_t p50 = 0, p99 = 0;
 
 		if (h.count == 0) {
-			fprintf(out, "latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 "  (no wake-ups)\n",
+			fprintf(out,
+				"latprobe: cpu%-3u %10" PRIu64 " %8" PRIu64 "  (no wake-ups)\n",
 				th->cpu, th->events, th->missed);
 			continue;
 		}

@@ -215,8 +215,8 @@ int latprobe_write_trace_series(struct latmon_log_writer *w, unsigned first_id,
 	for (unsigned i = 0; !err && i < nthreads; i++) {
 		err = write_component_series(w, id++, &threads[i], LATPROBE_COMPONENT_IRQ);
 		if (!err)
-			err = write_component_series(w, id++, &threads[i],
-						     LATPROBE_COMPONENT_THREAD);
+			err =
+			    write_component_series(w, id++, &threads[i], LATPROBE_COMPONENT_THREAD);
 	}
 	for (unsigned i = 0; !err && i < nthreads; i++) {
 		if (threads[i].spikes_above) {
@@ -377,8 +377,9 @@ void latprobe_write_trace_summary(FILE *out, const struct latprobe_thread *threa
 				latprobe_quantile_sorted(v, n, 0.5, &p50);
 				latprobe_quantile_sorted(v, n, 0.99, &p99);
 				fprintf(out,
-					"latprobe: cpu%-3u %-6s latency: p50 %" PRId64 " ns, p99 %" PRId64
-					" ns, max %" PRId64 " ns (%" PRIu64 " decomposed wake-ups)\n",
+					"latprobe: cpu%-3u %-6s latency: p50 %" PRId64
+					" ns, p99 %" PRId64 " ns, max %" PRId64 " ns (%" PRIu64
+					" decomposed wake-ups)\n",
 					th->cpu, component_names[c], p50, p99, v[n - 1], n);
 			}
 			free(v);

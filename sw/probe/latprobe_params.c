@@ -46,8 +46,7 @@ static const char usage_text[] =
     "      --aligned           wake every CPU at the same instants (default: CPU k of n is\n"
     "                          k/n of an interval later, so that their timers do not coincide)\n"
     "      --dma-latency US    hold /dev/cpu_dma_latency at US while measuring; none leaves it\n"
-    "                          untouched (default: 0 when root, as cyclictest; else none)\n"
-    ;
+    "                          untouched (default: 0 when root, as cyclictest; else none)\n";
 
 static const char usage_text2[] =
     "tracing (root; tracefs):\n"
@@ -314,8 +313,7 @@ static int parse_deadline(struct latprobe_params *params, const char *text)
 
 /* One --on-threshold action: trace[,file=F], signal,num=N[,pid=P], shell,command=CMD. The
  * text is not changed (the file and the command point into it). */
-static int parse_action(struct latprobe_params *params, const char *text, char *err,
-			size_t errlen)
+static int parse_action(struct latprobe_params *params, const char *text, char *err, size_t errlen)
 {
 	const char *comma = strchr(text, ',');
 	size_t kind = comma ? (size_t)(comma - text) : strlen(text);
@@ -349,7 +347,8 @@ static int parse_action(struct latprobe_params *params, const char *text, char *
 				num = true;
 			} else if (!strcmp(kv, "pid=parent")) {
 				params->action_pid = 0;
-			} else if (!strncmp(kv, "pid=", 4) && !parse_u64(kv + 4, 1, INT32_MAX, &v)) {
+			} else if (!strncmp(kv, "pid=", 4) &&
+				   !parse_u64(kv + 4, 1, INT32_MAX, &v)) {
 				params->action_pid = (long)v;
 			} else {
 				return fail(err, errlen,
@@ -483,11 +482,12 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 				 !parse_deadline(params, optarg + 9))
 				params->policy = LATPROBE_POLICY_DEADLINE;
 			else
-				return fail(err, errlen,
-					    "--policy %s: give fifo, rr, other or "
-					    "deadline:RUNTIME:PERIOD (runtime from 1024ns up to the "
-					    "period, e.g. deadline:100us:1ms)",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--policy %s: give fifo, rr, other or "
+				    "deadline:RUNTIME:PERIOD (runtime from 1024ns up to the "
+				    "period, e.g. deadline:100us:1ms)",
+				    optarg);
 			break;
 		case 'c':
 			if (!strcmp(optarg, "monotonic") || !strcmp(optarg, "0"))
@@ -496,7 +496,8 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 				params->clock = CLOCK_REALTIME;
 			else
 				return fail(err, errlen,
-					    "--clock %s: give monotonic (0) or realtime (1)", optarg);
+					    "--clock %s: give monotonic (0) or realtime (1)",
+					    optarg);
 			break;
 		case 'r':
 			params->relative = true;
@@ -507,10 +508,11 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		case OPT_WARMUP:
 			rc = latprobe_parse_duration(optarg, 1000000000, &v);
 			if (rc || v > 86400000000000ull)
-				return fail(err, errlen,
-					    "--warm-up %s: give a time such as 2s or 500ms (a number "
-					    "alone is seconds), at most 24h",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--warm-up %s: give a time such as 2s or 500ms (a number "
+				    "alone is seconds), at most 24h",
+				    optarg);
 			params->warmup_ns = v;
 			break;
 		case 'H':
@@ -536,10 +538,11 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		case OPT_THRESHOLD:
 			rc = latprobe_parse_duration(optarg, 1000, &v);
 			if (rc || v == 0)
-				return fail(err, errlen,
-					    "--threshold %s: give a latency such as 500us or 2ms (a "
-					    "number alone is microseconds)",
-					    optarg);
+				return fail(
+				    err, errlen,
+				    "--threshold %s: give a latency such as 500us or 2ms (a "
+				    "number alone is microseconds)",
+				    optarg);
 			params->threshold_ns = v;
 			break;
 		case OPT_ON_THRESHOLD:
@@ -750,8 +753,8 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		    err, errlen,
 		    "the latmon-log and the JSON summary cannot both go to standard output; "
 		    "give -o FILE or --json FILE");
-	if (params->stages && (params->clock != CLOCK_MONOTONIC || params->relative ||
-			       params->posix_timers))
+	if (params->stages &&
+	    (params->clock != CLOCK_MONOTONIC || params->relative || params->posix_timers))
 		return fail(err, errlen,
 			    "--stages, --explain, --break and the trace action follow the "
 			    "absolute clock_nanosleep on CLOCK_MONOTONIC: leave out --clock "

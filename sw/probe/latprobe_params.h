@@ -49,14 +49,14 @@ struct latprobe_params {
 	enum latprobe_policy policy;
 	int priority; /**< SCHED_FIFO/RR priority 1..99; 0 for OTHER and DEADLINE */
 	uint64_t dl_runtime_ns, dl_deadline_ns, dl_period_ns; /**< --policy deadline:R[:D]:P */
-	int clock;	   /**< clockid_t of the timers: CLOCK_MONOTONIC or CLOCK_REALTIME */
-	bool relative;	   /**< relative sleeps (each from the previous wake-up), not a grid */
-	bool posix_timers; /**< POSIX interval timers (timer_create + signal), not nanosleep */
+	int clock;	    /**< clockid_t of the timers: CLOCK_MONOTONIC or CLOCK_REALTIME */
+	bool relative;	    /**< relative sleeps (each from the previous wake-up), not a grid */
+	bool posix_timers;  /**< POSIX interval timers (timer_create + signal), not nanosleep */
 	uint64_t warmup_ns; /**< wake-ups in the first warmup_ns are measured but not kept */
 	unsigned hk_cpus[LATPROBE_MAX_CPUS]; /**< --housekeeping: CPUs of latprobe's own threads */
 	unsigned nhk_cpus;		     /**< 0: not given */
 	int deepest_idle; /**< deepest idle state allowed on measured CPUs, or IDLE_UNTOUCHED */
-	bool mlock;   /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
+	bool mlock;	  /**< mlockall(MCL_CURRENT | MCL_FUTURE) */
 	bool aligned; /**< every CPU wakes at the same instants (else their phases are spread) */
 	int dma_latency_us; /**< hold /dev/cpu_dma_latency at this value, or LATPROBE_DMA_* */
 	bool stages;	    /**< trace the run: stages of every sample, spikes explained (root) */
@@ -65,9 +65,9 @@ struct latprobe_params {
 	uint64_t explain_worst;	  /**< explain the worst N samples of each CPU (with tracing) */
 	uint64_t explain_max;	  /**< at most this many samples above explain_ns per CPU */
 	uint64_t break_ns; /**< stop at the first sample above this, keep the trace (0: off) */
-	const char *break_trace; /**< where the trace of a --break goes */
-	uint64_t threshold_ns;	 /**< --threshold: act on samples above it (0: off) */
-	unsigned actions;	 /**< enum latprobe_action bits */
+	const char *break_trace;  /**< where the trace of a --break goes */
+	uint64_t threshold_ns;	  /**< --threshold: act on samples above it (0: off) */
+	unsigned actions;	  /**< enum latprobe_action bits */
 	const char *action_trace; /**< where the trace action writes (".N" added after the first) */
 	int action_signal;	  /**< the signal action's signal */
 	long action_pid;	  /**< ... to this pid (0: latprobe's parent) */

@@ -29,7 +29,7 @@ int latprobe_tracker_init(struct latprobe_tracker *tk, const struct latprobe_par
 	tk->nthreads = nthreads;
 	tk->trace = trace;
 	tk->probe_prio =
-	    (int16_t)(params->policy == LATPROBE_POLICY_OTHER	  ? 120
+	    (int16_t)(params->policy == LATPROBE_POLICY_OTHER	   ? 120
 		      : params->policy == LATPROBE_POLICY_DEADLINE ? -1 /* the kernel's prio */
 								   : 99 - params->priority);
 	tk->cpu = calloc(nthreads ? nthreads : 1, sizeof(*tk->cpu));
