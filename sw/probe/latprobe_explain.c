@@ -20,7 +20,7 @@ const char *const latprobe_holder_names[LATPROBE_NHOLDERS] = {
 
 const char *const latprobe_cause_names[LATPROBE_NCAUSES] = {
 	"none",	  "idle",      "irq_delivery",	  "interrupt", "softirq",
-	"timers", "preempted", "not_preemptible", "probe",
+	"timers", "preempted", "not_preemptible", "probe",     "task_prio_untraced",
 };
 
 const char *latprobe_cause_class(enum latprobe_cause cause)
@@ -35,6 +35,7 @@ const char *latprobe_cause_class(enum latprobe_cause cause)
 		return "interrupts";
 	case LATPROBE_CAUSE_PREEMPTED:
 	case LATPROBE_CAUSE_NOT_PREEMPTIBLE:
+	case LATPROBE_CAUSE_TASK_PRIO_UNTRACED:
 		return "scheduler";
 	case LATPROBE_CAUSE_PROBE:
 		return "probe";
@@ -68,6 +69,7 @@ struct acc_entry {
 	uint64_t key;
 	int16_t prio;
 	bool prio_seen;
+	bool prio_away; /* prio is from the switch away from the task (the switch to it untraced) */
 	uint8_t stage, holder;
 	bool timer_irq;
 };
@@ -101,6 +103,7 @@ static void acc_add(struct acc *a, const struct acc_entry *x)
 			if (x->prio != INT16_MIN && (x->prio_seen || !e->prio_seen)) {
 				e->prio = x->prio;
 				e->prio_seen = x->prio_seen;
+				e->prio_away = x->prio_away;
 			}
 			return;
 		}
@@ -281,6 +284,7 @@ static void note_prio(struct acc *a, int32_t pid, int16_t prio)
 		if (e->holder == LATPROBE_HELD_TASK && e->key == (uint64_t)pid && !e->prio_seen) {
 			e->prio = prio;
 			e->prio_seen = true;
+			e->prio_away = true;
 		}
 	}
 }
@@ -400,6 +404,10 @@ static enum latprobe_cause cause_of(const struct latprobe_contribution *c, int16
 	case LATPROBE_HELD_TASK:
 		if (c->stage == LATPROBE_STAGE_IRQ)
 			return LATPROBE_CAUSE_IRQ_DELIVERY;
+		/* without the switch to the task, its priority while it held the CPU is not known:
+		 * no cause is named from it */
+		if (c->prio_from != LATPROBE_PRIO_SWITCH_IN)
+			return LATPROBE_CAUSE_TASK_PRIO_UNTRACED;
 		/* kernel priorities: lower is more important */
 		if (c->prio != INT16_MIN && c->prio > probe_prio)
 			return LATPROBE_CAUSE_NOT_PREEMPTIBLE;
@@ -479,6 +487,10 @@ void latprobe_explain(const struct latprobe_windows *w, const struct latprobe_na
 		c->first = a.e[i].first;
 		c->key = a.e[i].key;
 		c->prio = a.e[i].prio;
+		c->prio_from = a.e[i].holder != LATPROBE_HELD_TASK ? LATPROBE_PRIO_NONE
+			       : a.e[i].prio_away		   ? LATPROBE_PRIO_SWITCH_AWAY
+			       : a.e[i].prio_seen		   ? LATPROBE_PRIO_SWITCH_IN
+								   : LATPROBE_PRIO_LATEST;
 		c->stage = a.e[i].stage;
 		c->holder = a.e[i].holder;
 		c->timer_irq = a.e[i].timer_irq;
@@ -581,6 +593,16 @@ void latprobe_explain_text(const struct latprobe_explanation *x, char *buf, size
 			     "%s late: %s kept the CPU for %s (%s stage) although the probe has "
 			     "the higher priority: preemption was disabled",
 			     late, who, t, stage_text(c->stage));
+		break;
+	case LATPROBE_CAUSE_TASK_PRIO_UNTRACED:
+		n = snprintf(buf, len,
+			     "%s late: %s held the CPU for %s (%s stage); the kernel did not trace "
+			     "the switch to it: %s, so whether it could preempt the probe is not "
+			     "known",
+			     late, who, t, stage_text(c->stage),
+			     c->prio_from == LATPROBE_PRIO_SWITCH_AWAY
+				 ? "priority seen only at the switch away"
+				 : "its priority is the latest the trace knows");
 		break;
 	case LATPROBE_CAUSE_PROBE:
 		n = snprintf(buf, len,

@@ -45,15 +45,17 @@ extern const char *const latprobe_holder_names[LATPROBE_NHOLDERS];
 
 /** The cause named by the largest contribution. */
 enum latprobe_cause {
-	LATPROBE_CAUSE_NONE,		/**< no trace to explain it with */
-	LATPROBE_CAUSE_IDLE,		/**< the CPU was idle: idle-state exit and wake-up */
-	LATPROBE_CAUSE_IRQ_DELIVERY,	/**< the timer interrupt came late while a task ran */
-	LATPROBE_CAUSE_INTERRUPT,	/**< another interrupt handler ran */
-	LATPROBE_CAUSE_SOFTIRQ,		/**< a softirq ran */
-	LATPROBE_CAUSE_TIMERS,		/**< other hrtimer callbacks ran */
-	LATPROBE_CAUSE_PREEMPTED,	/**< a task of higher or equal priority held the CPU */
-	LATPROBE_CAUSE_NOT_PREEMPTIBLE, /**< a task of lower priority kept the CPU */
-	LATPROBE_CAUSE_PROBE,		/**< the probe's own path (nothing else traced) */
+	LATPROBE_CAUSE_NONE,		   /**< no trace to explain it with */
+	LATPROBE_CAUSE_IDLE,		   /**< the CPU was idle: idle-state exit and wake-up */
+	LATPROBE_CAUSE_IRQ_DELIVERY,	   /**< the timer interrupt came late while a task ran */
+	LATPROBE_CAUSE_INTERRUPT,	   /**< another interrupt handler ran */
+	LATPROBE_CAUSE_SOFTIRQ,		   /**< a softirq ran */
+	LATPROBE_CAUSE_TIMERS,		   /**< other hrtimer callbacks ran */
+	LATPROBE_CAUSE_PREEMPTED,	   /**< a task of higher or equal priority held the CPU */
+	LATPROBE_CAUSE_NOT_PREEMPTIBLE,	   /**< a task of lower priority kept the CPU */
+	LATPROBE_CAUSE_PROBE,		   /**< the probe's own path (nothing else traced) */
+	LATPROBE_CAUSE_TASK_PRIO_UNTRACED, /**< a task held the CPU whose switch-in was not traced:
+					      its priority then is not known, no cause is named */
 	LATPROBE_NCAUSES
 };
 
@@ -64,15 +66,24 @@ const char *latprobe_cause_class(enum latprobe_cause cause);
 
 #define LATPROBE_CONTRIB_MAX 12
 
+/** Where a task's priority in an explanation comes from. */
+enum latprobe_prio_from {
+	LATPROBE_PRIO_NONE,	   /**< not a task */
+	LATPROBE_PRIO_SWITCH_IN,   /**< the traced switch to the task */
+	LATPROBE_PRIO_SWITCH_AWAY, /**< only the switch away from it (the switch to it untraced) */
+	LATPROBE_PRIO_LATEST,	   /**< neither: the latest the trace knows of the task */
+};
+
 /** Time one thing held the CPU within one stage. */
 struct latprobe_contribution {
-	uint64_t ns;	/**< time it held the CPU in the stage */
-	int64_t first;	/**< when it first held it, relative to the expiry */
-	uint64_t key;	/**< pid, IRQ number, vector slot, softirq number or callback address */
-	int16_t prio;	/**< TASK: kernel priority as last traced (INT16_MIN: unknown) */
-	uint8_t stage;	/**< enum latprobe_stage, or LATPROBE_NSTAGES when there are no stages */
-	uint8_t holder; /**< enum latprobe_holder */
-	bool timer_irq; /**< IRQ/VECTOR: a timer interrupt (its own entry and exit) */
+	uint64_t ns;	   /**< time it held the CPU in the stage */
+	int64_t first;	   /**< when it first held it, relative to the expiry */
+	uint64_t key;	   /**< pid, IRQ number, vector slot, softirq number or callback address */
+	int16_t prio;	   /**< TASK: kernel priority as last traced (INT16_MIN: unknown) */
+	uint8_t stage;	   /**< enum latprobe_stage, or LATPROBE_NSTAGES when there are no stages */
+	uint8_t holder;	   /**< enum latprobe_holder */
+	uint8_t prio_from; /**< TASK: enum latprobe_prio_from */
+	bool timer_irq;	   /**< IRQ/VECTOR: a timer interrupt (its own entry and exit) */
 	char name[LATPROBE_NAME_LEN]; /**< command name, handler name, vector, softirq, symbol */
 };
 

@@ -186,6 +186,7 @@ static void test_not_preemptible(void)
 static void test_priority_at_the_time(void)
 {
 	struct latprobe_explanation x;
+	char text[512];
 
 	/* the name table knows busy's latest priority (it became a normal task after the
 	 * spike); the switch away from it in the spike says it was rt 99 then */
@@ -199,7 +200,17 @@ static void test_priority_at_the_time(void)
 	add_switch(D + 800000, BUSY, 0, TID, PROBE_PRIO);
 	explain(D + 802000, &x);
 	CHECK(x.contrib[0].key == BUSY && x.contrib[0].prio == 0);
-	CHECK(x.cause == LATPROBE_CAUSE_PREEMPTED);
+	/* but the switch to it was not traced: its priority while it held the CPU is only what
+	 * the switch away says, so no cause is named from it */
+	CHECK(x.contrib[0].prio_from == LATPROBE_PRIO_SWITCH_AWAY);
+	CHECK(x.cause == LATPROBE_CAUSE_TASK_PRIO_UNTRACED);
+	latprobe_explain_text(&x, text, sizeof(text));
+	CHECK(strstr(text, "busy (pid 900, rt 99) held the CPU for") != NULL);
+	CHECK(strstr(text, "the kernel did not trace the switch to it: priority seen only at the "
+			   "switch away") != NULL);
+	CHECK(strstr(text, "higher or equal priority") == NULL);
+	CHECK(!strcmp(latprobe_cause_names[x.cause], "task_prio_untraced") &&
+	      !strcmp(latprobe_cause_class((enum latprobe_cause)x.cause), "scheduler"));
 	/* the switch to busy is seen (rt 99); it became a normal task before it switched away:
 	 * while it held the CPU it was rt 99 */
 	begin(BUSY, 0);
@@ -207,6 +218,8 @@ static void test_priority_at_the_time(void)
 	add_switch(D + 800000, BUSY, 120, TID, PROBE_PRIO);
 	explain(D + 802000, &x);
 	CHECK(x.contrib[0].key == BUSY && x.contrib[0].prio == 0);
+	CHECK(x.contrib[0].prio_from == LATPROBE_PRIO_SWITCH_IN &&
+	      x.cause == LATPROBE_CAUSE_PREEMPTED);
 	latprobe_names_task(&names, BUSY, "busy", 0);
 }
 
