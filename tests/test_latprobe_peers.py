@@ -582,3 +582,53 @@ def test_threshold_action_runs_once_for_a_provoked_busy_loop_and_the_run_goes_on
     assert cpu_summary["events"] + cpu_summary["missed"] == 4000
     assert not summary["interrupted"]
     assert thr["samples_above"] >= thr["events"]
+
+
+# ---- spike explanations: hypervisor steal and the idle state woken from ----------------------
+
+
+def steal_ns(cpu: int) -> int:
+    """The CPU's steal time from /proc/stat, in ns (USER_HZ ticks)."""
+    for line in Path("/proc/stat").read_text().splitlines():
+        parts = line.split()
+        if parts[0] == f"cpu{cpu}":
+            return int(parts[8]) * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+    raise AssertionError(f"no cpu{cpu} line in /proc/stat")
+
+
+@pytest.mark.skipif(tracing_unavailable() is not None, reason=str(tracing_unavailable()))
+def test_spikes_name_the_steal_around_them_and_the_idle_state_woken_from(
+    latprobe: Path, tmp_path: Path
+) -> None:
+    js = tmp_path / "e.json"
+    before = steal_ns(MEASURED)
+    proc = subprocess.run(
+        argv(
+            [str(latprobe), "-a", str(MEASURED), "-D", "2s", "--dma-latency", "none"],
+            ["--explain", "20us", "--explain-max", "50", "-q", "-o", str(tmp_path / "e.log")],
+            ["--json", str(js)],
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    after = steal_ns(MEASURED)
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(js.read_text())
+    assert "power:cpu_idle" in summary["trace"]["used"]
+    spikes = summary["cpus"][0]["spikes"]
+    assert spikes, "a VM has wake-ups above 20 us"
+    for s in spikes:
+        # the steal between the main thread's readings around the spike: within what
+        # /proc/stat counted for the CPU over the whole run, read by this test
+        assert 0 < s["steal_window_ns"] < 2_000_000_000
+        assert 0 <= s["steal_ns"] <= after - before
+        if s["steal_ns"]:
+            assert "the hypervisor stole" in s["why"]
+        if "idle_state" in s:
+            # only a CPU the idle task held at the expiry, named as sysfs names the state
+            assert s["running_at_expiry"] == 0
+            name = CPUIDLE / f"cpu{MEASURED}/cpuidle/state{s['idle_state']}/name"
+            assert s["idle_state_name"] == name.read_text().strip()
+            assert f"woke from idle state {s['idle_state']}" in s["why"]

@@ -30,6 +30,7 @@
 #include "latprobe_metrics.h"
 #include "latprobe_output.h"
 #include "latprobe_params.h"
+#include "latprobe_steal.h"
 #include "latprobe_tracefs.h"
 #include "latprobe_tracker.h"
 
@@ -76,7 +77,8 @@ struct run {
 	struct latprobe_actions actions; /* --threshold */
 	struct latprobe_idle idle;	 /* --deepest-idle-state */
 	bool idle_set;
-	bool failed; /* a measurement thread or the trace failed: exit 1, results kept */
+	bool steal_off; /* /proc/stat has no steal column for a measured CPU */
+	bool failed;	/* a measurement thread or the trace failed: exit 1, results kept */
 };
 
 static void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -450,6 +452,33 @@ static void thread_ids(struct run *run)
 		run->tids[i] = atomic_load(&run->threads[i].tid);
 }
 
+/* Hypervisor steal of the measured CPUs, for the spikes explained from here on. Where the
+ * kernel has no steal column it is said once and not read again. */
+static void note_steal(struct run *run, uint64_t now)
+{
+	uint64_t *ns;
+	int rc;
+
+	if (run->steal_off)
+		return;
+	ns = calloc(run->nthreads ? run->nthreads : 1, sizeof(*ns));
+	if (!ns)
+		return;
+	rc = latprobe_steal_read("/proc/stat", run->params.cpus, run->nthreads,
+				 sysconf(_SC_CLK_TCK), ns);
+	if (rc) {
+		fprintf(
+		    stderr,
+		    "latprobe: note: no hypervisor steal time for the explanations (/proc/stat: "
+		    "%s)\n",
+		    strerror(rc));
+		run->steal_off = true;
+	} else {
+		latprobe_tracker_note_steal(&run->tracker, now, ns);
+	}
+	free(ns);
+}
+
 /* Empty the trace buffers into the windows, follow the samples, and trim the windows. */
 static void on_tick(struct run *run, bool last)
 {
@@ -458,6 +487,7 @@ static void on_tick(struct run *run, bool last)
 
 	if (!run->tracing)
 		return;
+	note_steal(run, now);
 	thread_ids(run);
 	rc = latprobe_trace_drain(&run->trace, run->tids, run->nthreads);
 	if (!rc)
@@ -627,6 +657,8 @@ static int run_measure(struct run *run)
 			rc = LATPROBE_EXIT_SETUP;
 		}
 	}
+	if (!rc && run->tracing)
+		note_steal(run, latprobe_now_ns()); /* the first reading, before any spike */
 	if (!rc)
 		rc = release_threads(run);
 	if (!rc)

@@ -307,6 +307,7 @@ static void walk(const struct latprobe_window *win, const struct sample *s, int3
 	struct state st = { .task = task, .task_prio = INT16_MIN };
 	uint64_t prev = since;
 	bool seen_from = false;
+	int32_t idle = -1; /* the idle state the CPU is in (power:cpu_idle), -1: none */
 
 	for (size_t i = latprobe_window_lower(win, since); i < win->end && win->ev[i].ts < to;
 	     i++) {
@@ -318,6 +319,12 @@ static void walk(const struct latprobe_window *win, const struct sample *s, int3
 			seen_from = true;
 			if (running_at)
 				*running_at = st.task;
+			if (running_at && idle >= 0)
+				x->idle_state = idle;
+		}
+		if (e->kind == LATPROBE_EV_CPU_IDLE) {
+			idle = e->id;
+			continue; /* not a context: the idle task holds the CPU either way */
 		}
 		attribute(&st, s, prev > from ? prev : from, e->ts, a);
 		if (e->ts >= from) {
@@ -329,8 +336,11 @@ static void walk(const struct latprobe_window *win, const struct sample *s, int3
 		apply(&st, s, e);
 		prev = e->ts;
 	}
-	if (!seen_from && running_at)
+	if (!seen_from && running_at) {
 		*running_at = st.task;
+		if (idle >= 0)
+			x->idle_state = idle;
+	}
 	attribute(&st, s, prev > from ? prev : from, to, a);
 	note_silence(x, s->expiry, prev > from ? prev : from, to);
 }
@@ -447,6 +457,7 @@ void latprobe_explain(const struct latprobe_windows *w, const struct latprobe_na
 	out->stage_result = (uint8_t)result;
 	out->match = *match;
 	out->running_at_expiry = -1;
+	out->idle_state = -1;
 	if (cpu >= w->ncpus || user <= expiry)
 		return;
 	s.probe_timer = match->timer;
@@ -634,6 +645,24 @@ void latprobe_explain_text(const struct latprobe_explanation *x, char *buf, size
 			     "; no event was traced on the CPU for %s of it (in a VM the host may "
 			     "not have run the vCPU)",
 			     t);
+		used = n < 0 ? used : used + (size_t)n < len ? used + (size_t)n : len - 1;
+	}
+	if (x->idle_state >= 0 && used + 1 < len) {
+		n = snprintf(buf + used, len - used,
+			     "; the CPU woke from idle state %" PRId32 "%s%s%s", x->idle_state,
+			     x->idle_name[0] ? " (" : "", x->idle_name, x->idle_name[0] ? ")" : "");
+		used = n < 0 ? used : used + (size_t)n < len ? used + (size_t)n : len - 1;
+	}
+	if (x->steal_window_ns && x->steal_ns && used + 1 < len) {
+		char w[24];
+
+		us_text(x->steal_ns, t, sizeof(t));
+		us_text(x->steal_window_ns, w, sizeof(w));
+		n = snprintf(
+		    buf + used, len - used,
+		    "; the hypervisor stole %s of this CPU in the %s around it (/proc/stat "
+		    "steal)",
+		    t, w);
 		used = n < 0 ? used : used + (size_t)n < len ? used + (size_t)n : len - 1;
 	}
 	if (x->stage_result == LATPROBE_STAGES_OK && !x->match.switch_traced && used + 1 < len)

@@ -100,11 +100,16 @@ struct latprobe_explanation {
 	uint8_t cause;		   /**< enum latprobe_cause */
 	unsigned ncontrib;
 	struct latprobe_contribution contrib[LATPROBE_CONTRIB_MAX]; /**< largest first */
-	uint64_t other_ns;   /**< what did not fit in contrib[] */
-	uint32_t nevents;    /**< trace events of the CPUs between the expiry and the read */
-	uint64_t silence_ns; /**< the longest stretch without any event on the CPU(s) */
-	int64_t silence_at;  /**< where it began, relative to the expiry */
-	bool window_cut;     /**< the trace did not reach back to the arming of the timer */
+	uint64_t other_ns;	  /**< what did not fit in contrib[] */
+	uint32_t nevents;	  /**< trace events of the CPUs between the expiry and the read */
+	uint64_t silence_ns;	  /**< the longest stretch without any event on the CPU(s) */
+	int64_t silence_at;	  /**< where it began, relative to the expiry */
+	bool window_cut;	  /**< the trace did not reach back to the arming of the timer */
+	int32_t idle_state;	  /**< the idle state the CPU was in at the expiry (power:cpu_idle),
+				       -1: not idle or not traced */
+	char idle_name[24];	  /**< its cpuidle name, "" when not known */
+	uint64_t steal_ns;	  /**< hypervisor steal of the CPU around the sample (/proc/stat) */
+	uint64_t steal_window_ns; /**< the stretch steal_ns was counted over, 0: not known */
 };
 
 /**

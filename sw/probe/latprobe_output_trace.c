@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WHY_LEN 480
+#define WHY_LEN 640
 
 static void i64_text(char *buf, size_t len, int64_t v)
 {
@@ -140,8 +140,8 @@ static int write_spike_series(struct latmon_log_writer *w, unsigned id,
 	const struct latprobe_explanation *x = &th->spikes[rank];
 	char name[48], of[32], cpu[16], rk[16], t[24], lat[24], running[24], stages[5][24];
 	char who[LATPROBE_CONTRIB_MAX][LATPROBE_NAME_LEN], whokey[LATPROBE_CONTRIB_MAX][8];
-	char why[WHY_LEN], switched[4];
-	struct latmon_log_kv meta[16 + LATPROBE_NSTAGES + LATPROBE_CONTRIB_MAX];
+	char why[WHY_LEN], switched[4], idle[16], steal[2][24];
+	struct latmon_log_kv meta[19 + LATPROBE_NSTAGES + LATPROBE_CONTRIB_MAX];
 	struct latmon_log_counter c[3];
 	size_t n = 0;
 	int err;
@@ -184,6 +184,16 @@ static int write_spike_series(struct latmon_log_writer *w, unsigned id,
 	}
 	if (x->window_cut)
 		meta[n++] = (struct latmon_log_kv){ "window_cut", "1" };
+	if (x->idle_state >= 0) {
+		snprintf(idle, sizeof(idle), "%" PRId32, x->idle_state);
+		meta[n++] = (struct latmon_log_kv){ "idle_state", idle };
+	}
+	if (x->steal_window_ns) {
+		snprintf(steal[0], sizeof(steal[0]), "%" PRIu64, x->steal_ns);
+		snprintf(steal[1], sizeof(steal[1]), "%" PRIu64, x->steal_window_ns);
+		meta[n++] = (struct latmon_log_kv){ "steal_ns", steal[0] };
+		meta[n++] = (struct latmon_log_kv){ "steal_window_ns", steal[1] };
+	}
 	for (unsigned k = 0; k < x->ncontrib; k++) {
 		snprintf(whokey[k], sizeof(whokey[k]), "who%u", k);
 		snprintf(who[k], sizeof(who[k]), "%s",
@@ -266,6 +276,13 @@ static void json_spike(FILE *out, const struct latprobe_explanation *x, unsigned
 	}
 	if (x->running_at_expiry >= 0)
 		fprintf(out, ", \"running_at_expiry\": %" PRId32, x->running_at_expiry);
+	if (x->idle_state >= 0) {
+		fprintf(out, ", \"idle_state\": %" PRId32 ", \"idle_state_name\": ", x->idle_state);
+		latprobe_json_string(out, x->idle_name);
+	}
+	if (x->steal_window_ns)
+		fprintf(out, ", \"steal_ns\": %" PRIu64 ", \"steal_window_ns\": %" PRIu64,
+			x->steal_ns, x->steal_window_ns);
 	fprintf(out,
 		", \"events\": %" PRIu32 ", \"silence_ns\": %" PRIu64 ", \"silence_at\": %" PRId64
 		", \"window_cut\": %s, \"other_ns\": %" PRIu64 ", \"contributors\": [",

@@ -34,6 +34,7 @@ enum role {
 	ROLE_SOFTIRQ_EXIT,	/* explanations */
 	ROLE_VECTOR_ENTRY,	/* x86 system vectors; local_timer_entry for the stages */
 	ROLE_VECTOR_EXIT,	/* explanations */
+	ROLE_CPU_IDLE,		/* explanations: the idle state a CPU entered or left */
 };
 
 static const struct {
@@ -52,6 +53,7 @@ static const struct {
 	{ "irq/irq_handler_exit", ROLE_HARDIRQ_EXIT, false, false },
 	{ "irq/softirq_entry", ROLE_SOFTIRQ_ENTRY, false, false },
 	{ "irq/softirq_exit", ROLE_SOFTIRQ_EXIT, false, false },
+	{ "power/cpu_idle", ROLE_CPU_IDLE, false, false },
 };
 
 /* The x86 vector whose entry is the timer interrupt. */
@@ -256,6 +258,8 @@ static int load_fields(struct latprobe_tracepoint *tp, const char *text)
 	case ROLE_SOFTIRQ_ENTRY:
 	case ROLE_SOFTIRQ_EXIT:
 		return latprobe_format_field(text, "vec", &tp->f[0]);
+	case ROLE_CPU_IDLE:
+		return latprobe_format_field(text, "state", &tp->f[0]);
 	default:
 		return 0; /* the event itself is the information */
 	}
@@ -647,6 +651,11 @@ static int on_record(void *ctx, uint64_t ts, const unsigned char *data, size_t l
 	case ROLE_VECTOR_EXIT:
 		e.kind = LATPROBE_EV_VECTOR_EXIT;
 		e.id = tp->slot;
+		break;
+	case ROLE_CPU_IDLE:
+		e.kind = LATPROBE_EV_CPU_IDLE;
+		/* the state entered; PWR_EVENT_EXIT ((u32)-1) on the way out: -1 */
+		e.id = (int32_t)(uint32_t)latprobe_field_read(&tp->f[0], data, len);
 		break;
 	}
 	return keep(t, &e);

@@ -2,6 +2,8 @@
 #include "latprobe_tracker.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +35,9 @@ int latprobe_tracker_init(struct latprobe_tracker *tk, const struct latprobe_par
 		      : params->policy == LATPROBE_POLICY_DEADLINE ? -1 /* the kernel's prio */
 								   : 99 - params->priority);
 	tk->cpu = calloc(nthreads ? nthreads : 1, sizeof(*tk->cpu));
-	if (!tk->cpu)
+	tk->steal_ns =
+	    calloc((nthreads ? nthreads : 1) * (size_t)LATPROBE_STEAL_RING, sizeof(*tk->steal_ns));
+	if (!tk->cpu || !tk->steal_ns)
 		return ENOMEM;
 	for (unsigned i = 0; i < nthreads; i++) {
 		struct latprobe_thread *th = &threads[i];
@@ -118,6 +122,29 @@ static enum slot_kind spike_slot(struct latprobe_tracker *tk, unsigned i, int64_
 	return SLOT_NONE;
 }
 
+static void steal_around(const struct latprobe_tracker *tk, unsigned i, uint64_t from, uint64_t to,
+			 struct latprobe_explanation *x);
+
+/* The cpuidle name of the state the spike's CPU woke from ("" when sysfs has none). */
+static void name_idle_state(struct latprobe_explanation *x)
+{
+	char path[128];
+	FILE *f;
+
+	if (x->idle_state < 0)
+		return;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpuidle/state%" PRId32 "/name",
+		 x->cpu, x->idle_state);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(x->idle_name, sizeof(x->idle_name), f))
+		x->idle_name[strcspn(x->idle_name, "\n")] = '\0';
+	else
+		x->idle_name[0] = '\0';
+	fclose(f);
+}
+
 static void process(struct latprobe_tracker *tk, unsigned i, uint64_t k)
 {
 	struct latprobe_thread *th = &tk->threads[i];
@@ -156,6 +183,7 @@ static void process(struct latprobe_tracker *tk, unsigned i, uint64_t k)
 		return;
 	latprobe_explain(w, &tk->trace->names, tid, tk->probe_prio, th->cpu, expiry, user, r, &m,
 			 x);
+	steal_around(tk, i, expiry, user, x);
 	x->t = th->t[k];
 	if (slot == SLOT_HEAP_APPEND)
 		heap_up(c->worst, c->nworst - 1);
@@ -243,9 +271,11 @@ int latprobe_tracker_finish(struct latprobe_tracker *tk)
 			th->spikes[n++] = c->worst[k];
 		qsort(th->spikes, n, sizeof(*th->spikes), by_latency_desc);
 		th->nspikes = n;
-		for (unsigned k = 0; k < n; k++)
+		for (unsigned k = 0; k < n; k++) {
+			name_idle_state(&th->spikes[k]);
 			for (unsigned j = 0; j < th->spikes[k].ncontrib; j++)
 				symbols |= th->spikes[k].contrib[j].holder == LATPROBE_HELD_HRTIMER;
+		}
 	}
 	if (symbols)
 		loaded = latprobe_names_kallsyms(&tk->trace->names, "/proc/kallsyms") == 0;
@@ -265,4 +295,42 @@ void latprobe_tracker_free(struct latprobe_tracker *tk)
 	}
 	free(tk->cpu);
 	tk->cpu = NULL;
+	free(tk->steal_ns);
+	tk->steal_ns = NULL;
+}
+
+void latprobe_tracker_note_steal(struct latprobe_tracker *tk, uint64_t now, const uint64_t *ns)
+{
+	unsigned slot = (unsigned)(tk->steal_n % LATPROBE_STEAL_RING);
+
+	tk->steal_ts[slot] = now;
+	for (unsigned i = 0; i < tk->nthreads; i++)
+		tk->steal_ns[(size_t)i * LATPROBE_STEAL_RING + slot] = ns[i];
+	tk->steal_n++;
+}
+
+/* The steal of thread i's CPU between the last reading at or before @p from and the first at or
+ * after @p to, when the ring still holds both. */
+static void steal_around(const struct latprobe_tracker *tk, unsigned i, uint64_t from, uint64_t to,
+			 struct latprobe_explanation *x)
+{
+	uint64_t kept = tk->steal_n < LATPROBE_STEAL_RING ? tk->steal_n : LATPROBE_STEAL_RING;
+	int64_t a = -1, b = -1;
+
+	for (uint64_t k = tk->steal_n - kept; k < tk->steal_n; k++) {
+		unsigned slot = (unsigned)(k % LATPROBE_STEAL_RING);
+
+		if (tk->steal_ts[slot] <= from)
+			a = slot;
+		if (tk->steal_ts[slot] >= to && b < 0)
+			b = slot;
+	}
+	if (a < 0 || b < 0)
+		return;
+	{
+		const uint64_t *v = &tk->steal_ns[(size_t)i * LATPROBE_STEAL_RING];
+
+		x->steal_ns = v[b] >= v[a] ? v[b] - v[a] : 0;
+		x->steal_window_ns = tk->steal_ts[b] - tk->steal_ts[a];
+	}
 }

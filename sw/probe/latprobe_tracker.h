@@ -17,6 +17,9 @@
 
 struct latprobe_tracker_cpu; /* per thread, private */
 
+/** Steal readings kept (one per tick of the main thread: 6.4 s at 100 ms). */
+#define LATPROBE_STEAL_RING 64
+
 struct latprobe_tracker {
 	const struct latprobe_params *params;
 	struct latprobe_thread *threads;
@@ -24,7 +27,17 @@ struct latprobe_tracker {
 	struct latprobe_trace *trace;
 	int16_t probe_prio; /**< the probe threads' kernel priority */
 	struct latprobe_tracker_cpu *cpu;
+	/* hypervisor steal per thread's CPU, read on every tick (latprobe_tracker_note_steal) */
+	uint64_t steal_ts[LATPROBE_STEAL_RING]; /**< CLOCK_MONOTONIC of each reading */
+	uint64_t *steal_ns;			/**< nthreads x LATPROBE_STEAL_RING */
+	uint64_t steal_n;			/**< readings so far */
 };
+
+/**
+ * Note the steal time of every thread's CPU (@p ns, one per thread) read at @p now; the
+ * spikes explained afterwards say how much was stolen between the readings around them.
+ */
+void latprobe_tracker_note_steal(struct latprobe_tracker *tk, uint64_t now, const uint64_t *ns);
 
 /**
  * Prepare to follow @p nthreads threads: allocates each thread's stage arrays (one entry per

@@ -31,6 +31,7 @@ enum latprobe_trace_kind {
 	LATPROBE_EV_VECTOR_EXIT,       /**< an x86 system vector ends: id = its slot */
 	LATPROBE_EV_SOFTIRQ_ENTRY,     /**< irq:softirq_entry: id = the softirq number */
 	LATPROBE_EV_SOFTIRQ_EXIT,      /**< irq:softirq_exit: id = the softirq number */
+	LATPROBE_EV_CPU_IDLE,	       /**< power:cpu_idle: id = the state entered, -1 left */
 	LATPROBE_EV_NKINDS
 };
 

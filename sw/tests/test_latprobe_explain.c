@@ -248,6 +248,28 @@ static void test_idle_with_untraced_switch(void)
 	CHECK(strstr(text, "the CPU was idle for 25.0 us of it (irq stage)") != NULL);
 	CHECK(strstr(text, "the kernel did not trace the switch to the probe") != NULL);
 	CHECK(!strcmp(latprobe_cause_class((enum latprobe_cause)x.cause), "hardware"));
+	CHECK(x.idle_state == -1); /* no power:cpu_idle events: not known */
+
+	/* with power:cpu_idle: the CPU entered state 2 before the expiry and left it at the
+	 * interrupt; the explanation names the state it woke from */
+	begin(0, 120);
+	add(D - 400000, LATPROBE_EV_CPU_IDLE, 0, 0)->id = 2;
+	add(D + 24000, LATPROBE_EV_CPU_IDLE, 0, 0)->id = -1;
+	add_timer_irq(D + 25000, 0);
+	add(D + 30000, LATPROBE_EV_SYSCALL_EXIT, TID, 0)->pid = TID;
+	explain(D + 31000, &x);
+	CHECK(x.idle_state == 2 && x.cause == LATPROBE_CAUSE_IDLE && total(&x) == 31000);
+	snprintf(x.idle_name, sizeof(x.idle_name), "C6");
+	latprobe_explain_text(&x, text, sizeof(text));
+	CHECK(strstr(text, "; the CPU woke from idle state 2 (C6)") != NULL);
+	/* it had left the idle state before the expiry: not idle then */
+	begin(0, 120);
+	add(D - 400000, LATPROBE_EV_CPU_IDLE, 0, 0)->id = 1;
+	add(D - 1000, LATPROBE_EV_CPU_IDLE, 0, 0)->id = -1;
+	add_timer_irq(D + 25000, 0);
+	add(D + 30000, LATPROBE_EV_SYSCALL_EXIT, TID, 0)->pid = TID;
+	explain(D + 31000, &x);
+	CHECK(x.idle_state == -1);
 }
 
 static void test_device_irq_and_softirq(void)

@@ -96,6 +96,11 @@ static void test_series(void)
 							.name = "latprobe" };
 	x->nevents = 9;
 	x->silence_ns = 796000;
+	/* the CPU was in idle state 1 at the expiry; the hypervisor stole 20 ms around it */
+	x->idle_state = 1;
+	snprintf(x->idle_name, sizeof(x->idle_name), "haltpoll idle");
+	x->steal_ns = 20000000;
+	x->steal_window_ns = 200000000;
 
 	CHECK(latprobe_trace_series_count(&th, 1) == 4);
 	CHECK(latmon_log_writer_init(&w, mem, sizeof(mem), 5, sink, NULL) == 0);
@@ -130,7 +135,12 @@ static void test_series(void)
 		     "\\x20(pid\\x20900,\\x20rt\\x2099)\\x20held") != NULL);
 	CHECK(strstr(out, " stage_result=ok stage_irq=2000 stage_handler=1000 stage_wakeup=500 "
 			  "stage_sched=796500 stage_user=2000 switch_traced=0 running=900 "
+			  "idle_state=1 steal_ns=20000000 steal_window_ns=200000000 "
 			  "who0=my\\x20busy who1=latprobe *") != NULL);
+	CHECK(strstr(out, "the\\x20CPU\\x20woke\\x20from\\x20idle\\x20state\\x201\\x20(haltpoll"
+			  "\\x20idle)") != NULL);
+	CHECK(strstr(out, "the\\x20hypervisor\\x20stole\\x2020000.0\\x20us\\x20of\\x20this"
+			  "\\x20CPU\\x20in\\x20the\\x20200000.0\\x20us\\x20around\\x20it") != NULL);
 	CHECK(strstr(out, "\nS 4 0 796000 3 2 900 0 4000 *") != NULL);
 	CHECK(strstr(out, "\nS 4 1 6000 4 0 700 -32768 800000 *") != NULL);
 	CHECK(strstr(out, "\nX 4 other_ns=0 events=9 silence_ns=796000 *") != NULL);
