@@ -281,15 +281,19 @@ def test_warm_up_is_absent_from_the_statistics_and_counted_in_the_json(
 # ---- clock, relative/absolute timers, POSIX timers (cyclictest -c, -r, -x) -----------------------
 
 
-def blocked_syscall(pid: int, tid: int) -> list[str]:
-    """What thread tid is blocked in: syscall number and arguments (as hex)."""
-    end = time.monotonic() + 5
-    while time.monotonic() < end:
+def blocked_syscalls(pid: int, tid: int, seconds: float = 0.5) -> list[list[str]]:
+    """What thread tid was blocked in, read repeatedly: syscall number and arguments (hex). A
+    thread preempted inside another call (on a loaded machine) shows that call now and then."""
+    seen = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end or not seen:
         text = Path(f"/proc/{pid}/task/{tid}/syscall").read_text().split()
         if text and text[0] not in ("running", "-1"):
-            return text
-        time.sleep(0.01)
-    raise AssertionError("the measurement thread was never seen blocked")
+            seen.append(text)
+        time.sleep(0.005)
+        if time.monotonic() > end + 5:
+            raise AssertionError("the measurement thread was never seen blocked")
+    return seen
 
 
 @needs_root
@@ -314,15 +318,17 @@ def test_clock_and_relative_timers_as_the_kernel_sees_them(
     try:
         tid = measuring_tid(proc.pid, MEASURED)
         time.sleep(0.2)
-        seen = blocked_syscall(proc.pid, tid)
+        seen = blocked_syscalls(proc.pid, tid)
         _, stderr = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 0, stderr
-    assert int(seen[0]) == SYSCALLS[platform.machine()]["clock_nanosleep"], seen
-    assert int(seen[1], 16) == clock and int(seen[2], 16) == flags, seen
+    sleeps = [s for s in seen if int(s[0]) == SYSCALLS[platform.machine()]["clock_nanosleep"]]
+    # it sleeps in clock_nanosleep (most of the time), always with that clock and flags
+    assert len(sleeps) > len(seen) // 2, seen
+    assert all(int(s[1], 16) == clock and int(s[2], 16) == flags for s in sleeps), sleeps
     summary = json.loads((tmp_path / "c.json").read_text())
     assert summary["clock"] == ("monotonic" if clock == 1 else "realtime")
     assert summary["timer_mode"] == ("absolute" if flags else "relative")
@@ -350,7 +356,7 @@ def test_posix_timers_as_the_kernel_sees_them(
         tid = measuring_tid(proc.pid, MEASURED)
         time.sleep(0.2)
         timers = Path(f"/proc/{proc.pid}/timers").read_text()
-        seen = blocked_syscall(proc.pid, tid)
+        seen = blocked_syscalls(proc.pid, tid)
         _, stderr = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
@@ -360,7 +366,11 @@ def test_posix_timers_as_the_kernel_sees_them(
     # one timer, signalling the measuring thread itself, on the asked-for clock
     assert f"notify: signal/tid.{tid}" in timers, timers
     assert re.search(rf"ClockID: {clock}\b", timers), timers
-    assert int(seen[0]) == SYSCALLS[platform.machine()]["rt_sigtimedwait"], seen
+    # it waits for the timer's signal (most of the time), never in clock_nanosleep
+    numbers = [int(s[0]) for s in seen]
+    waits = numbers.count(SYSCALLS[platform.machine()]["rt_sigtimedwait"])
+    assert waits > len(numbers) // 2, seen
+    assert SYSCALLS[platform.machine()]["clock_nanosleep"] not in numbers, seen
     summary = json.loads((tmp_path / "x.json").read_text())
     assert summary["timer"] == "posix" and summary["cpus"][0]["events"] > 0
 
