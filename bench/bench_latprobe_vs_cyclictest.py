@@ -18,6 +18,14 @@ less latency or used less CPU. The effect of the setting is its own figure per t
 0 lowers the latency. As root, a fifth configuration gives the cost of tracing: latprobe
 --stages (stages of every wake-up, the worst explained) against latprobe without it.
 
+Each ratio comes with its round-to-round spread: the same ratio computed from each round alone
+(median and range over the rounds). Where the pooled ratio is above 1 but the per-round ratios
+straddle 1, the difference is inside the spread of this machine and the note says so.
+
+rtla timerlat joins the comparison where it can run: the rtla command installed and the
+kernel's timerlat tracer present (tracefs available_tracers). Otherwise the report says which of
+the two is missing; nothing is measured in its place.
+
 Nothing here is asserted: the figures are this machine's, which is a VM with millisecond tails,
 shared with other work (measure under the same load, compare within one run).
 """
@@ -28,6 +36,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,6 +67,7 @@ class Config:
     #: ends of its µs buckets and their counts)
     rounds: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)
     cpu_s: float = 0.0
+    cpu_rounds: list[float] = field(default_factory=list)  # CPU seconds of each round
     dma: set[str] = field(default_factory=set)  # what each run did with cpu_dma_latency
 
     def stats(self, whole_us: bool = False, round_: int | None = None) -> dict[str, float]:
@@ -127,6 +137,37 @@ def measure(cfg: Config, tmp: Path, r: int, rt: bool, seconds: int) -> None:
                 counts.append(np.array([h.overflow]))
         cfg.rounds.append((np.concatenate(lo), np.concatenate(counts)))
     cfg.cpu_s += cpu_s
+    cfg.cpu_rounds.append(cpu_s)
+
+
+def rtla_unavailable() -> str | None:
+    """Why rtla timerlat cannot run here, or None when it can."""
+    reasons = []
+    if shutil.which("rtla") is None:
+        reasons.append("the rtla command is not installed")
+    tracers = ""
+    for root in (Path("/sys/kernel/tracing"), Path("/sys/kernel/debug/tracing")):
+        try:
+            tracers = (root / "available_tracers").read_text()
+            break
+        except OSError:
+            continue
+    if "timerlat" not in tracers.split():
+        reasons.append(
+            "this kernel has no timerlat tracer (available_tracers: "
+            + (" ".join(tracers.split()) or "tracefs not mounted")
+            + ")"
+        )
+    return "; ".join(reasons) or None
+
+
+def spread(ratios: list[float]) -> str:
+    """Median and range of per-round ratios, and whether they straddle 1."""
+    r = sorted(ratios)
+    text = f"median {float(np.median(r)):.3f}, range {r[0]:.3f}-{r[-1]:.3f}"
+    if r[0] <= 1.0 <= r[-1]:
+        text += " (straddles 1: the difference is inside the round-to-round spread)"
+    return text
 
 
 def dma_text(cfg: Config) -> str:
@@ -164,14 +205,16 @@ def main() -> int:
         "SCHED_FIFO 95 + mlockall" if rt else "SCHED_OTHER (not root)"
     )
     like = f"cpu_dma_latency: latprobe {dma_text(lp)}, cyclictest {dma_text(ct)}"
-    # how stable the comparison is: the p50 ratio of each round alone
-    per_round = sorted(
-        lp.stats(True, r)["p50"] / ct.stats(True, r)["p50"] for r in range(args.rounds)
-    )
-    spread = (
-        f"p50 ratio per round: median {float(np.median(per_round)):.3f}, "
-        f"{per_round[0]:.3f}-{per_round[-1]:.3f}"
-    )
+    # how stable the comparison is: each ratio computed from each round alone
+    per_round = {
+        key: [
+            lp.stats(True, r)[key] / ct.stats(True, r)[key]
+            for r in range(args.rounds)
+            if ct.stats(True, r)[key]
+        ]
+        for key in ("min", "p50", "p99")
+    }
+    per_round["cpu"] = [a / b for a, b in zip(lp.cpu_rounds, ct.cpu_rounds, strict=True) if b]
     results = []
     for key in ("min", "p50", "p99"):
         a, b = whole["lp"][key], whole["ct"][key]
@@ -183,9 +226,8 @@ def main() -> int:
                 "baseline": b,
                 "ratio": round(a / b, 3) if b else None,
                 "note": f"both tools with their defaults, both in whole µs as cyclictest reports "
-                f"(latprobe exact: {stats['lp'][key]:.0f} ns); {like}"
-                + (f"; {spread}" if key == "p50" else "")
-                + "; goal ratio <= 1",
+                f"(latprobe exact: {stats['lp'][key]:.0f} ns); {like}; ratio per round: "
+                f"{spread(per_round[key])}; goal ratio <= 1",
             }
         )
     results.append(
@@ -196,7 +238,7 @@ def main() -> int:
             "baseline": round(ct.cpu_s / seconds * 1000, 3),
             "ratio": round(lp.cpu_s / ct.cpu_s, 3) if ct.cpu_s else None,
             "note": f"user+system time; samples: latprobe {stats['lp']['n']}, cyclictest "
-            f"{stats['ct']['n']}; goal ratio <= 1",
+            f"{stats['ct']['n']}; ratio per round: {spread(per_round['cpu'])}; goal ratio <= 1",
         }
     )
     for on, off in ((lp, lp_off), (ct, ct_off)):
@@ -237,6 +279,20 @@ def main() -> int:
                 "note": "user+system time of latprobe (reading and decoding the trace)",
             }
         )
+    why_not = rtla_unavailable()
+    results.append(
+        {
+            "metric": "rtla timerlat, like for like",
+            "value": None,
+            "unit": "ns",
+            "baseline": None,
+            "ratio": None,
+            "note": "not measured: " + why_not
+            if why_not
+            else "rtla and the timerlat tracer are present, but this benchmark does not run "
+            "rtla yet",
+        }
+    )
     for r in results:
         print(f"{r['metric']}: {r['value']} vs {r['baseline']} {r['unit']} (ratio {r['ratio']})")
     args.out.write_text(
