@@ -38,9 +38,19 @@ int latprobe_thread_alloc(struct latprobe_thread *thread)
 	size_t sample_bytes;
 	unsigned char *mem;
 
-	if (hist_bytes == 0 || p->max_samples > SIZE_MAX / (2 * sizeof(int64_t)))
+	uint64_t cap = p->max_samples;
+
+	/* no more than the run can measure: the periods of --duration (after the warm-up; one
+	 * more for the phase shift) or --loops. Every byte is touched below, so a 5 s run does not
+	 * pre-fault memory for a million samples. */
+	if (p->duration_ns && p->duration_ns / p->interval_ns + 1 < cap)
+		cap = p->duration_ns / p->interval_ns + 1;
+	if (p->count && p->count < cap)
+		cap = p->count;
+	if (hist_bytes == 0 || cap > SIZE_MAX / (2 * sizeof(int64_t)))
 		return ENOMEM;
-	sample_bytes = (size_t)p->max_samples * sizeof(int64_t);
+	thread->capacity = cap;
+	sample_bytes = (size_t)cap * sizeof(int64_t);
 	mem = malloc(hist_bytes + 2 * sample_bytes);
 	if (!mem)
 		return ENOMEM;
@@ -244,12 +254,10 @@ static bool wait_for_start(struct latprobe_thread *thread)
 /* One wake-up that counts: histogram, meter, kept sample, --break, --threshold. */
 static void record(struct latprobe_thread *thread, uint64_t next, uint64_t late)
 {
-	const struct latprobe_params *p = thread->params;
-
 	latprobe_hist_add(&thread->hist, late);
 	if (thread->meter)
 		latmon_meter_record(thread->meter, late); /* wait-free */
-	if (thread->nsamples < p->max_samples) {
+	if (thread->nsamples < thread->capacity) {
 		thread->t[thread->nsamples] = (int64_t)(next - thread->start_ns);
 		thread->latency[thread->nsamples] = (int64_t)late;
 		thread->nsamples++;

@@ -62,9 +62,11 @@ struct latprobe_thread {
 	struct latmon_meter *meter;	/**< --metrics: every sample published here, or NULL */
 	/* results */
 	struct latprobe_hist hist;
-	int64_t *t;		    /**< wake-up time since start_ns (phase included), per sample */
-	int64_t *latency;	    /**< lateness of the wake-up, per kept sample */
-	uint64_t nsamples;	    /**< samples kept (<= params->max_samples) */
+	int64_t *t;	   /**< wake-up time since start_ns (phase included), per sample */
+	int64_t *latency;  /**< lateness of the wake-up, per kept sample */
+	uint64_t nsamples; /**< samples kept (<= capacity) */
+	uint64_t
+	    capacity; /**< samples it can keep: --max-samples, or fewer when the run is shorter */
 	_Atomic uint64_t published; /**< kept samples the main thread may read while measuring */
 	uint64_t events;	    /**< wake-ups measured */
 	uint64_t missed;	    /**< periods skipped because a wake-up came too late */

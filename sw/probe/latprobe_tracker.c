@@ -41,7 +41,7 @@ int latprobe_tracker_init(struct latprobe_tracker *tk, const struct latprobe_par
 		return ENOMEM;
 	for (unsigned i = 0; i < nthreads; i++) {
 		struct latprobe_thread *th = &threads[i];
-		size_t n = params->max_samples ? (size_t)params->max_samples : 1;
+		size_t n = th->capacity ? (size_t)th->capacity : 1;
 
 		th->stages = calloc(n, LATPROBE_NSTAGES * sizeof(*th->stages));
 		th->stage_result = calloc(n, 1);

@@ -67,6 +67,7 @@ static void setup(uint64_t worst, uint64_t explain_ns, uint64_t explain_max)
 	thread.start_ns = START;
 	thread.t = t_mem;
 	thread.latency = lat_mem;
+	thread.capacity = N;
 	atomic_store(&thread.tid, TID);
 }
 
