@@ -295,6 +295,19 @@ static void *measure(void *arg)
 	next = thread->start_ns + thread->phase_ns + interval;
 	warm_end = thread->start_ns + thread->phase_ns + p->warmup_ns;
 	end = p->duration_ns ? warm_end + p->duration_ns : UINT64_MAX;
+	if (p->relative) {
+		/* relative sleeps start from the common start (and the CPU's phase), as the grid */
+		struct timespec at = to_timespec(thread->start_ns + thread->phase_ns);
+		int rc;
+
+		while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL)) == EINTR)
+			;
+		if (rc) {
+			thread->error = rc;
+			thread->error_what = "clock_nanosleep";
+			goto out;
+		}
+	}
 	while (!atomic_load_explicit(thread->stop, memory_order_relaxed) && next <= end) {
 		uint64_t now, late, before = 0;
 		int rc;
@@ -304,6 +317,8 @@ static void *measure(void *arg)
 			 * plus the interval (the sleep's own entry counts as latency) */
 			before = latprobe_now_ns();
 			next = before + interval;
+			if (next > end)
+				break; /* the next wake-up would fall after the duration */
 		}
 		rc = wait_timer(&wt, p->relative, (uint64_t)((int64_t)next + wt.offset), interval);
 		if (rc == EINTR)

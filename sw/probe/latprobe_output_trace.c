@@ -298,8 +298,12 @@ static void json_spike(FILE *out, const struct latprobe_explanation *x, unsigned
 		/* signed, as in the latmon-log (a callback's address is negative) */
 		fprintf(out, ", \"id\": %" PRId64, (int64_t)c->key);
 		if (c->holder == LATPROBE_HELD_TASK) {
+			static const char *const from[] = { "none", "switch_in", "switch_away",
+							    "latest" };
+
 			latprobe_prio_text(c->prio, prio, sizeof(prio));
-			fprintf(out, ", \"prio\": \"%s\"", prio);
+			fprintf(out, ", \"prio\": \"%s\", \"prio_seen\": \"%s\"", prio,
+				c->prio_from < 4 ? from[c->prio_from] : "none");
 		}
 		fprintf(out, ", \"first\": %" PRId64 ", \"ns\": %" PRIu64 "}", c->first, c->ns);
 	}
