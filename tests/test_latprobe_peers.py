@@ -77,12 +77,16 @@ def wait_for_threads(pid: int, n: int, timeout: float = 10.0) -> dict[int, str]:
     raise AssertionError(f"latprobe {pid} did not start {n} threads in {timeout} s")
 
 
-def measuring_tid(pid: int, cpu: int) -> int:
-    """The measurement thread: the one pinned to exactly that CPU."""
-    for tid, status in wait_for_threads(pid, 2).items():
-        if allowed(status) == str(cpu) and tid != pid:
-            return tid
-    raise AssertionError("no thread pinned to the measured CPU")
+def measuring_tid(pid: int, cpu: int, timeout: float = 10.0) -> int:
+    """The measurement thread: the one pinned to exactly that CPU. glibc sets a new thread's
+    affinity just after creating it, so a thread may be seen with its parent's CPUs first."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for tid, status in tasks(pid).items():
+            if tid != pid and allowed(status) == str(cpu):
+                return tid
+        time.sleep(0.02)
+    raise AssertionError(f"no thread of latprobe {pid} pinned to cpu{cpu} in {timeout} s")
 
 
 def idle_switches(cpu: int) -> list[str]:
@@ -165,8 +169,10 @@ def test_housekeeping_cpus_hold_every_thread_but_the_measuring_ones(
         text=True,
     )
     try:
-        found = wait_for_threads(proc.pid, 3)
-        affinity = {tid: allowed(status) for tid, status in found.items()}
+        measuring_tid(proc.pid, MEASURED)
+        wait_for_threads(proc.pid, 3)
+        time.sleep(0.2)  # the exporter's thread too has its affinity by now
+        affinity = {tid: allowed(status) for tid, status in tasks(proc.pid).items()}
         measuring = [t for t, a in affinity.items() if a == str(MEASURED)]
         housekeeping = [t for t, a in affinity.items() if a == str(OTHER)]
         assert len(measuring) == 1, affinity
