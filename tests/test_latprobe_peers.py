@@ -485,7 +485,7 @@ def test_irq_and_thread_series_agree_with_the_stages(latprobe: Path, tmp_path: P
     for cpu in [s for s in log.series if "kind" not in s.meta]:
         stages = by_name[f"{cpu.name}.stages"]
         irq, thread = by_name[f"{cpu.name}.irq"], by_name[f"{cpu.name}.thread"]
-        assert irq.meta == {"kind": "irq", "of": cpu.name, "cpu": cpu.meta["cpu"]}
+        assert irq.meta == {"kind": "irq", "of": cpu.name, "cpu": cpu.meta["cpu"], "from": "stages"}
         # recomputed from the stage columns, sample by sample
         want_irq = stages.field("stage_irq") + stages.field("stage_handler")
         want_thread = want_irq + stages.field("stage_wakeup") + stages.field("stage_sched")

@@ -31,6 +31,7 @@
 #include "latprobe_output.h"
 #include "latprobe_params.h"
 #include "latprobe_steal.h"
+#include "latprobe_timerlat.h"
 #include "latprobe_tracefs.h"
 #include "latprobe_tracker.h"
 
@@ -816,9 +817,13 @@ int main(int argc, char **argv)
 		latprobe_print_usage(stdout);
 		return LATPROBE_EXIT_OK;
 	}
+	join_cmdline(run.cmdline, sizeof(run.cmdline), argc, argv);
+	if (run.params.timerlat) {
+		rc = resolve_cpus(&run.params, &run.allowed);
+		return rc ? rc : latprobe_timerlat_run(&run.params, run.cmdline);
+	}
 	run.dma_fd = -1;
 	run.trace.break_marker_fd = run.trace.break_tracing_on_fd = -1;
-	join_cmdline(run.cmdline, sizeof(run.cmdline), argc, argv);
 	rc = run_setup(&run);
 	if (!rc)
 		rc = run_measure(&run);

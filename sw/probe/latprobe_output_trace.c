@@ -93,13 +93,41 @@ uint64_t latprobe_component_values(const struct latprobe_thread *th, enum latpro
 	return n;
 }
 
+int latprobe_write_component_values(struct latmon_log_writer *w, unsigned id, unsigned cpu,
+				    const char *kind, const char *source, const int64_t *t,
+				    const int64_t *v, uint64_t n)
+{
+	char name[40], of[32], cpus[16];
+	struct latmon_log_kv meta[4];
+	struct latmon_log_counter cnt[3];
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int err;
+
+	snprintf(of, sizeof(of), "cpu%u", cpu);
+	snprintf(name, sizeof(name), "cpu%u.%s", cpu, kind);
+	snprintf(cpus, sizeof(cpus), "%u", cpu);
+	meta[0] = (struct latmon_log_kv){ "kind", kind };
+	meta[1] = (struct latmon_log_kv){ "of", of };
+	meta[2] = (struct latmon_log_kv){ "cpu", cpus };
+	meta[3] = (struct latmon_log_kv){ "from", source };
+	err = latmon_log_series(w, id, name, "t,latency", meta, 4);
+	for (uint64_t k = 0; !err && k < n; k++) {
+		int64_t values[2] = { t[k], v[k] };
+
+		lo = v[k] < lo ? v[k] : lo;
+		hi = v[k] > hi ? v[k] : hi;
+		err = latmon_log_sample(w, id, values, 2);
+	}
+	cnt[0] = (struct latmon_log_counter){ "events", n };
+	cnt[1] = (struct latmon_log_counter){ "min", (uint64_t)(n && lo > 0 ? lo : 0) };
+	cnt[2] = (struct latmon_log_counter){ "max", (uint64_t)(n && hi > 0 ? hi : 0) };
+	return err ? err : latmon_log_counters(w, id, cnt, n ? 3 : 1);
+}
+
 static int write_component_series(struct latmon_log_writer *w, unsigned id,
 				  const struct latprobe_thread *th, enum latprobe_component c)
 {
-	char name[40], of[32], cpu[16];
-	struct latmon_log_kv meta[3];
-	struct latmon_log_counter cnt[3];
-	int64_t *t, *v, lo = INT64_MAX, hi = INT64_MIN;
+	int64_t *t, *v;
 	uint64_t n;
 	int err;
 
@@ -111,26 +139,11 @@ static int write_component_series(struct latmon_log_writer *w, unsigned id,
 		return ENOMEM;
 	}
 	n = latprobe_component_values(th, c, t, v);
-	snprintf(of, sizeof(of), "cpu%u", th->cpu);
-	snprintf(name, sizeof(name), "cpu%u.%s", th->cpu, component_names[c]);
-	snprintf(cpu, sizeof(cpu), "%u", th->cpu);
-	meta[0] = (struct latmon_log_kv){ "kind", component_names[c] };
-	meta[1] = (struct latmon_log_kv){ "of", of };
-	meta[2] = (struct latmon_log_kv){ "cpu", cpu };
-	err = latmon_log_series(w, id, name, "t,latency", meta, 3);
-	for (uint64_t k = 0; !err && k < n; k++) {
-		int64_t values[2] = { t[k], v[k] };
-
-		lo = v[k] < lo ? v[k] : lo;
-		hi = v[k] > hi ? v[k] : hi;
-		err = latmon_log_sample(w, id, values, 2);
-	}
-	cnt[0] = (struct latmon_log_counter){ "events", n };
-	cnt[1] = (struct latmon_log_counter){ "min", (uint64_t)(n && lo > 0 ? lo : 0) };
-	cnt[2] = (struct latmon_log_counter){ "max", (uint64_t)(n && hi > 0 ? hi : 0) };
+	err =
+	    latprobe_write_component_values(w, id, th->cpu, component_names[c], "stages", t, v, n);
 	free(t);
 	free(v);
-	return err ? err : latmon_log_counters(w, id, cnt, n ? 3 : 1);
+	return err;
 }
 
 /* One explained spike: its explanation in the C record, a row per contributor. */

@@ -26,6 +26,15 @@ enum latprobe_component {
 uint64_t latprobe_component_values(const struct latprobe_thread *th, enum latprobe_component c,
 				   int64_t *t, int64_t *v);
 
+/**
+ * Write one IRQ or thread series "cpuN.<kind>" (fields t,latency; meta kind, of, cpu and from:
+ * @p source, "stages" or "timerlat") with its counters events, min, max, as series @p id.
+ * @return 0, or the writer's error.
+ */
+int latprobe_write_component_values(struct latmon_log_writer *w, unsigned id, unsigned cpu,
+				    const char *kind, const char *source, const int64_t *t,
+				    const int64_t *v, uint64_t n);
+
 /** Series the trace output declares after the nthreads cpuN series. */
 unsigned latprobe_trace_series_count(const struct latprobe_thread *threads, unsigned nthreads);
 

@@ -58,6 +58,9 @@ static const char usage_text2[] =
     "      --break TIME        stop at the first sample above TIME and keep the kernel's trace\n"
     "                          of it (implies --stages), like cyclictest --breaktrace\n"
     "      --break-trace FILE  where --break writes the trace (default latprobe-break.trace)\n"
+    "      --timerlat          measure with the kernel's timerlat tracer instead of latprobe's\n"
+    "                          threads (its IRQ and thread latency per CPU, the samples rtla\n"
+    "                          timerlat reads); needs a kernel with the tracer\n"
     "      --threshold TIME    act on every event above TIME and go on measuring; an event is\n"
     "                          a sample above it that finds no action still running\n"
     "      --on-threshold A    the action (repeatable; default trace): trace[,file=F] keeps\n"
@@ -263,6 +266,7 @@ enum long_only {
 	OPT_ALIGNED,
 	OPT_DMA_LATENCY,
 	OPT_STAGES,
+	OPT_TIMERLAT,
 	OPT_EXPLAIN,
 	OPT_EXPLAIN_WORST,
 	OPT_EXPLAIN_MAX,
@@ -389,6 +393,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		{ "aligned", no_argument, NULL, OPT_ALIGNED },
 		{ "dma-latency", required_argument, NULL, OPT_DMA_LATENCY },
 		{ "stages", no_argument, NULL, OPT_STAGES },
+		{ "timerlat", no_argument, NULL, OPT_TIMERLAT },
 		{ "explain", required_argument, NULL, OPT_EXPLAIN },
 		{ "explain-worst", required_argument, NULL, OPT_EXPLAIN_WORST },
 		{ "explain-max", required_argument, NULL, OPT_EXPLAIN_MAX },
@@ -580,6 +585,9 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		case OPT_STAGES:
 			params->stages = true;
 			break;
+		case OPT_TIMERLAT:
+			params->timerlat = true;
+			break;
 		case OPT_EXPLAIN:
 			rc = latprobe_parse_duration(optarg, 1000, &v);
 			if (rc || v == 0)
@@ -732,6 +740,18 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 		return fail(err, errlen,
 			    "--break stops at its threshold and --threshold acts and goes on: give "
 			    "one of them");
+	if (params->timerlat &&
+	    (params->stages || params->actions || params->break_ns || params->metrics ||
+	     params->warmup_ns || params->policy == LATPROBE_POLICY_DEADLINE))
+		return fail(err, errlen,
+			    "--timerlat: the kernel's timerlat tracer measures, not latprobe's "
+			    "threads; leave out --stages, --explain, --break, --threshold, "
+			    "--metrics, --warm-up and --policy deadline");
+	if (params->timerlat && (params->interval_ns % 1000 || params->interval_ns < 100000 ||
+				 params->interval_ns > 1000000000))
+		return fail(err, errlen,
+			    "--timerlat: the timerlat tracer's period is whole microseconds from "
+			    "100us to 1s; give --interval in that range");
 	if (params->actions & LATPROBE_ACTION_TRACE)
 		params->stages = true;
 	if (params->policy == LATPROBE_POLICY_OTHER || params->policy == LATPROBE_POLICY_DEADLINE) {

@@ -60,7 +60,8 @@ struct latprobe_params {
 	bool aligned; /**< every CPU wakes at the same instants (else their phases are spread) */
 	int dma_latency_us; /**< hold /dev/cpu_dma_latency at this value, or LATPROBE_DMA_* */
 	bool stages;	    /**< trace the run: stages of every sample, spikes explained (root) */
-	uint64_t trace_buffer_kb; /**< per-CPU trace buffer size for --stages */
+	bool timerlat;	    /**< the kernel's timerlat tracer measures (latprobe_timerlat.h) */
+	uint64_t trace_buffer_kb; /**< per-CPU trace buffer size for --stages and --timerlat */
 	uint64_t explain_ns;	  /**< explain every sample above this (0: none) */
 	uint64_t explain_worst;	  /**< explain the worst N samples of each CPU (with tracing) */
 	uint64_t explain_max;	  /**< at most this many samples above explain_ns per CPU */
