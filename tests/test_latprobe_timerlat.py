@@ -75,6 +75,27 @@ def test_timerlat_option_refuses_what_the_tracer_cannot_do(c_binary) -> None:
         assert proc.returncode == 2 and what in proc.stderr, (extra, proc.stderr)
 
 
+def test_timerlat_series_are_measurements_of_their_own(tmp_path: Path) -> None:
+    """With --timerlat there is no cpuN series: cpuN.irq and cpuN.thread (from=timerlat) are
+    what latmon stats reports, while the same names from the stages stay parts of cpuN."""
+    from latmon.ingest import load
+    from latmon.logformat import LogWriter
+
+    path = tmp_path / "t.log"
+    with path.open("w") as f:
+        w = LogWriter(f, source="latprobe", unit="ns", measured_by="timerlat")
+        for name, kind, source in (("cpu0.irq", "irq", "timerlat"), ("cpu1.irq", "irq", "stages")):
+            sid = w.series(
+                name, ("t", "latency"), kind=kind, of=name[:4], cpu=name[3], **{"from": source}
+            )
+            for k in range(5):
+                w.sample(sid, k * 1000, 100 + k)
+        w.close()
+    (run,) = load(path)
+    derived = {s.name: s.is_derived for s in run.series}
+    assert derived == {"cpu0.irq": False, "cpu1.irq": True}
+
+
 # ---- the same run as rtla timerlat, in a guest with the tracer -------------------------------
 
 PROBE_LIMIT_S = 120  # latprobe's time limit; it is stopped (SIGINT) once rtla has finished
@@ -144,6 +165,10 @@ def test_timerlat_agrees_with_rtla_on_the_same_run(tmp_path: Path) -> None:
     (tmp_path / "tl.log").write_text(run.file("tl.log").text + "\n")
     (tmp_path / "rtla.txt").write_text(run.file("rtla.txt").text + "\n")
     (log,) = read_file(tmp_path / "tl.log")
+    (as_run,) = load(tmp_path / "tl.log")  # what latmon stats and report read
+    assert {s.name for s in as_run.series if not s.is_derived} == {
+        f"cpu{c}.{k}" for c in (0, 1) for k in ("irq", "thread")
+    }
     assert log.meta["measured_by"] == "timerlat" and log.meta["trace_lost"] == "0"
     assert log.meta["interrupted"] == "1"  # stopped by SIGINT, its output complete
     summary = json.loads(run.file("tl.json").text)

@@ -111,8 +111,9 @@ class Series:
     def is_component(self) -> bool:
         """A part of another series' latency (latprobe --stages: ``kind`` irq, from the expiry
         to the timer's handler, or thread, to the switch to the probe), named by
-        ``meta["of"]``; see docs/latprobe.md."""
-        return self.meta.get("kind") in ("irq", "thread")
+        ``meta["of"]``; see docs/latprobe.md. The same series measured by the kernel's timerlat
+        tracer (latprobe --timerlat, ``from=timerlat``) are measurements of their own."""
+        return self.meta.get("kind") in ("irq", "thread") and self.meta.get("from") != "timerlat"
 
     @property
     def is_derived(self) -> bool:
