@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "latprobe_timerlat.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -204,6 +205,39 @@ static void cpu_list(char *out, size_t len, const struct latprobe_params *p)
 		used += (size_t)snprintf(out + used, len - used, "%s%u", i ? "," : "", p->cpus[i]);
 }
 
+/* Instances of latprobe --timerlat runs that no longer exist (killed with SIGKILL): stop their
+ * tracer and remove them, so that they do not keep the timerlat threads running. */
+static void remove_stale_instances(const struct latprobe_timerlat *tl)
+{
+	char path[512];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "%s/instances", tl->root);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		char *stop;
+		long pid;
+
+		if (strncmp(e->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+			continue;
+		pid = strtol(e->d_name + strlen(INSTANCE_PREFIX), &stop, 10);
+		if (*stop || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s/current_tracer", tl->root, e->d_name);
+		write_text(path, "nop");
+		snprintf(path, sizeof(path), "%s/instances/%s", tl->root, e->d_name);
+		if (!rmdir(path))
+			fprintf(stderr,
+				"latprobe: removed the trace instance %s left by a latprobe that "
+				"was killed\n",
+				path);
+	}
+	closedir(d);
+}
+
 static int open_tracer(struct latprobe_timerlat *tl, const struct latprobe_params *p, char *err,
 		       size_t errlen)
 {
@@ -238,6 +272,7 @@ static int open_tracer(struct latprobe_timerlat *tl, const struct latprobe_param
 				    "tracepoints)",
 				    path, text);
 	}
+	remove_stale_instances(tl);
 	/* the tracer's settings are global: keep them to restore */
 	path_of(path, sizeof(path), tl->root, "osnoise/timerlat_period_us");
 	if ((rc = read_text(path, tl->saved_period, sizeof(tl->saved_period))))
