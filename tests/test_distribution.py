@@ -141,6 +141,53 @@ def test_narrow_bins_widen_and_refine_makes_ranks_exact(
     assert d.mean() == Fraction(sum(samples), n)  # sums stay exact in coarse bins
 
 
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.integers(-(2**63), 2**63 - 1) | st.sampled_from([-(2**63), 2**63 - 1, 0]),
+        min_size=2,
+        max_size=200,
+    ),
+    st.integers(2, 64),
+    st.integers(1, 5),
+)
+def test_values_spanning_the_whole_int64_range(
+    samples: list[int], max_bins: int, batches: int
+) -> None:
+    """The latmon-log allows any int64: a series from -2^63 to 2^63 - 1 spans more than an
+    int64 difference holds; bins, bounds and refined ranks stay right (a bound at the int64
+    limit itself reads as open: None)."""
+    v = np.asarray(samples, np.int64)
+    d = Distribution(max_bins=max_bins)
+    for part in np.array_split(v, batches):
+        d.add(part)
+    pairs = sorted({x: samples.count(x) for x in set(samples)}.items())
+    n = len(samples)
+    ranks = [oracle_rank_of(n, q) for q in QUANTILES] + [1, n]
+    for r in ranks:
+        b, truth = d.at_rank(r), oracle_rank(pairs, r)
+        assert (b.lo is None or b.lo <= truth) and (b.hi is None or truth <= b.hi)
+    d.refine(lambda: np.array_split(v, 3), ranks)
+    for r in ranks:
+        assert d.at_rank(r).value == oracle_rank(pairs, r)
+    assert d.mean() == Fraction(sum(samples), n)
+
+
+@pytest.mark.parametrize("outlier", [10**12, 2**62 - 1, 2**63 - 1])
+def test_a_far_outlier_in_a_later_batch(outlier: int) -> None:
+    """After a batch of small values, one far outlier: counted as what it is (bincount on it
+    would allocate terabytes, or at 2^63 - 1 wrap its length and write outside its memory)."""
+    d = Distribution()
+    d.add(np.asarray([5, 6, 7], np.int64))
+    d.add(np.asarray([6, outlier], np.int64))
+    assert d.n == 5 and d.mean() == Fraction(24 + outlier, 5)
+    assert d.minimum().value == 5 and d.maximum().value == outlier
+    pairs = [(5, 1), (6, 2), (7, 1), (outlier, 1)]
+    for q in QUANTILES:  # in widened bins: bounds that hold the value
+        b, truth = d.percentile(q), oracle_rank(pairs, oracle_rank_of(5, q))
+        assert b.lo is not None and b.lo <= truth and (b.hi is None or truth <= b.hi)
+
+
 def test_histogram_convention_constant_data() -> None:
     """A cyclictest histogram where every sample was 42 µs: bin [42, 43) µs, min = max = 42."""
     h = Histogram([42_000], [43_000], [1000])

@@ -144,24 +144,31 @@ class Distribution:
             return
         self._finished = None
         self._rank_values = {}
-        if self._dense_n and self._width == 1 and self._base == 0 and self._coarse_sums is None:
-            # the common case, one pass: bincount refuses negative values itself, and min and
-            # max follow from the counts when they are needed
+        if (
+            self._dense_n
+            and self._width == 1
+            and self._base == 0
+            and self._coarse_sums is None
+            and int(v.max()) < self.max_bins
+        ):
+            # the common case: bincount refuses negative values itself, and min and max follow
+            # from the counts when they are needed. The largest value is checked first:
+            # bincount allocates max + 1 counts (terabytes for one outlier of 10^12, and at
+            # 2^63 - 1 the length wraps and it writes outside its memory)
             try:
                 c = np.bincount(v, minlength=len(self._counts))
             except ValueError:
                 pass  # a negative value: the general path below
             else:
-                if len(c) <= self.max_bins:
-                    if len(c) > len(self._counts):
-                        grown = min(self.max_bins, max(len(c), 2 * len(self._counts)))
-                        counts = np.zeros(grown, dtype=np.int64)
-                        counts[: len(self._counts)] = self._counts
-                        self._counts = counts
-                    self._counts[: len(c)] += c
-                    self._dense_n += len(v)
-                    self._extremes_known = False
-                    return
+                if len(c) > len(self._counts):
+                    grown = min(self.max_bins, max(len(c), 2 * len(self._counts)))
+                    counts = np.zeros(grown, dtype=np.int64)
+                    counts[: len(self._counts)] = self._counts
+                    self._counts = counts
+                self._counts[: len(c)] += c
+                self._dense_n += len(v)
+                self._extremes_known = False
+                return
         self._sync_extremes()
         lo, hi = int(v.min()), int(v.max())
         if self._dense_n == 0:
@@ -177,10 +184,24 @@ class Distribution:
             s1, s2 = exact_sums(v)
             self._coarse_sums = (self._coarse_sums[0] + s1, self._coarse_sums[1] + s2)
         self._dense_n += len(v)
-        offsets = v - np.int64(self._base) if self._base else v
-        if self._width > 1:
-            offsets = offsets // self._width
-        self._counts += np.bincount(offsets, minlength=len(self._counts))
+        self._counts += np.bincount(self._offsets(v), minlength=len(self._counts))
+
+    def _offsets(self, v: np.ndarray) -> np.ndarray:
+        """The dense bin of each value: (v - base) // width, computed as v // width - base //
+        width (the base is a multiple of the width) in int64 arithmetic that wraps. The
+        result lies in [0, max_bins), so it is right even when the values span the whole int64
+        range (the latmon-log allows any int64) or the base lies below -2^63."""
+        w = self._width
+        k = self._base // w
+        if w == 1 and k == 0:
+            return v
+        if w == 1:
+            q = v
+        elif w < 1 << 63:
+            q = v // np.int64(w)
+        else:  # a bin 2^63 wide (a few bins over the whole int64 range): -1 or 0
+            q = -(v < 0).astype(np.int64)
+        return q - np.int64((k + (1 << 63)) % (1 << 64) - (1 << 63))
 
     _extremes_known = True
 
@@ -236,7 +257,7 @@ class Distribution:
             s2 = sum(x * x * k for x, k in zip(vl, cl, strict=True))
             self._coarse_sums = (self._coarse_sums[0] + s1, self._coarse_sums[1] + s2)
         self._dense_n += int(c.sum())
-        np.add.at(self._counts, (v - np.int64(self._base)) // self._width, c)
+        np.add.at(self._counts, self._offsets(v), c)
 
     def _fit(self) -> None:
         """Make the dense bins cover [min, max] of the samples so far: grow the array (with
@@ -501,8 +522,14 @@ class Distribution:
     def _dense_part(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         self._sync_extremes()
         nonzero = np.flatnonzero(self._counts)
-        lo = self._base + nonzero.astype(np.int64) * self._width
-        hi = lo + (self._width - 1)
+        # in uint64, which wraps: the true lo is an int64, and hi is clamped where it is not
+        # (bins may be 2^63 wide when the values span the whole int64 range)
+        lo = (
+            nonzero.astype(np.uint64) * np.uint64(self._width)
+            + np.uint64(self._base & 0xFFFF_FFFF_FFFF_FFFF)
+        ).view(np.int64)
+        hi = lo + np.int64(self._width - 1)
+        hi = np.where(lo > NO_UPPER - (self._width - 1), NO_UPPER, hi)
         if self._width > 1 and len(lo):
             lo = np.maximum(lo, self._dense_min)
             hi = np.minimum(hi, self._dense_max)
