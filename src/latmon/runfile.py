@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import struct
 import threading
 import warnings
@@ -219,8 +220,14 @@ def _open(path: Path, verify: bool = False) -> tuple[pq.ParquetFile, dict[str, A
     """The Parquet file and its validated latmon metadata; with ``verify`` the checksum of the
     data is checked first."""
     try:
+        source: Path | pa.NativeFile = path
+        if not str(path).isascii():
+            try:
+                str(path).encode("utf-8")
+            except UnicodeEncodeError:  # a name that is not UTF-8: Arrow takes only UTF-8
+                source = pa.OSFile(os.fsencode(path))
         # no pre-buffering: it would hold every row group read in memory at once
-        f = pq.ParquetFile(path, pre_buffer=False, buffer_size=1 << 20)
+        f = pq.ParquetFile(source, pre_buffer=False, buffer_size=1 << 20)
     except (OSError, pa.ArrowInvalid) as error:
         raise InputError(str(path), None, f"not a readable run file: {error}") from None
     raw = (f.schema_arrow.metadata or {}).get(META_KEY)

@@ -15,7 +15,7 @@ from latmon.commands.options import (
     report_problems,
     run_files_output,
 )
-from latmon.errors import LatmonError
+from latmon.errors import LatmonError, printable
 from latmon.model import Run
 from latmon.readers import ReadOptions
 from latmon.runfile import write_run
@@ -80,7 +80,7 @@ def command(
         n_samples = sum(len(s.latency) for s in run.series)
         written.append(
             {
-                "file": str(target),
+                "file": printable(str(target)),
                 "source": run.path,
                 "run": run.label,
                 "series": n_series,
@@ -90,7 +90,9 @@ def command(
         )
         if not as_json:
             mark = " [DAMAGED: valid records only]" if run.damaged else ""
-            click.echo(f"wrote {target} ({n_series} series, {n_samples} samples){mark}")
+            click.echo(
+                f"wrote {printable(str(target))} ({n_series} series, {n_samples} samples){mark}"
+            )
     if as_json:
         json.dump(written, sys.stdout, indent=2)
         sys.stdout.write("\n")
