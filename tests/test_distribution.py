@@ -253,3 +253,57 @@ def test_count_above_and_values() -> None:
     assert values.tolist() == [5, 7, 9] and counts.tolist() == [2, 1, 3]
     h = Distribution.from_histogram(Histogram([0, 100], [100, 200], [4, 6]))
     assert h.count_above(150) == (0, 6)  # the bin [100, 199] straddles 150
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(-20, 20), st.integers(0, 3), st.integers(1, 2)), max_size=4),
+    st.lists(st.integers(-30, 30), max_size=3),
+    st.sampled_from([0, 1]),
+)
+def test_variance_bounds_hold_every_placement(
+    bins: list[tuple[int, int, int]], samples: list[int], ddof: int
+) -> None:
+    """Every placement of the binned values at integers inside their bins (enumerated by brute
+    force) has a variance within variance_bounds; bins may overlap (pooled producers)."""
+    import itertools
+
+    if not bins:
+        return
+    d = Distribution()
+    if samples:
+        d.add(np.asarray(samples, np.int64))
+    lo = np.asarray([a for a, _, _ in bins], np.int64)
+    hi = lo + np.asarray([wd for _, wd, _ in bins], np.int64)
+    count = np.asarray([k for _, _, k in bins], np.int64)
+    order = np.argsort(lo, kind="stable")
+    d._add_part(lo[order], lo[order], hi[order], count[order], np.zeros(len(bins), bool))
+    n = d.n
+    if n <= ddof:
+        return
+    low, high = d.variance_bounds(ddof)
+    assert low is not None and high is not None
+    slots = [range(a, a + wd + 1) for a, wd, k in bins for _ in range(k)]
+    spreads = []
+    for choice in itertools.product(*slots):
+        xs = [*samples, *choice]
+        mean = Fraction(sum(xs), len(xs))
+        spreads.append(sum((x - mean) ** 2 for x in xs) / (len(xs) - ddof))
+    assert low <= min(spreads) and max(spreads) <= high
+    # the lower bound is the least over real placements: within reach of the integer ones
+    assert min(spreads) - low <= Fraction(len(xs), 4 * (len(xs) - ddof)) + 1
+
+
+def test_variance_bounds_with_an_overflow() -> None:
+    """A histogram with an overflow above 30 and no recorded max: the variance has a lower
+    bound only; with the max recorded, an upper bound that puts the overflow there."""
+    h = Histogram([0, 10, 20], [10, 20, 30], [5, 5, 5], overflow=3, overflow_lo=30)
+    low, high = Distribution.from_histogram(h, {}).variance_bounds()
+    assert high is None and low is not None and low > 0
+    low, high = Distribution.from_histogram(h, {"max": 10_000}).variance_bounds()
+    assert low is not None and high is not None
+    at_max = [0] * 5 + [10] * 5 + [20] * 5 + [10_000] * 3
+    mean = Fraction(sum(at_max), 18)
+    assert high >= sum((x - mean) ** 2 for x in at_max) / 17
+    exact = Distribution.from_samples(np.asarray([1, 5, 9], np.int64))
+    assert exact.variance_bounds() == (exact.variance(), exact.variance())
