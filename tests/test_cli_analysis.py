@@ -79,14 +79,14 @@ def work(tmp_path: Path) -> Path:
 
 CASES = [
     # name, args, exit code, stdout pattern, stderr pattern
-    ("stats table", ["stats", "good.log"], 0, r"idle\s+cpu0\s+ns\s+500", r"^$"),
+    ("stats table", ["stats", "good.log"], 0, r"idle\s+cpu0\s+500(?s:.*)values in ns", r"^$"),
     ("stats json", ["stats", "--json", "good.log"], 0, r'"p99_9"', r"^$"),
     ("stats damaged", ["stats", "bad.log"], 2, r"^$", r"bad\.log:20: CRC mismatch"),
     (
         "stats keep-going",
         ["stats", "--keep-going", "bad.log"],
         3,
-        r"cpu0 \[DAMAGED\]\s+ns\s+499",
+        r"cpu0 \[DAMAGED\]\s+499",
         r"bad\.log: line 20: CRC mismatch.*cover only its valid records",
     ),
     ("stats missing", ["stats", "nope.log"], 2, r"^$", r"nope\.log: no such file"),
@@ -214,6 +214,43 @@ def test_stats_json_adds_intervals_tail_percentiles_and_deadline(
     assert "p99 CI" in table.stdout and "verdict" in table.stdout
     bad = run(latmon_cli, "stats", "--deadline", "soon", "a.log", cwd=tmp_path)
     assert bad.returncode == 2 and "--deadline" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(("step", "width"), [(10_007, 100), (1_000_003, 120)])
+def test_stats_table_fits_a_terminal_and_wide_has_every_column(
+    latmon_cli: Path, tmp_path: Path, step: int, width: int
+) -> None:
+    """The default terminal table: run, series, n, min, p50, p99 with its interval, max (the
+    verdict with a deadline), legend included, within 100 columns for latencies in the tens of
+    µs, 120 in ms (exact ns: 3,089,027); --wide: every column, the same figures."""
+    f = io.StringIO()
+    w = LogWriter(f, source="t", unit="ns", scenario="stress-hackbench-rt")
+    lat = np.random.default_rng(5).integers(2_000, 90_000, 20_000)
+    for cpu in range(4):
+        w.samples(w.series(f"cpu{cpu}", cpu=cpu), (lat + step * cpu).tolist())
+    w.close()
+    (tmp_path / "a-rather-long-run-file-name-from-a-campaign.log").write_text(f.getvalue())
+    name = "a-rather-long-run-file-name-from-a-campaign.log"
+    for extra in ([], ["--deadline", "1ms"]):
+        compact = run(latmon_cli, "stats", *extra, name, cwd=tmp_path)
+        assert compact.returncode == 0, compact.stderr
+        lines = compact.stdout.splitlines()
+        assert max(len(x) for x in lines) <= width, compact.stdout
+        heading = lines[0].split()
+        want = ["run", "series", "n", "min", "p50", "p99", "p99", "CI", "max"]
+        assert heading == want + (["verdict"] if extra else [])
+        assert "values in ns" in compact.stdout and "--wide" in compact.stdout
+    wide = run(latmon_cli, "stats", "--wide", "--deadline", "1ms", name, cwd=tmp_path)
+    heading = wide.stdout.splitlines()[0].split()
+    for key in ("unit", "res", "mean", "median", "stdev", "jitter", "rsd%", "p99_999", "margin"):
+        assert key in heading, key
+    # the same figures in both: p99 of cpu3
+    row = next(x for x in compact.stdout.splitlines() if "cpu3" in x).split("  ")
+    wide_row = next(x for x in wide.stdout.splitlines() if "cpu3" in x)
+    p99 = fmt(int(np.sort(lat + 3 * step)[math.ceil(0.99 * len(lat)) - 1]))
+    assert p99 in [c.strip() for c in row] and f"  {p99}  " in wide_row
+    md = run(latmon_cli, "stats", "--output-format", "markdown", name, cwd=tmp_path)
+    assert "| stdev |" in md.stdout  # other formats: every column
 
 
 class _Scan(HTMLParser):

@@ -4,6 +4,8 @@ outputs never replace what is not a regular file."""
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import re
 import subprocess
@@ -12,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from latmon.logformat import LogWriter
 from latmon.model import Run, Series
 from latmon.runfile import write_run
 
@@ -54,6 +57,22 @@ def one_long_line(tmp: Path) -> str:
     with (tmp / "long.csv").open("w") as f:
         f.write(",".join(["123"] * 1_500_000))  # 6 MB on one line
     return "long.csv"
+
+
+def short_json(tmp: Path) -> str:
+    """cyclictest --json whose thread 1 counts 1,000 cycles, max 60 µs, but whose histogram
+    holds 990: the missing counts cannot be overflows (they would be above 60 µs)."""
+    doc = json.loads((DATA / "cyclictest.json").read_text())
+    hist = doc["thread"]["1"]["histogram"]
+    key = max(hist, key=lambda k: hist[k])
+    hist[key] -= 10
+    (tmp / "short.json").write_text(json.dumps(doc))
+    return "short.json"
+
+
+def fifo(tmp: Path) -> str:
+    os.mkfifo(tmp / "pipe")  # nobody writes: opening it would wait forever
+    return "pipe"
 
 
 def write(name: str, data: bytes):  # type: ignore[no-untyped-def]
@@ -99,21 +118,44 @@ CASES = [
         r"zz\.txt:\d+: not a histogram row: '000004 0x00ZZ\\t000003'",
     ),
     ("damaged run file", damaged_run_file, r"r\.parquet: damaged run file"),
+    (
+        "2^64 + 100",  # used to wrap to 100: max 200, mean 133
+        write("wrap.txt", b"100\n18446744073709551716\n200\n"),
+        r"wrap\.txt:2: not a latency: a number too large to be a latency: '18446744073709551716'",
+    ),
+    (
+        "2^63",  # used to be written as -2^63
+        write("i64.txt", b"100\n9223372036854775808\n"),
+        r"i64\.txt:2: not a latency: a number too large",
+    ),
+    (
+        "negative",
+        write("neg.txt", b"100\n-5\n200\n"),
+        r"neg\.txt:2: not a latency: a negative number .*'-5'",
+    ),
+    (
+        "cyclictest json with lost counts",
+        short_json,
+        r"short\.json: thread 1: cycles 1000 but the histogram holds 990 samples and max 60 "
+        r"lies within it: 10 counts are missing",
+    ),
+    ("FIFO", fifo, r"pipe: a pipe \(a FIFO, .*\), not a regular file: .*save the stream"),
     ("folder", lambda tmp: (tmp / "d").mkdir() or "d", r"d: is a folder; give the files in it"),
     ("missing", lambda tmp: "nope.txt", r"nope\.txt: no such file"),
 ]
 
 
 @pytest.mark.parametrize(("name", "make", "err"), CASES, ids=[c[0] for c in CASES])
-@pytest.mark.parametrize("command", ["stats", "report", "compare"])
+@pytest.mark.parametrize("command", ["stats", "report", "compare", "ingest"])
 def test_malformed_input_is_one_line_exit_2(
     latmon_cli: Path, tmp_path: Path, name: str, make, err: str, command: str
 ) -> None:
     target = make(tmp_path)
-    extra = ["--markdown", "-"] if command == "report" else []
+    extra = {"report": ["--markdown", "-"], "ingest": ["-o", "out"]}.get(command, [])
     proc = run(latmon_cli, command, target, *extra, cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert proc.stdout == ""
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
     lines = proc.stderr.splitlines()
     assert len(lines) == 1, proc.stderr
     assert re.search(err, lines[0]), lines[0]
@@ -178,3 +220,58 @@ def test_non_ascii_names_draw_without_warnings(latmon_cli: Path, log: Path) -> N
     proc = run(latmon_cli, "report", "lat-日本語-ünï.txt", "-o", "r.html", cwd=log)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert "日本語" in (log / "r.html").read_text()
+
+
+def test_stdin_from_a_pipe_is_named(latmon_cli: Path, tmp_path: Path) -> None:
+    """`... | latmon stats /dev/stdin`: refused in one line that names /dev/stdin and says what
+    to do, without waiting."""
+    proc = subprocess.run(
+        [str(latmon_cli), "stats", "/dev/stdin"],
+        input="1\n2\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert re.fullmatch(
+        r"latmon: error: /dev/stdin: a pipe .*not a regular file: .*\n", proc.stderr
+    )
+
+
+def test_file_names_that_are_not_utf8(latmon_cli: Path, tmp_path: Path) -> None:
+    """lat\\xff.txt: ingest, stats of the run file, report and JSON work; the name is shown
+    with its byte escaped, in every output; a bad line names the file the same way."""
+    raw = os.fsencode(tmp_path) + b"/lat\xff.txt"
+    Path(os.fsdecode(raw)).write_bytes(b"1200\n1300\n900\n")
+    name = os.fsdecode(b"lat\xff.txt")
+    proc = run(latmon_cli, "ingest", "-o", "out", name, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "wrote out/lat\\xff.parquet (1 series, 3 samples)\n"
+    stored = os.fsdecode(b"out/lat\xff.parquet")
+    proc = run(latmon_cli, "stats", "--json", stored, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)
+    assert row["series"] == "lat\\xff" and row["file"] == "out/lat\\xff.parquet"
+    assert row["count"] == 3 and row["max"] == 1300
+    proc = run(latmon_cli, "report", "-o", "r.html", name, stored, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "lat\\xff.txt" in (tmp_path / "r.html").read_text(encoding="utf-8")
+    Path(os.fsdecode(raw)).write_bytes(b"1200\nx\n")
+    proc = run(latmon_cli, "stats", name, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("latmon: error: lat\\xff.txt:2: not a latency")
+
+
+def test_report_on_a_log_holding_the_largest_int64(latmon_cli: Path, tmp_path: Path) -> None:
+    """The latmon-log allows any int64 value: a report of 2^63 - 1 is written and shows it."""
+    f = io.StringIO()
+    w = LogWriter(f, source="t", unit="ns")
+    sid = w.series("cpu0")
+    w.samples(sid, [100, 2**63 - 1, 200] * 50)
+    w.close()
+    (tmp_path / "big.log").write_text(f.getvalue())
+    proc = run(latmon_cli, "report", "-o", "big.html", "big.log", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "9,223,372,036,854,775,807" in (tmp_path / "big.html").read_text()

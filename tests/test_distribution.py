@@ -141,6 +141,53 @@ def test_narrow_bins_widen_and_refine_makes_ranks_exact(
     assert d.mean() == Fraction(sum(samples), n)  # sums stay exact in coarse bins
 
 
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.integers(-(2**63), 2**63 - 1) | st.sampled_from([-(2**63), 2**63 - 1, 0]),
+        min_size=2,
+        max_size=200,
+    ),
+    st.integers(2, 64),
+    st.integers(1, 5),
+)
+def test_values_spanning_the_whole_int64_range(
+    samples: list[int], max_bins: int, batches: int
+) -> None:
+    """The latmon-log allows any int64: a series from -2^63 to 2^63 - 1 spans more than an
+    int64 difference holds; bins, bounds and refined ranks stay right (a bound at the int64
+    limit itself reads as open: None)."""
+    v = np.asarray(samples, np.int64)
+    d = Distribution(max_bins=max_bins)
+    for part in np.array_split(v, batches):
+        d.add(part)
+    pairs = sorted({x: samples.count(x) for x in set(samples)}.items())
+    n = len(samples)
+    ranks = [oracle_rank_of(n, q) for q in QUANTILES] + [1, n]
+    for r in ranks:
+        b, truth = d.at_rank(r), oracle_rank(pairs, r)
+        assert (b.lo is None or b.lo <= truth) and (b.hi is None or truth <= b.hi)
+    d.refine(lambda: np.array_split(v, 3), ranks)
+    for r in ranks:
+        assert d.at_rank(r).value == oracle_rank(pairs, r)
+    assert d.mean() == Fraction(sum(samples), n)
+
+
+@pytest.mark.parametrize("outlier", [10**12, 2**62 - 1, 2**63 - 1])
+def test_a_far_outlier_in_a_later_batch(outlier: int) -> None:
+    """After a batch of small values, one far outlier: counted as what it is (bincount on it
+    would allocate terabytes, or at 2^63 - 1 wrap its length and write outside its memory)."""
+    d = Distribution()
+    d.add(np.asarray([5, 6, 7], np.int64))
+    d.add(np.asarray([6, outlier], np.int64))
+    assert d.n == 5 and d.mean() == Fraction(24 + outlier, 5)
+    assert d.minimum().value == 5 and d.maximum().value == outlier
+    pairs = [(5, 1), (6, 2), (7, 1), (outlier, 1)]
+    for q in QUANTILES:  # in widened bins: bounds that hold the value
+        b, truth = d.percentile(q), oracle_rank(pairs, oracle_rank_of(5, q))
+        assert b.lo is not None and b.lo <= truth and (b.hi is None or truth <= b.hi)
+
+
 def test_histogram_convention_constant_data() -> None:
     """A cyclictest histogram where every sample was 42 µs: bin [42, 43) µs, min = max = 42."""
     h = Histogram([42_000], [43_000], [1000])
@@ -206,3 +253,57 @@ def test_count_above_and_values() -> None:
     assert values.tolist() == [5, 7, 9] and counts.tolist() == [2, 1, 3]
     h = Distribution.from_histogram(Histogram([0, 100], [100, 200], [4, 6]))
     assert h.count_above(150) == (0, 6)  # the bin [100, 199] straddles 150
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(-20, 20), st.integers(0, 3), st.integers(1, 2)), max_size=4),
+    st.lists(st.integers(-30, 30), max_size=3),
+    st.sampled_from([0, 1]),
+)
+def test_variance_bounds_hold_every_placement(
+    bins: list[tuple[int, int, int]], samples: list[int], ddof: int
+) -> None:
+    """Every placement of the binned values at integers inside their bins (enumerated by brute
+    force) has a variance within variance_bounds; bins may overlap (pooled producers)."""
+    import itertools
+
+    if not bins:
+        return
+    d = Distribution()
+    if samples:
+        d.add(np.asarray(samples, np.int64))
+    lo = np.asarray([a for a, _, _ in bins], np.int64)
+    hi = lo + np.asarray([wd for _, wd, _ in bins], np.int64)
+    count = np.asarray([k for _, _, k in bins], np.int64)
+    order = np.argsort(lo, kind="stable")
+    d._add_part(lo[order], lo[order], hi[order], count[order], np.zeros(len(bins), bool))
+    n = d.n
+    if n <= ddof:
+        return
+    low, high = d.variance_bounds(ddof)
+    assert low is not None and high is not None
+    slots = [range(a, a + wd + 1) for a, wd, k in bins for _ in range(k)]
+    spreads = []
+    for choice in itertools.product(*slots):
+        xs = [*samples, *choice]
+        mean = Fraction(sum(xs), len(xs))
+        spreads.append(sum((x - mean) ** 2 for x in xs) / (len(xs) - ddof))
+    assert low <= min(spreads) and max(spreads) <= high
+    # the lower bound is the least over real placements: within reach of the integer ones
+    assert min(spreads) - low <= Fraction(len(xs), 4 * (len(xs) - ddof)) + 1
+
+
+def test_variance_bounds_with_an_overflow() -> None:
+    """A histogram with an overflow above 30 and no recorded max: the variance has a lower
+    bound only; with the max recorded, an upper bound that puts the overflow there."""
+    h = Histogram([0, 10, 20], [10, 20, 30], [5, 5, 5], overflow=3, overflow_lo=30)
+    low, high = Distribution.from_histogram(h, {}).variance_bounds()
+    assert high is None and low is not None and low > 0
+    low, high = Distribution.from_histogram(h, {"max": 10_000}).variance_bounds()
+    assert low is not None and high is not None
+    at_max = [0] * 5 + [10] * 5 + [20] * 5 + [10_000] * 3
+    mean = Fraction(sum(at_max), 18)
+    assert high >= sum((x - mean) ** 2 for x in at_max) / 17
+    exact = Distribution.from_samples(np.asarray([1, 5, 9], np.int64))
+    assert exact.variance_bounds() == (exact.variance(), exact.variance())

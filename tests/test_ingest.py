@@ -86,3 +86,60 @@ def test_file_errors(tmp_path: Path, make, message: str) -> None:
     make(path)
     with pytest.raises(InputError, match=message):
         load(path)
+
+
+def test_plain_numbers_are_ingested_as_a_stream(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    """latmon ingest writes a plain-number file block by block (a row group per block read,
+    so memory is bounded by the block): the run file holds what reading it whole gives, the
+    resolution and the problems found on the way included."""
+    import pyarrow.parquet as pq
+
+    import latmon.textscan as textscan
+    from latmon.cli import main
+    from latmon.runfile import read_run
+
+    monkeypatch.setattr(textscan, "BLOCK", 4096)
+    monkeypatch.setattr(textscan, "MAX_LINE", 4096)
+    lat = np.random.default_rng(3).integers(1000, 99_999, 20_000)
+    text = "latency_us\n" + "".join(f"{v / 1000:.3f}\n" for v in lat)
+    (tmp_path / "lat.csv").write_text(text)
+    assert main(["ingest", "-o", str(tmp_path / "out"), str(tmp_path / "lat.csv")]) == 0
+    stored = tmp_path / "out" / "lat.parquet"
+    assert pq.ParquetFile(stored).metadata.num_row_groups > 20  # written as it was read
+    (whole,) = load(tmp_path / "lat.csv")
+    run = read_run(stored)  # the checksum verified
+    (s,) = run.series
+    assert s.latency.tolist() == whole.series[0].latency.tolist() == lat.tolist()
+    assert s.resolution == whole.series[0].resolution == 1
+    assert (
+        s.counters == {"events": 20_000} and s.meta["quantity"] == whole.series[0].meta["quantity"]
+    )
+    # --keep-going: the bad line is left out and recorded in the run file
+    (tmp_path / "bad.txt").write_text("10\n-3\n20\n")
+    with pytest.raises(SystemExit) as done:  # the damaged-input status, as the CLI exits
+        main(["ingest", "-o", str(tmp_path / "out"), "--keep-going", str(tmp_path / "bad.txt")])
+    assert done.value.code == 3
+    kept = read_run(tmp_path / "out" / "bad.parquet")
+    assert kept.series[0].latency.tolist() == [10, 20] and "line 2" in kept.problems[0]
+    capsys.readouterr()
+
+
+def test_ingest_writes_all_or_nothing(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A bad line found while the last input streams: no run file is left, not the ones of
+    the inputs before it, and not the output folder ingest would have made."""
+    from latmon.cli import main
+
+    (tmp_path / "a.txt").write_text("1\n2\n")
+    make_log = io.StringIO()
+    w = LogWriter(make_log, source="t", unit="ns")
+    w.samples(w.series("cpu0"), [5, 6])
+    w.close()
+    (tmp_path / "b.log").write_text(make_log.getvalue())
+    (tmp_path / "c.txt").write_text("1\n" * 5000 + "x\n")
+    out = tmp_path / "out"
+    names = [str(tmp_path / n) for n in ("a.txt", "b.log", "c.txt")]
+    assert main(["ingest", "-o", str(out), *names]) == 2
+    assert not out.exists()
+    assert "c.txt:5001: not a latency" in capsys.readouterr().err
+    assert main(["ingest", "-o", str(out), *names[:2]]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["a.parquet", "b.parquet"]

@@ -4,8 +4,10 @@ samples, every maximum is kept, and the deadline never stretches an axis."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 import numpy as np
+import pytest
 
 from latmon.distribution import Distribution
 from latmon.interactive import (
@@ -15,6 +17,7 @@ from latmon.interactive import (
     PALETTE,
     TIMELINE_BUCKETS,
     Dist,
+    bin_index,
     exceedance_figure,
     exceedance_points,
     histogram_edges,
@@ -98,6 +101,22 @@ def test_histogram_counts_every_sample_once() -> None:
     assert len(gaps) > 0 and np.all(bins[gaps + 1, 0] > bins[gaps - 1, 1])
     edges = histogram_edges(int(lat.min()), int(lat.max()), log=False, resolution=10)
     assert np.all(edges % 10 == 0) and edges[0] <= lat.min() < lat.max() < edges[-1]
+
+
+@pytest.mark.parametrize("log", [False, True])
+@pytest.mark.parametrize(
+    "values", [[2**63 - 1], [0, 2**63 - 1], [100, 200, 2**63 - 1], [-(2**63), 5, 2**63 - 1]]
+)
+def test_histogram_bins_reach_the_largest_int64(values: list[int], log: bool) -> None:
+    """The latmon-log allows 2^63 - 1: the edges stay int64, ascending, and every value falls
+    in a bin (the last bin holds its upper edge)."""
+    v = np.asarray(values, np.int64)
+    edges = histogram_edges(int(v.min()), int(v.max()), log=log)
+    e = edges.tolist()  # Python ints: np.diff would wrap across the int64 range
+    assert edges.dtype == np.int64 and all(b > a for a, b in pairwise(e))
+    index = bin_index(edges, v)
+    assert np.all(index >= 0) and np.all(index < len(edges) - 1)
+    assert np.all(edges[index] <= v)
 
 
 def test_histogram_steps_break_at_empty_bins() -> None:

@@ -101,9 +101,17 @@ def test_bins_and_runs_views(latmon_cli: Path, campaign) -> None:
         {"host": "board-a", "series": "cpu0", "lo": 10001, "hi": None, "count": 2},
     ]
     done = query(
-        latmon_cli, "SELECT count(*) AS runs FROM runs", str(root), "--output-format", "csv"
+        latmon_cli,
+        "SELECT count(*) AS runs, count(*) AS runs, min(host) FROM runs",
+        str(root),
+        "--output-format",
+        "csv",
     )
-    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "3"
+    # the header holds the query's column names (repeated ones too), not c0, c1, ...
+    assert done.returncode == 0 and done.stdout.splitlines() == [
+        "runs,runs,min(host)",
+        "3,3,board-a",
+    ]
     counters = query(
         latmon_cli,
         "SELECT counters->>'samples' AS n FROM series WHERE file LIKE '%board-a%'",

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import os
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from latmon.errors import LatmonError
+from latmon._textparse import parse
+from latmon.errors import InputError, LatmonError
 from latmon.ingest import load
-from latmon.readers import ReadOptions
+from latmon.readers import ReadOptions, decimal_to_int
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = int(os.environ.get("LATMON_FUZZ_EXAMPLES", "150"))
@@ -106,3 +109,112 @@ def test_reader_never_crashes(fmt: str) -> None:
 @given(data=st.binary(max_size=400) | st.text(max_size=400).map(str.encode))
 def test_random_input_is_detected_or_refused(data: bytes) -> None:
     check("auto", data, False, True)
+
+
+# -- the text parser at the integer limits ---------------------------------------------------
+
+#: Integer parts near every limit a number meets: 2^62 (the readers' LIMIT) in each unit the
+#: plain reader scales by, 2^63 (int64), 2^64 (uint64, where v * 10 + d used to wrap), and
+#: powers of ten; far beyond them; and small.
+EDGES = [
+    *(2**62 // 10**s for s in (0, 3, 6, 9)),
+    2**63,
+    2**64,
+    10**18,
+    10**19,
+    10**20,
+]
+
+
+@st.composite
+def limit_number(draw: st.DrawFn) -> str:
+    """A decimal number written as a tool might: sign, leading zeros, integer part near a
+    limit (or anywhere up to 40 digits), optional fraction of up to 12 digits."""
+    kind = draw(st.sampled_from(["edge", "edge", "long", "small"]))
+    if kind == "edge":
+        whole = max(0, draw(st.sampled_from(EDGES)) + draw(st.integers(-1100, 1100)))
+    elif kind == "long":
+        whole = draw(st.integers(0, 10**40))
+    else:
+        whole = draw(st.integers(0, 10**6))
+    sign = draw(st.sampled_from(["", "", "-", "+"]))
+    zeros = "0" * draw(st.integers(0, 3))
+    text = f"{sign}{zeros}{whole}"
+    if draw(st.booleans()):
+        text += "." + draw(st.text("0123456789", min_size=1, max_size=12))
+    return text
+
+
+def oracle(text: str, scale: int) -> tuple[str, int | None]:
+    """What the rule says, by exact rational arithmetic (independent of the parser): the value,
+    or why not — "large" (|value| >= 2^62 after scaling), "fine" (not whole after scaling)."""
+    value = Fraction(text) * 10**scale
+    large, fine = abs(value) >= 2**62, value.denominator != 1
+    if large and fine:
+        return "large-or-fine", None
+    if large:
+        return "large", None
+    if fine:
+        return "fine", None
+    return "ok", int(value)
+
+
+STATUS = {0: "ok", 3: "large", 4: "fine", 5: "negative"}
+
+
+@settings(max_examples=EXAMPLES * 4, deadline=None, database=None)
+@given(
+    numbers=st.lists(limit_number(), min_size=1, max_size=8), scale=st.sampled_from([0, 3, 6, 9])
+)
+def test_parser_at_the_integer_limits(numbers: list[str], scale: int) -> None:
+    """The C parser, the pure-Python rule (readers.decimal_to_int) and exact arithmetic agree on
+    every number: the same value, or the same refusal; nothing wraps around."""
+    out = np.zeros(len(numbers), np.int64)
+    for non_negative in (False, True):
+        buf = "".join(n + "\n" for n in numbers).encode()
+        pos, k = 0, 0
+        while k < len(numbers):
+            rows, status, offset, _ = parse(buf[pos:], 44, 1, 0, scale, out, non_negative)
+            for i in range(rows):
+                want, value = oracle(numbers[k + i], scale)
+                assert want == "ok" and int(out[i]) == value, numbers[k + i]
+                assert not (non_negative and value is not None and value < 0)
+                assert decimal_to_int(numbers[k + i], 10**scale) == value
+            k += rows
+            if status == 0:
+                assert k == len(numbers)
+                break
+            bad = numbers[k]
+            want, value = oracle(bad, scale)
+            got = STATUS[status]
+            if got == "negative":
+                assert non_negative and want == "ok" and value is not None and value < 0, bad
+            else:
+                assert got == want or (want == "large-or-fine" and got in ("large", "fine")), bad
+                with pytest.raises(ValueError):
+                    decimal_to_int(bad, 10**scale)  # the Python rule refuses it too
+            pos += offset + buf[pos + offset :].index(b"\n") + 1
+            k += 1
+
+
+@settings(max_examples=EXAMPLES, deadline=None, database=None)
+@given(numbers=st.lists(limit_number(), min_size=1, max_size=6), unit=st.sampled_from(["ns", "us"]))
+def test_plain_file_at_the_integer_limits(numbers: list[str], unit: str) -> None:
+    """A plain file of such numbers reads exactly as the rule says, or fails naming file:line
+    of the first number the rule refuses (a negative one included)."""
+    scale = 0 if unit == "ns" else 3
+    expected = [oracle(n, scale) for n in numbers]
+    first_bad = next(
+        (i for i, (w, v) in enumerate(expected) if w != "ok" or (v is not None and v < 0)), None
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "limits.txt"
+        path.write_text("".join(n + "\n" for n in numbers))
+        try:
+            (run,) = load(path, "plain", False, ReadOptions(input_unit=unit))
+        except InputError as error:
+            assert first_bad is not None, str(error)
+            assert str(error).startswith(f"{path}:{first_bad + 1}: not a latency"), str(error)
+            return
+        assert first_bad is None
+        assert run.series[0].latency.tolist() == [v for _, v in expected]

@@ -18,6 +18,7 @@ from latmon.distribution import Distribution
 from latmon.model import Histogram, Run, Series
 from latmon.runfile import write_run
 from latmon.stats import PERCENTILES, Summary, stat_cell, summarize
+from latmon.tables import plain
 
 
 def stats_of(values: np.ndarray | list[int], **kw: object) -> Summary:
@@ -44,6 +45,23 @@ def numpy_reference(v: np.ndarray) -> dict[str, float]:
         assert out[key] == np.quantile(v, q, method="inverted_cdf")
     out["rsd_pct"] = 100 * out["stdev"] / mean if len(v) > 1 and mean else math.nan
     return out
+
+
+def test_which_numpy_call_equals_nearest_rank() -> None:
+    """docs/statistics.md: np.quantile(x, q, method="inverted_cdf") gives the nearest rank
+    ⌈q·n⌉ for every percentile latmon reports and every n checked; np.percentile(x, 100·q)
+    does not at p99.9 (99.9 / 100 rounds above 0.999), and np.quantile does not for every q
+    (the float 0.07 lies above 7/100)."""
+    sizes = [*range(1, 3001), 10_000, 20_000, 100_000, 1_000_000, 12_345_678]
+    for n in sizes:
+        a = np.arange(1, n + 1)  # the k-th smallest value is k
+        for q in PERCENTILES.values():
+            rank = math.ceil(Fraction(repr(q)) * n)
+            assert np.quantile(a, q, method="inverted_cdf") == rank, (q, n)
+    a = np.arange(1, 1001)
+    assert np.percentile(a, 99.9, method="inverted_cdf") == 1000 != 999  # nearest rank: 999
+    a = np.arange(1, 101)
+    assert np.quantile(a, 0.07, method="inverted_cdf") == 8 != 7  # nearest rank: 7
 
 
 def test_known_answer_by_hand() -> None:
@@ -278,3 +296,24 @@ def test_run_file_is_streamed_exactly_within_its_bin_budget(tmp_path: Path) -> N
     assert a.summary.as_dict() == stats_of(narrow).as_dict() and a.summary.exact
     assert b.summary.as_dict() == stats_of(wide).as_dict() and b.summary.exact
     assert b.summary.ci_dict() == stats_of(wide).ci_dict()
+
+
+def test_stdev_of_a_histogram_with_overflow_is_a_range() -> None:
+    """The issue's case: most samples near 100 µs, many in the overflow above 1 ms with the
+    max recorded at 10 ms. The convention (overflow at its edge) prints a stdev far below the
+    truth; the table shows the range every placement allows, and the truth lies in it."""
+    h = Histogram(np.arange(0, 1000, 10) * 1000, np.arange(10, 1010, 10) * 1000, [0] * 100)
+    h.count[10] = 900  # [100, 110) µs
+    h = Histogram(h.lo, h.hi, h.count, overflow=100, overflow_lo=1_000_000)
+    truth = np.r_[np.full(900, 105_000), np.full(100, 10_000_000)]  # one placement allowed
+    s = summarize(Distribution.from_histogram(h, {"max": 10_000_000}))
+    true_stdev = float(np.std(truth, ddof=1))
+    lo, hi = s.bounds("stdev")
+    assert lo is not None and hi is not None and lo <= true_stdev <= hi
+    assert float(s.value("stdev")) < true_stdev / 5  # type: ignore[arg-type]
+    cell = stat_cell(s, "stdev")
+    assert "…" in cell.text and cell.plain == f"{plain(lo)};{plain(hi)}"
+    assert s.range_dict()["stdev_range"] == [float(lo), float(hi)]
+    # no max recorded: no upper bound; the table says "at least"
+    s = summarize(Distribution.from_histogram(h, {}))
+    assert s.bounds("stdev")[1] is None and stat_cell(s, "stdev").text.startswith("≥")

@@ -64,3 +64,36 @@ def test_a_line_longer_than_a_block_is_refused(tmp_path: Path, monkeypatch) -> N
     path.write_bytes(b"1\n2\n" + b"3" * 5000 + b"\n4\n")
     with pytest.raises(InputError, match=r"long.txt:3: a line longer than"):
         collect(path, delim=",", nfields=1, column=0, scale=0)
+
+
+LIMIT = 2**62
+
+
+@pytest.mark.parametrize(
+    ("text", "scale", "status", "value"),
+    [
+        (b"18446744073709551716", 0, 3, None),  # 2^64 + 100: used to wrap to 100
+        (b"9223372036854775808", 0, 3, None),  # 2^63: used to become -2^63
+        (b"99999999999999999999999999999999999999", 0, 3, None),
+        (b"4611686018427387903", 0, 0, LIMIT - 1),  # the largest accepted
+        (b"4611686018427387904", 0, 3, None),  # 2^62
+        (b"-4611686018427387903", 0, 0, -(LIMIT - 1)),
+        (b"4611686018427387.903", 3, 0, LIMIT - 1),  # the integer part at its limit
+        (b"4611686018427387.904", 3, 3, None),
+        (b"4611686018.427387903", 9, 0, LIMIT - 1),
+        (b"00000000000000000000000000000000000042", 0, 0, 42),  # leading zeros are not size
+    ],
+)
+def test_numbers_at_the_integer_limits(text: bytes, scale: int, status: int, value: int) -> None:
+    out = np.zeros(2, np.int64)
+    rows, got, _, _ = parse(text + b"\n", 44, 1, 0, scale, out)
+    assert got == status and rows == (status == 0)
+    if value is not None:
+        assert int(out[0]) == value
+
+
+def test_negative_numbers_are_refused_when_asked() -> None:
+    out = np.zeros(4, np.int64)
+    assert parse(b"5\n-5\n", 44, 1, 0, 0, out)[:2] == (2, 0)  # allowed by default
+    assert parse(b"5\n-5\n", 44, 1, 0, 0, out, True)[:3] == (1, 5, 2)  # stops at line 2
+    assert parse(b"-0\n+7\n", 44, 1, 0, 0, out, True)[:2] == (2, 0)  # -0 is 0

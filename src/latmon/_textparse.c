@@ -10,19 +10,24 @@
  * line that breaks a rule and reports its byte offset, so the caller can name file:line and
  * show the text. No value is ever guessed or rounded.
  *
- * parse(buf, delim, nfields, column, scale, out) -> (rows, status, offset, max_frac)
+ * parse(buf, delim, nfields, column, scale, out[, non_negative])
+ *     -> (rows, status, offset, max_frac)
  *   buf: bytes-like of whole lines; out: writable int64 buffer (rows x nfields when
- *   column < 0). status: 0 ok, 1 not a number, 2 wrong field count, 3 too large, 4 finer
- *   than the unit. offset: where parsing stopped — the start of the offending line, or the
- *   end of the last line parsed (less than len(buf) only when `out` was full). max_frac: the
- *   most fraction digits written in a parsed value.
+ *   column < 0); non_negative (default false): a value below zero is refused (status 5).
+ *   status: 0 ok, 1 not a number, 2 wrong field count, 3 too large, 4 finer than the unit,
+ *   5 negative. offset: where parsing stopped — the start of the offending line, or the end
+ *   of the last line parsed (less than len(buf) only when `out` was full). max_frac: the most
+ *   fraction digits written in a parsed value.
+ *
+ * Limits: |value| < 2^62 after scaling (the readers' LIMIT), checked digit by digit before
+ * each step of v * 10 + d, so no digit string, however long, wraps around.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
-enum { OK = 0, NOT_A_NUMBER = 1, FIELD_COUNT = 2, TOO_LARGE = 3, TOO_FINE = 4 };
+enum { OK = 0, NOT_A_NUMBER = 1, FIELD_COUNT = 2, TOO_LARGE = 3, TOO_FINE = 4, NEGATIVE = 5 };
 
 /* |value| < 2^62 leaves int64 headroom for sums (the readers' LIMIT). */
 #define LIMIT ((int64_t)1 << 62)
@@ -40,7 +45,8 @@ static inline int is_blank(unsigned char c)
 static inline int after_field(const unsigned char *p, const unsigned char *end, int delim);
 
 static inline int parse_number(const unsigned char **pp, const unsigned char *end, int scale,
-			       int delim, int64_t int_limit, int64_t *value, int *frac_digits)
+			       int delim, int64_t int_max, int non_negative, int64_t *value,
+			       int *frac_digits)
 {
 	const unsigned char *p = *pp;
 	int negative = 0;
@@ -58,9 +64,11 @@ static inline int parse_number(const unsigned char **pp, const unsigned char *en
 	}
 	digits_start = p;
 	while (p < end && (unsigned)(*p - '0') < 10) {
-		v = v * 10 + (*p - '0');
-		if (v >= int_limit)
+		const int digit = *p - '0';
+		/* v * 10 + digit <= int_max, tested before it is computed: never overflows */
+		if (v > (int_max - digit) / 10)
 			return TOO_LARGE;
+		v = v * 10 + digit;
 		p++;
 	}
 	if (p == digits_start)
@@ -89,6 +97,8 @@ static inline int parse_number(const unsigned char **pp, const unsigned char *en
 	v = v * POW10[scale] + frac_value;
 	if (v >= LIMIT)
 		return TOO_LARGE;
+	if (negative && v != 0 && non_negative)
+		return NEGATIVE;
 	*value = negative ? -v : v;
 	*frac_digits = frac;
 	*pp = p;
@@ -111,8 +121,10 @@ static PyObject *textparse_parse(PyObject *self, PyObject *args)
 {
 	Py_buffer in, out;
 	int delim, nfields, column, scale;
+	int non_negative = 0;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "y*iiiiw*", &in, &delim, &nfields, &column, &scale, &out))
+	if (!PyArg_ParseTuple(args, "y*iiiiw*|p", &in, &delim, &nfields, &column, &scale, &out,
+			      &non_negative))
 		return NULL;
 	if (scale < 0 || scale > 9 || nfields < 1 || column >= nfields) {
 		PyBuffer_Release(&in);
@@ -125,7 +137,9 @@ static PyObject *textparse_parse(PyObject *self, PyObject *args)
 	int64_t *dst = out.buf;
 	const Py_ssize_t per_row = column < 0 ? nfields : 1;
 	const Py_ssize_t capacity = out.len / (Py_ssize_t)sizeof(int64_t);
-	const int64_t int_limit = LIMIT / POW10[scale];
+	/* the largest integer part: v * 10^scale <= LIMIT - 1, so adding the fraction
+	 * (< 10^scale) cannot overflow; the scaled value is then checked against LIMIT */
+	const int64_t int_max = (LIMIT - 1) / POW10[scale];
 	Py_ssize_t rows = 0;
 	Py_ssize_t written = 0;
 	int status = OK;
@@ -152,7 +166,8 @@ static PyObject *textparse_parse(PyObject *self, PyObject *args)
 			if (column < 0 || index == column) {
 				int64_t value;
 				int frac = 0;
-				bad = parse_number(&p, end, scale, delim, int_limit, &value, &frac);
+				bad = parse_number(&p, end, scale, delim, int_max, non_negative,
+						   &value, &frac);
 				if (bad != OK)
 					break;
 				if (frac > max_frac)
@@ -200,7 +215,9 @@ static PyObject *textparse_parse(PyObject *self, PyObject *args)
 
 static PyMethodDef textparse_methods[] = {
 	{ "parse", textparse_parse, METH_VARARGS,
-	  "parse(buf, delim, nfields, column, scale, out) -> (rows, status, offset, max_frac)" },
+	  "parse(buf, delim, nfields, column, scale, out[, non_negative]) -> (rows, status, "
+	  "offset, "
+	  "max_frac)" },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -2,5 +2,11 @@
 from typing_extensions import Buffer
 
 def parse(
-    buf: Buffer, delim: int, nfields: int, column: int, scale: int, out: object
+    buf: Buffer,
+    delim: int,
+    nfields: int,
+    column: int,
+    scale: int,
+    out: object,
+    non_negative: bool = ...,
 ) -> tuple[int, int, int, int]: ...

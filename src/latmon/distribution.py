@@ -144,24 +144,31 @@ class Distribution:
             return
         self._finished = None
         self._rank_values = {}
-        if self._dense_n and self._width == 1 and self._base == 0 and self._coarse_sums is None:
-            # the common case, one pass: bincount refuses negative values itself, and min and
-            # max follow from the counts when they are needed
+        if (
+            self._dense_n
+            and self._width == 1
+            and self._base == 0
+            and self._coarse_sums is None
+            and int(v.max()) < self.max_bins
+        ):
+            # the common case: bincount refuses negative values itself, and min and max follow
+            # from the counts when they are needed. The largest value is checked first:
+            # bincount allocates max + 1 counts (terabytes for one outlier of 10^12, and at
+            # 2^63 - 1 the length wraps and it writes outside its memory)
             try:
                 c = np.bincount(v, minlength=len(self._counts))
             except ValueError:
                 pass  # a negative value: the general path below
             else:
-                if len(c) <= self.max_bins:
-                    if len(c) > len(self._counts):
-                        grown = min(self.max_bins, max(len(c), 2 * len(self._counts)))
-                        counts = np.zeros(grown, dtype=np.int64)
-                        counts[: len(self._counts)] = self._counts
-                        self._counts = counts
-                    self._counts[: len(c)] += c
-                    self._dense_n += len(v)
-                    self._extremes_known = False
-                    return
+                if len(c) > len(self._counts):
+                    grown = min(self.max_bins, max(len(c), 2 * len(self._counts)))
+                    counts = np.zeros(grown, dtype=np.int64)
+                    counts[: len(self._counts)] = self._counts
+                    self._counts = counts
+                self._counts[: len(c)] += c
+                self._dense_n += len(v)
+                self._extremes_known = False
+                return
         self._sync_extremes()
         lo, hi = int(v.min()), int(v.max())
         if self._dense_n == 0:
@@ -177,10 +184,24 @@ class Distribution:
             s1, s2 = exact_sums(v)
             self._coarse_sums = (self._coarse_sums[0] + s1, self._coarse_sums[1] + s2)
         self._dense_n += len(v)
-        offsets = v - np.int64(self._base) if self._base else v
-        if self._width > 1:
-            offsets = offsets // self._width
-        self._counts += np.bincount(offsets, minlength=len(self._counts))
+        self._counts += np.bincount(self._offsets(v), minlength=len(self._counts))
+
+    def _offsets(self, v: np.ndarray) -> np.ndarray:
+        """The dense bin of each value: (v - base) // width, computed as v // width - base //
+        width (the base is a multiple of the width) in int64 arithmetic that wraps. The
+        result lies in [0, max_bins), so it is right even when the values span the whole int64
+        range (the latmon-log allows any int64) or the base lies below -2^63."""
+        w = self._width
+        k = self._base // w
+        if w == 1 and k == 0:
+            return v
+        if w == 1:
+            q = v
+        elif w < 1 << 63:
+            q = v // np.int64(w)
+        else:  # a bin 2^63 wide (a few bins over the whole int64 range): -1 or 0
+            q = -(v < 0).astype(np.int64)
+        return q - np.int64((k + (1 << 63)) % (1 << 64) - (1 << 63))
 
     _extremes_known = True
 
@@ -236,7 +257,7 @@ class Distribution:
             s2 = sum(x * x * k for x, k in zip(vl, cl, strict=True))
             self._coarse_sums = (self._coarse_sums[0] + s1, self._coarse_sums[1] + s2)
         self._dense_n += int(c.sum())
-        np.add.at(self._counts, (v - np.int64(self._base)) // self._width, c)
+        np.add.at(self._counts, self._offsets(v), c)
 
     def _fit(self) -> None:
         """Make the dense bins cover [min, max] of the samples so far: grow the array (with
@@ -501,8 +522,14 @@ class Distribution:
     def _dense_part(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         self._sync_extremes()
         nonzero = np.flatnonzero(self._counts)
-        lo = self._base + nonzero.astype(np.int64) * self._width
-        hi = lo + (self._width - 1)
+        # in uint64, which wraps: the true lo is an int64, and hi is clamped where it is not
+        # (bins may be 2^63 wide when the values span the whole int64 range)
+        lo = (
+            nonzero.astype(np.uint64) * np.uint64(self._width)
+            + np.uint64(self._base & 0xFFFF_FFFF_FFFF_FFFF)
+        ).view(np.int64)
+        hi = lo + np.int64(self._width - 1)
+        hi = np.where(lo > NO_UPPER - (self._width - 1), NO_UPPER, hi)
         if self._width > 1 and len(lo):
             lo = np.maximum(lo, self._dense_min)
             hi = np.minimum(hi, self._dense_max)
@@ -568,6 +595,11 @@ class Distribution:
         """True when every value is known exactly (no bin wider than one integer, no open
         bin)."""
         return self._parts_exact and self._width == 1
+
+    @property
+    def has_open_bin(self) -> bool:
+        """True when some values lie in an overflow or underflow bin."""
+        return any(bool(np.any(p[4])) for p in self._parts)
 
     @property
     def bin_error(self) -> int:
@@ -732,6 +764,49 @@ class Distribution:
         s1, s2 = self._sums()
         return Fraction(n * s2 - s1 * s1, n * (n - ddof))
 
+    def variance_bounds(self, ddof: int = 1) -> tuple[Fraction | None, Fraction | None]:
+        """Bounds of the true variance when values are binned: the least and the most
+        Σ(x - mean)² / (n - ddof) over every placement of each binned value inside its bin
+        (None: unbounded — an open bin without a recorded max leaves the top open; a lower
+        bound is not computed beyond VARIANCE_BOUND_BINS bins). Equal to the variance when
+        every value is exact. Exact rationals.
+
+        Upper: for any centre c, Σ(x - mean)² <= Σ(x - c)² <= Σ max over the bin of (x - c)²,
+        taken at a few centres. Lower: Σ(x - mean)² = min over c of Σ(x - c)² >= min over c of
+        g(c) = Σ dist(c, bin)², a convex piecewise quadratic whose minimum is found exactly
+        (the sign of g' by binary search over the bin edges, then the quadratic between two
+        edges)."""
+        n = self.n
+        if n <= ddof:
+            return None, None
+        if self._parts_exact:
+            v = self.variance(ddof)
+            return v, v
+        d1, d2 = self._dense_sums()
+        dn = self._dense_n
+        lo: list[int] = [x for _, p_lo, _, _, _ in self._parts for x in p_lo.tolist()]
+        hi: list[int] = [x for _, _, p_hi, _, _ in self._parts for x in p_hi.tolist()]
+        w: list[int] = [x for _, _, _, c, _ in self._parts for x in c.tolist()]
+        bins = list(zip(lo, hi, w, strict=True))
+        upper = None
+        if all(a != NO_LOWER and b != NO_UPPER for a, b, _ in bins):
+            total_lo = d1 + sum(a * k for a, _, k in bins)
+            total_hi = d1 + sum(b * k for _, b, k in bins)
+            centres = {total_lo // n, -(-total_lo // n), total_hi // n, -(-total_hi // n)}
+            centres |= {(total_lo + total_hi) // (2 * n)}
+
+            def spread(c: int) -> int:
+                out: int = d2 - 2 * c * d1 + dn * c * c
+                for a, b, k in bins:
+                    out += k * max((a - c) * (a - c), (b - c) * (b - c))
+                return out
+
+            upper = Fraction(min(spread(c) for c in centres), n - ddof)
+        lower = None
+        if len(bins) <= VARIANCE_BOUND_BINS:
+            lower = Fraction(_least_spread(dn, d1, d2, bins), n - ddof)
+        return lower, upper
+
     def stdev(self, ddof: int = 1) -> float | None:
         """√variance, correctly rounded to float64 (the same bits on every machine)."""
         var = self.variance(ddof)
@@ -753,6 +828,64 @@ class Distribution:
         change = np.flatnonzero(np.diff(f.rep)) + 1
         starts = np.concatenate(([0], change))
         return f.rep[starts], np.add.reduceat(f.count, starts)
+
+
+#: Binned parts with more bins than this get no lower bound of the variance (a Python loop).
+VARIANCE_BOUND_BINS = 200_000
+
+
+def _least_spread(dn: int, d1: int, d2: int, bins: list[tuple[int, int, int]]) -> Fraction:
+    """min over real c of g(c) = Σ(x - c)² over exact values (dn of them, sums d1, d2) +
+    Σ k·dist(c, [a, b])² over bins (a, b, k); an open side (NO_LOWER / NO_UPPER) adds nothing
+    on that side. g is convex: g'(c)/2 = dn·c - d1 + Σ_{b<c} k(c - b) - Σ_{a>c} k(a - c)."""
+    points = sorted({e for a, b, _ in bins for e in (a, b) if e not in (NO_LOWER, NO_UPPER)})
+    if dn:
+        points = sorted(set(points) | {d1 // dn, -(-d1 // dn)})
+
+    def slope(c: int) -> int:
+        out = dn * c - d1
+        for a, b, k in bins:
+            if b != NO_UPPER and b < c:
+                out += k * (c - b)
+            elif a != NO_LOWER and a > c:
+                out -= k * (a - c)
+        return out
+
+    def quadratic_min(left: int | None, right: int | None) -> Fraction:
+        """The minimum of g on [left, right], where the bins below and above c are fixed."""
+        probe = left if left is not None else right
+        assert probe is not None
+        mid = Fraction(probe) + (Fraction(1, 2) if left is not None else Fraction(-1, 2))
+        # g(c) = A c² - 2 B c + C on this piece
+        a_sum, b_sum, c_sum = dn, d1, d2
+        for a, b, k in bins:
+            if b != NO_UPPER and b < mid:
+                a_sum, b_sum, c_sum = a_sum + k, b_sum + k * b, c_sum + k * b * b
+            elif a != NO_LOWER and a > mid:
+                a_sum, b_sum, c_sum = a_sum + k, b_sum + k * a, c_sum + k * a * a
+        if a_sum == 0:
+            return Fraction(0)
+        c = Fraction(b_sum, a_sum)
+        if left is not None:
+            c = max(c, Fraction(left))
+        if right is not None:
+            c = min(c, Fraction(right))
+        return a_sum * c * c - 2 * b_sum * c + c_sum
+
+    if not points:
+        return Fraction(0)
+    # the last edge where g' <= 0: the minimum lies between it and the next edge
+    lo_i, hi_i = 0, len(points) - 1
+    if slope(points[0]) > 0:
+        return quadratic_min(None, points[0])
+    while lo_i < hi_i:
+        mid_i = (lo_i + hi_i + 1) // 2
+        if slope(points[mid_i]) <= 0:
+            lo_i = mid_i
+        else:
+            hi_i = mid_i - 1
+    right = points[lo_i + 1] if lo_i + 1 < len(points) else None
+    return quadratic_min(points[lo_i], right)
 
 
 def _exact_extreme(b: Bounded) -> int | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -122,13 +123,42 @@ def load(
     return [record_measures(run) for run in _read(Path(path), fmt, keep_going, options)]
 
 
-def _read(path: Path, fmt: str, keep_going: bool, options: ReadOptions | None) -> list[Run]:
-    if not path.exists():
-        raise InputError(str(path), None, "no such file")
-    if path.is_dir():
+#: What a path that is not a regular file is, by its file type.
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a pipe (a FIFO, or /dev/stdin fed by a pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def check_input(path: Path) -> None:
+    """Refuse what cannot be read as an input file, before opening it: a missing path, a
+    folder, an unreadable file, and anything but a regular file — a FIFO would make the first
+    open wait for a writer, and every input is read more than once (the format is detected
+    from its head, text is streamed twice for exact ranks)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise InputError(str(path), None, "no such file") from None
+    except OSError as error:
+        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+    if stat.S_ISDIR(mode):
         raise InputError(str(path), None, "is a folder; give the files in it")
+    for test, kind in _NOT_REGULAR:
+        if test(mode):
+            raise InputError(
+                str(path),
+                None,
+                f"{kind}, not a regular file: latmon reads an input more than once; save the "
+                "stream to a file first (e.g. cyclictest ... > run.txt) and give that",
+            )
     if not os.access(path, os.R_OK):
         raise InputError(str(path), None, "cannot read: permission denied")
+
+
+def _read(path: Path, fmt: str, keep_going: bool, options: ReadOptions | None) -> list[Run]:
+    check_input(path)
     if fmt == "auto":
         fmt = detect_format(path)
     if fmt == "run":

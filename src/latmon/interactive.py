@@ -50,6 +50,8 @@ MAX_SPIKES = 50
 EXCEEDANCE_POINTS = 1500
 EXCEEDANCE_TAIL = 200
 HISTOGRAM_BINS = 400
+#: The largest value a latency (int64) can hold.
+INT64_MAX = 2**63 - 1
 #: The deadline is drawn when it lies below this multiple of the largest value plotted.
 DEADLINE_DRAWN_BELOW = 1.6
 
@@ -359,22 +361,35 @@ def exceedance_figure(dists: list[Dist], title: str, deadline_ns: int | None) ->
 
 def histogram_edges(lo: int, hi: int, log: bool, resolution: int = 1) -> np.ndarray:
     """Integer bin edges covering [lo, hi]: at most HISTOGRAM_BINS bins, each a multiple of the
-    resolution wide; equal widths, or growing geometrically (``log``) for a heavy tail."""
+    resolution wide; equal widths, or growing geometrically (``log``) for a heavy tail. The
+    edges are int64: an edge beyond the largest int64 (the bin holding 2^63 - 1, which the
+    latmon-log allows) is that largest value, and the last bin then holds it (see
+    :func:`bin_index`)."""
     step = max(resolution, 1)
     start = lo - (lo % step)
     if log and hi > 2 * max(start, 1):
         first = max(start, step)
-        edges = np.geomspace(first, hi + 1, HISTOGRAM_BINS + 1)
-        edges = np.unique((np.ceil(edges / step) * step).astype(np.int64))
+        grid = np.geomspace(first, hi + 1, HISTOGRAM_BINS + 1)
+        ints = sorted({min(-(-int(x) // step) * step, INT64_MAX) for x in np.ceil(grid)})
         if start < first:
-            edges = np.r_[start, edges]
-        if edges[-1] <= hi:
-            edges = np.r_[edges, edges[-1] + step]
-        return edges
+            ints = [start, *ints]
+        if ints[-1] <= hi and ints[-1] < INT64_MAX:
+            ints.append(min(ints[-1] + step, INT64_MAX))
+        return np.asarray(ints, dtype=np.int64)
     width = max(step, -(-(hi - start + 1) // HISTOGRAM_BINS))
     width = -(-width // step) * step
     count = -(-(hi - start + 1) // width)
-    return start + width * np.arange(count + 1, dtype=np.int64)
+    edges = sorted({min(start + width * k, INT64_MAX) for k in range(count + 1)})
+    if len(edges) < 2:  # a single value at the largest int64
+        edges = [edges[0] - 1, edges[0]]
+    return np.asarray(edges, dtype=np.int64)
+
+
+def bin_index(edges: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The bin of each value: bin i is [edges[i], edges[i + 1]); the last bin also holds its
+    upper edge (it is the largest int64 when that is the largest value)."""
+    index = np.searchsorted(edges, values, side="right") - 1
+    return np.minimum(index, len(edges) - 2)
 
 
 def heavy_tail(dists: list[Dist]) -> bool:
@@ -417,7 +432,7 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
     edges = histogram_edges(min(int(v[0]) for _, v, _ in drawn), largest, log_x)
     fig = go.Figure(layout=_layout(title, f"latency ({unit})", "samples", log_x, True))
     for i, (d, values, counts) in enumerate(drawn):
-        index = np.searchsorted(edges, values, side="right") - 1
+        index = bin_index(edges, values)
         binned = np.zeros(len(edges) - 1, dtype=np.int64)
         np.add.at(binned, index, counts)
         color, dash = style(i)

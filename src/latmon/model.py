@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from latmon.errors import LatmonError
+from latmon.errors import LatmonError, printable
 
 UNITS = ("ns", "cycles")
 INT64 = np.int64
@@ -72,6 +72,7 @@ class Series:
     meta: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.name = printable(self.name)  # a name from a file name that is not UTF-8
         if self.unit not in UNITS:
             raise LatmonError(f"series {self.name!r}: unit must be ns or cycles, not {self.unit!r}")
         if self.unit == "cycles" and not self.clock_hz:
@@ -143,6 +144,10 @@ class Run:
     series: list[Series]
     path: str = ""
     problems: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # the path is shown and stored as text, never used to open the file again
+        self.path = printable(self.path)
 
     @property
     def damaged(self) -> bool:

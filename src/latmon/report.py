@@ -3,7 +3,8 @@
 ``HtmlReport`` writes one self-contained HTML file whose first screen answers the question "does
 each configuration meet its deadline, and which is best?": per measure (what the series measure:
 quantity and path, :mod:`latmon.measure`) a verdict table ranked best first — verdict, worst case,
-margin, the highest percentile that the samples bound with its 95 % interval. Then, per measure,
+margin, the highest percentile that the samples bound with its 95 % interval, configurations
+whose intervals overlap tied (:func:`rank_rows`). Then, per measure,
 the configurations compared (only series of one measure are compared), interactive figures
 (percentiles per configuration, exceedance, histogram, latency over time with its spikes:
 :mod:`latmon.interactive`, plotly.js inlined once) and the statistics of every series; then the
@@ -149,25 +150,65 @@ def _worst(row: dict[str, object]) -> Fraction:
     return Fraction(hi if hi is not None else lo if lo is not None else 0)
 
 
-def rank_key(row: dict[str, object]) -> tuple[int, Fraction, float]:
-    """Best first: the configurations that meet the deadline before those that miss it, then
-    the lowest worst case (maximum), then the lowest p99."""
+def rank_key(row: dict[str, object]) -> tuple[int, int, Fraction, float]:
+    """The order of the verdict table: by rank (:func:`rank_rows`), then the configurations
+    that meet the deadline before those that miss it, the lowest worst case, the lowest p99."""
     p99 = row.get("p99")
+    rank = row.get("rank")
     return (
+        rank if isinstance(rank, int) else 0,
         1 if row.get("verdict") == "FAIL" else 0,
         _worst(row),
         float(p99) if isinstance(p99, int | float) else float("inf"),
     )
 
 
+def common_tail(rows: list[dict[str, object]]) -> str | None:
+    """The highest percentile whose 95 % interval every row's samples bound on both sides (the
+    one the configurations are compared on); None when some row bounds none."""
+    order = list(PERCENTILES)
+    keys = []
+    for row in rows:
+        s = row["summary"]
+        assert isinstance(s, Summary)
+        key = tail_key(s)
+        if key is None:
+            return None
+        keys.append(key)
+    return min(keys, key=order.index) if keys else None
+
+
+def clearly_below(a: dict[str, object], b: dict[str, object], key: str) -> bool:
+    """``a``'s interval of percentile ``key`` lies wholly below ``b``'s: the samples say that
+    ``a`` is better, not chance."""
+    sa, sb = a["summary"], b["summary"]
+    assert isinstance(sa, Summary) and isinstance(sb, Summary)
+    a_hi, b_lo = sa.ci(key)[1], sb.ci(key)[0]
+    return a_hi is not None and b_lo is not None and a_hi < b_lo
+
+
 def rank_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
-    """The rows with samples, best first (:func:`rank_key`), each with its ``rank``: equal keys
-    share a rank (1, 1, 3)."""
-    ranked = sorted((r for r in rows if r.get("n")), key=rank_key)
-    for i, row in enumerate(ranked):
-        tied = i and rank_key(row) == rank_key(ranked[i - 1])
-        row["rank"] = ranked[i - 1]["rank"] if tied else i + 1
-    return ranked
+    """The rows with samples, each with its ``rank`` = 1 + the configurations clearly better:
+    one that meets the deadline is better than one that misses it; between two on the same
+    side, one is better only when its interval of the common tail percentile
+    (:func:`common_tail`, stored as ``rank_by``) lies wholly below the other's. Overlapping
+    intervals share a rank — a tie, not a "best" named on one extreme sample. Best first."""
+    with_samples = [r for r in rows if r.get("n")]
+    key = common_tail(with_samples)
+    for row in with_samples:
+        fails = row.get("verdict") == "FAIL"
+        better = 0
+        for other in with_samples:
+            if other is row:
+                continue
+            other_fails = other.get("verdict") == "FAIL"
+            if other_fails != fails:
+                better += fails
+            elif key is not None and clearly_below(other, row, key):
+                better += 1
+        row["rank"] = 1 + better
+        row["rank_by"] = key
+    return sorted(with_samples, key=rank_key)
 
 
 def report_data(runs: list[Run], deadline_ns: int | None) -> ReportData:
@@ -209,7 +250,12 @@ def _ns(value: object) -> str:
 
 VERDICT_COLUMNS = [
     Column("scenario", "configuration", "l"),
-    Column("rank", "rank", title="1 = best: meets the deadline, then the lowest worst case"),
+    Column(
+        "rank",
+        "rank",
+        title="1 + the configurations clearly better: meeting the deadline, or a tail interval "
+        "wholly below; overlapping intervals share a rank",
+    ),
     Column("n", "n"),
     Column("verdict", "verdict", "l"),
     Column("max", "worst (max)", unit="ns", title="the largest latency measured"),
@@ -233,7 +279,8 @@ def verdict_table(data: MeasureData, with_deadline: bool) -> Table:
     for row in data.ranked:
         s = row["summary"]
         assert isinstance(s, Summary)
-        key = tail_key(s)
+        common = row.get("rank_by")
+        key = common if isinstance(common, str) else tail_key(s)
         cells: dict[str, object] = {
             "scenario": row["scenario"],
             "rank": row["rank"],
@@ -446,7 +493,7 @@ class HtmlReport:
         else:
             parts.append(
                 '<p class="answer">No deadline given (<code>--deadline</code>): the '
-                "configurations are ranked by their worst case.</p>"
+                "configurations are ranked by the 95 % interval of their tail percentile.</p>"
             )
         if len(data.measures) > 1:
             parts.append(
@@ -466,9 +513,13 @@ class HtmlReport:
                 + render(verdict_table(m, self.deadline_ns is not None), "html")
             )
         parts.append(
-            '<p class="note">Ranked best first: meeting the deadline, then the lowest worst case '
-            "(max), then the lowest p99. Tail: the highest nearest-rank percentile whose 95 % "
-            "distribution-free interval the number of samples bounds on both sides. Latencies "
+            '<p class="note">Rank: 1 + the configurations clearly better — one that meets the '
+            "deadline is better than one that misses it; otherwise one is better only when its "
+            "tail interval lies wholly below the other's. Overlapping intervals share a rank: "
+            "the samples cannot tell those configurations apart, whatever their single worst "
+            "samples say. Tail: the highest nearest-rank percentile whose 95 % "
+            "distribution-free interval the samples of every configuration bound on both sides "
+            "(the one compared). Within a rank, the lowest worst case (max) first. Latencies "
             "in the unit named in each heading; the exact ns in each cell's tooltip.</p>"
         )
         return "\n".join(parts) + "</section>"
@@ -494,16 +545,25 @@ class HtmlReport:
         if count > 1:
             text += f" ({html.escape(str(worst['scenario']))})"
             first = [r for r in m.ranked if r["rank"] == 1]
+            by = best.get("rank_by")
+            what = (
+                f"the 95 % intervals of their {str(by).replace('_', '.')} overlap"
+                if isinstance(by, str)
+                else "too few samples for an interval on both sides"
+            )
             if len(first) == count:
-                text += "; all equal in worst case and p99"
+                text += f"; no best: a tie ({what})"
             elif len(first) > 1:
                 names = ", ".join(html.escape(str(r["scenario"])) for r in first[:3])
                 if len(first) > 3:
                     names += f" and {len(first) - 3} more"
-                text += f"; best, tied: <strong>{names}</strong> (worst {_ns(_worst(best))})"
+                text += f"; best, tied: <strong>{names}</strong> ({what})"
             else:
                 text += f"; best: <strong>{html.escape(str(best['scenario']))}</strong>"
-                text += f" (worst {_ns(_worst(best))})"
+                if isinstance(by, str):
+                    text += f" (its {by.replace('_', '.')} interval below every other's)"
+                else:
+                    text += " (the only one that meets the deadline)"
         if self.deadline_ns is not None and not m.failed:
             text += f"; smallest margin {_ns(self.deadline_ns - _worst(worst))}"
         return text

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import struct
 import threading
 import warnings
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -95,6 +96,75 @@ def _histogram_from_json(d: dict[str, Any]) -> Histogram:
     )
 
 
+def _meta(run: Run, rows: list[int], fields: list[list[str]]) -> dict[str, Any]:
+    """The latmon metadata of a run file: the run's, and per series its rows and fields."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "meta": run.meta,
+        "problems": run.problems,
+        "series": [
+            {
+                "name": s.name,
+                "rows": n,
+                "fields": f,
+                "unit": s.unit,
+                "clock_hz": s.clock_hz,
+                "resolution": s.resolution,
+                "counters": s.counters,
+                "meta": s.meta,
+                "histogram": _histogram_to_json(s.histogram) if s.histogram else None,
+            }
+            for s, n, f in zip(run.series, rows, fields, strict=True)
+        ],
+    }
+
+
+def write_streamed_run(run: Run, batches: Iterable[np.ndarray], path: Path) -> int:
+    """Write a run of one series whose latencies arrive in batches (a plain-number file read
+    as a stream), row group by row group: memory is bounded by a batch, whatever the number of
+    samples. The metadata — rows, and what the reader learns only at the end (resolution,
+    problems) — follows the last batch in the file's footer. The series' ``events`` counter is
+    set to the rows written. Returns the rows; raises InputError on an empty input (nothing
+    is written then)."""
+    (series,) = run.series
+    schema = pa.schema(
+        [("series", pa.dictionary(pa.int32(), pa.string())), ("latency", pa.int64())]
+    )
+    names = pa.array([series.name])
+    rows = 0
+    with output_file(path) as stream:  # atomic: never a half-written run file
+        sink = _ChecksumSink(stream)
+        writer = pq.ParquetWriter(
+            sink,
+            schema,
+            compression={"latency": "none", "series": "zstd"},
+            use_dictionary=["series"],
+            column_encoding={"latency": "DELTA_BINARY_PACKED"},
+        )
+        try:
+            for values in batches:
+                if not len(values):
+                    continue
+                tags = pa.DictionaryArray.from_arrays(
+                    pa.array(np.zeros(len(values), np.int32)), names
+                )
+                batch = pa.record_batch([tags, pa.array(values, pa.int64())], schema=schema)
+                writer.write_batch(batch)
+                rows += len(values)
+            if not rows:
+                raise InputError(run.path, None, "no latency values")
+            series.counters = {**series.counters, "events": rows}
+            meta_json = json.dumps(_meta(run, [rows], [["latency"]])).encode()
+            crc = zlib.crc32(meta_json, sink.crc)
+            writer.add_key_value_metadata(
+                {META_KEY: meta_json, CHECKSUM_KEY: f"crc32:{crc:08x}:{sink.position}".encode()}
+            )
+        finally:
+            writer.close()
+    return rows
+
+
 def write_run(run: Run, path: Path) -> None:
     """Write ``run`` to ``path`` (Parquet, zstd)."""
     fields: list[str] = []
@@ -121,26 +191,7 @@ def write_run(run: Run, path: Path) -> None:
             )
         arrays[name] = pa.concat_arrays(parts) if parts else pa.array([], pa.int64())
         assert len(arrays[name]) == total
-    meta = {
-        "format": FORMAT,
-        "version": VERSION,
-        "meta": run.meta,
-        "problems": run.problems,
-        "series": [
-            {
-                "name": s.name,
-                "rows": n,
-                "fields": list(s.columns),
-                "unit": s.unit,
-                "clock_hz": s.clock_hz,
-                "resolution": s.resolution,
-                "counters": s.counters,
-                "meta": s.meta,
-                "histogram": _histogram_to_json(s.histogram) if s.histogram else None,
-            }
-            for s, n in zip(run.series, rows, strict=True)
-        ],
-    }
+    meta = _meta(run, rows, [list(s.columns) for s in run.series])
     table = pa.table(arrays)
     meta_json = json.dumps(meta).encode()
     table = table.replace_schema_metadata({META_KEY: meta_json})
@@ -211,7 +262,7 @@ def _verify(path: Path, f: pq.ParquetFile, meta_json: bytes) -> None:
 
 
 def _raw_meta(f: pq.ParquetFile) -> bytes:
-    raw: bytes = (f.schema_arrow.metadata or {}).get(META_KEY, b"")
+    raw: bytes = (f.metadata.metadata or {}).get(META_KEY, b"")
     return raw
 
 
@@ -219,11 +270,19 @@ def _open(path: Path, verify: bool = False) -> tuple[pq.ParquetFile, dict[str, A
     """The Parquet file and its validated latmon metadata; with ``verify`` the checksum of the
     data is checked first."""
     try:
+        source: Path | pa.NativeFile = path
+        if not str(path).isascii():
+            try:
+                str(path).encode("utf-8")
+            except UnicodeEncodeError:  # a name that is not UTF-8: Arrow takes only UTF-8
+                source = pa.OSFile(os.fsencode(path))
         # no pre-buffering: it would hold every row group read in memory at once
-        f = pq.ParquetFile(path, pre_buffer=False, buffer_size=1 << 20)
+        f = pq.ParquetFile(source, pre_buffer=False, buffer_size=1 << 20)
     except (OSError, pa.ArrowInvalid) as error:
         raise InputError(str(path), None, f"not a readable run file: {error}") from None
-    raw = (f.schema_arrow.metadata or {}).get(META_KEY)
+    # the file's key-value metadata: where write_run's schema metadata lands, and where
+    # write_streamed_run adds it once the rows are counted
+    raw = (f.metadata.metadata or {}).get(META_KEY)
     if raw is None:
         raise InputError(
             str(path), None, "a Parquet file without latmon metadata: not a latmon run file"

@@ -6,10 +6,13 @@ Definitions:
 
 - ``mean``: the exact integer sum divided by n (a rational, rounded once for output);
 - ``median``: the middle value, or the mean of the two middle values for even n;
-- ``pXX``: nearest rank — the smallest value with at least ⌈q·n⌉ values at or below it (numpy's
-  ``percentile(..., method="inverted_cdf")``); always a measured value;
+- ``pXX``: nearest rank — the smallest value with at least ⌈q·n⌉ values at or below it, the
+  rank computed exactly (for these six q the same as numpy's ``quantile(x, q,
+  method="inverted_cdf")``, which works on the float of q); always a measured value;
 - ``stdev``: √(Σ(x - mean)² / (n - 1)) from exact integer Σx and Σx², correctly rounded;
-  ``stdev_pop`` divides by n;
+  ``stdev_pop`` divides by n; for binned data also the range every placement of the values in
+  their bins allows (``stdev_range``), shown in tables where an overflow or underflow bin
+  makes it matter;
 - ``jitter``: max(max - mean, mean - min), as in the published studies;
 - ``rsd_pct``: 100 · stdev / mean;
 - ``pXX_ci``: distribution-free confidence interval of each percentile (binomial order
@@ -23,6 +26,7 @@ its lower bound ("≥ bound").
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -120,6 +124,11 @@ class Summary:
     bin_error: int
     deadline: Deadline | None = None
     scale: Fraction = field(default_factory=lambda: Fraction(1))
+    #: bounds of the true variance (n - 1, and n) of binned data (None: unbounded)
+    variance_bounds: tuple[Fraction | None, Fraction | None] = (None, None)
+    variance_pop_bounds: tuple[Fraction | None, Fraction | None] = (None, None)
+    #: some values lie in an overflow or underflow bin
+    open_bins: bool = False
 
     # -- values in the shown unit ----------------------------------------------------------
 
@@ -166,9 +175,23 @@ class Summary:
         if key in self.percentiles:
             b = self.percentiles[key]
             return self._s(b.lo), self._s(b.hi)
+        if key in ("stdev", "stdev_pop"):
+            low, high = self.variance_bounds if key == "stdev" else self.variance_pop_bounds
+            return self._root(low, math.nextafter, -math.inf), self._root(
+                high, math.nextafter, math.inf
+            )
         v = self.value(key)
         f = None if v is None else Fraction(v)
         return f, f
+
+    def _root(
+        self, variance: Fraction | None, step: Callable[[float, float], float], to: float
+    ) -> Fraction | None:
+        """√variance in the shown unit, rounded outwards by one float step (a bound stays one)."""
+        if variance is None:
+            return None
+        root = sqrt_rational(variance * self.scale * self.scale)
+        return Fraction(max(0.0, step(root, to)) if root else root)
 
     def ci(self, key: str) -> tuple[Fraction | None, Fraction | None]:
         lo, hi = self.percentile_ci[key]
@@ -205,7 +228,7 @@ class Summary:
         """``<key>_range`` -> [lowest, highest] possible true value, for binned data only."""
         if self.exact:
             return {}
-        keys = ("min", "max", "mean", "median", *self.percentiles)
+        keys = ("min", "max", "mean", "median", "stdev", *self.percentiles)
         return {f"{k}_range": [number(b) for b in self.bounds(k)] for k in keys}
 
     def deadline_dict(self) -> dict[str, object]:
@@ -288,6 +311,9 @@ def summarize(
         confidence=confidence,
         exact=exact and (dist.exact_sum() is not None),
         bin_error=0 if exact else dist.bin_error,
+        variance_bounds=dist.variance_bounds(1),
+        variance_pop_bounds=dist.variance_bounds(0),
+        open_bins=dist.has_open_bin,
     )
     if deadline is not None:
         surely, maybe = dist.count_above(deadline)
@@ -333,6 +359,13 @@ def stat_cell(summary: Summary, key: str) -> Cell:
         lo, hi = summary.ci(key[:-3])
         return Cell.made_of("[{0}, {1}]", lo, hi, plain_text=f"{plain(lo)};{plain(hi)}")
     value = summary.value(key)
+    if key in ("stdev", "stdev_pop") and summary.open_bins and value is not None:
+        # an overflow value could lie anywhere above its bin's edge: the range, not the value
+        # of the convention (which places it at the edge and can be far too small)
+        lo, hi = summary.bounds(key)
+        if hi is None:
+            return Cell.made_of("≥{0}", lo, plain_text=f">={plain(lo)}")
+        return Cell.made_of("{0}…{1}", lo, hi, plain_text=f"{plain(lo)};{plain(hi)}")
     if value is None and summary.count and key in (*summary.percentiles, "min", "max", "median"):
         lo, hi = summary.bounds(key)
         if lo is not None:

@@ -98,6 +98,8 @@ class Column:
     unit: str = ""
     #: what the column means (HTML: the heading's tooltip)
     title: str = ""
+    #: the CSV header, when not the key (keys must be unique; a query's column names need not)
+    csv_name: str = ""
 
 
 #: Display units of latencies in ns: name, ns per unit, the largest value shown in it.
@@ -206,7 +208,7 @@ def render(table: Table, fmt_name: str) -> str:
     if fmt_name == "csv":
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([c.key for c in cols])
+        writer.writerow([c.csv_name or c.key for c in cols])
         for cells in grid:
             writer.writerow([cell.plain for cell in cells])
         return out.getvalue()

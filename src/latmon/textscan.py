@@ -28,6 +28,7 @@ PROBLEMS = {
     2: "wrong number of fields",
     3: "a number too large to be a latency",
     4: "more digits than the unit's resolution (finer than 1 ns)",
+    5: "a negative number (a latency is at least 0)",
 }
 
 
@@ -56,10 +57,12 @@ def scan(
     start: int = 0,
     first_line: int = 1,
     found: Scan | None = None,
+    non_negative: bool = False,
 ) -> Iterator[np.ndarray]:
     """Values of ``path`` from byte ``start`` (line ``first_line``) on, one array per block:
     the field ``column`` (shape (rows,)) or every field when column < 0 (shape (rows,
-    nfields)), each scaled by 10**scale."""
+    nfields)), each scaled by 10**scale; with ``non_negative``, a value below 0 is a bad
+    line."""
     width = nfields if column < 0 else 1
     found = found if found is not None else Scan()
     line_no = first_line
@@ -111,7 +114,7 @@ def scan(
             pos = 0
             while pos < len(block):
                 rows, status, offset, frac = parse(
-                    view[pos:], ord(delim), nfields, column, scale, out
+                    view[pos:], ord(delim), nfields, column, scale, out, non_negative
                 )
                 found.max_fraction_digits = max(found.max_fraction_digits, frac)
                 if rows:

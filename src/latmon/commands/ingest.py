@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -11,14 +14,16 @@ import click
 from latmon.commands.options import (
     EXIT_DAMAGED,
     input_options,
-    load_each,
     report_problems,
     run_files_output,
 )
-from latmon.errors import LatmonError
+from latmon.errors import LatmonError, printable
+from latmon.ingest import check_input, detect_format, load
+from latmon.measure import record_measures
 from latmon.model import Run
-from latmon.readers import ReadOptions
-from latmon.runfile import write_run
+from latmon.readers import ReadOptions, plain
+from latmon.readers.plain import Streamed
+from latmon.runfile import write_run, write_streamed_run
 
 
 @click.command()
@@ -54,15 +59,20 @@ def command(
             raise click.BadParameter(f"{item!r}: write KEY=VALUE", param_hint="--meta")
         added[key.strip()] = value.strip()
     out = Path(outdir)
-    plan: list[tuple[Path, Run]] = []
-    all_runs: list[Run] = []
-    for name, runs in load_each(list(files), fmt, keep_going, read_options):
-        all_runs.extend(runs)
+    plan: list[tuple[Path, Run, Streamed | None]] = []
+    loaded: list[Run] = []
+    for name in files:
+        streamed = _plain_stream(Path(name), fmt, keep_going, read_options)
+        if streamed is not None:
+            plan.append((out / f"{Path(name).stem}.parquet", streamed.run, streamed))
+            continue
+        runs = load(name, fmt, keep_going, read_options)
+        loaded.extend(runs)
         stem = Path(name).stem
         for k, run in enumerate(runs, start=1):
             target = out / (f"{stem}.parquet" if len(runs) == 1 else f"{stem}-{k}.parquet")
-            plan.append((target, run))
-    targets = [t for t, _ in plan]
+            plan.append((target, run, None))
+    targets = [t for t, _, _ in plan]
     clashes = {t for t in targets if targets.count(t) > 1}
     if clashes:
         raise LatmonError(
@@ -71,28 +81,78 @@ def command(
     existing = [t for t in targets if t.exists()]
     if existing and not force:
         raise LatmonError(f"{existing[0]} exists; give --force to overwrite it")
-    damaged = report_problems(all_runs)
-    written = []
-    for target, run in plan:
-        run.meta.update(added)
-        write_run(run, target)
-        n_series = len(run.series)
-        n_samples = sum(len(s.latency) for s in run.series)
-        written.append(
-            {
-                "file": str(target),
-                "source": run.path,
-                "run": run.label,
-                "series": n_series,
-                "samples": n_samples,
-                "damaged": run.damaged,
-            }
+    damaged = report_problems(loaded)
+    written: list[dict[str, object]] = []
+    with _all_or_nothing(out) as staged:
+        for target, run, streamed in plan:
+            run.meta.update(added)
+            partial = staged(target)
+            if streamed is not None:
+                # plain numbers: parsed and written block by block, never held whole
+                write_streamed_run(run, streamed.batches(), partial)
+                damaged |= report_problems([run])
+            else:
+                write_run(run, partial)
+            n_series = len(run.series)
+            n_samples = sum(
+                int(s.counters.get("events", 0)) if streamed else len(s.latency) for s in run.series
+            )
+            written.append(
+                {
+                    "file": printable(str(target)),
+                    "source": run.path,
+                    "run": run.label,
+                    "series": n_series,
+                    "samples": n_samples,
+                    "damaged": run.damaged,
+                }
+            )
+    for done in [] if as_json else written:
+        mark = " [DAMAGED: valid records only]" if done["damaged"] else ""
+        click.echo(
+            f"wrote {done['file']} ({done['series']} series, {done['samples']} samples){mark}"
         )
-        if not as_json:
-            mark = " [DAMAGED: valid records only]" if run.damaged else ""
-            click.echo(f"wrote {target} ({n_series} series, {n_samples} samples){mark}")
     if as_json:
         json.dump(written, sys.stdout, indent=2)
         sys.stdout.write("\n")
     if damaged:
         sys.exit(EXIT_DAMAGED)
+
+
+def _plain_stream(path: Path, fmt: str, keep_going: bool, options: ReadOptions) -> Streamed | None:
+    """A plain-number input as a stream (its values are never held whole), or None for every
+    other format (read whole by :func:`latmon.ingest.load`)."""
+    if fmt not in ("auto", plain.NAME):
+        return None
+    check_input(path)
+    if fmt == "auto" and detect_format(path) != plain.NAME:
+        return None
+    options.keep_going = keep_going
+    streamed = plain.stream(path, options)
+    record_measures(streamed.run)
+    return streamed
+
+
+@contextmanager
+def _all_or_nothing(out: Path) -> Iterator[Callable[[Path], Path]]:
+    """Run files written under temporary names beside their targets and renamed over them
+    only when every one is written: a bad input (found while streaming) leaves nothing, not
+    even the output folder when this made it."""
+    staged: list[tuple[Path, Path]] = []
+    made = not out.exists()
+
+    def stage(target: Path) -> Path:
+        partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+        staged.append((partial, target))
+        return partial
+
+    try:
+        yield stage
+    except BaseException:
+        for partial, _ in staged:
+            partial.unlink(missing_ok=True)
+        if made and out.is_dir() and not any(out.iterdir()):
+            out.rmdir()
+        raise
+    for partial, target in staged:
+        os.replace(partial, target)

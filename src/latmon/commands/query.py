@@ -49,7 +49,7 @@ def command(sql: str, paths: tuple[str, ...], out_format: str) -> None:
         json.dump(records, sys.stdout, indent=2)
         sys.stdout.write("\n")
         return
-    table = Table([Column(f"c{i}", c, "l") for i, c in enumerate(columns)])
+    table = Table([Column(f"c{i}", c, "l", csv_name=c) for i, c in enumerate(columns)])
     for row in rows:
         table.add({f"c{i}": v for i, v in enumerate(row)})
     sys.stdout.write(render(table, out_format))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -95,6 +96,14 @@ def file_stats(
 )
 @click.option("--deadline", help="Count the samples above a deadline, e.g. 3ms or 250us.")
 @click.option(
+    "--wide",
+    is_flag=True,
+    help="Terminal: every column (resolution, mean, median, stdev, jitter, rsd%, every "
+    "percentile; with --deadline the count above it and the margin) instead of the compact "
+    "n, min, p50, p99 with its interval, max (and the verdict). The other formats always "
+    "hold every column.",
+)
+@click.option(
     "--max-bins",
     type=click.IntRange(min=1024),
     default=MAX_BINS,
@@ -112,6 +121,7 @@ def command(
     unit: str,
     confidence: float,
     deadline: str | None,
+    wide: bool,
     max_bins: int,
     read_options: ReadOptions,
 ) -> None:
@@ -120,7 +130,8 @@ def command(
     count, min, max, mean, median, stdev (n-1), jitter = max(max-mean, mean-min), rsd_pct and
     nearest-rank percentiles p50 ... p99_999 with distribution-free confidence intervals,
     exact on integer samples at any size. Run files are read in batches, in memory bounded by
-    the bins.
+    the bins. The terminal table is compact (it fits about 100 columns); --wide, --json and the
+    other formats give every figure.
     """
     deadline_ns = parse_deadline(deadline)
     results: list[SeriesStats] = []
@@ -141,19 +152,35 @@ def command(
         json.dump([row_of(r) for r in results], sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        click.echo(render(stats_table(results, deadline_ns is not None), out_format), nl=False)
+        compact = out_format == "terminal" and not wide
+        table = stats_table(results, deadline_ns is not None, compact)
+        click.echo(render(table, out_format), nl=False)
         if results and out_format == "terminal":
-            click.echo(
-                f"p99 CI: {confidence:.0%} distribution-free interval (— : unbounded); "
-                "[hist ±W]: binned data, values at their bin's lower edge, up to W above; "
-                "≥x: in the histogram's overflow"
-            )
+            click.echo(legend(results, confidence, compact))
     if damaged:
         click.echo(
             "latmon: the input was damaged: the statistics above cover only its valid records",
             err=True,
         )
         sys.exit(EXIT_DAMAGED)
+
+
+def legend(results: list[SeriesStats], confidence: float, compact: bool) -> str:
+    """What the marks of the terminal table mean (only those it uses), wrapped to fit."""
+    items = []
+    units = {r.summary.unit for r in results}
+    if compact and len(units) == 1:
+        items.append(f"values in {units.pop()}")
+    items.append(f"p99 CI: {confidence:.0%} distribution-free interval (— : unbounded)")
+    if any(not r.summary.exact for r in results):
+        items.append("[hist ±W]: binned data, values at their bin's lower edge, up to W above")
+    if any(r.summary.open_bins for r in results):
+        items.append("≥x: in the histogram's overflow")
+        if not compact:
+            items.append("stdev a…b: the range the overflow allows")
+    if compact:
+        items.append("--wide: every column")
+    return textwrap.fill("; ".join(items), width=TERMINAL_WIDTH, break_on_hyphens=False)
 
 
 def row_of(r: SeriesStats) -> dict[str, object]:
@@ -202,6 +229,13 @@ STATS_COLUMNS = [
     *(Column(k, k) for k in PERCENTILES),
     Column("p99_ci", "p99 CI"),
 ]
+#: The compact terminal table: what a reader needs first, fitting about 100 columns (the unit
+#: only when the rows differ in it; else the legend names it).
+COMPACT_KEYS = ("run", "series", "unit", "count", "min", "p50", "p99", "p99_ci", "max")
+#: The compact table shortens run labels longer than this (in the middle: both ends tell).
+COMPACT_LABEL = 22
+#: The width the compact table and the legend are made for.
+TERMINAL_WIDTH = 100
 DEADLINE_COLUMNS = [
     Column("above_deadline", "> deadline"),
     Column("margin", "margin"),
@@ -209,10 +243,27 @@ DEADLINE_COLUMNS = [
 ]
 
 
-def stats_table(results: list[SeriesStats], with_deadline: bool) -> Table:
+def shorten(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters in the middle (…), both ends kept."""
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 2
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
+
+
+def stats_table(results: list[SeriesStats], with_deadline: bool, compact: bool = False) -> Table:
     """The statistics table; every figure through :func:`latmon.stats.stat_cell`, as in
-    compare and the report."""
-    table = Table(STATS_COLUMNS + (DEADLINE_COLUMNS if with_deadline else []))
+    compare and the report. ``compact``: n, min, p50, p99 with its interval and max (and
+    the deadline's columns), run labels shortened."""
+    columns = STATS_COLUMNS
+    if compact:
+        by_key = {c.key: c for c in STATS_COLUMNS}
+        one_unit = len({r.summary.unit for r in results}) <= 1
+        columns = [by_key[k] for k in COMPACT_KEYS if not (k == "unit" and one_unit)]
+    deadline_columns = DEADLINE_COLUMNS
+    if compact:
+        deadline_columns = [c for c in DEADLINE_COLUMNS if c.key == "verdict"]
+    table = Table(columns + (deadline_columns if with_deadline else []))
     for r in results:
         s = r.summary
         label = r.series.name + (" [DAMAGED]" if r.run.damaged else "")
@@ -220,7 +271,7 @@ def stats_table(results: list[SeriesStats], with_deadline: bool) -> Table:
             label += f" [hist ±{fmt(Fraction(s.bin_error) * s.scale)}]"
         resolution = Fraction(r.series.resolution) * s.scale
         cells: dict[str, object] = {
-            "run": r.run.label,
+            "run": shorten(r.run.label, COMPACT_LABEL) if compact else r.run.label,
             "series": label,
             "unit": s.unit,
             "count": s.count,

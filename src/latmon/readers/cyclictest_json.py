@@ -3,7 +3,9 @@
 Quirks handled: the keys ``"cmdline:"`` and ``"rt_test_version:"`` end with a colon; the command
 line is written without escaping (a quote or backslash in it makes the file invalid JSON, so that
 one line is repaired before parsing); ``resolution_in_ns`` is a 0/1 flag (1: values in ns, from
--N), not a resolution; there is no overflow field: overflows = cycles - the histogram's sum.
+-N), not a resolution; there is no overflow field: overflows = cycles - the histogram's sum,
+which holds only when ``max`` lies above every bucket used (a file whose counts fall short
+while its max lies inside the histogram has lost counts, and is refused).
 The histogram holds one bucket per unit, each latency truncated to it: bucket k is [k, k+1).
 """
 
@@ -80,13 +82,27 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         total = int(count.sum())
         cycles = _int(problems, f"{where}: cycles", thread.get("cycles"))
         overflow = 0
+        top = int(lo[count > 0][-1]) if np.any(count > 0) else -1  # the highest bucket used
+        largest = thread.get("max")
         if cycles is not None:
             if cycles < total:
                 problems.add(None, f"{where}: cycles {cycles} < the histogram's {total} samples")
+            elif cycles > total and not (
+                isinstance(largest, int) and not isinstance(largest, bool) and largest > top
+            ):
+                # cyclictest counts a latency outside its histogram only in cycles, so missing
+                # counts are overflows only when the max lies above every bucket used
+                problems.add(
+                    None,
+                    f"{where}: cycles {cycles} but the histogram holds {total} samples and max "
+                    f"{largest!r} lies within it: {cycles - total} counts are missing (an "
+                    "overflow would make max larger than every bucket)",
+                )
             else:
                 overflow = cycles - total
         keep = count > 0
-        counters = {"events": cycles if cycles is not None else total, "overflows": overflow}
+        events = cycles if cycles is not None and cycles - total == overflow else total
+        counters = {"events": events, "overflows": overflow}
         for name in ("min", "max"):
             value = thread.get(name)
             if isinstance(value, int) and not isinstance(value, bool) and in_range(value * unit_ns):

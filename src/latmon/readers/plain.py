@@ -3,8 +3,9 @@ name (``latency_us``, ``lat_ns``, ``cycles``…) or --input-unit, else ns. Decim
 exactly (``12.5`` µs = 12500 ns); a value finer than 1 ns is refused rather than rounded. Blank
 lines and ``#`` comments are skipped.
 
-Strict: every other line must hold a number in the chosen column (a line that does not is
-reported with its file:line and text); a CSV with several columns needs the column named —
+Strict: every other line must hold a number in the chosen column, at least 0 and below 2^62 ns
+(the headroom every reader leaves for sums); a line that does not is reported with its file:line
+and text. A CSV with several columns needs the column named —
 by a header with one ``latency…`` column, or by ``--column NAME|N`` — and every row must have
 as many fields as the first. The file is streamed in blocks by the C parser
 (:mod:`latmon.textscan`): memory does not grow with the file or with the length of a line.
@@ -188,6 +189,7 @@ def stream(path: Path, options: ReadOptions) -> Streamed:
             start=lay.start,
             first_line=lay.first_line,
             found=found,
+            non_negative=True,
         )
         if first_pass[0]:
             first_pass[0] = False
