@@ -192,7 +192,7 @@ def cost(n: int) -> list[dict[str, object]]:
     report = HtmlReport(deadline_ns=3_000_000)
     whole = timed(report.render, runs)
     pairs = [(r.label, r.series) for r in analyse(runs, 3_000_000)]
-    section = timed(TailSection(3_000_000).render, pairs, report._image)
+    section = timed(TailSection(3_000_000).render, pairs, report._figure)
     results.append(
         {
             "metric": f"latmon report's tail section, 4 series of {n:,} (2 get a pWCET)",
