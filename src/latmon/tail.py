@@ -180,39 +180,100 @@ def _finite_or_none(v: float) -> float | None:
 # --- validity checks ----------------------------------------------------------------------
 
 
-def ljung_box(values: np.ndarray, level: float, lags: int = LJUNG_BOX_LAGS) -> Check:
-    """Ljung–Box Q = n(n+2) Σ r_k²/(n-k) over ``lags`` autocorrelations, χ²(lags) under
-    independence (statsmodels ``acf`` with ``qstat``; its autocorrelations by FFT, so the test
-    costs O(n log n) — ``acorr_ljungbox`` correlates directly, O(n²): 3.5 s at 20,000 samples,
-    hours at 10⁶)."""
-    from statsmodels.tsa.stattools import acf
+#: The checks read the series in chunks of this many samples: their memory does not grow
+#: with the series (a 10⁸-sample series is 800 MB; an FFT of it, as statsmodels' acf does,
+#: needed 13 times that).
+CHUNK = 1 << 20
+#: Above this many samples the two halves' KS distance is computed from their value counts
+#: (both halves > 10,000: scipy's asymptotic p-value, the same formula) instead of by sorting.
+KS_COUNTS_FROM = 100_000
+#: The value counts have at most this many bins (8 bytes each, per half).
+COUNT_BINS = 1 << 22
 
-    x = np.asarray(values, dtype=np.float64)
-    h = max(1, min(lags, len(x) // 5))
-    if np.ptp(x) == 0:
+
+def _chunks(n: int, overlap: int = 0) -> Iterator[tuple[int, int, int]]:
+    """(start, stop, stop + overlap clipped to n) of consecutive chunks."""
+    for start in range(0, n, CHUNK):
+        stop = min(start + CHUNK, n)
+        yield start, stop, min(stop + overlap, n)
+
+
+def lagged_products(
+    x: np.ndarray, mean: float, lags: int, known: np.ndarray | None = None
+) -> np.ndarray:
+    """Σ_t (x_t - mean)(x_{t+k} - mean) for k = 0..lags, in chunks; the lags in ``known``
+    (the same sums for lags 0..len(known)-1) are not summed again. (einsum, not np.dot: a
+    BLAS dot product spins its threads on a busy machine, ten times slower here.)"""
+    first = 0 if known is None else len(known)
+    out = np.zeros(lags + 1)
+    if known is not None:
+        out[: min(first, lags + 1)] = known[: lags + 1]
+    if first > lags:
+        return out
+    for start, stop, ahead in _chunks(len(x), lags):
+        a = np.asarray(x[start:stop], dtype=np.float64) - mean
+        b = np.asarray(x[start:ahead], dtype=np.float64) - mean
+        for k in range(first, lags + 1):
+            m = min(len(a), len(b) - k)
+            if m > 0:
+                out[k] += float(np.einsum("i,i->", a[:m], b[k : k + m]))
+    return out
+
+
+def _kpss_covlags(n: int) -> int:
+    """The autocovariances the KPSS bandwidth rule starts from (Hobijn et al. 1998)."""
+    return int(n ** (2.0 / 9.0))
+
+
+def ljung_box(
+    values: np.ndarray,
+    level: float,
+    lags: int = LJUNG_BOX_LAGS,
+    products: np.ndarray | None = None,
+) -> Check:
+    """Ljung–Box Q = n(n+2) Σ r_k²/(n-k) over ``lags`` autocorrelations r_k = c_k / c_0 with
+    c_k = Σ (x_t - x̄)(x_{t+k} - x̄) (statsmodels' acf, unadjusted), χ²(lags) under
+    independence. The lagged sums are read in chunks: O(lags · n) time in bounded memory."""
+    x = np.asarray(values)
+    n = len(x)
+    h = max(1, min(lags, n // 5))
+    if n == 0 or float(x.max()) == float(x.min()):
         return Check(CHECK_NAMES[0], False, "the series is constant: nothing to test")
-    result = acf(x, nlags=h, fft=True, qstat=True, result_object=True)
-    q, p = float(result.qstat[h - 1]), float(result.pvalues[h - 1])
-    r1 = float(result.acf[1])
+    c = lagged_products(x, float(x.mean()), h, products)
+    r = c[1 : h + 1] / c[0]
+    q = float(n * (n + 2) * np.sum(r * r / (n - np.arange(1, h + 1))))
+    p = float(sps.chi2.sf(q, h))
     passed = p >= level
-    detail = f"Q = {q:.4g} over {h} lags, lag-1 autocorrelation {r1:+.3f}" + (
+    detail = f"Q = {q:.4g} over {h} lags, lag-1 autocorrelation {float(r[0]):+.3f}" + (
         "" if passed else ": successive latencies are correlated"
     )
     return Check(CHECK_NAMES[0], passed, detail, q, p, level)
 
 
-def runs_test(values: np.ndarray, level: float) -> Check:
+def runs_test(values: np.ndarray, level: float, median: float | None = None) -> Check:
     """Wald–Wolfowitz runs test about the median (samples equal to the median are left out):
     the number of runs R against its mean 2 n₁n₂/n + 1 and variance under independence, as a
-    two-sided normal z test."""
+    two-sided normal z test. Counted in chunks (``median``: the series' median when the caller
+    knows it)."""
     x = np.asarray(values)
-    median = float(np.median(x))
-    above = x[x != median] > median
-    n1 = int(above.sum())
-    n2 = len(above) - n1
+    m = float(np.median(x)) if median is None else median
+    n1 = n2 = changes = 0
+    last: bool | None = None
+    for start, stop, _ in _chunks(len(x)):
+        chunk = x[start:stop]
+        above = chunk[chunk != m] > m
+        if not len(above):
+            continue
+        k = int(np.count_nonzero(above))
+        n1 += k
+        n2 += len(above) - k
+        changes += int(np.count_nonzero(above[1:] != above[:-1]))
+        if last is not None and bool(above[0]) != last:
+            changes += 1
+        last = bool(above[-1])
     if n1 < 2 or n2 < 2:
         return Check(CHECK_NAMES[1], False, "too few samples on one side of the median", None)
-    runs = 1 + int(np.count_nonzero(above[1:] != above[:-1]))
+    runs = 1 + changes
     n = n1 + n2
     mean = 2.0 * n1 * n2 / n + 1.0
     var = 2.0 * n1 * n2 * (2.0 * n1 * n2 - n) / (n * n * (n - 1.0))
@@ -224,19 +285,51 @@ def runs_test(values: np.ndarray, level: float) -> Check:
     return Check(CHECK_NAMES[1], passed, detail, z, p, level)
 
 
-def kpss_level(values: np.ndarray, level: float) -> Check:
-    """KPSS test of level stationarity (statsmodels ``kpss``, regression "c", automatic
-    Newey–West bandwidth). Its p-value is interpolated in the published table, so it is only
-    known within [0.01, 0.1]: p = 0.1 means "at least 0.1", p = 0.01 "at most 0.01"."""
-    from statsmodels.tsa.stattools import kpss
+#: KPSS level stationarity: the critical values of Kwiatkowski et al. (1992), Table 1, at
+#: these p-values (statsmodels' table).
+KPSS_CRITICAL = (0.347, 0.463, 0.574, 0.739)
+KPSS_P = (0.10, 0.05, 0.025, 0.01)
 
-    x = np.asarray(values, dtype=np.float64)
-    if np.ptp(x) == 0:
+
+def kpss_statistic(x: np.ndarray, products: np.ndarray | None = None) -> tuple[float, float, int]:
+    """(KPSS statistic, p, lags) as statsmodels' ``kpss(x, "c", nlags="auto")`` computes
+    them — the residuals' partial sums over the Newey–West long-run variance, the bandwidth
+    of Hobijn et al. (1998) from int(n^(2/9)) autocovariances, the p-value interpolated in
+    the table — with the sums taken in chunks."""
+    n = len(x)
+    mean = float(x.mean())
+    covlags = _kpss_covlags(n)
+    c = lagged_products(x, mean, covlags, products)
+    s0 = c[0] / n
+    s1 = 0.0
+    for i in range(1, covlags + 1):
+        product = c[i] / (n / 2.0)
+        s0 += product
+        s1 += i * product
+    ratio = s1 / s0
+    lags = min(int(1.1447 * (ratio * ratio) ** (1.0 / 3.0) * n ** (1.0 / 3.0)), n - 1)
+    if lags > covlags:
+        c = lagged_products(x, mean, lags, c)
+    s_hat = (c[0] + sum(2 * c[i] * (1.0 - i / (lags + 1.0)) for i in range(1, lags + 1))) / n
+    eta, carry = 0.0, 0.0
+    for start, stop, _ in _chunks(n):
+        partial = np.cumsum(np.asarray(x[start:stop], dtype=np.float64) - mean) + carry
+        eta += float(np.dot(partial, partial))
+        carry = float(partial[-1])
+    stat = eta / (n * n) / s_hat
+    p = float(np.interp(stat, KPSS_CRITICAL, KPSS_P))
+    return stat, p, lags
+
+
+def kpss_level(values: np.ndarray, level: float, products: np.ndarray | None = None) -> Check:
+    """KPSS test of level stationarity (:func:`kpss_statistic`: statsmodels' ``kpss``,
+    regression "c", automatic Newey–West bandwidth). Its p-value is interpolated in the
+    published table, so it is only known within [0.01, 0.1]: p = 0.1 means "at least 0.1",
+    p = 0.01 "at most 0.01"."""
+    x = np.asarray(values)
+    if len(x) == 0 or float(x.max()) == float(x.min()):
         return Check(CHECK_NAMES[2], True, "the series is constant", 0.0, 1.0, level)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "p-value is outside the table": stated below
-        stat, p, lags, _ = kpss(x, regression="c", nlags="auto")
-    stat, p = float(stat), float(p)
+    stat, p, lags = kpss_statistic(x, products)
     passed = p >= level
     bound = "≥ " if p >= 0.1 else "≤ " if p <= 0.01 else "= "
     detail = f"KPSS = {stat:.3f} ({lags} lags), p {bound}{p:.3g}" + (
@@ -245,19 +338,74 @@ def kpss_level(values: np.ndarray, level: float) -> Check:
     return Check(CHECK_NAMES[2], passed, detail, stat, p, level)
 
 
-def halves_ks(values: np.ndarray, level: float, unit: str = "") -> Check:
-    """Two-sample Kolmogorov–Smirnov test between the first and the second half (scipy); the
-    detail names the halves' medians and maxima in ``unit``."""
+@dataclass(frozen=True)
+class HalfCounts:
+    """The values of the two halves of a whole-number series counted in bins of ``width``
+    from ``low`` (width 1: exact), for the KS distance and the median without sorting."""
+
+    low: int
+    width: int
+    first: np.ndarray
+    second: np.ndarray
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> HalfCounts:
+        low, high = int(x.min()), int(x.max())
+        width = max(1, -(-(high - low + 1) // COUNT_BINS))
+        bins = (high - low) // width + 1
+        half = len(x) // 2
+        counts = []
+        for part in (x[:half], x[half:]):
+            c = np.zeros(bins, dtype=np.int64)
+            for start, stop, _ in _chunks(len(part)):
+                c += np.bincount((part[start:stop] - low) // width, minlength=bins)
+            counts.append(c)
+        return cls(low, width, counts[0], counts[1])
+
+    def median(self) -> float:
+        """The median (the mean of the two middle values, as numpy's); with bins wider than
+        1, the lower edge of the bin that holds it."""
+        total = self.first + self.second
+        n = int(total.sum())
+        cumulative = np.cumsum(total)
+        lower = int(np.searchsorted(cumulative, (n - 1) // 2 + 1))
+        upper = int(np.searchsorted(cumulative, n // 2 + 1))
+        return self.low + self.width * (lower + upper) / 2
+
+    def ks(self) -> float:
+        """max |F₁ - F₂| over the bin edges (every value when the width is 1)."""
+        f1 = np.cumsum(self.first) / max(int(self.first.sum()), 1)
+        f2 = np.cumsum(self.second) / max(int(self.second.sum()), 1)
+        return float(np.max(np.abs(f1 - f2)))
+
+
+def halves_ks(
+    values: np.ndarray, level: float, unit: str = "", counts: HalfCounts | None = None
+) -> Check:
+    """Two-sample Kolmogorov–Smirnov test between the first and the second half (scipy for
+    up to KS_COUNTS_FROM samples; above, the distance from the halves' value counts and
+    scipy's asymptotic p-value for it); the detail names the halves' medians and maxima in
+    ``unit``."""
     x = np.asarray(values)
     half = len(x) // 2
     first, second = x[:half], x[half:]
-    result = sps.ks_2samp(first, second)
-    d, p = float(result.statistic), float(result.pvalue)
+    if counts is None or len(x) <= KS_COUNTS_FROM:
+        result = sps.ks_2samp(first, second)
+        d, p = float(result.statistic), float(result.pvalue)
+        medians = float(np.median(first)), float(np.median(second))
+    else:
+        d = counts.ks()
+        en = half * (len(x) - half) / len(x)
+        p = float(sps.kstwo.sf(d, round(en)))
+        medians = (
+            HalfCounts(counts.low, counts.width, counts.first, 0 * counts.first).median(),
+            HalfCounts(counts.low, counts.width, 0 * counts.second, counts.second).median(),
+        )
     passed = p >= level
     suffix = f" {unit}" if unit else ""
     detail = (
-        f"D = {d:.4f}; medians {fmt(float(np.median(first)))} and "
-        f"{fmt(float(np.median(second)))}{suffix}, maxima {fmt(int(first.max()))} and "
+        f"D = {d:.4f}; medians {fmt(medians[0])} and "
+        f"{fmt(medians[1])}{suffix}, maxima {fmt(int(first.max()))} and "
         f"{fmt(int(second.max()))}{suffix}"
     )
     if not passed:
@@ -265,14 +413,45 @@ def halves_ks(values: np.ndarray, level: float, unit: str = "") -> Check:
     return Check(CHECK_NAMES[3], passed, detail, d, p, level)
 
 
-def iid_checks(values: np.ndarray, alpha: float = ALPHA, unit: str = "") -> list[Check]:
-    """The four i.i.d. tests, each at alpha / 4 (``unit`` names the values' unit in details)."""
+def value_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values and their counts (np.unique), for a long series of whole numbers
+    counted in chunks in at most COUNT_BINS bins (exact when they span fewer values; else each
+    bin at its lower edge, as a histogram draws it)."""
+    x = np.asarray(values)
+    if len(x) <= KS_COUNTS_FROM or x.dtype.kind not in "iu":
+        distinct, counts = np.unique(x, return_counts=True)
+        return distinct, counts
+    c = HalfCounts.of(x)
+    total = c.first + c.second
+    where = np.flatnonzero(total)
+    return c.low + c.width * where, total[where]
+
+
+def half_counts(x: np.ndarray) -> HalfCounts | None:
+    """The halves' value counts of a long series of whole numbers (None otherwise)."""
+    return HalfCounts.of(x) if len(x) > KS_COUNTS_FROM and x.dtype.kind in "iu" else None
+
+
+def iid_checks(
+    values: np.ndarray, alpha: float = ALPHA, unit: str = "", counts: HalfCounts | None = None
+) -> list[Check]:
+    """The four i.i.d. tests, each at alpha / 4 (``unit`` names the values' unit in details).
+    A long series of whole numbers is counted once (:class:`HalfCounts`, or ``counts``) for
+    the median of the runs test and the KS distance; nothing is sorted or copied whole."""
+    x = np.asarray(values)
     level = alpha / 4
+    if counts is None:
+        counts = half_counts(x)
+    median = counts.median() if counts is not None else None
+    products = None
+    if len(x) and float(x.max()) != float(x.min()):  # one pass for Ljung–Box and KPSS
+        lags = max(min(LJUNG_BOX_LAGS, len(x) // 5, len(x) - 1), _kpss_covlags(len(x)))
+        products = lagged_products(x, float(x.mean()), min(lags, len(x) - 1))
     return [
-        ljung_box(values, level),
-        runs_test(values, level),
-        kpss_level(values, level),
-        halves_ks(values, level, unit),
+        ljung_box(x, level, products=products),
+        runs_test(x, level, median),
+        kpss_level(x, level, products),
+        halves_ks(x, level, unit, counts),
     ]
 
 
@@ -630,11 +809,13 @@ def fit_pot(
     confidence: float = CONFIDENCE,
     tick: float | None = None,
     quantisation: str = "round",
+    n: int | None = None,
 ) -> GpdFit | None:
     """A GPD fit of the samples above ``threshold``, or None when there are fewer than two
     distinct excesses. ``tick``: the grid of the samples (None: found in the samples above
     the threshold by :func:`data_tick`; 0: continuous), each value standing for its cell as
-    ``quantisation`` says (:func:`grid_excesses`)."""
+    ``quantisation`` says (:func:`grid_excesses`). ``n``: the values are the largest of a
+    series of n samples (all those above the threshold among them)."""
     x = np.asarray(values)
     above = np.asarray(x[x > threshold], dtype=np.float64)
     if len(np.unique(above)) < 2:
@@ -647,7 +828,7 @@ def fit_pot(
     return GpdFit(
         threshold=threshold,
         exceedances=len(excesses),
-        rate=len(excesses) / len(x),
+        rate=len(excesses) / (len(x) if n is None else n),
         sigma=sigma,
         xi=xi,
         nll=nll,
@@ -689,20 +870,23 @@ class StabilityPoint:
         }
 
 
-def threshold_candidates(values: np.ndarray, min_exceedances: int) -> list[tuple[float, float]]:
+def threshold_candidates(
+    values: np.ndarray, min_exceedances: int, n: int | None = None
+) -> list[tuple[float, float]]:
     """(quantile, threshold) of every candidate, lowest first: thresholds are measured values
     with from EXCEEDANCES_PER_ROOT · √n down to ``min_exceedances`` samples, and at least
-    ``MIN_DISTINCT`` distinct values, above them."""
+    ``MIN_DISTINCT`` distinct values, above them. ``n``: the values are the largest of a
+    series of n samples (:func:`tail_pool`), not the whole series."""
     x = np.sort(np.asarray(values))
-    n = len(x)
+    total = len(x) if n is None else n
     out: list[tuple[float, float]] = []
-    k = EXCEEDANCES_PER_ROOT * math.sqrt(n)
-    while round(k) >= min_exceedances:
-        u = float(x[n - round(k) - 1])
+    k = EXCEEDANCES_PER_ROOT * math.sqrt(total)
+    while round(k) >= min_exceedances and round(k) < len(x):
+        u = float(x[len(x) - round(k) - 1])
         above = x[np.searchsorted(x, u, side="right") :]
         new = not out or u > out[-1][1]
         if new and len(above) >= min_exceedances and len(np.unique(above)) >= MIN_DISTINCT:
-            out.append((1 - len(above) / n, u))
+            out.append((1 - len(above) / total, u))
         k /= THRESHOLD_STEP
     return out
 
@@ -713,11 +897,13 @@ def stability(
     min_exceedances: int = MIN_EXCEEDANCES,
     tick: float = 0.0,
     quantisation: str = "round",
+    n: int | None = None,
 ) -> list[StabilityPoint]:
-    """ξ and σ* at every candidate threshold (on a grid of ``tick``: :func:`fit_pot`)."""
+    """ξ and σ* at every candidate threshold (on a grid of ``tick``: :func:`fit_pot`;
+    ``n``: the values are the largest of n, :func:`threshold_candidates`)."""
     x = np.asarray(values, dtype=np.float64)
     points = []
-    for q, u in threshold_candidates(x, min_exceedances):
+    for q, u in threshold_candidates(x, min_exceedances, n):
         y, offset = grid_excesses(x[x > u], u, tick, quantisation)
         sigma, xi, _ = fit_gpd(y, tick)
         k = len(y)
@@ -777,34 +963,51 @@ class MeanExcess:
 
 
 def mean_residual_life(
-    values: np.ndarray, points: int = 60, confidence: float = CONFIDENCE
+    values: np.ndarray,
+    points: int = 60,
+    confidence: float = CONFIDENCE,
+    median: float | None = None,
 ) -> MeanExcess:
     """The mean excess at ``points`` thresholds from the median to the value with 10 samples
-    above it."""
-    x = np.sort(np.asarray(values, dtype=np.float64))
+    above it, summed in chunks (``median``: the series' median when the caller knows it)."""
+    x = np.asarray(values)
     n = len(x)
-    top = x[max(n - 10, 0)]
-    thresholds = np.unique(np.linspace(float(np.median(x)), float(top), points))
+    middle = float(np.median(x)) if median is None else median
+    top = float(np.partition(tail_pool(x, 10, keep=10), 0)[0]) if n > 10 else float(x.min())
+    thresholds = np.unique(np.linspace(middle, top, points))
     z = float(sps.norm.ppf(0.5 + confidence / 2))
-    suffix = np.cumsum(x[::-1])[::-1]  # sum of x[i:]
-    suffix_sq = np.cumsum((x * x)[::-1])[::-1]
+    m = len(thresholds)
+    # per value: how many thresholds lie below it; sums of (x - middle) and its square per
+    # count, then from the top down: the sums over the values above each threshold
+    count = np.zeros(m + 1)
+    total = np.zeros(m + 1)
+    square = np.zeros(m + 1)
+    for start, stop, _ in _chunks(n):
+        chunk = np.asarray(x[start:stop], dtype=np.float64)
+        below = np.searchsorted(thresholds, chunk, side="left")
+        centred = chunk - middle
+        count += np.bincount(below, minlength=m + 1)
+        total += np.bincount(below, weights=centred, minlength=m + 1)
+        square += np.bincount(below, weights=centred * centred, minlength=m + 1)
+    # values above threshold j: those with more than j thresholds below them
+    above_count = np.cumsum(count[::-1])[::-1][1:]
+    above_sum = np.cumsum(total[::-1])[::-1][1:]
+    above_square = np.cumsum(square[::-1])[::-1][1:]
     means, lows, highs, counts = [], [], [], []
-    for u in thresholds:
-        i = int(np.searchsorted(x, u, side="right"))
-        k = n - i
+    for j, u in enumerate(thresholds):
+        k = int(above_count[j])
+        counts.append(k)
         if k < 2:
             means.append(math.nan)
             lows.append(math.nan)
             highs.append(math.nan)
-            counts.append(k)
             continue
-        mean = suffix[i] / k - u
-        var = max((suffix_sq[i] - suffix[i] ** 2 / k) / (k - 1), 0.0)
+        mean = above_sum[j] / k + middle - u
+        var = max((above_square[j] - above_sum[j] ** 2 / k) / (k - 1), 0.0)
         half = z * math.sqrt(var / k)
         means.append(mean)
         lows.append(mean - half)
         highs.append(mean + half)
-        counts.append(k)
     return MeanExcess(
         thresholds, np.array(means), np.array(lows), np.array(highs), np.array(counts)
     )
@@ -1153,7 +1356,8 @@ def analyse_tail(
         )
         return result
     result.sample_max = float(x.max())
-    result.checks = iid_checks(x, alpha, unit)
+    counts = half_counts(x)
+    result.checks = iid_checks(x, alpha, unit, counts)
     if not result.iid:
         return result
     result.pot, result.gev, result.stability = fit_tail(
@@ -1167,15 +1371,35 @@ def analyse_tail(
         quantisation=quantisation,
         unit=unit,
     )
-    result.mean_excess = mean_residual_life(x, confidence=confidence)
+    median = counts.median() if counts is not None else None
+    result.mean_excess = mean_residual_life(x, confidence=confidence, median=median)
     return result
 
 
-def tail_pool(values: np.ndarray, min_exceedances: int = MIN_EXCEEDANCES) -> np.ndarray:
-    """The largest values, from the lowest candidate threshold up (what the POT fits use)."""
+def tail_pool(
+    values: np.ndarray, min_exceedances: int = MIN_EXCEEDANCES, keep: int | None = None
+) -> np.ndarray:
+    """The largest values, from the lowest candidate threshold up (what the POT fits use):
+    EXCEEDANCES_PER_ROOT · √n + 1 of them (or ``keep``), unsorted; kept chunk by chunk, so
+    nothing of the size of the series is copied."""
     x = np.asarray(values)
-    k = min(len(x), round(EXCEEDANCES_PER_ROOT * math.sqrt(len(x))) + 1)
-    return np.partition(x, len(x) - k)[len(x) - k :] if k else x[:0]
+    n = len(x)
+    k = min(n, keep if keep is not None else round(EXCEEDANCES_PER_ROOT * math.sqrt(n)) + 1)
+    if k == 0:
+        return x[:0]
+    top = x[:0]
+    for start, stop, _ in _chunks(n):
+        merged = np.concatenate((top, x[start:stop]))
+        top = (
+            np.partition(merged, len(merged) - k)[len(merged) - k :] if len(merged) > k else merged
+        )
+    return top
+
+
+def count_above(values: np.ndarray, level: float) -> int:
+    """How many values exceed ``level`` (in chunks)."""
+    x = np.asarray(values)
+    return sum(int(np.count_nonzero(x[a:b] > level)) for a, b, _ in _chunks(len(x)))
 
 
 @_quiet
@@ -1203,10 +1427,15 @@ def fit_tail(
     probs = tuple(sorted(set(probabilities), reverse=True))
     if quantisation not in QUANTISATION:
         raise LatmonError(f"quantisation must be one of {', '.join(QUANTISATION)}")
-    tick = float(data_tick(tail_pool(x, min_exceedances), resolution))
+    n = len(x)
+    # POT sees only the largest values: every candidate threshold's exceedances are among them
+    pool = tail_pool(x, min_exceedances)
+    if threshold is not None and (len(pool) == 0 or threshold < float(pool.min())):
+        pool = x[x > threshold]
+    tick = float(data_tick(pool, resolution))
     grid = Grid(tick, quantisation, resolution)
-    points = stability(x, min_exceedances, tick, quantisation)
-    pot = _pot(x, points, probs, confidence, threshold, min_exceedances, grid)
+    points = stability(pool, min_exceedances, tick, quantisation, n)
+    pot = _pot(pool, n, points, probs, confidence, threshold, min_exceedances, grid)
     gev = _block_maxima(x, probs, confidence, block, grid)
     if held_out:
         half = len(x) // 2
@@ -1273,12 +1502,12 @@ def held_out_check(
     if isinstance(fit, GpdFit):
         # the same threshold rule on the first half: the same exceedance rate
         k = max(round(fit.rate * len(first)), 2)
-        ordered = np.sort(first)
         if k < min_exceedances or k >= len(first):
             part = None
         else:
-            u = float(ordered[len(first) - k - 1])
-            part = fit_pot(first, u, fit.confidence, grid.tick, grid.quantisation)
+            top = tail_pool(first, keep=k + 1)  # the threshold and the k values above it
+            u = float(top.min())
+            part = fit_pot(top, u, fit.confidence, grid.tick, grid.quantisation, len(first))
         limit = fit.rate
     else:
         maxima = block_maxima(first, fit.block)
@@ -1299,7 +1528,7 @@ def held_out_check(
     worst_p, parts = 1.0, []
     for p in levels:
         q = part.quantile_ci(p)
-        observed = int(np.count_nonzero(second > q.high)) if math.isfinite(q.high) else 0
+        observed = count_above(second, q.high) if math.isfinite(q.high) else 0
         pv = float(sps.binom.sf(observed - 1, m, p))
         worst_p = min(worst_p, pv)
         high = "∞" if not math.isfinite(q.high) else fmt(q.high)
@@ -1319,6 +1548,7 @@ def held_out_check(
 
 def _pot(
     x: np.ndarray,
+    n: int,
     points: list[StabilityPoint],
     probs: tuple[float, ...],
     confidence: float,
@@ -1342,7 +1572,7 @@ def _pot(
         choice = Check("threshold", True, _threshold_choice(points, chosen))
     else:
         choice = Check("threshold", True, "given (--threshold)")
-    fit = fit_pot(x, threshold, confidence, grid.tick, grid.quantisation)
+    fit = fit_pot(x, threshold, confidence, grid.tick, grid.quantisation, n)
     above = x[x > threshold]
     checks = [
         choice,
