@@ -96,6 +96,11 @@ HEAVY_LEVEL = 0.05
 HELD_OUT_COUNTS = (5, 20)
 #: Significance of the held-out check (Bonferroni over its levels).
 HELD_OUT_ALPHA = 0.05
+#: The refit on the first half needs at least this many exceedances (POT) or blocks (block
+#: maxima): half of what the fit itself needs, so that every series long enough for a fit
+#: (278 samples: 50 exceedances) is long enough for its check.
+HELD_OUT_MIN_EXCEEDANCES = 20
+HELD_OUT_MIN_BLOCKS = MIN_BLOCKS // 2
 
 #: Reasons a fit is refused or a check fails, as short keys (JSON) with one line of text.
 CHECK_NAMES = (
@@ -1502,7 +1507,7 @@ def held_out_check(
     if isinstance(fit, GpdFit):
         # the same threshold rule on the first half: the same exceedance rate
         k = max(round(fit.rate * len(first)), 2)
-        if k < min_exceedances or k >= len(first):
+        if k < min(min_exceedances, HELD_OUT_MIN_EXCEEDANCES) or k >= len(first):
             part = None
         else:
             top = tail_pool(first, keep=k + 1)  # the threshold and the k values above it
@@ -1512,7 +1517,7 @@ def held_out_check(
     else:
         maxima = block_maxima(first, fit.block)
         part = None
-        if len(maxima) >= MIN_BLOCKS and len(np.unique(maxima)) >= MIN_DISTINCT:
+        if len(maxima) >= HELD_OUT_MIN_BLOCKS and len(np.unique(maxima)) >= MIN_DISTINCT:
             part = fit_gev(maxima + grid.midpoint_shift(), fit.block, fit.confidence)
         limit = 1.0 / fit.block
     if part is None:
