@@ -1,15 +1,18 @@
 """Extreme-value analysis against tails whose truth is known (tests/synthetic_tails.py), and
 what it costs.
 
-1. Coverage. For each model, REPS independent series of N samples (seeded, so a rerun gives
-   the same table): the POT and block-maxima fits of latmon.tail as ``latmon tail`` runs them
-   (threshold chosen automatically), and whether their 95 % profile-likelihood interval of
-   the 1e-6 quantile holds the model's true value. The baseline is the nominal 0.95; each
-   coverage comes with its exact (Clopper–Pearson) 95 % binomial interval, because with REPS
-   series a coverage is itself an estimate. Also: how often the interval lies above the
-   truth, how often the shape check calls the tail heavy (no pWCET), how often the i.i.d.
-   checks refuse the i.i.d. series (their false-alarm rate, nominal 5 %), the median interval
-   width relative to the truth.
+1. Coverage. For each model and grid (whole ns; a 250 ns tick; whole µs truncated, as
+   cyclictest records), REPS independent series of N samples (seeded, so a rerun gives the
+   same table): the POT and block-maxima fits of latmon.tail as ``latmon tail`` runs them
+   (threshold and grid found automatically, held-out check included), whether each method
+   gives a pWCET or why not, and whether its 95 % profile-likelihood interval of the 1e-6
+   quantile holds the model's true value. The baseline is the nominal 0.95; each coverage
+   comes with its exact (Clopper–Pearson) 95 % binomial interval, because with REPS series a
+   coverage is itself an estimate. Also: how often the interval lies above the truth, the
+   coverage had every fitted interval been shown (refusals ignored), how often no method
+   gives a number (for heavy tails: the goal) and how often the i.i.d. checks alone refuse
+   the i.i.d. series (their false-alarm rate, nominal 5 %), the median interval width
+   relative to the truth.
 2. Power of the checks on an autocorrelated (AR(1), lag-1 correlation 0.3) and a drifting
    series (level rising by half a standard deviation over the run).
 3. Time: one whole analysis of N and of 1,000,000 samples against `latmon stats`' exact
@@ -47,29 +50,60 @@ from latmon.tail_report import TailSection  # noqa: E402
 
 P = 1e-6
 METHODS = (("pot", "POT/GPD"), ("gev", "block maxima/GEV"))
+#: The grids: whole ns (rounded), a 250 ns tick (rounded, as a counter of a 4 MHz clock
+#: records) and whole µs truncated as cyclictest records them.
+GRIDS = (
+    ("whole ns", 1, "round"),
+    ("250 ns tick", 250, "round"),
+    ("1 µs, truncated", 1000, "floor"),
+)
+#: Light tails (coverage ≥ 90 % or a refusal that says why) and heavy ones (refused).
+LIGHT = ("exponential", "weibull", "gamma", "gumbel", "lognormal")
+HEAVY = ("frechet-0.2", "frechet-0.25", "pareto")
+#: Whole ns only: a bounded tail and the two-path mixture.
+OTHERS = ("uniform", "two-paths")
 
 
-def true_integer_quantile(name: str) -> float:
-    """The models round to whole ns: the smallest integer k with P(round(X) > k) <= p."""
-    return math.ceil(MODELS[name].true_quantile(P) - 0.5)
+def cases(models: list[str]) -> list[tuple[str, str, int, str]]:
+    """(model, grid label, tick, quantisation) of every case."""
+    out = []
+    for name in models:
+        grids = GRIDS if name in LIGHT or name in HEAVY else GRIDS[:1]
+        out += [(name, label, tick, how) for label, tick, how in grids]
+    return out
 
 
-def one_repetition(args: tuple[str, int, int]) -> dict[str, object]:
-    name, n, seed = args
-    x = MODELS[name].draw(np.random.default_rng(seed), n)
-    truth = true_integer_quantile(name)
+def one_repetition(args: tuple[str, int, str, int, int]) -> dict[str, object]:
+    """One series analysed as ``latmon tail`` does (without the i.i.d. checks' verdict, which
+    is counted apart): per method whether a pWCET is given, why not, and whether the 95 %
+    interval of the 1e-6 quantile (shown or not) holds the true one (the continuous latency's
+    quantile: what the system does, not what the tool recorded)."""
+    name, tick, how, n, seed = args
+    model = MODELS[name]
+    rng = np.random.default_rng(seed)
+    x = (
+        model.draw(rng, n)
+        if tick == 1 and model.latency is None
+        else model.quantised(rng, n, tick, how)
+    )
+    truth = model.true_quantile(P)
     out: dict[str, object] = {"iid": all(c.passed for c in iid_checks(x))}
-    pot, gev, _ = fit_tail(x, (P,))
+    pot, gev, _ = fit_tail(x, (P,), quantisation=how)
     for key, method in (("pot", pot), ("gev", gev)):
         fit = method.fit
-        assert fit is not None
-        q = fit.quantile_ci(P)
-        out[key] = {
-            "covered": bool(q.low <= truth <= q.high),
-            "above": bool(q.low > truth),
-            "heavy": bool(fit.xi_ci[0] > 0),
-            "relative_width": (q.high - q.low) / truth,
+        row: dict[str, object] = {
+            "given": bool(method.quantiles),
+            "why": next((c.name for c in method.checks if not c.passed), ""),
         }
+        if fit is not None:
+            q = method.quantiles[0] if method.quantiles else fit.quantile_ci(P)
+            row.update(
+                covered=bool(q.low <= truth <= q.high),
+                above=bool(q.low > truth),
+                relative_width=(q.high - q.low) / truth,
+            )
+        out[key] = row
+    out["any"] = bool(pot.quantiles or gev.quantiles)
     return out
 
 
@@ -86,48 +120,75 @@ def refused(args: tuple[str, int, int]) -> bool:
     return not all(c.passed for c in iid_checks(x))
 
 
+def _share(rows: list[dict[str, object]], key: str) -> int:
+    return sum(bool(r.get(key)) for r in rows)
+
+
 def coverage(pool: ProcessPoolExecutor, args: argparse.Namespace) -> tuple[list, list[str]]:
     results: list[dict[str, object]] = []
     table = [
-        f"{args.reps} series of {args.n:,} samples per model; coverage of the true {P:g} "
-        "quantile by the 95 % profile-likelihood interval, with its exact 95 % binomial "
-        "interval.",
+        f"{args.reps} series of {args.n:,} samples per case; the true {P:g} quantile is that "
+        "of the continuous latency. Given: the method prints a pWCET (all its checks pass, "
+        "the held-out check included). Coverage: of the printed 95 % intervals, how many hold "
+        "the truth, with its exact 95 % binomial interval. Refused: why the others get no "
+        "number (the first failed check). Light tails meet the goal with coverage ≥ 90 %; "
+        "heavy ones when no method gives a number (series refused) in ≥ 95 %.",
         "",
-        "| model (ξ) | method | coverage [95 % interval] | interval above the truth "
-        "| shape called heavy (no pWCET) | median interval width / truth "
-        "| i.i.d. checks refuse |",
-        "|---|---|---|---:|---:|---:|---:|",
+        "| model (ξ) | grid | method | pWCET given | coverage of the given [95 % interval] "
+        "| coverage had every interval been shown | interval above the truth "
+        "| refused because | median width / truth | series refused | goal |",
+        "|---|---|---|---:|---:|---:|---:|---|---:|---:|---|",
     ]
-    for name in args.models:
-        jobs = [(name, args.n, 1000 + r) for r in range(args.reps)]
+    for name, label, tick, how in cases(args.models):
+        jobs = [(name, tick, how, args.n, 1000 + r) for r in range(args.reps)]
         reps = list(pool.map(one_repetition, jobs))
-        refusals = sum(not r["iid"] for r in reps) / len(reps)
-        for key, label in METHODS:
-            rows = [r[key] for r in reps]
-            assert all(isinstance(row, dict) for row in rows)
-            covered = sum(bool(row["covered"]) for row in rows)  # type: ignore[index]
-            above = sum(bool(row["above"]) for row in rows) / len(rows)  # type: ignore[index]
-            heavy = sum(bool(row["heavy"]) for row in rows) / len(rows)  # type: ignore[index]
-            width = float(np.median([row["relative_width"] for row in rows]))  # type: ignore[index]
-            rate = covered / len(rows)
-            low, high = exact_interval(covered, len(rows))
+        iid_refused = sum(not r["iid"] for r in reps) / len(reps)
+        series_refused = sum(not r["any"] for r in reps) / len(reps)
+        heavy = name in HEAVY
+        for key, method in METHODS:
+            rows: list[dict[str, object]] = [r[key] for r in reps]  # type: ignore[misc]
+            given = [r for r in rows if r["given"]]
+            fitted = [r for r in rows if "covered" in r]
+            covered = _share(given, "covered")
+            rate = covered / len(given) if given else math.nan
+            low, high = exact_interval(covered, len(given)) if given else (math.nan, math.nan)
+            everything = _share(fitted, "covered") / len(fitted) if fitted else math.nan
+            above = _share(given, "above") / len(given) if given else math.nan
+            why: dict[str, int] = {}
+            for r in rows:
+                if not r["given"]:
+                    why[str(r["why"])] = why.get(str(r["why"]), 0) + 1
+            reasons = ", ".join(f"{k} {v}" for k, v in sorted(why.items(), key=lambda i: -i[1]))
+            widths = [float(r["relative_width"]) for r in given]  # type: ignore[arg-type]
+            width = float(np.median(widths)) if widths else math.nan
+            if heavy:
+                goal = "met" if series_refused >= 0.95 else "NOT met"
+            else:
+                goal = "met" if not given or rate >= 0.90 else "NOT met"
             results.append(
                 {
-                    "metric": f"coverage of the 1e-6 quantile, {name}, {label}",
+                    "metric": f"coverage of the 1e-6 quantile, {name}, {label}, {method}",
                     "value": rate,
-                    "unit": "fraction",
+                    "unit": "fraction of the given",
                     "baseline": 0.95,
                     "ratio": rate / 0.95,
-                    "note": f"{args.reps} series of {args.n}; exact 95 % interval "
-                    f"[{low:.3f}, {high:.3f}]; heavy {heavy:.0%}",
+                    "note": f"{args.reps} series of {args.n}; given {len(given)}; exact 95 % "
+                    f"interval [{low:.3f}, {high:.3f}]; series refused {series_refused:.0%}; "
+                    f"goal {goal}",
                 }
             )
             table.append(
-                f"| {name} ({MODELS[name].xi:+.2g}) | {label} | {rate:.1%} [{low:.1%}, {high:.1%}] "
-                f"| {above:.1%} | {heavy:.0%} | {width:.2g} | {refusals:.1%} |"
+                f"| {name} ({MODELS[name].xi:+.2g}) | {label} | {method} "
+                f"| {len(given) / len(rows):.0%} | {_pct(rate)} [{_pct(low)}, {_pct(high)}] "
+                f"| {_pct(everything)} | {_pct(above)} | {reasons or '—'} | {width:.2g} "
+                f"| {series_refused:.0%} (i.i.d. checks alone {iid_refused:.0%}) | {goal} |"
             )
         print("\n".join(table[-2:]), flush=True)
     return results, table
+
+
+def _pct(v: float) -> str:
+    return "—" if math.isnan(v) else f"{v:.1%}"
 
 
 def power(pool: ProcessPoolExecutor, args: argparse.Namespace) -> tuple[list, list[str]]:
@@ -192,7 +253,7 @@ def cost(n: int) -> list[dict[str, object]]:
     report = HtmlReport(deadline_ns=3_000_000)
     whole = timed(report.render, runs)
     pairs = [(r.label, r.series) for r in analyse(runs, 3_000_000)]
-    section = timed(TailSection(3_000_000).render, pairs, report._image)
+    section = timed(TailSection(3_000_000).render, pairs, report._figure)
     results.append(
         {
             "metric": f"latmon report's tail section, 4 series of {n:,} (2 get a pWCET)",
@@ -209,11 +270,15 @@ def cost(n: int) -> list[dict[str, object]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--reps", type=int, default=200)
+    parser.add_argument("--reps", type=int, default=100)
     parser.add_argument("--n", type=int, default=20000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
-        "--models", nargs="*", default=list(MODELS), choices=list(MODELS), help="a subset"
+        "--models",
+        nargs="*",
+        default=[*LIGHT, *HEAVY, *OTHERS],
+        choices=list(MODELS),
+        help="a subset",
     )
     args = parser.parse_args()
     with ProcessPoolExecutor(args.workers) as pool:

@@ -10,6 +10,16 @@ anything in latmon.tail. The four cover the three domains of attraction:
 - uniform: U(10 µs, 50 µs), bounded (ξ = -1);
 - pareto: 10 µs · U^(-1/3), a heavy tail (ξ = 1/3) that the shape check must refuse;
 
+three more light tails of the shapes latency takes (for the coverage on quantised data):
+
+- weibull: 5 µs + 10 µs · Weibull(k = 2), ξ = 0 (a tail lighter than exponential);
+- gamma: 5 µs + Gamma(k = 3, 2 µs), ξ = 0;
+- gumbel: Gumbel(10 µs, 2 µs), ξ = 0;
+
+two more heavy ones, at and near the limit the shape check must still refuse:
+
+- frechet-0.25 and frechet-0.2: 10 µs + 5 µs · Fréchet of shape 4 or 5, ξ = 1/4 or 1/5;
+
 and one that is common in interrupt latency and hard for a threshold chosen by rule:
 
 - two-paths: a fast path 5 µs + Exp(1 µs) and, in 0.5 % of the activations, a slow path
@@ -33,8 +43,37 @@ class TailModel:
     name: str
     #: the shape parameter of the model's domain of attraction
     xi: float
+    #: integer ns (the continuous latency rounded to whole ns)
     draw: Callable[[np.random.Generator, int], np.ndarray]
+    #: the quantile x_p of the continuous latency
     true_quantile: Callable[[float], float]
+    #: the continuous latency in ns (None: draw is the model itself)
+    latency: Callable[[np.random.Generator, int], np.ndarray] | None = None
+
+    def quantised(self, rng: np.random.Generator, n: int, tick: int, how: str) -> np.ndarray:
+        """The latency recorded on a grid of ``tick`` ns: rounded to it ("round", a counter)
+        or truncated ("floor", cyclictest's µs)."""
+        assert self.latency is not None
+        x = self.latency(rng, n) / tick
+        return ((np.floor(x) if how == "floor" else np.rint(x)) * tick).astype(np.int64)
+
+
+def _scipy(
+    dist: sps.rv_continuous, *args: float, **kwargs: float
+) -> tuple[
+    Callable[[np.random.Generator, int], np.ndarray],
+    Callable[[float], float],
+    Callable[[np.random.Generator, int], np.ndarray],
+]:
+    """draw (whole ns), true quantile and latency (continuous) of a scipy distribution."""
+
+    def latency(rng: np.random.Generator, n: int) -> np.ndarray:
+        return np.asarray(dist.rvs(*args, size=n, random_state=rng, **kwargs), dtype=np.float64)
+
+    def draw(rng: np.random.Generator, n: int) -> np.ndarray:
+        return np.rint(latency(rng, n)).astype(np.int64)
+
+    return draw, lambda p: float(dist.isf(p, *args, **kwargs)), latency
 
 
 def _exponential(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -74,18 +113,45 @@ def _two_paths_quantile(p: float) -> float:
     return float(optimize.brentq(excess, 15000, 1e9, xtol=1e-6))
 
 
+def _continuous(name: str) -> TailModel:
+    """The exponential and lognormal models with their continuous latency."""
+    draw, quantile, latency = {
+        "exponential": _scipy(sps.expon, loc=5000.0, scale=2000.0),
+        "lognormal": _scipy(sps.lognorm, 0.25, scale=20000.0),
+    }[name]
+    return TailModel(name, 0.0, draw, quantile, latency)
+
+
 MODELS: dict[str, TailModel] = {
     m.name: m
     for m in (
-        TailModel("exponential", 0.0, _exponential, lambda p: 5000 + 2000 * math.log(1 / p)),
+        TailModel(
+            "exponential",
+            0.0,
+            _exponential,
+            lambda p: 5000 + 2000 * math.log(1 / p),
+            _continuous("exponential").latency,
+        ),
         TailModel(
             "lognormal",
             0.0,
             _lognormal,
             lambda p: math.exp(math.log(20000.0) + 0.25 * float(sps.norm.isf(p))),
+            _continuous("lognormal").latency,
         ),
+        TailModel("weibull", 0.0, *_scipy(sps.weibull_min, 2.0, loc=5000.0, scale=10000.0)),
+        TailModel("gamma", 0.0, *_scipy(sps.gamma, 3.0, loc=5000.0, scale=2000.0)),
+        TailModel("gumbel", 0.0, *_scipy(sps.gumbel_r, loc=10000.0, scale=2000.0)),
+        TailModel("frechet-0.25", 0.25, *_scipy(sps.invweibull, 4.0, loc=10000.0, scale=5000.0)),
+        TailModel("frechet-0.2", 0.2, *_scipy(sps.invweibull, 5.0, loc=10000.0, scale=5000.0)),
         TailModel("uniform", -1.0, _uniform, lambda p: 10000 + 40000 * (1 - p)),
-        TailModel("pareto", 1 / 3, _pareto, lambda p: 10000 * p ** (-1 / 3)),
+        TailModel(
+            "pareto",
+            1 / 3,
+            _pareto,
+            lambda p: 10000 * p ** (-1 / 3),
+            lambda rng, n: 10000.0 * rng.uniform(0.0, 1.0, n) ** (-1.0 / 3.0),
+        ),
         TailModel("two-paths", 0.0, _two_paths, _two_paths_quantile),
     )
 }

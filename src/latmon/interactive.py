@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -37,6 +38,7 @@ import plotly.graph_objects as go
 from latmon.distribution import Distribution
 from latmon.model import Series
 from latmon.tables import say_ns, unit_for
+from latmon.tail import CHUNK, tail_pool
 
 #: Okabe & Ito (2008), without yellow (too light on white): blue, vermillion, bluish green,
 #: orange, reddish purple, sky blue, black.
@@ -190,38 +192,56 @@ def timeline_points(
     if not series.has_samples:
         return None
     to_ns = float(series.ns_per_unit)
-    lat = series.latency.astype(np.float64) * to_ns
-    n = len(lat)
-    if "t" in series.columns:
-        t = series.columns["t"].astype(np.float64) * to_ns
-        x, x_is_time = (t - t[0]) / 1e9, True
-    else:
-        x, x_is_time = np.arange(n, dtype=np.float64), False
+    raw = series.latency  # read in place: nothing of the series' size is copied
+    n = len(raw)
+    t = series.columns.get("t")
+    x_is_time = t is not None
+
+    def x_at(index: np.ndarray) -> np.ndarray:
+        if t is None:
+            return index.astype(np.float64)
+        return np.asarray((t[index].astype(np.float64) * to_ns - float(t[0]) * to_ns) / 1e9)
+
+    def ns_at(index: np.ndarray) -> np.ndarray:
+        return np.asarray(raw[index].astype(np.float64) * to_ns)
+
     decimated = n > 2 * buckets
     if decimated:
         edges = np.linspace(0, n, buckets + 1).astype(np.int64)
         starts = edges[:-1]
         # the index of each bucket's min and max, drawn in time order within the bucket
-        segments = np.split(lat, edges[1:-1])
+        segments = np.split(raw, edges[1:-1])
         lo = np.array([int(np.argmin(s)) for s in segments]) + starts
         hi = np.array([int(np.argmax(s)) for s in segments]) + starts
         idx = np.sort(np.concatenate((lo, hi)))
-        px, py = x[idx], lat[idx]
     else:
-        px, py = x, lat
+        idx = np.arange(n)
+    px, py = x_at(idx), ns_at(idx)
     k = max(1, n // 1000)  # the top 0.1 %
-    threshold = float(np.partition(lat, n - k)[n - k])
+    threshold = float(tail_pool(raw, keep=k).min()) * to_ns
     if deadline_ns is not None:
         threshold = min(threshold, float(deadline_ns))
     # a sample at the median is no spike, however many share the maximum (a flat series has
-    # none), unless it misses the deadline
-    marked = (lat >= threshold) & (lat > np.median(lat))
+    # none), unless it misses the deadline; the median is needed only when at least half the
+    # samples reach the threshold (else it lies below the threshold)
+    at_least = _indices(raw, lambda c: c.astype(np.float64) * to_ns >= threshold)
+    if 2 * len(at_least) >= n:
+        median = float(np.median(raw)) * to_ns
+        at_least = at_least[raw[at_least].astype(np.float64) * to_ns > median]
     if deadline_ns is not None:
-        marked |= lat > deadline_ns
-    spikes = np.flatnonzero(marked)
+        late = _indices(raw, lambda c: c.astype(np.float64) * to_ns > deadline_ns)
+        at_least = np.union1d(at_least, late)
+    spikes = at_least
     if len(spikes) > MAX_SPIKES:
-        spikes = np.sort(spikes[np.argsort(lat[spikes], kind="stable")[-MAX_SPIKES:]])
-    return Timeline(px, py, x[spikes], lat[spikes], spikes, decimated, x_is_time)
+        values = raw[spikes]
+        spikes = np.sort(spikes[np.argsort(values, kind="stable")[-MAX_SPIKES:]])
+    return Timeline(px, py, x_at(spikes), ns_at(spikes), spikes, decimated, x_is_time)
+
+
+def _indices(values: np.ndarray, test: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """The indices where ``test`` holds, chunk by chunk."""
+    found = [np.flatnonzero(test(values[a : a + CHUNK])) + a for a in range(0, len(values), CHUNK)]
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
 
 
 def _round_unit(values: np.ndarray, factor: int, exact: bool = False) -> np.ndarray:

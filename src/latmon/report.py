@@ -56,6 +56,7 @@ from latmon.plots import (
 from latmon.spikes import Spike, spikes_of
 from latmon.stats import CONFIDENCE, PERCENTILES, Summary, number, stat_cell
 from latmon.tables import Column, Table, escape_markdown, fmt, render, say_ns
+from latmon.tail import quantisation_of
 from latmon.tail_report import TailSection
 
 
@@ -788,7 +789,7 @@ class HtmlReport:
 
     def _tail(self, data: ReportData) -> str:
         """The probabilistic worst case of every series (latmon.tail_report)."""
-        series = [(r.label, r.series) for r in data.results]
+        series = [(r.label, r.series, quantisation_of(r.run.meta)) for r in data.results]
         return TailSection(self.deadline_ns).render(series, self._figure)
 
     def _metadata(self, data: ReportData) -> str:

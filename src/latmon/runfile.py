@@ -391,20 +391,27 @@ def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, n
 def read_run(path: Path) -> Run:
     """Read a run file written by :func:`write_run`."""
     f, meta = _open(path, verify=True)
+    # one row group at a time into arrays of the file's length: the samples are held once
+    # (reading the whole table and converting it held them twice, 1.6 GB for 10^8 samples)
+    names = [name for name in f.schema_arrow.names if name != "series"]
+    rows = f.metadata.num_rows
+    columns = {name: np.empty(rows, dtype=np.int64) for name in names}
+    at = 0
     try:
-        table = f.read()
+        for group in range(f.num_row_groups):
+            table = f.read_row_group(group, columns=names)
+            for name in names:
+                column = table.column(name)
+                # Rows of series without this field are null; they are never read, but a
+                # column with nulls would convert to float, so fill them first.
+                if column.null_count:
+                    column = column.fill_null(0)
+                columns[name][at : at + table.num_rows] = column.to_numpy()
+            at += table.num_rows
     except (OSError, pa.ArrowInvalid) as error:
         raise InputError(str(path), None, f"not a readable run file: {error}") from None
-    columns = {}
-    for name in table.column_names:
-        if name == "series":
-            continue
-        column = table.column(name)
-        # Rows of series without this field are null; they are never read, but a column with
-        # nulls would convert to float, so fill them first (only where there are any).
-        if column.null_count:
-            column = column.fill_null(0)
-        columns[name] = column.to_numpy()
+    if at != rows:
+        raise InputError(str(path), None, "damaged run file: row counts do not match metadata")
     series: list[Series] = []
     start = 0
     for s in meta["series"]:

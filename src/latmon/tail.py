@@ -86,6 +86,21 @@ XI_MAX = 2.0
 PROFILE_XI_STEP = 0.15
 #: Below this |ξ| the exponential (GPD) or Gumbel (GEV) limit is used.
 XI_ZERO = 1e-7
+#: The heavy-tail screen: a light tail (ξ ≤ 0) is rejected by a one-sided likelihood-ratio
+#: test at this level; the tail then gets no pWCET (a one-sided 5 % test refuses ξ = 0.2 in
+#: about 96 % of 20,000-sample series, where the two-sided 95 % interval's lower end above 0
+#: refused ξ = 0.25 in 90 %).
+HEAVY_LEVEL = 0.05
+#: The held-out check: the fit on the first half of the samples predicts how many of the
+#: second half exceed its quantiles at these expected counts (p = count / samples held out).
+HELD_OUT_COUNTS = (5, 20)
+#: Significance of the held-out check (Bonferroni over its levels).
+HELD_OUT_ALPHA = 0.05
+#: The refit on the first half needs at least this many exceedances (POT) or blocks (block
+#: maxima): half of what the fit itself needs, so that every series long enough for a fit
+#: (278 samples: 50 exceedances) is long enough for its check.
+HELD_OUT_MIN_EXCEEDANCES = 20
+HELD_OUT_MIN_BLOCKS = MIN_BLOCKS // 2
 
 #: Reasons a fit is refused or a check fails, as short keys (JSON) with one line of text.
 CHECK_NAMES = (
@@ -170,39 +185,100 @@ def _finite_or_none(v: float) -> float | None:
 # --- validity checks ----------------------------------------------------------------------
 
 
-def ljung_box(values: np.ndarray, level: float, lags: int = LJUNG_BOX_LAGS) -> Check:
-    """Ljung–Box Q = n(n+2) Σ r_k²/(n-k) over ``lags`` autocorrelations, χ²(lags) under
-    independence (statsmodels ``acf`` with ``qstat``; its autocorrelations by FFT, so the test
-    costs O(n log n) — ``acorr_ljungbox`` correlates directly, O(n²): 3.5 s at 20,000 samples,
-    hours at 10⁶)."""
-    from statsmodels.tsa.stattools import acf
+#: The checks read the series in chunks of this many samples: their memory does not grow
+#: with the series (a 10⁸-sample series is 800 MB; an FFT of it, as statsmodels' acf does,
+#: needed 13 times that).
+CHUNK = 1 << 20
+#: Above this many samples the two halves' KS distance is computed from their value counts
+#: (both halves > 10,000: scipy's asymptotic p-value, the same formula) instead of by sorting.
+KS_COUNTS_FROM = 100_000
+#: The value counts have at most this many bins (8 bytes each, per half).
+COUNT_BINS = 1 << 22
 
-    x = np.asarray(values, dtype=np.float64)
-    h = max(1, min(lags, len(x) // 5))
-    if np.ptp(x) == 0:
+
+def _chunks(n: int, overlap: int = 0) -> Iterator[tuple[int, int, int]]:
+    """(start, stop, stop + overlap clipped to n) of consecutive chunks."""
+    for start in range(0, n, CHUNK):
+        stop = min(start + CHUNK, n)
+        yield start, stop, min(stop + overlap, n)
+
+
+def lagged_products(
+    x: np.ndarray, mean: float, lags: int, known: np.ndarray | None = None
+) -> np.ndarray:
+    """Σ_t (x_t - mean)(x_{t+k} - mean) for k = 0..lags, in chunks; the lags in ``known``
+    (the same sums for lags 0..len(known)-1) are not summed again. (einsum, not np.dot: a
+    BLAS dot product spins its threads on a busy machine, ten times slower here.)"""
+    first = 0 if known is None else len(known)
+    out = np.zeros(lags + 1)
+    if known is not None:
+        out[: min(first, lags + 1)] = known[: lags + 1]
+    if first > lags:
+        return out
+    for start, stop, ahead in _chunks(len(x), lags):
+        a = np.asarray(x[start:stop], dtype=np.float64) - mean
+        b = np.asarray(x[start:ahead], dtype=np.float64) - mean
+        for k in range(first, lags + 1):
+            m = min(len(a), len(b) - k)
+            if m > 0:
+                out[k] += float(np.einsum("i,i->", a[:m], b[k : k + m]))
+    return out
+
+
+def _kpss_covlags(n: int) -> int:
+    """The autocovariances the KPSS bandwidth rule starts from (Hobijn et al. 1998)."""
+    return int(n ** (2.0 / 9.0))
+
+
+def ljung_box(
+    values: np.ndarray,
+    level: float,
+    lags: int = LJUNG_BOX_LAGS,
+    products: np.ndarray | None = None,
+) -> Check:
+    """Ljung–Box Q = n(n+2) Σ r_k²/(n-k) over ``lags`` autocorrelations r_k = c_k / c_0 with
+    c_k = Σ (x_t - x̄)(x_{t+k} - x̄) (statsmodels' acf, unadjusted), χ²(lags) under
+    independence. The lagged sums are read in chunks: O(lags · n) time in bounded memory."""
+    x = np.asarray(values)
+    n = len(x)
+    h = max(1, min(lags, n // 5))
+    if n == 0 or float(x.max()) == float(x.min()):
         return Check(CHECK_NAMES[0], False, "the series is constant: nothing to test")
-    result = acf(x, nlags=h, fft=True, qstat=True, result_object=True)
-    q, p = float(result.qstat[h - 1]), float(result.pvalues[h - 1])
-    r1 = float(result.acf[1])
+    c = lagged_products(x, float(x.mean()), h, products)
+    r = c[1 : h + 1] / c[0]
+    q = float(n * (n + 2) * np.sum(r * r / (n - np.arange(1, h + 1))))
+    p = float(sps.chi2.sf(q, h))
     passed = p >= level
-    detail = f"Q = {q:.4g} over {h} lags, lag-1 autocorrelation {r1:+.3f}" + (
+    detail = f"Q = {q:.4g} over {h} lags, lag-1 autocorrelation {float(r[0]):+.3f}" + (
         "" if passed else ": successive latencies are correlated"
     )
     return Check(CHECK_NAMES[0], passed, detail, q, p, level)
 
 
-def runs_test(values: np.ndarray, level: float) -> Check:
+def runs_test(values: np.ndarray, level: float, median: float | None = None) -> Check:
     """Wald–Wolfowitz runs test about the median (samples equal to the median are left out):
     the number of runs R against its mean 2 n₁n₂/n + 1 and variance under independence, as a
-    two-sided normal z test."""
+    two-sided normal z test. Counted in chunks (``median``: the series' median when the caller
+    knows it)."""
     x = np.asarray(values)
-    median = float(np.median(x))
-    above = x[x != median] > median
-    n1 = int(above.sum())
-    n2 = len(above) - n1
+    m = float(np.median(x)) if median is None else median
+    n1 = n2 = changes = 0
+    last: bool | None = None
+    for start, stop, _ in _chunks(len(x)):
+        chunk = x[start:stop]
+        above = chunk[chunk != m] > m
+        if not len(above):
+            continue
+        k = int(np.count_nonzero(above))
+        n1 += k
+        n2 += len(above) - k
+        changes += int(np.count_nonzero(above[1:] != above[:-1]))
+        if last is not None and bool(above[0]) != last:
+            changes += 1
+        last = bool(above[-1])
     if n1 < 2 or n2 < 2:
         return Check(CHECK_NAMES[1], False, "too few samples on one side of the median", None)
-    runs = 1 + int(np.count_nonzero(above[1:] != above[:-1]))
+    runs = 1 + changes
     n = n1 + n2
     mean = 2.0 * n1 * n2 / n + 1.0
     var = 2.0 * n1 * n2 * (2.0 * n1 * n2 - n) / (n * n * (n - 1.0))
@@ -214,19 +290,51 @@ def runs_test(values: np.ndarray, level: float) -> Check:
     return Check(CHECK_NAMES[1], passed, detail, z, p, level)
 
 
-def kpss_level(values: np.ndarray, level: float) -> Check:
-    """KPSS test of level stationarity (statsmodels ``kpss``, regression "c", automatic
-    Newey–West bandwidth). Its p-value is interpolated in the published table, so it is only
-    known within [0.01, 0.1]: p = 0.1 means "at least 0.1", p = 0.01 "at most 0.01"."""
-    from statsmodels.tsa.stattools import kpss
+#: KPSS level stationarity: the critical values of Kwiatkowski et al. (1992), Table 1, at
+#: these p-values (statsmodels' table).
+KPSS_CRITICAL = (0.347, 0.463, 0.574, 0.739)
+KPSS_P = (0.10, 0.05, 0.025, 0.01)
 
-    x = np.asarray(values, dtype=np.float64)
-    if np.ptp(x) == 0:
+
+def kpss_statistic(x: np.ndarray, products: np.ndarray | None = None) -> tuple[float, float, int]:
+    """(KPSS statistic, p, lags) as statsmodels' ``kpss(x, "c", nlags="auto")`` computes
+    them — the residuals' partial sums over the Newey–West long-run variance, the bandwidth
+    of Hobijn et al. (1998) from int(n^(2/9)) autocovariances, the p-value interpolated in
+    the table — with the sums taken in chunks."""
+    n = len(x)
+    mean = float(x.mean())
+    covlags = _kpss_covlags(n)
+    c = lagged_products(x, mean, covlags, products)
+    s0 = c[0] / n
+    s1 = 0.0
+    for i in range(1, covlags + 1):
+        product = c[i] / (n / 2.0)
+        s0 += product
+        s1 += i * product
+    ratio = s1 / s0
+    lags = min(int(1.1447 * (ratio * ratio) ** (1.0 / 3.0) * n ** (1.0 / 3.0)), n - 1)
+    if lags > covlags:
+        c = lagged_products(x, mean, lags, c)
+    s_hat = (c[0] + sum(2 * c[i] * (1.0 - i / (lags + 1.0)) for i in range(1, lags + 1))) / n
+    eta, carry = 0.0, 0.0
+    for start, stop, _ in _chunks(n):
+        partial = np.cumsum(np.asarray(x[start:stop], dtype=np.float64) - mean) + carry
+        eta += float(np.dot(partial, partial))
+        carry = float(partial[-1])
+    stat = eta / (n * n) / s_hat
+    p = float(np.interp(stat, KPSS_CRITICAL, KPSS_P))
+    return stat, p, lags
+
+
+def kpss_level(values: np.ndarray, level: float, products: np.ndarray | None = None) -> Check:
+    """KPSS test of level stationarity (:func:`kpss_statistic`: statsmodels' ``kpss``,
+    regression "c", automatic Newey–West bandwidth). Its p-value is interpolated in the
+    published table, so it is only known within [0.01, 0.1]: p = 0.1 means "at least 0.1",
+    p = 0.01 "at most 0.01"."""
+    x = np.asarray(values)
+    if len(x) == 0 or float(x.max()) == float(x.min()):
         return Check(CHECK_NAMES[2], True, "the series is constant", 0.0, 1.0, level)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "p-value is outside the table": stated below
-        stat, p, lags, _ = kpss(x, regression="c", nlags="auto")
-    stat, p = float(stat), float(p)
+    stat, p, lags = kpss_statistic(x, products)
     passed = p >= level
     bound = "≥ " if p >= 0.1 else "≤ " if p <= 0.01 else "= "
     detail = f"KPSS = {stat:.3f} ({lags} lags), p {bound}{p:.3g}" + (
@@ -235,19 +343,74 @@ def kpss_level(values: np.ndarray, level: float) -> Check:
     return Check(CHECK_NAMES[2], passed, detail, stat, p, level)
 
 
-def halves_ks(values: np.ndarray, level: float, unit: str = "") -> Check:
-    """Two-sample Kolmogorov–Smirnov test between the first and the second half (scipy); the
-    detail names the halves' medians and maxima in ``unit``."""
+@dataclass(frozen=True)
+class HalfCounts:
+    """The values of the two halves of a whole-number series counted in bins of ``width``
+    from ``low`` (width 1: exact), for the KS distance and the median without sorting."""
+
+    low: int
+    width: int
+    first: np.ndarray
+    second: np.ndarray
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> HalfCounts:
+        low, high = int(x.min()), int(x.max())
+        width = max(1, -(-(high - low + 1) // COUNT_BINS))
+        bins = (high - low) // width + 1
+        half = len(x) // 2
+        counts = []
+        for part in (x[:half], x[half:]):
+            c = np.zeros(bins, dtype=np.int64)
+            for start, stop, _ in _chunks(len(part)):
+                c += np.bincount((part[start:stop] - low) // width, minlength=bins)
+            counts.append(c)
+        return cls(low, width, counts[0], counts[1])
+
+    def median(self) -> float:
+        """The median (the mean of the two middle values, as numpy's); with bins wider than
+        1, the lower edge of the bin that holds it."""
+        total = self.first + self.second
+        n = int(total.sum())
+        cumulative = np.cumsum(total)
+        lower = int(np.searchsorted(cumulative, (n - 1) // 2 + 1))
+        upper = int(np.searchsorted(cumulative, n // 2 + 1))
+        return self.low + self.width * (lower + upper) / 2
+
+    def ks(self) -> float:
+        """max |F₁ - F₂| over the bin edges (every value when the width is 1)."""
+        f1 = np.cumsum(self.first) / max(int(self.first.sum()), 1)
+        f2 = np.cumsum(self.second) / max(int(self.second.sum()), 1)
+        return float(np.max(np.abs(f1 - f2)))
+
+
+def halves_ks(
+    values: np.ndarray, level: float, unit: str = "", counts: HalfCounts | None = None
+) -> Check:
+    """Two-sample Kolmogorov–Smirnov test between the first and the second half (scipy for
+    up to KS_COUNTS_FROM samples; above, the distance from the halves' value counts and
+    scipy's asymptotic p-value for it); the detail names the halves' medians and maxima in
+    ``unit``."""
     x = np.asarray(values)
     half = len(x) // 2
     first, second = x[:half], x[half:]
-    result = sps.ks_2samp(first, second)
-    d, p = float(result.statistic), float(result.pvalue)
+    if counts is None or len(x) <= KS_COUNTS_FROM:
+        result = sps.ks_2samp(first, second)
+        d, p = float(result.statistic), float(result.pvalue)
+        medians = float(np.median(first)), float(np.median(second))
+    else:
+        d = counts.ks()
+        en = half * (len(x) - half) / len(x)
+        p = float(sps.kstwo.sf(d, round(en)))
+        medians = (
+            HalfCounts(counts.low, counts.width, counts.first, 0 * counts.first).median(),
+            HalfCounts(counts.low, counts.width, 0 * counts.second, counts.second).median(),
+        )
     passed = p >= level
     suffix = f" {unit}" if unit else ""
     detail = (
-        f"D = {d:.4f}; medians {fmt(float(np.median(first)))} and "
-        f"{fmt(float(np.median(second)))}{suffix}, maxima {fmt(int(first.max()))} and "
+        f"D = {d:.4f}; medians {fmt(medians[0])} and "
+        f"{fmt(medians[1])}{suffix}, maxima {fmt(int(first.max()))} and "
         f"{fmt(int(second.max()))}{suffix}"
     )
     if not passed:
@@ -255,31 +418,110 @@ def halves_ks(values: np.ndarray, level: float, unit: str = "") -> Check:
     return Check(CHECK_NAMES[3], passed, detail, d, p, level)
 
 
-def iid_checks(values: np.ndarray, alpha: float = ALPHA, unit: str = "") -> list[Check]:
-    """The four i.i.d. tests, each at alpha / 4 (``unit`` names the values' unit in details)."""
+def value_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values and their counts (np.unique), for a long series of whole numbers
+    counted in chunks in at most COUNT_BINS bins (exact when they span fewer values; else each
+    bin at its lower edge, as a histogram draws it)."""
+    x = np.asarray(values)
+    if len(x) <= KS_COUNTS_FROM or x.dtype.kind not in "iu":
+        distinct, counts = np.unique(x, return_counts=True)
+        return distinct, counts
+    c = HalfCounts.of(x)
+    total = c.first + c.second
+    where = np.flatnonzero(total)
+    return c.low + c.width * where, total[where]
+
+
+def half_counts(x: np.ndarray) -> HalfCounts | None:
+    """The halves' value counts of a long series of whole numbers (None otherwise)."""
+    return HalfCounts.of(x) if len(x) > KS_COUNTS_FROM and x.dtype.kind in "iu" else None
+
+
+def iid_checks(
+    values: np.ndarray, alpha: float = ALPHA, unit: str = "", counts: HalfCounts | None = None
+) -> list[Check]:
+    """The four i.i.d. tests, each at alpha / 4 (``unit`` names the values' unit in details).
+    A long series of whole numbers is counted once (:class:`HalfCounts`, or ``counts``) for
+    the median of the runs test and the KS distance; nothing is sorted or copied whole."""
+    x = np.asarray(values)
     level = alpha / 4
+    if counts is None:
+        counts = half_counts(x)
+    median = counts.median() if counts is not None else None
+    products = None
+    if len(x) and float(x.max()) != float(x.min()):  # one pass for Ljung–Box and KPSS
+        lags = max(min(LJUNG_BOX_LAGS, len(x) // 5, len(x) - 1), _kpss_covlags(len(x)))
+        products = lagged_products(x, float(x.mean()), min(lags, len(x) - 1))
     return [
-        ljung_box(values, level),
-        runs_test(values, level),
-        kpss_level(values, level),
-        halves_ks(values, level, unit),
+        ljung_box(x, level, products=products),
+        runs_test(x, level, median),
+        kpss_level(x, level, products),
+        halves_ks(x, level, unit, counts),
     ]
 
 
 # --- generalised Pareto (peaks over threshold) --------------------------------------------
 
 
-def gpd_nll(sigma: float, xi: float, y: np.ndarray) -> float:
-    """Negative log-likelihood of GPD(σ, ξ) for excesses y ≥ 0 (inf outside the support)."""
+def gpd_nll(sigma: float, xi: float, y: np.ndarray, tick: float = 0.0) -> float:
+    """Negative log-likelihood of GPD(σ, ξ) for excesses y ≥ 0 (inf outside the support).
+
+    With ``tick`` h > 0 the excesses are measured on a grid: each y (a multiple of h, at least
+    h) stands for a true excess somewhere in [y - h, y) and contributes the probability of that
+    cell, S(y - h) - S(y) with S the GPD survival function (an interval-censored likelihood,
+    see :func:`fit_pot` for how the cells are placed). A continuous density on tied values
+    would see an atom at every grid value and no mass below the first one: on a 1 µs grid it
+    fitted a bounded tail far below the truth."""
     if not sigma > 0:
         return math.inf
     k = len(y)
+    if tick > 0:
+        return _gpd_censored_nll(sigma, xi, y, tick)
     if abs(xi) < XI_ZERO:
         return k * math.log(sigma) + float(y.sum()) / sigma
     t = xi * y / sigma
     if xi < 0 and float(t.min()) <= -1.0:
         return math.inf
     return k * math.log(sigma) + (1.0 + 1.0 / xi) * float(np.log1p(t).sum())
+
+
+def _gpd_censored_nll(sigma: float, xi: float, y: np.ndarray, tick: float) -> float:
+    """-Σ log(S(y - h) - S(y)), computed as log S(y - h) + log(1 - S(y)/S(y - h)) so that a
+    cell much narrower than σ keeps its precision."""
+    k = len(y)
+    if abs(xi) < XI_ZERO:  # S(t) = exp(-t/σ): every cell has the factor 1 - exp(-h/σ)
+        return float(y.sum() - k * tick) / sigma - k * math.log(-math.expm1(-tick / sigma))
+    if xi < 0 and xi * (float(y.max()) - tick) / sigma <= -1.0:
+        return math.inf  # a cell that starts at or beyond the endpoint has no probability
+    log_low = -np.log1p(xi * (y - tick) / sigma) / xi
+    # beyond a bounded tail's endpoint S = 0: log1p(-1) = -inf gives log S = -inf
+    log_high = -np.log1p(np.maximum(xi * y / sigma, -1.0)) / xi
+    return -float(log_low.sum() + np.log(-np.expm1(log_high - log_low)).sum())
+
+
+#: How a value y recorded on a grid of tick h stands for the true latency: "round" — the
+#: true value lies in [y - h/2, y + h/2) (a cycle counter, a value rounded for printing);
+#: "floor" — in [y, y + h) (a tool that truncates, as cyclictest does when it divides ns by
+#: 1000). The value is the part of the cell below y, in ticks.
+QUANTISATION = {"round": 0.5, "floor": 0.0}
+
+
+def data_tick(values: np.ndarray, declared: int = 1) -> int:
+    """The grid the values lie on: the greatest common divisor of their distances to the
+    smallest one (0 for values that are not whole numbers: a continuous sample). The run's
+    recorded resolution (``declared``) is the finest the grid can be; values recorded finer
+    than their grid (whole ns that are all multiples of 250) get the coarser grid they show."""
+    x = np.asarray(values)
+    if x.size == 0:
+        return max(declared, 0)
+    if x.dtype.kind not in "iu":
+        if not bool(np.all(np.isfinite(x))) or not bool(np.all(x == np.round(x))):
+            return 0
+        x = x.astype(np.int64)
+    g = int(np.gcd.reduce(np.asarray(x - x.min(), dtype=np.int64)))
+    if g == 0:
+        return max(declared, 1)
+    return g if declared <= 1 or g % declared == 0 else math.gcd(g, declared)
 
 
 def gpd_pwm(y: np.ndarray) -> tuple[float, float]:
@@ -297,15 +539,15 @@ def gpd_pwm(y: np.ndarray) -> tuple[float, float]:
     return max(sigma, 1e-12 * a0), float(np.clip(xi, XI_MIN + 0.05, XI_MAX - 0.05))
 
 
-def _sigma_for_xi(xi: float, y: np.ndarray) -> tuple[float, float]:
+def _sigma_for_xi(xi: float, y: np.ndarray, tick: float = 0.0) -> tuple[float, float]:
     """The σ that maximises the GPD likelihood for a fixed ξ, and the negative log-likelihood
     there."""
     ymax = float(y.max())
     mean = float(y.mean())
-    low = max(-xi * ymax, 0.0) * (1 + 1e-10) + 1e-12 * mean
+    low = max(-xi * (ymax - tick), 0.0) * (1 + 1e-10) + 1e-12 * mean
     high = max(100.0 * ymax, low * 10)
     result = optimize.minimize_scalar(
-        lambda ls: gpd_nll(math.exp(ls), xi, y),
+        lambda ls: gpd_nll(math.exp(ls), xi, y, tick),
         bounds=(math.log(low), math.log(high)),
         method="bounded",
         options={"xatol": 1e-9},
@@ -333,19 +575,21 @@ def _maximise_1d(
 
 
 @_quiet
-def fit_gpd(y: np.ndarray) -> tuple[float, float, float]:
-    """Maximum-likelihood (σ, ξ) of excesses y, and the minimised negative log-likelihood.
+def fit_gpd(y: np.ndarray, tick: float = 0.0) -> tuple[float, float, float]:
+    """Maximum-likelihood (σ, ξ) of excesses y (on a grid of ``tick``: :func:`gpd_nll`), and
+    the minimised negative log-likelihood.
 
-    Nelder–Mead on (log σ, ξ) from the PWM estimate and from the exponential fit; the better
-    optimum wins."""
+    Nelder–Mead on (log σ, ξ) from the PWM estimate (of the cells' midpoints) and from the
+    exponential fit; the better optimum wins."""
     y = np.asarray(y, dtype=np.float64)
-    starts = [gpd_pwm(y), (float(y.mean()), 0.0)]
+    middle = y - tick / 2
+    starts = [gpd_pwm(middle), (float(middle.mean()), 0.0)]
     best: tuple[float, float, float] | None = None
 
     def objective(v: np.ndarray) -> float:
         if not XI_MIN <= v[1] <= XI_MAX:
             return math.inf
-        return gpd_nll(math.exp(float(v[0])), float(v[1]), y)
+        return gpd_nll(math.exp(float(v[0])), float(v[1]), y, tick)
 
     for sigma0, xi0 in starts:
         with np.errstate(invalid="ignore"):  # inf outside the support is expected
@@ -361,13 +605,13 @@ def fit_gpd(y: np.ndarray) -> tuple[float, float, float]:
         raise LatmonError("the generalised Pareto fit did not converge")
     # polish along the profile in ξ (Nelder–Mead can stop early on a flat ridge)
     xi, nll = _maximise_1d(
-        lambda x: _sigma_for_xi(x, y)[1],
+        lambda x: _sigma_for_xi(x, y, tick)[1],
         max(best[1] - 0.05, XI_MIN),
         min(best[1] + 0.05, XI_MAX),
         5,
     )
     if nll < best[2]:
-        best = (_sigma_for_xi(xi, y)[0], xi, nll)
+        best = (_sigma_for_xi(xi, y, tick)[0], xi, nll)
     return best
 
 
@@ -464,24 +708,37 @@ class GpdFit:
     xi_ci: tuple[float, float]
     excesses: np.ndarray = field(repr=False)
     confidence: float = CONFIDENCE
+    #: The grid of the samples (0: continuous) and where the true latency's threshold lies
+    #: above the recorded one: a value recorded above ``threshold`` is a true latency above
+    #: threshold + offset (:func:`fit_pot`).
+    tick: float = 0.0
+    offset: float = 0.0
+    #: The negative log-likelihood with ξ held at 0 (the test of a light tail).
+    light_nll: float = math.nan
+
+    @property
+    def start(self) -> float:
+        """The threshold of the true latencies: exceeded with probability ``rate``."""
+        return self.threshold + self.offset
 
     def quantile(self, p: float) -> float:
-        return gpd_quantile(self.threshold, self.sigma, self.xi, self.rate, p)
+        return gpd_quantile(self.start, self.sigma, self.xi, self.rate, p)
 
     def _profile_nll(self, xp: float, p: float, xi_low: float, xi_high: float) -> float:
         """min over ξ of the negative log-likelihood with x_p held at ``xp``."""
-        excess = xp - self.threshold
+        excess = xp - self.start
         if excess <= 0:
             return math.inf
         log_ratio = math.log(self.rate / p)
         y = self.excesses
+        tick = self.tick
 
         def nll(xi: float) -> float:
             if abs(xi) < XI_ZERO:
                 sigma = excess / log_ratio
             else:
                 sigma = excess * xi / math.expm1(xi * log_ratio)
-            return gpd_nll(sigma, xi, y)
+            return gpd_nll(sigma, xi, y, tick)
 
         return _maximise_1d(nll, xi_low, xi_high)[1]
 
@@ -498,8 +755,8 @@ class GpdFit:
         def deviance(xp: float) -> float:
             return 2.0 * (self._profile_nll(xp, p, xi_low, xi_high) - self.nll)
 
-        scale = max(estimate - self.threshold, self.sigma) * 0.05
-        low, high = _profile_bounds(deviance, estimate, limit, self.threshold, scale)
+        scale = max(estimate - self.start, self.sigma) * 0.05
+        low, high = _profile_bounds(deviance, estimate, limit, self.start, scale)
         return Quantile(p, estimate, low, high)
 
 
@@ -530,26 +787,62 @@ def _xi_profile_ci(
     return bound(XI_MIN), bound(XI_MAX)
 
 
+def grid_excesses(
+    above: np.ndarray, threshold: float, tick: float, quantisation: str = "round"
+) -> tuple[np.ndarray, float]:
+    """The excesses of the recorded values ``above`` a threshold, as the likelihood takes
+    them, and the offset of the true latencies' threshold.
+
+    Continuous (tick 0): y - threshold, offset 0. On a grid of tick h: the recorded values
+    above the threshold are those from g, the first grid value above it; the cell of a value
+    y spans [y - c h, y - c h + h) (c from :data:`QUANTISATION`), so "recorded above the
+    threshold" means "true latency at least g - c h", and each excess is counted in the cells
+    [0, h), [h, 2h), ... above that point: y - g + h, a multiple of h, with the offset
+    g - c h - threshold."""
+    if tick <= 0:
+        return above - threshold, 0.0
+    lowest = float(above.min())
+    first = lowest - tick * (math.ceil((lowest - threshold) / tick) - 1)
+    start = first - QUANTISATION[quantisation] * tick
+    return above - first + tick, start - threshold
+
+
 @_quiet
-def fit_pot(values: np.ndarray, threshold: float, confidence: float = CONFIDENCE) -> GpdFit | None:
+def fit_pot(
+    values: np.ndarray,
+    threshold: float,
+    confidence: float = CONFIDENCE,
+    tick: float | None = None,
+    quantisation: str = "round",
+    n: int | None = None,
+) -> GpdFit | None:
     """A GPD fit of the samples above ``threshold``, or None when there are fewer than two
-    distinct excesses."""
-    x = np.asarray(values, dtype=np.float64)
-    excesses = x[x > threshold] - threshold
-    if len(np.unique(excesses)) < 2:
+    distinct excesses. ``tick``: the grid of the samples (None: found in the samples above
+    the threshold by :func:`data_tick`; 0: continuous), each value standing for its cell as
+    ``quantisation`` says (:func:`grid_excesses`). ``n``: the values are the largest of a
+    series of n samples (all those above the threshold among them)."""
+    x = np.asarray(values)
+    above = np.asarray(x[x > threshold], dtype=np.float64)
+    if len(np.unique(above)) < 2:
         return None
-    sigma, xi, nll = fit_gpd(excesses)
-    xi_ci = _xi_profile_ci(lambda v: _sigma_for_xi(v, excesses)[1], xi, nll, confidence)
+    if tick is None:
+        tick = float(data_tick(x[x > threshold]))
+    excesses, offset = grid_excesses(above, threshold, tick, quantisation)
+    sigma, xi, nll = fit_gpd(excesses, tick)
+    xi_ci = _xi_profile_ci(lambda v: _sigma_for_xi(v, excesses, tick)[1], xi, nll, confidence)
     return GpdFit(
         threshold=threshold,
         exceedances=len(excesses),
-        rate=len(excesses) / len(x),
+        rate=len(excesses) / (len(x) if n is None else n),
         sigma=sigma,
         xi=xi,
         nll=nll,
         xi_ci=xi_ci,
         excesses=excesses,
         confidence=confidence,
+        tick=tick,
+        offset=offset,
+        light_nll=_sigma_for_xi(0.0, excesses, tick)[1],
     )
 
 
@@ -582,32 +875,42 @@ class StabilityPoint:
         }
 
 
-def threshold_candidates(values: np.ndarray, min_exceedances: int) -> list[tuple[float, float]]:
+def threshold_candidates(
+    values: np.ndarray, min_exceedances: int, n: int | None = None
+) -> list[tuple[float, float]]:
     """(quantile, threshold) of every candidate, lowest first: thresholds are measured values
     with from EXCEEDANCES_PER_ROOT · √n down to ``min_exceedances`` samples, and at least
-    ``MIN_DISTINCT`` distinct values, above them."""
+    ``MIN_DISTINCT`` distinct values, above them. ``n``: the values are the largest of a
+    series of n samples (:func:`tail_pool`), not the whole series."""
     x = np.sort(np.asarray(values))
-    n = len(x)
+    total = len(x) if n is None else n
     out: list[tuple[float, float]] = []
-    k = EXCEEDANCES_PER_ROOT * math.sqrt(n)
-    while round(k) >= min_exceedances:
-        u = float(x[n - round(k) - 1])
+    k = EXCEEDANCES_PER_ROOT * math.sqrt(total)
+    while round(k) >= min_exceedances and round(k) < len(x):
+        u = float(x[len(x) - round(k) - 1])
         above = x[np.searchsorted(x, u, side="right") :]
         new = not out or u > out[-1][1]
         if new and len(above) >= min_exceedances and len(np.unique(above)) >= MIN_DISTINCT:
-            out.append((1 - len(above) / n, u))
+            out.append((1 - len(above) / total, u))
         k /= THRESHOLD_STEP
     return out
 
 
 @_quiet
-def stability(values: np.ndarray, min_exceedances: int = MIN_EXCEEDANCES) -> list[StabilityPoint]:
-    """ξ and σ* at every candidate threshold."""
+def stability(
+    values: np.ndarray,
+    min_exceedances: int = MIN_EXCEEDANCES,
+    tick: float = 0.0,
+    quantisation: str = "round",
+    n: int | None = None,
+) -> list[StabilityPoint]:
+    """ξ and σ* at every candidate threshold (on a grid of ``tick``: :func:`fit_pot`;
+    ``n``: the values are the largest of n, :func:`threshold_candidates`)."""
     x = np.asarray(values, dtype=np.float64)
     points = []
-    for q, u in threshold_candidates(x, min_exceedances):
-        y = x[x > u] - u
-        sigma, xi, _ = fit_gpd(y)
+    for q, u in threshold_candidates(x, min_exceedances, n):
+        y, offset = grid_excesses(x[x > u], u, tick, quantisation)
+        sigma, xi, _ = fit_gpd(y, tick)
         k = len(y)
         # inverse Fisher information of the GPD (valid for ξ > -1/2): Var ξ = (1+ξ)²/k,
         # Var σ = 2σ²(1+ξ)/k, Cov = -σ(1+ξ)/k; with 1 + ξ raised to at least 1 (see above)
@@ -615,9 +918,10 @@ def stability(values: np.ndarray, min_exceedances: int = MIN_EXCEEDANCES) -> lis
         var_xi = one * one / k
         var_sigma = 2.0 * sigma * sigma * one / k
         cov = -sigma * one / k
-        var_star = var_sigma - 2.0 * u * cov + u * u * var_xi
+        var_star = var_sigma - 2.0 * (u + offset) * cov + (u + offset) ** 2 * var_xi
+        start = u + offset
         points.append(
-            StabilityPoint(q, u, k, xi, math.sqrt(var_xi), sigma - xi * u, math.sqrt(var_star))
+            StabilityPoint(q, u, k, xi, math.sqrt(var_xi), sigma - xi * start, math.sqrt(var_star))
         )
     return points
 
@@ -664,34 +968,51 @@ class MeanExcess:
 
 
 def mean_residual_life(
-    values: np.ndarray, points: int = 60, confidence: float = CONFIDENCE
+    values: np.ndarray,
+    points: int = 60,
+    confidence: float = CONFIDENCE,
+    median: float | None = None,
 ) -> MeanExcess:
     """The mean excess at ``points`` thresholds from the median to the value with 10 samples
-    above it."""
-    x = np.sort(np.asarray(values, dtype=np.float64))
+    above it, summed in chunks (``median``: the series' median when the caller knows it)."""
+    x = np.asarray(values)
     n = len(x)
-    top = x[max(n - 10, 0)]
-    thresholds = np.unique(np.linspace(float(np.median(x)), float(top), points))
+    middle = float(np.median(x)) if median is None else median
+    top = float(np.partition(tail_pool(x, 10, keep=10), 0)[0]) if n > 10 else float(x.min())
+    thresholds = np.unique(np.linspace(middle, top, points))
     z = float(sps.norm.ppf(0.5 + confidence / 2))
-    suffix = np.cumsum(x[::-1])[::-1]  # sum of x[i:]
-    suffix_sq = np.cumsum((x * x)[::-1])[::-1]
+    m = len(thresholds)
+    # per value: how many thresholds lie below it; sums of (x - middle) and its square per
+    # count, then from the top down: the sums over the values above each threshold
+    count = np.zeros(m + 1)
+    total = np.zeros(m + 1)
+    square = np.zeros(m + 1)
+    for start, stop, _ in _chunks(n):
+        chunk = np.asarray(x[start:stop], dtype=np.float64)
+        below = np.searchsorted(thresholds, chunk, side="left")
+        centred = chunk - middle
+        count += np.bincount(below, minlength=m + 1)
+        total += np.bincount(below, weights=centred, minlength=m + 1)
+        square += np.bincount(below, weights=centred * centred, minlength=m + 1)
+    # values above threshold j: those with more than j thresholds below them
+    above_count = np.cumsum(count[::-1])[::-1][1:]
+    above_sum = np.cumsum(total[::-1])[::-1][1:]
+    above_square = np.cumsum(square[::-1])[::-1][1:]
     means, lows, highs, counts = [], [], [], []
-    for u in thresholds:
-        i = int(np.searchsorted(x, u, side="right"))
-        k = n - i
+    for j, u in enumerate(thresholds):
+        k = int(above_count[j])
+        counts.append(k)
         if k < 2:
             means.append(math.nan)
             lows.append(math.nan)
             highs.append(math.nan)
-            counts.append(k)
             continue
-        mean = suffix[i] / k - u
-        var = max((suffix_sq[i] - suffix[i] ** 2 / k) / (k - 1), 0.0)
+        mean = above_sum[j] / k + middle - u
+        var = max((above_square[j] - above_sum[j] ** 2 / k) / (k - 1), 0.0)
         half = z * math.sqrt(var / k)
         means.append(mean)
         lows.append(mean - half)
         highs.append(mean + half)
-        counts.append(k)
     return MeanExcess(
         thresholds, np.array(means), np.array(lows), np.array(highs), np.array(counts)
     )
@@ -771,6 +1092,8 @@ class GevFit:
     xi_ci: tuple[float, float]
     maxima: np.ndarray = field(repr=False)
     confidence: float = CONFIDENCE
+    #: The negative log-likelihood with ξ held at 0 (the test of a light tail).
+    light_nll: float = math.nan
 
     def _y(self, p: float) -> float:
         # per activation p -> per block: 1 - (1-p)^b = 1 - exp(-y), y = -b log(1-p)
@@ -863,7 +1186,7 @@ def fit_gev(maxima: np.ndarray, block: int, confidence: float = CONFIDENCE) -> G
             return math.inf
 
     xi_ci = _xi_profile_ci(profile_xi, xi, nll, confidence)
-    return GevFit(block, len(m), mu, sigma, xi, nll, xi_ci, m, confidence)
+    return GevFit(block, len(m), mu, sigma, xi, nll, xi_ci, m, confidence, profile_xi(0.0))
 
 
 # --- the analysis of one series -----------------------------------------------------------
@@ -975,19 +1298,31 @@ def _p(p: float | None) -> str:
     return "—" if p is None else f"{p:.3g}"
 
 
-def _shape_check(xi: float, xi_ci: tuple[float, float], confidence: float) -> Check:
+def _shape_check(
+    xi: float, xi_ci: tuple[float, float], confidence: float, nll: float, light_nll: float
+) -> Check:
+    """The heavy-tail screen: the signed root of the likelihood ratio of ξ̂ against the best
+    fit with ξ = 0, r = sign(ξ̂) √(2 (nll(0) - nll(ξ̂))), is standard normal at the boundary of a
+    light tail; the tail is called heavy when the one-sided p = 1 - Φ(r) is below
+    HEAVY_LEVEL."""
     lo, hi = xi_ci
     text = f"ξ = {xi:+.3f}, {confidence:.0%} interval [{lo:+.3f}, {hi:+.3f}]"
-    if lo > 0:
+    deviance = max(2.0 * (light_nll - nll), 0.0) if math.isfinite(light_nll) else 0.0
+    r = math.copysign(math.sqrt(deviance), xi)
+    p = float(sps.norm.sf(r))
+    if p < HEAVY_LEVEL:
         return Check(
             "shape",
             False,
-            text + ": a heavy tail (ξ > 0): the latency has no upper bound in this model and "
-            "its quantiles grow as a power of 1/p, so an extrapolation to small p is not "
-            "supported by the data",
+            text + ": a heavy tail (a light one, ξ ≤ 0, is rejected): the latency has no upper "
+            "bound in this model and its quantiles grow as a power of 1/p, so an "
+            "extrapolation to small p is not supported by the data",
+            r,
+            p,
+            HEAVY_LEVEL,
         )
     kind = "bounded" if hi < 0 else "light or bounded"
-    return Check("shape", True, f"{text}: {kind} tail")
+    return Check("shape", True, f"{text}: {kind} tail", r, p, HEAVY_LEVEL)
 
 
 def _count_check(name: str, have: int, need: int, what: str) -> Check:
@@ -1005,12 +1340,15 @@ def analyse_tail(
     block: int | None = None,
     min_exceedances: int = MIN_EXCEEDANCES,
     unit: str = "",
+    resolution: int = 1,
+    quantisation: str = "round",
 ) -> TailAnalysis:
     """Checks, then (when they pass) the POT and block-maxima fits of samples in time order.
 
     ``threshold`` fixes the POT threshold (a value in the samples' unit) instead of the
     automatic choice; ``block`` fixes the block size; ``unit`` names the samples' unit in the
-    checks' details."""
+    checks' details; ``resolution`` is the run's recorded resolution and ``quantisation`` how
+    a recorded value stands for the true latency (:data:`QUANTISATION`)."""
     x = np.asarray(values)
     n = len(x)
     probs = tuple(sorted(set(probabilities), reverse=True))
@@ -1023,14 +1361,50 @@ def analyse_tail(
         )
         return result
     result.sample_max = float(x.max())
-    result.checks = iid_checks(x, alpha, unit)
+    counts = half_counts(x)
+    result.checks = iid_checks(x, alpha, unit, counts)
     if not result.iid:
         return result
     result.pot, result.gev, result.stability = fit_tail(
-        x, probs, confidence, threshold, block, min_exceedances
+        x,
+        probs,
+        confidence,
+        threshold,
+        block,
+        min_exceedances,
+        resolution=resolution,
+        quantisation=quantisation,
+        unit=unit,
     )
-    result.mean_excess = mean_residual_life(x, confidence=confidence)
+    median = counts.median() if counts is not None else None
+    result.mean_excess = mean_residual_life(x, confidence=confidence, median=median)
     return result
+
+
+def tail_pool(
+    values: np.ndarray, min_exceedances: int = MIN_EXCEEDANCES, keep: int | None = None
+) -> np.ndarray:
+    """The largest values, from the lowest candidate threshold up (what the POT fits use):
+    EXCEEDANCES_PER_ROOT · √n + 1 of them (or ``keep``), unsorted; kept chunk by chunk, so
+    nothing of the size of the series is copied."""
+    x = np.asarray(values)
+    n = len(x)
+    k = min(n, keep if keep is not None else round(EXCEEDANCES_PER_ROOT * math.sqrt(n)) + 1)
+    if k == 0:
+        return x[:0]
+    top = x[:0]
+    for start, stop, _ in _chunks(n):
+        merged = np.concatenate((top, x[start:stop]))
+        top = (
+            np.partition(merged, len(merged) - k)[len(merged) - k :] if len(merged) > k else merged
+        )
+    return top
+
+
+def count_above(values: np.ndarray, level: float) -> int:
+    """How many values exceed ``level`` (in chunks)."""
+    x = np.asarray(values)
+    return sum(int(np.count_nonzero(x[a:b] > level)) for a, b, _ in _chunks(len(x)))
 
 
 @_quiet
@@ -1041,25 +1415,151 @@ def fit_tail(
     threshold: float | None = None,
     block: int | None = None,
     min_exceedances: int = MIN_EXCEEDANCES,
+    resolution: int = 1,
+    quantisation: str = "round",
+    unit: str = "",
+    held_out: bool = True,
 ) -> tuple[MethodResult, MethodResult, list[StabilityPoint]]:
-    """The POT and block-maxima fits with their own checks (exceedances, blocks, shape) and
-    pWCETs, and the threshold-stability points — without the i.i.d. checks (which
-    :func:`analyse_tail` runs first)."""
+    """The POT and block-maxima fits with their own checks (exceedances, blocks, shape, the
+    held-out check) and pWCETs, and the threshold-stability points — without the i.i.d.
+    checks (which :func:`analyse_tail` runs first).
+
+    The grid of the samples is found in the largest values (:func:`data_tick`, at least the
+    recorded ``resolution``): POT fits it by the interval-censored likelihood, block maxima
+    take each maximum at the middle of its cell. A tail that POT shows heavy gets no number
+    from block maxima either (POT sees √n times more of the tail)."""
     x = np.asarray(values)
     probs = tuple(sorted(set(probabilities), reverse=True))
-    points = stability(x, min_exceedances)
-    pot = _pot(x, points, probs, confidence, threshold, min_exceedances)
-    gev = _block_maxima(x, probs, confidence, block)
+    if quantisation not in QUANTISATION:
+        raise LatmonError(f"quantisation must be one of {', '.join(QUANTISATION)}")
+    n = len(x)
+    # POT sees only the largest values: every candidate threshold's exceedances are among them
+    pool = tail_pool(x, min_exceedances)
+    if threshold is not None and (len(pool) == 0 or threshold < float(pool.min())):
+        pool = x[x > threshold]
+    tick = float(data_tick(pool, resolution))
+    grid = Grid(tick, quantisation, resolution)
+    points = stability(pool, min_exceedances, tick, quantisation, n)
+    pot = _pot(pool, n, points, probs, confidence, threshold, min_exceedances, grid)
+    gev = _block_maxima(x, probs, confidence, block, grid)
+    if held_out:
+        half = len(x) // 2
+        first, second = x[:half], x[half:]
+        for method in (pot, gev):
+            if method.valid and isinstance(method.fit, GpdFit | GevFit):
+                check = held_out_check(method.fit, first, second, min_exceedances, grid, unit)
+                method.checks.append(check)
+                if not check.passed:
+                    method.quantiles = []
+    heavy = next((c for c in pot.checks if c.name == "shape" and not c.passed), None)
+    if heavy is not None and gev.fit is not None:
+        gev.checks.append(
+            Check(
+                "shape (POT)", False, "the peaks over threshold show a heavy tail: " + heavy.detail
+            )
+        )
+        gev.quantiles = []
     return pot, gev, points
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The grid the samples lie on: ``tick`` (0: continuous), how a value stands for its
+    cell (:data:`QUANTISATION`) and the run's recorded resolution."""
+
+    tick: float
+    quantisation: str = "round"
+    resolution: int = 1
+
+    def midpoint_shift(self) -> float:
+        """From a recorded value to the middle of its cell."""
+        return (0.5 - QUANTISATION[self.quantisation]) * self.tick
+
+    def text(self) -> str:
+        if self.tick <= 0:
+            return "continuous values"
+        cell = "[y - h/2, y + h/2)" if self.quantisation == "round" else "[y, y + h)"
+        text = f"on a grid of h = {fmt(self.tick)}: each value y stands for {cell}"
+        if self.tick > self.resolution > 0:
+            text += f" (the run records a resolution of {fmt(self.resolution)}; the values show h)"
+        return text
+
+
+def held_out_check(
+    fit: GpdFit | GevFit,
+    first: np.ndarray,
+    second: np.ndarray,
+    min_exceedances: int,
+    grid: Grid,
+    unit: str = "",
+) -> Check:
+    """The reliability test of the MBPTA literature: the method fitted, as it was fitted to
+    the whole series, to the first half of the samples alone; its quantiles at p = c / m (m
+    the samples of the second half, c each of HELD_OUT_COUNTS, where p lies beyond the data
+    the fit starts from) must not be exceeded by the second half more often than a binomial
+    count of mean c allows: the count above the upper end of the quantile's interval is
+    tested one-sided (Bonferroni over the levels at HELD_OUT_ALPHA). A fit that underestimates
+    the tail fails; one that overestimates it passes (it is only conservative)."""
+    name = "held-out exceedances"
+    m = len(second)
+    suffix = f" {unit}" if unit else ""
+    part: GpdFit | GevFit | None
+    if isinstance(fit, GpdFit):
+        # the same threshold rule on the first half: the same exceedance rate
+        k = max(round(fit.rate * len(first)), 2)
+        if k < min(min_exceedances, HELD_OUT_MIN_EXCEEDANCES) or k >= len(first):
+            part = None
+        else:
+            top = tail_pool(first, keep=k + 1)  # the threshold and the k values above it
+            u = float(top.min())
+            part = fit_pot(top, u, fit.confidence, grid.tick, grid.quantisation, len(first))
+        limit = fit.rate
+    else:
+        maxima = block_maxima(first, fit.block)
+        part = None
+        if len(maxima) >= HELD_OUT_MIN_BLOCKS and len(np.unique(maxima)) >= MIN_DISTINCT:
+            part = fit_gev(maxima + grid.midpoint_shift(), fit.block, fit.confidence)
+        limit = 1.0 / fit.block
+    if part is None:
+        return Check(
+            name,
+            False,
+            f"the first half ({len(first):,} samples) is too short to fit the model again and "
+            "test it on the second half: no pWCET without that check",
+        )
+    levels = [c / m for c in HELD_OUT_COUNTS if c / m < limit]
+    if not levels:
+        return Check(name, False, f"the second half ({m:,} samples) is too short to test the tail")
+    worst_p, parts = 1.0, []
+    for p in levels:
+        q = part.quantile_ci(p)
+        observed = count_above(second, q.high) if math.isfinite(q.high) else 0
+        pv = float(sps.binom.sf(observed - 1, m, p))
+        worst_p = min(worst_p, pv)
+        high = "∞" if not math.isfinite(q.high) else fmt(q.high)
+        parts.append(
+            f"{observed} above its {p:.2g} quantile's upper end {high}{suffix} "
+            f"({fmt(p * m)} expected at most)"
+        )
+    level = HELD_OUT_ALPHA / len(levels)
+    passed = worst_p * len(levels) >= HELD_OUT_ALPHA
+    detail = f"fitted to the first {len(first):,} samples, tested on the last {m:,}: " + "; ".join(
+        parts
+    )
+    if not passed:
+        detail += ": the fit underestimates the tail of the samples it did not see"
+    return Check(name, passed, detail, None, worst_p, level)
 
 
 def _pot(
     x: np.ndarray,
+    n: int,
     points: list[StabilityPoint],
     probs: tuple[float, ...],
     confidence: float,
     threshold: float | None,
     min_exceedances: int,
+    grid: Grid,
 ) -> MethodResult:
     method = "POT/GPD"
     if threshold is None:
@@ -1068,7 +1568,8 @@ def _pot(
                 "exceedances",
                 False,
                 f"no threshold has {min_exceedances} samples with {MIN_DISTINCT} distinct "
-                "values above it",
+                f"values above it ({grid.text()}): too few distinct values in the tail to fit "
+                "its shape; record with a finer resolution or more samples",
             )
             return MethodResult(method, None, [check], [])
         chosen = select_threshold(points)
@@ -1076,10 +1577,13 @@ def _pot(
         choice = Check("threshold", True, _threshold_choice(points, chosen))
     else:
         choice = Check("threshold", True, "given (--threshold)")
-    fit = fit_pot(x, threshold, confidence)
+    fit = fit_pot(x, threshold, confidence, grid.tick, grid.quantisation, n)
     above = x[x > threshold]
     checks = [
         choice,
+        Check("resolution", True, grid.text() + " (interval-censored likelihood)")
+        if grid.tick > 0
+        else Check("resolution", True, "continuous values"),
         _count_check("exceedances", len(above), min_exceedances, "samples above the threshold"),
     ]
     distinct = len(np.unique(above))
@@ -1089,12 +1593,12 @@ def _pot(
                 "distinct exceedances",
                 distinct,
                 MIN_DISTINCT,
-                "distinct values above the threshold",
+                f"distinct values above the threshold ({grid.text()})",
             )
         )
     if fit is None:
         return MethodResult(method, None, checks, [])
-    checks.append(_shape_check(fit.xi, fit.xi_ci, confidence))
+    checks.append(_shape_check(fit.xi, fit.xi_ci, confidence, fit.nll, fit.light_nll))
     bad = [p for p in probs if p > fit.rate]
     if bad:
         checks.append(
@@ -1127,7 +1631,7 @@ def _threshold_choice(points: Sequence[StabilityPoint], chosen: int) -> str:
 
 
 def _block_maxima(
-    x: np.ndarray, probs: tuple[float, ...], confidence: float, block: int | None
+    x: np.ndarray, probs: tuple[float, ...], confidence: float, block: int | None, grid: Grid
 ) -> MethodResult:
     method = "block maxima/GEV"
     b = block or default_block_size(len(x))
@@ -1139,8 +1643,9 @@ def _block_maxima(
                 Check("distinct maxima", False, f"{len(np.unique(maxima))} distinct block maxima")
             )
         return MethodResult(method, None, checks, [])
-    fit = fit_gev(maxima, b, confidence)
-    checks.append(_shape_check(fit.xi, fit.xi_ci, confidence))
+    # on a grid, each maximum at the middle of the cell it stands for
+    fit = fit_gev(maxima + grid.midpoint_shift(), b, confidence)
+    checks.append(_shape_check(fit.xi, fit.xi_ci, confidence, fit.nll, fit.light_nll))
     result = MethodResult(method, fit, checks, [])
     if result.valid:
         result.quantiles = [fit.quantile_ci(p) for p in probs]
@@ -1167,9 +1672,11 @@ def analyse_series(
     threshold: float | None = None,
     block: int | None = None,
     min_exceedances: int = MIN_EXCEEDANCES,
+    quantisation: str = "round",
 ) -> TailAnalysis:
-    """:func:`analyse_tail` of a series in time order; a histogram-only series gets a reason
-    instead."""
+    """:func:`analyse_tail` of a series in time order (on the series' recorded resolution, its
+    values standing for their cells as ``quantisation`` says); a histogram-only series gets a
+    reason instead."""
     values = time_ordered(series)
     if values is None:
         kind = "a histogram only" if series.histogram is not None else "no samples"
@@ -1184,5 +1691,21 @@ def analyse_series(
             probabilities=tuple(sorted(set(probabilities), reverse=True)),
         )
     return analyse_tail(
-        values, probabilities, alpha, confidence, threshold, block, min_exceedances, series.unit
+        values,
+        probabilities,
+        alpha,
+        confidence,
+        threshold,
+        block,
+        min_exceedances,
+        series.unit,
+        series.resolution,
+        quantisation,
     )
+
+
+def quantisation_of(meta: dict[str, str]) -> str:
+    """How a run's tool turns a latency into the value it records (:data:`QUANTISATION`):
+    cyclictest truncates (its µs are ns divided by 1000); every other source is taken as
+    rounding to its grid (a cycle counter's count is the elapsed time to within a cycle)."""
+    return "floor" if meta.get("source") == "cyclictest" else "round"

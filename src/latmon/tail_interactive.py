@@ -29,7 +29,7 @@ from latmon.interactive import (
     _label,
 )
 from latmon.tables import say_ns, unit_for
-from latmon.tail import GpdFit, MethodResult, Quantile, TailAnalysis
+from latmon.tail import GpdFit, MethodResult, Quantile, TailAnalysis, value_counts
 from latmon.tail_plots import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 
 MEASURED_COLOR = "#000000"
@@ -40,7 +40,7 @@ THRESHOLD_COLOR = PALETTE[1]
 def measured_curve(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
     """(latency, fraction of samples above it, n) at the distinct values; the body thinned to
     CURVE_POINTS, the top CURVE_POINTS values (the maximum among them) kept."""
-    distinct, counts = np.unique(np.asarray(values), return_counts=True)
+    distinct, counts = value_counts(values)
     n = int(counts.sum())
     above = (n - np.cumsum(counts)) / n
     if len(distinct) > 2 * CURVE_POINTS:

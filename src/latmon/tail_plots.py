@@ -21,7 +21,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from latmon.tail import GevFit, GpdFit, MethodResult, Quantile, TailAnalysis
+from latmon.tail import GevFit, GpdFit, MethodResult, Quantile, TailAnalysis, value_counts
 
 #: The extrapolated curve is drawn down to this probability per activation.
 LOWEST_PROBABILITY = 1e-12
@@ -112,7 +112,7 @@ def _exceedance(
     unit: str,
 ) -> None:
     # the measured curve from the distinct values and their counts (never one point per sample)
-    distinct, counts = np.unique(np.asarray(values), return_counts=True)
+    distinct, counts = value_counts(values)
     n = int(counts.sum())
     above = (n - np.cumsum(counts)) / n
     if len(distinct) > 2 * CURVE_POINTS:  # thin the body, keep the top CURVE_POINTS values

@@ -38,7 +38,10 @@ INTRODUCTION = (
     "(generalised Pareto) and block maxima (GEV), with profile-likelihood intervals. Only for "
     "samples that pass the checks: independence (Ljung–Box, runs test) and identical "
     "distribution (KPSS, KS between the halves), the four as one family; enough exceedances; "
-    "and a tail that is not heavy (ξ &gt; 0 has no bound: no number). Latencies in the unit "
+    "a tail that is not heavy (ξ &gt; 0 has no bound: no number); and a held-out check (the "
+    "fit to the first half must not underestimate the second half's tail). Values recorded "
+    "on a grid (whole µs, clock cycles) are fitted as the cells they stand for. Latencies in "
+    "the unit "
     "named in each heading, the exact ns in each cell's tooltip. Also: "
     "<code>latmon tail</code>; see docs/tail.md.</p>"
 )
@@ -50,7 +53,13 @@ class TailSection:
 
     deadline_ns: int | None = None
 
-    def render(self, series: Sequence[tuple[str, Series]], figure: FigureWriter) -> str:
+    def render(
+        self,
+        series: Sequence[tuple[str, Series] | tuple[str, Series, str]],
+        figure: FigureWriter,
+    ) -> str:
+        """The section; each series as (label, series) or (label, series, quantisation: how
+        its tool records a value, latmon.tail.QUANTISATION; "round" when not given)."""
         parts = [
             '<section id="tail"><h2>Probabilistic worst case (extreme-value analysis)</h2>',
             INTRODUCTION,
@@ -58,8 +67,8 @@ class TailSection:
         unavailable = Table(
             [Column("series", "series", "l"), Column("n", "samples"), Column("why", "why", "l")]
         )
-        for label, s in series:
-            a = analyse_series(s)
+        for label, s, *how in series:
+            a = analyse_series(s, quantisation=how[0] if how else "round")
             if a.unavailable is not None:  # too few samples, a histogram: one line each below
                 unavailable.add({"series": label, "n": a.n, "why": a.unavailable})
                 continue

@@ -28,6 +28,7 @@ from latmon.tail import (
     PROBABILITIES,
     TailAnalysis,
     analyse_series,
+    quantisation_of,
 )
 from latmon.tail_tables import checks_table, fit_text, pwcet_table
 
@@ -140,9 +141,10 @@ def command(
     First the checks that make an extrapolation valid, on the samples in time order:
     independence (Ljung-Box, runs test), identical distribution (KPSS, KS between the
     halves), enough exceedances, and the sign of the shape ξ (a heavy tail gets no number).
-    Then peaks over threshold (generalised Pareto) and block maxima (GEV), each with the
-    latency exceeded with probability p per activation (pWCET) and its profile-likelihood
-    interval. A failed check gives its reason and no pWCET.
+    Then peaks over threshold (generalised Pareto, on the samples' own grid) and block maxima
+    (GEV), each with the latency exceeded with probability p per activation (pWCET) and its
+    profile-likelihood interval, and a held-out check (the fit to the first half predicts the
+    second half's exceedances). A failed check gives its reason and no pWCET.
     """
     probs = tuple(_probability(p) for p in probabilities) or PROBABILITIES
     deadline_ns = parse_deadline(deadline)
@@ -170,6 +172,7 @@ def command(
                 unit_threshold,
                 block_size,
                 min_exceedances,
+                quantisation_of(run.meta),
             )
             rows.append((run, series, analysis))
     if as_json or out_format == "json":
