@@ -299,6 +299,11 @@ void a53_board_fault_hint(uint64_t far)
 	(void)far;
 }
 
+unsigned a53_board_storm_line(void)
+{
+	return 0; /* not on this board */
+}
+
 /*
  * Devices below 1 GiB (GIC, UART, virtio; a Xen guest's vGIC and vPL011), RAM from 1 GiB
  * (QEMU virt and Xen guests alike) normal write-back in 2 MiB blocks, except the blocks of the
