@@ -49,8 +49,11 @@ SUITE_CASES = (
     "throughput",
 )
 CONFIG_MAGIC = 0x53554954
-# fsuite_config: magic, rounds, cases, uart_divisor, seed (sw/examples/baremetal/fabric_suite.h)
-CONFIG_WORDS = 5
+# fsuite_config: magic, rounds, cases, uart_divisor, seed, inject
+# (sw/examples/baremetal/fabric_suite.h)
+CONFIG_WORDS = 6
+# the broken handlers the watchdog's tests inject (FSUITE_INJECT_* in fabric_suite.h)
+INJECT = {"none": 0, "no-ack": 1, "wrong-ack": 2, "second-line-storm": 3, "isr-fault": 4}
 
 
 class SocSimError(Exception):
@@ -193,6 +196,7 @@ def image_hex(
     cases: Sequence[str] | None = None,
     uart_divisor: int = 4,
     seed: int = 1,
+    inject: str = "none",
 ) -> Path:
     """Write the firmware image as $readmemh words; patch fsuite_config when the image is the
     suite (rounds, the cases to run, the UART divisor, the traffic seed)."""
@@ -202,7 +206,7 @@ def image_hex(
     data += bytes(-len(data) % 4)
     if rounds is not None or cases is not None:
         at = _symbol(elf, "fsuite_config")
-        magic, old_rounds, old_cases, _, _ = (
+        magic, old_rounds, old_cases, *_ = (
             int.from_bytes(data[at + 4 * i : at + 4 * i + 4], "little") for i in range(CONFIG_WORDS)
         )
         if magic != CONFIG_MAGIC:
@@ -215,7 +219,9 @@ def image_hex(
                     f"unknown suite case(s) {', '.join(unknown)}; known: {', '.join(SUITE_CASES)}"
                 )
             mask = sum(1 << SUITE_CASES.index(c) for c in cases)
-        words = [CONFIG_MAGIC, rounds or old_rounds, mask, uart_divisor, seed]
+        if inject not in INJECT:
+            raise SocSimError(f"unknown injection {inject!r}; known: {', '.join(INJECT)}")
+        words = [CONFIG_MAGIC, rounds or old_rounds, mask, uart_divisor, seed, INJECT[inject]]
         for i, w in enumerate(words):
             data[at + 4 * i : at + 4 * i + 4] = w.to_bytes(4, "little")
     out.write_text(
@@ -243,10 +249,13 @@ def run(
     harts: int = 2,
     max_cycles: int = 400_000_000,
     progress: Callable[[str], None] | None = None,
+    timeout_s: float = 3600.0,
     **config: object,
 ) -> SocRun:
     """Run ``elf`` on the SoC; files go to ``out`` (uart.log, trace.txt). ``progress`` is told
-    the name of each suite case whose log the UART has finished."""
+    the name of each suite case whose log the UART has finished. Two limits: ``max_cycles``
+    of the simulated clock (the simulator ends the run, exit code 124) and ``timeout_s`` of
+    this machine's time (the simulator is killed; the error names the case that ran)."""
     if not elf.exists():
         raise SocSimError(f"{elf} is not built; run 'make sw-all'")
     exe = build(simulator, harts)
@@ -264,6 +273,13 @@ def run(
             time.sleep(0.5)
             if progress is not None and uart.exists():
                 done = _report_cases(uart, done, progress)
+            if time.monotonic() - t0 > timeout_s:
+                proc.kill()
+                proc.wait()
+                raise SocSimError(
+                    f"the SoC simulation ran out of its {timeout_s:g} s time limit during "
+                    f"{_running_case(uart)}; see {out / 'uart.log'}"
+                )
         if progress is not None and uart.exists():
             _report_cases(uart, done, progress)
     seconds = time.monotonic() - t0
@@ -273,6 +289,20 @@ def run(
             f"the SoC simulation did not finish (exit {proc.returncode}); see {out / 'sim.log'}"
         )
     return SocRun(uart, trace, int(last[0]), int(last[2]), seconds)
+
+
+def _running_case(uart: Path) -> str:
+    """The suite case whose log the UART began last without finishing it (for a message)."""
+    text = uart.read_text(errors="replace") if uart.exists() else ""
+    scenarios = [
+        line.split()[1].removeprefix("scenario=")
+        for line in text.splitlines()
+        if line.startswith("H scenario=")
+    ]
+    ended = text.count("\nE lines=") + text.startswith("E lines=")
+    if len(scenarios) > ended:
+        return f"case {scenarios[-1]}"
+    return "the start, before the first case" if not scenarios else "the end, after every case"
 
 
 def _report_cases(uart: Path, done: int, progress: Callable[[str], None]) -> int:

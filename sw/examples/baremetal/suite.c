@@ -226,7 +226,8 @@ void suite_watchdog_expired(void)
 	uint32_t most = 0;
 
 	if (!watch.deadline || suite_now() < watch.deadline) {
-		(void)suite_watchdog_at(watch.deadline); /* an early wake-up (idle): keep watching */
+		(void)suite_watchdog_at(
+		    watch.deadline); /* an early wake-up (idle): keep watching */
 		return;
 	}
 	for (unsigned i = 0; i < WATCH_IDS; i++)

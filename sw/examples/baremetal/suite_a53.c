@@ -87,7 +87,8 @@ static void timer_isr(uint64_t entry)
 		if (storm_id) {
 			a53_irq_route(storm_id, storm_isr);
 			set_priority(storm_id, PRIO_LOW);
-			*(volatile uint8_t *)(uintptr_t)(a53_board.gicd + GICD_ITARGETSR + storm_id) =
+			*(volatile uint8_t *)(uintptr_t)(a53_board.gicd + GICD_ITARGETSR +
+							 storm_id) =
 			    (uint8_t)(1u << a53_board.boot_cpu);
 			enable_irq(storm_id, 1);
 		}
@@ -141,9 +142,9 @@ static void watchdog_program(uint64_t at)
 			 : "=r"(v0), "=r"(p), "=r"(v1)::"memory");
 	(void)v1;
 	/* physical = virtual + (p - v0); reading v0 before p errs early by the read's time */
-	__asm__ volatile("msr cntp_cval_el0, %0\n\tmsr cntp_ctl_el0, %1\n\tisb" ::"r"(at + (p - v0)),
-			 "r"(1ull)
-			 : "memory");
+	__asm__ volatile(
+	    "msr cntp_cval_el0, %0\n\tmsr cntp_ctl_el0, %1\n\tisb" ::"r"(at + (p - v0)), "r"(1ull)
+	    : "memory");
 }
 
 int suite_watchdog_at(uint64_t at)
