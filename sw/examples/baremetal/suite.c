@@ -660,6 +660,9 @@ int suite_run(void)
 			say(" times (an interrupt storm); masked\n");
 			failed++;
 		}
+		say("suite: case "); /* which case runs, for a host whose time limit ends the run */
+		say(c->name);
+		say("\n");
 		watch_case(c->name);
 		cerr = suite_caches(c->caches);
 		if (!cerr && c->many_irqs)
