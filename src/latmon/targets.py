@@ -134,8 +134,7 @@ def run_baremetal_step(step: Step, outdir: Path, env: dict[str, str]) -> StepRes
     result = StepResult(step, [], [], notes=[])
     if qr.timed_out:
         result.notes = [
-            f"the suite did not end within 600 s, {running_case(qr.console)} "
-            f"(console in {workdir})"
+            f"the suite did not end within 600 s, {running_case(qr.console)} (console in {workdir})"
         ]
     meta = {
         **_common_meta(step, env),
