@@ -27,7 +27,7 @@ help:
 	@echo "make demo    simulate the reference design, measure this machine idle and under load,"
 	@echo "             write out/demo/report.html"
 	@echo "make test    the whole test suite (C, Python, cocotb simulations, CLI) — what CI runs"
-	@echo "make bench   the benchmarks; results in build/bench/"
+	@echo "make bench   the benchmarks; results in build/bench/ (QUICK=1: small sizes, as CI runs them)"
 	@echo "make synth   size (Yosys, UltraScale+) and Fmax (ECP5 place and route) of every"
 	@echo "             configuration beside a reference; build/synth/resources.md"
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
@@ -69,8 +69,9 @@ format: setup
 demo: setup sw-all
 	$(PY) scripts/demo.py --out $(OUT)/demo
 
+# QUICK=1: every benchmark with small sizes, to prove it runs (what CI does; bench/run.py --quick)
 bench: setup sw-all
-	$(PY) bench/run.py --out $(BUILD)/bench
+	$(PY) bench/run.py --out $(BUILD)/bench $(if $(QUICK),--quick)
 
 # Every reader fuzzed with 15,000 inputs per test (10 tests: 150,000 inputs); make test runs 150.
 fuzz: setup

@@ -143,6 +143,18 @@ void platform_irq_detach(unsigned id)
 	h->handlers[id].fn = 0;
 }
 
+/* The example's interface (platform.h): the dispatcher's storm guard, on hart 0. */
+void platform_progress(void)
+{
+}
+
+int platform_storm(unsigned *id, uint32_t *count)
+{
+	unsigned hart;
+
+	return platform_irq_storm(id, count, &hart);
+}
+
 int platform_irq_storm(unsigned *id, uint32_t *count, unsigned *hart)
 {
 	for (unsigned k = 0; k < 2u; k++) {
