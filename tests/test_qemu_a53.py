@@ -202,6 +202,20 @@ def test_a_hang_is_cut_at_the_time_limit(c_binary, tmp_path) -> None:
     assert "is the bitstream loaded" in result.console  # what it printed is kept
 
 
+def test_the_host_limit_names_the_case_that_was_running(c_binary, tmp_path) -> None:
+    """With the firmware's watchdog set beyond the host's limit, a stuck handler is ended by
+    the host's time limit; the console's `suite: case` lines say which case ran (what the
+    campaign runner's note reports)."""
+    from latmon.targets import running_case
+
+    elf = c_binary("examples/suite-a53-qemu.elf")
+    args = ["inject=isr-spin", "cases=caches-off", "case-timeout-ms=3600000"]
+    result = qemu.run(qemu.zcu102_args(elf, args), tmp_path, timeout_s=3)
+    assert result.timed_out and result.status is None
+    assert running_case(result.console) == "in case caches-off"
+    assert running_case("H latmon_log=1\n") == "before its first case"
+
+
 def test_print_the_suite_cases(suite_run, tmp_path) -> None:
     """The case table as make target-test shows it (counts of the 62.5 MHz generic timer; under
     -icount shift=4 one count is one executed instruction)."""
