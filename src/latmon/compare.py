@@ -227,6 +227,9 @@ def compare(
                 row["d_p99_reps"] = [number(lo), number(hi)]
                 if lo <= 0 <= hi:
                     row["effect"] = "none shown: repetitions overlap"
+                else:
+                    side = "higher" if lo > 0 else "lower"
+                    row["effect"] = f"p99 {side} in every pair of repetitions; A12: {row['effect']}"
         rows.append(row)
     return rows
 
