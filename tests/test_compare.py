@@ -256,6 +256,29 @@ def test_repetitions_give_each_comparison_its_spread() -> None:
     assert "p99 per repetition" in heads and "Δp99 over repetitions" in heads
 
 
+def test_no_effect_is_called_where_a_repetition_cannot_place_its_p99() -> None:
+    """Repeated runs whose p99 lies in a histogram's overflow (cyclictest beyond its range):
+    no interval over repetitions, so no effect is called."""
+    from latmon.model import Histogram
+
+    def hist_run(label: str, rep: int, overflow: int) -> Run:
+        h = Histogram(
+            lo=np.asarray([0, 1]),
+            hi=np.asarray([1, 2]),
+            count=np.asarray([90, 5]),
+            overflow=overflow,
+        )
+        return Run(
+            meta={"scenario": label, "repetition": str(rep), "source": "cyclictest"},
+            series=[Series(name="cpu0", unit="ns", resolution=1000, histogram=h)],
+        )
+
+    runs = [hist_run(n, r, o) for r in (1, 2) for n, o in (("a", 5), ("b", 50))]
+    rows = {r["scenario"]: r for r in compare(group_runs(runs))}
+    assert "rep_p99" not in rows["b"] and "d_p99_reps" not in rows["b"]
+    assert rows["b"]["effect"] == "none called: a repetition's p99 is beyond its histogram"
+
+
 def test_one_repetition_has_no_repetition_columns() -> None:
     runs = [_rep_run("a", 1, [1, 2, 3]), _rep_run("b", 1, [4, 5, 6])]
     rows = compare(group_runs(runs))

@@ -221,6 +221,9 @@ def compare(
             row["a12"] = a12(g.dist, base.dist)
             row["effect"] = a12_words(float(row["a12"]))  # type: ignore[arg-type]
             mine, theirs = _repetition_p99(g), _repetition_p99(base)
+            if (mine is None or theirs is None) and len(g.per_run) > 1 and len(base.per_run) > 1:
+                # repeated, but a repetition's p99 cannot be placed (beyond a histogram)
+                row["effect"] = "none called: a repetition's p99 is beyond its histogram"
             if mine is not None and theirs is not None:
                 # every repetition's p99 against every repetition's p99 of the baseline
                 lo, hi = mine[0] - theirs[1], mine[1] - theirs[0]
