@@ -49,11 +49,8 @@ SUITE_CASES = (
     "throughput",
 )
 CONFIG_MAGIC = 0x53554954
-# fsuite_config: magic, rounds, cases, uart_divisor, seed, inject
-# (sw/examples/baremetal/fabric_suite.h)
-CONFIG_WORDS = 6
-# the broken handlers the watchdog's tests inject (FSUITE_INJECT_* in fabric_suite.h)
-INJECT = {"none": 0, "no-ack": 1, "wrong-ack": 2, "second-line-storm": 3, "isr-fault": 4}
+# fsuite_config: magic, rounds, cases, uart_divisor, seed (sw/examples/baremetal/fabric_suite.h)
+CONFIG_WORDS = 5
 
 
 class SocSimError(Exception):
@@ -196,7 +193,6 @@ def image_hex(
     cases: Sequence[str] | None = None,
     uart_divisor: int = 4,
     seed: int = 1,
-    inject: str = "none",
 ) -> Path:
     """Write the firmware image as $readmemh words; patch fsuite_config when the image is the
     suite (rounds, the cases to run, the UART divisor, the traffic seed)."""
@@ -219,9 +215,7 @@ def image_hex(
                     f"unknown suite case(s) {', '.join(unknown)}; known: {', '.join(SUITE_CASES)}"
                 )
             mask = sum(1 << SUITE_CASES.index(c) for c in cases)
-        if inject not in INJECT:
-            raise SocSimError(f"unknown injection {inject!r}; known: {', '.join(INJECT)}")
-        words = [CONFIG_MAGIC, rounds or old_rounds, mask, uart_divisor, seed, INJECT[inject]]
+        words = [CONFIG_MAGIC, rounds or old_rounds, mask, uart_divisor, seed]
         for i, w in enumerate(words):
             data[at + 4 * i : at + 4 * i + 4] = w.to_bytes(4, "little")
     out.write_text(

@@ -9,21 +9,19 @@
 #include "fabric_suite.h"
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
-#include "latmon_errno.h"
 #include "platform.h"
 
 #define MAX_SERIES 24
 
 /* Patched by the host runner in the image (docs/hw/soc.md); these are the defaults. */
 __attribute__((used)) const volatile struct fsuite_config fsuite_config = {
-	FSUITE_CONFIG_MAGIC, 200u, 0xFFFFFFFFu, 0u, 1u, FSUITE_INJECT_NONE,
+	FSUITE_CONFIG_MAGIC, 200u, 0xFFFFFFFFu, 0u, 1u,
 };
 
 struct fsuite {
 	struct latmon_log_writer *w;
 	uint64_t writer_mem[640]; /* latmon_log_writer_size(24) is 4,736 bytes on rv32 */
 	uint32_t rounds;
-	const char *case_name;
 };
 
 static int uart_sink(void *ctx, const char *data, size_t len)
@@ -67,45 +65,6 @@ int fsuite_counters(struct fsuite *s, unsigned id, const struct latmon_log_count
 uint32_t fsuite_rounds(const struct fsuite *s)
 {
 	return s->rounds;
-}
-
-static void say_u32(uint32_t v)
-{
-	char text[LATMON_LOG_U64_TEXT];
-
-	platform_uart_puts(latmon_log_format_u64(text, v));
-}
-
-int fsuite_watchdog(struct fsuite *s, uint64_t deadline)
-{
-	unsigned id, hart;
-	uint32_t count;
-	/* the time first: a storm that delays this call past the deadline is then seen below */
-	int expired = platform_cycles() > deadline;
-
-	if (platform_irq_storm(&id, &count, &hart)) {
-		platform_uart_puts("suite: case ");
-		platform_uart_puts(s->case_name);
-		platform_uart_puts(": watchdog: interrupt ");
-		say_u32(id);
-		platform_uart_puts(" fired ");
-		say_u32(count);
-		platform_uart_puts(" times on hart ");
-		say_u32(hart);
-		platform_uart_puts(" without returning to the case (an interrupt storm: does its "
-				   "handler acknowledge its line?); interrupt ");
-		say_u32(id);
-		platform_uart_puts(" masked\n");
-		return ETIMEDOUT;
-	}
-	if (expired) {
-		platform_uart_puts("suite: case ");
-		platform_uart_puts(s->case_name);
-		platform_uart_puts(": watchdog: no progress by its deadline (is an interrupt "
-				   "lost or never acknowledged?)\n");
-		return ETIMEDOUT;
-	}
-	return 0;
 }
 
 static void report_failure(const char *name, int err)
@@ -165,7 +124,6 @@ int main(void)
 		if (!(chosen & (1u << i)))
 			continue;
 		s.w = 0;
-		s.case_name = fsuite_cases[i].name;
 		err = run_case(&s, &fsuite_cases[i]);
 		if (err) {
 			report_failure(fsuite_cases[i].name, err);

@@ -38,15 +38,7 @@ struct fsuite_config {
 	uint32_t cases;	       /**< bit i: run suite case i */
 	uint32_t uart_divisor; /**< cycles per UART bit (0: keep the platform's) */
 	uint32_t seed;	       /**< seed of the traffic generator */
-	uint32_t inject;       /**< a broken handler for the watchdog's tests (FSUITE_INJECT_*) */
 };
-
-/* Broken handlers the tests inject (fsuite_config.inject; docs/hw/soc.md, "Watchdog"). */
-#define FSUITE_INJECT_NONE	  0u
-#define FSUITE_INJECT_NO_ACK	  1u /* the data ISR never reads DATA: data-ready stays high */
-#define FSUITE_INJECT_WRONG_ACK	  2u /* line 0's ISR acknowledges line 1 instead */
-#define FSUITE_INJECT_SECOND_LINE 3u /* test line 5 raised, its ISR never acknowledges it */
-#define FSUITE_INJECT_FAULT	  4u /* the data ISR executes an illegal instruction */
 
 extern const volatile struct fsuite_config fsuite_config;
 
@@ -67,15 +59,6 @@ unsigned platform_harts(void);
 int platform_irq_attach(unsigned id, fsuite_isr_fn isr, void *ctx);
 /** Stop taking interrupt @p id on this hart. */
 void platform_irq_detach(unsigned id);
-
-/**
- * The dispatcher's storm guard: an interrupt served more than FSUITE_STORM_LIMIT times in one
- * trap entry (the interrupted code has not run since: its case cannot advance) is masked and
- * recorded. @return 1 with its @p id, @p count and @p hart for the first one since the last
- * call (then forgotten), else 0. The platform_irq_attach of a case enables it again.
- */
-int platform_irq_storm(unsigned *id, uint32_t *count, unsigned *hart);
-#define FSUITE_STORM_LIMIT 4096u /* above a batch's 1,000 interrupts served in one entry */
 /** 1: an ISR runs with interrupts of higher priority enabled (nesting); 0: it runs to its end. */
 void platform_irq_nesting(int on);
 /** Invalidate the instruction and data caches (write back first where they are write-back). */
@@ -158,11 +141,5 @@ int fsuite_sample(struct fsuite *s, unsigned id, uint32_t latency);
 int fsuite_counters(struct fsuite *s, unsigned id, const struct latmon_log_counter *c, size_t n);
 /** Interrupts per case, from the configuration. */
 uint32_t fsuite_rounds(const struct fsuite *s);
-/**
- * The per-case watchdog of the waits (a bounded poll): ETIMEDOUT with a message naming the case
- * when the dispatcher masked a storm or the clock passed @p deadline (platform_cycles) without
- * the wait's end; else 0.
- */
-int fsuite_watchdog(struct fsuite *s, uint64_t deadline);
 
 #endif

@@ -35,11 +35,6 @@
 #define BATCH	     1000u    /* interrupts per trace read: below the 1,024-sample trace RAM */
 #define TIMEOUT	     1000000u /* a measurement without ack ends after 10 ms: counted, not hung */
 #define LOOP_ITER    100u     /* iterations of the isr-loop100 case's delay loop */
-/* The watchdog's deadlines (bounded polls): generous multiples of what a wait takes. */
-#define BATCH_CYCLES(n) (20u * TIMER_PERIOD * (uint64_t)(n) + 200000u)
-#define DRAIN_CYCLES	200000u
-#define ROUND_CYCLES	200000u
-#define STORM_LINE	5u
 
 enum { SERIES_T1 = 0, SERIES_T2 = 1 };
 
@@ -199,26 +194,6 @@ FSUITE_ISR_CODE static void isr_extra6(void *ctx)
 	isr_extra(ctx, 6);
 }
 
-/* The injected broken handlers (fsuite_config.inject), attached instead of the right ones. */
-FSUITE_ISR_CODE static void isr_data_no_ack(void *ctx)
-{
-	struct t1t2_state *st = ctx;
-
-	st->count = st->count + 1u; /* the FIFO is never read: data-ready stays high */
-}
-
-FSUITE_ISR_CODE static void isr_data_fault(void *ctx)
-{
-	(void)ctx;
-	__asm__ volatile(".word 0" ::: "memory"); /* an illegal instruction */
-}
-
-/* The injected second line: raised once, its ISR never acknowledges it. */
-FSUITE_ISR_CODE static void isr_never_acks(void *ctx)
-{
-	(void)ctx;
-}
-
 static const fsuite_isr_fn extra_isrs[] = { isr_extra2, isr_extra3, isr_extra4, isr_extra5,
 					    isr_extra6 };
 /* cycles between raises of each further source: primes, so that they meet T2's interrupt at
@@ -257,18 +232,9 @@ static int t1t2_body(struct fsuite *s, const struct t1t2_options *o)
 		platform_irq_attach(board_line_irq(2 + k), extra_isrs[k], &st);
 		board_line_at(2 + k, board_now() + extra_periods[k]);
 	}
-	platform_irq_attach(PLATFORM_FABRIC_IRQ,
-			    fsuite_config.inject == FSUITE_INJECT_NO_ACK  ? isr_data_no_ack
-			    : fsuite_config.inject == FSUITE_INJECT_FAULT ? isr_data_fault
-									  : o->isr,
-			    &st);
-	if (fsuite_config.inject == FSUITE_INJECT_SECOND_LINE) {
-		platform_irq_attach(board_line_irq(STORM_LINE), isr_never_acks, 0);
-		board_line_raise(1u << STORM_LINE);
-	}
+	platform_irq_attach(PLATFORM_FABRIC_IRQ, o->isr, &st);
 	while (remaining && !err) {
 		uint32_t batch = remaining < BATCH ? remaining : BATCH, seen;
-		uint64_t deadline;
 
 		if ((err = monitor_start(&t1)) || (err = monitor_start(&t2)))
 			break;
@@ -276,28 +242,17 @@ static int t1t2_body(struct fsuite *s, const struct t1t2_options *o)
 		seen = st.count;
 		if (o->invalidate)
 			platform_cache_invalidate();
-		deadline = platform_cycles() + BATCH_CYCLES(batch);
 		REG(REF_CTRL) = 1; /* timer on */
-		while (st.count - batch_start < batch && !err) {
+		while (st.count - batch_start < batch) {
 			if (o->invalidate && st.count != seen) {
 				seen = st.count;
 				platform_cache_invalidate();
 			}
-			err = fsuite_watchdog(s, deadline);
 		}
 		REG(REF_CTRL) = 0;
 		/* a word may still be on its way: let it arrive and be served */
 		wait_cycles(4u * GEN_DELAY + 2000u);
-		deadline = platform_cycles() + DRAIN_CYCLES;
-		while (!err && REG(REF_FIFO_LEVEL) != 0)
-			err = fsuite_watchdog(s, deadline);
-		if (!err)
-			err = fsuite_watchdog(s, UINT64_MAX); /* a storm while the FIFO drained */
-		if (err) {
-			/* what the monitors measured is kept: drain them, then end the case */
-			(void)monitor_drain(s, &t1, SERIES_T1);
-			(void)monitor_drain(s, &t2, SERIES_T2);
-			break;
+		while (REG(REF_FIFO_LEVEL) != 0) {
 		}
 		if ((err = monitor_drain(s, &t1, SERIES_T1)) ||
 		    (err = monitor_drain(s, &t2, SERIES_T2)))
@@ -305,10 +260,6 @@ static int t1t2_body(struct fsuite *s, const struct t1t2_options *o)
 		remaining -= batch;
 	}
 	platform_irq_detach(PLATFORM_FABRIC_IRQ);
-	if (fsuite_config.inject == FSUITE_INJECT_SECOND_LINE) {
-		platform_irq_detach(board_line_irq(STORM_LINE));
-		board_line_ack(STORM_LINE);
-	}
 	for (k = 0; k < o->extra && k < sizeof extra_isrs / sizeof extra_isrs[0]; k++) {
 		platform_irq_detach(board_line_irq(2 + k));
 		board_line_ack(2 + k);
@@ -444,15 +395,6 @@ FSUITE_ISR_CODE static void isr_line0(void *ctx)
 	st->count[0] = st->count[0] + 1u;
 }
 
-/* Injected: acknowledges the other line (the wrong ID), its own stays raised. */
-FSUITE_ISR_CODE static void isr_line0_wrong_ack(void *ctx)
-{
-	volatile struct line_state *st = ctx;
-
-	board_line_ack(1);
-	st->count[0] = st->count[0] + 1u;
-}
-
 FSUITE_ISR_CODE static void isr_line1(void *ctx)
 {
 	volatile struct line_state *st = ctx;
@@ -487,10 +429,7 @@ static int run_lines(struct fsuite *s, enum line_mode mode)
 	st->count[0] = st->count[1] = 0;
 	st->stop = 0;
 	platform_irq_nesting(mode == NESTED_ON);
-	platform_irq_attach(board_line_irq(0),
-			    fsuite_config.inject == FSUITE_INJECT_WRONG_ACK ? isr_line0_wrong_ack
-									    : isr_line0,
-			    (void *)st);
+	platform_irq_attach(board_line_irq(0), isr_line0, (void *)st);
 	if (mode == PARALLEL) {
 		if ((err = platform_hart_start(1, hart1_lines, (void *)st)))
 			return err;
@@ -503,26 +442,16 @@ static int run_lines(struct fsuite *s, enum line_mode mode)
 
 		if ((err = monitor_start(&high)) || (err = monitor_start(&low)))
 			break;
-		for (uint32_t r = 0; r < batch && !err; r++) {
+		for (uint32_t r = 0; r < batch; r++) {
 			uint32_t c0 = st->count[0], c1 = st->count[1], t = board_now() + ROUND_GAP;
-			uint64_t deadline = platform_cycles() + ROUND_CYCLES;
 			/* the low-priority line first: when both are due in one cycle, its
 			 * comparator is armed too */
 			board_line_at(1, t);
 			board_line_at(0, mode == PRIORITY || mode == PARALLEL ? t : t + NEST_DELAY);
-			while ((st->count[0] == c0 || st->count[1] == c1) && !err) {
+			while (st->count[0] == c0 || st->count[1] == c1)
 				platform_delay_loop(20);
-				err = fsuite_watchdog(s, deadline);
-			}
 		}
 		wait_cycles(500);
-		if (!err)
-			err = fsuite_watchdog(s, UINT64_MAX);
-		if (err) {
-			(void)monitor_drain(s, &high, 0);
-			(void)monitor_drain(s, &low, 1);
-			break;
-		}
 		if ((err = monitor_drain(s, &high, 0)) || (err = monitor_drain(s, &low, 1)))
 			break;
 		remaining -= batch;
@@ -611,17 +540,11 @@ static int case_throughput(struct fsuite *s, const struct fsuite_case *c)
 		uint32_t status = 0, served;
 		uint64_t before = m.overruns;
 
-		uint64_t deadline = platform_cycles() +
-				    20u * (uint64_t)throughput_periods[i] * total + DRAIN_CYCLES;
-
 		st->count[0] = 0;
 		if ((err = monitor_start(&m)) || (err = latmon_stim_start(&m.dev, &stim)))
 			break;
-		while (!(status & LATMON_REGISTERS__STIM_STATUS__DONE_bm) && !err) {
+		while (!(status & LATMON_REGISTERS__STIM_STATUS__DONE_bm) && !err)
 			err = m.dev.hal.read32(m.dev.hal.ctx, LATMON_STIM_STATUS_OFFSET, &status);
-			if (!err)
-				err = fsuite_watchdog(s, deadline);
-		}
 		wait_cycles(2000);
 		served = st->count[0];
 		if (!err)

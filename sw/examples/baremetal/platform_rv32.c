@@ -68,8 +68,6 @@ struct handler {
 struct hart_state {
 	struct handler handlers[IRQ_COUNT];
 	int nesting;
-	volatile uint32_t storm_id;    /* 1 + the ID the storm guard masked, or 0 */
-	volatile uint32_t storm_count; /* ... and how often it was served in that entry */
 };
 
 static struct hart_state hart_states[2];
@@ -143,33 +141,16 @@ void platform_irq_detach(unsigned id)
 	h->handlers[id].fn = 0;
 }
 
-/* The example's interface (platform.h): the dispatcher's storm guard, on hart 0. */
+/* The example's interface (platform.h): no storm guard on this platform (its dispatcher is
+ * part of the measured path of the fabric suite; docs/hw/soc.md). */
 void platform_progress(void)
 {
 }
 
 int platform_storm(unsigned *id, uint32_t *count)
 {
-	unsigned hart;
-
-	return platform_irq_storm(id, count, &hart);
-}
-
-int platform_irq_storm(unsigned *id, uint32_t *count, unsigned *hart)
-{
-	for (unsigned k = 0; k < 2u; k++) {
-		/* both harts' records through the uncached alias, as the dispatcher writes them */
-		volatile struct hart_state *h = platform_uncached(&hart_states[k]);
-		uint32_t stormed = h->storm_id;
-
-		if (stormed) {
-			*id = stormed - 1u;
-			*count = h->storm_count;
-			*hart = k;
-			h->storm_id = 0;
-			return 1;
-		}
-	}
+	(void)id;
+	(void)count;
 	return 0;
 }
 
@@ -197,31 +178,13 @@ __attribute__((noinline)) static void fatal_trap(uint32_t mcause)
 {
 	static const char hex[] = "0123456789abcdef";
 	uint32_t words[3] = { mcause, read_mepc(), read_mtval() };
-	char text[] = "trap: mcause=00000000 mepc=00000000 mtval=00000000";
+	char text[] = "trap: mcause=00000000 mepc=00000000 mtval=00000000\n";
 	char *fields[3] = { text + 13, text + 27, text + 42 };
-	static const char *const causes[] = {
-		"instruction address misaligned",
-		"instruction access fault",
-		"illegal instruction",
-		"breakpoint",
-		"load address misaligned",
-		"load access fault",
-		"store address misaligned",
-		"store access fault",
-	};
 
 	for (int f = 0; f < 3; f++)
 		for (int k = 0; k < 8; k++)
 			fields[f][k] = hex[(words[f] >> (28 - 4 * k)) & 0xFu];
-	platform_uart_puts("\n");
 	platform_uart_puts(text);
-	if (!(mcause & MCAUSE_IRQ) && mcause < sizeof causes / sizeof causes[0]) {
-		platform_uart_puts(": ");
-		platform_uart_puts(causes[mcause]);
-	} else if (mcause & MCAUSE_IRQ) {
-		platform_uart_puts(": an interrupt with no handler");
-	}
-	platform_uart_puts("\n");
 	platform_exit(3);
 }
 
@@ -232,8 +195,6 @@ FSUITE_ISR_CODE void platform_trap(uint32_t mcause)
 	struct hart_state *h = &hart_states[platform_hart_id()];
 	uint32_t pending;
 
-	uint32_t served = 0;
-
 	if (!(mcause & MCAUSE_IRQ) || (mcause & 0x1Fu) != MCAUSE_MEI)
 		fatal_trap(mcause);
 	/* serve the pending sources, highest priority (lowest id) first */
@@ -243,18 +204,6 @@ FSUITE_ISR_CODE void platform_trap(uint32_t mcause)
 			id++;
 		if (!h->handlers[id].fn)
 			fatal_trap(mcause);
-		if (++served > FSUITE_STORM_LIMIT) {
-			/* a storm: the interrupted code has not run for all these; mask it */
-			volatile struct hart_state *shared = platform_uncached(h);
-
-			IRQ_MASK_WRITE(read_irq_mask() & ~(1u << id));
-			if (!shared->storm_id) { /* read by the case, perhaps on the other hart */
-				shared->storm_count = served;
-				shared->storm_id = id + 1u;
-			}
-			served = 0;
-			continue;
-		}
 		if (h->nesting) {
 			/* only sources of higher priority may interrupt this handler */
 			uint32_t mask = read_irq_mask(), epc = read_mepc();
