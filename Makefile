@@ -36,7 +36,7 @@ help:
 	@echo "make soc-soak  the suite's firmware on the virtual SoC, >10,000 interrupts, each sample"
 	@echo "             cross-checked with the simulator's trace (build/soc-soak)"
 	@echo "make target-test  the ARM targets on QEMU: A53 suite (ZCU102), arm64 guests with the"
-	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~10 min)"
+	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~36 min)"
 	@echo "make hv-campaign  bare metal, Linux, Xen Dom0/DomU (each idle and with the other domain"
 	@echo "             stressed), the suite as a Xen guest, AMP on QEMU; out/target/hv/report.html"
 
