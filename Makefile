@@ -27,7 +27,7 @@ help:
 	@echo "make demo    simulate the reference design, measure this machine idle and under load,"
 	@echo "             write out/demo/report.html"
 	@echo "make test    the whole test suite (C, Python, cocotb simulations, CLI) — what CI runs"
-	@echo "make bench   the benchmarks; results in build/bench/"
+	@echo "make bench   the benchmarks; results in build/bench/ (QUICK=1: small sizes, as CI runs them)"
 	@echo "make synth   size (Yosys, UltraScale+) and Fmax (ECP5 place and route) of every"
 	@echo "             configuration beside a reference; build/synth/resources.md"
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
@@ -36,7 +36,7 @@ help:
 	@echo "make soc-soak  the suite's firmware on the virtual SoC, >10,000 interrupts, each sample"
 	@echo "             cross-checked with the simulator's trace (build/soc-soak)"
 	@echo "make target-test  the ARM targets on QEMU: A53 suite (ZCU102), arm64 guests with the"
-	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~10 min)"
+	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~36 min)"
 	@echo "make hv-campaign  bare metal, Linux, Xen Dom0/DomU (each idle and with the other domain"
 	@echo "             stressed), the suite as a Xen guest, AMP on QEMU; out/target/hv/report.html"
 
@@ -69,8 +69,9 @@ format: setup
 demo: setup sw-all
 	$(PY) scripts/demo.py --out $(OUT)/demo
 
+# QUICK=1: every benchmark with small sizes, to prove it runs (what CI does; bench/run.py --quick)
 bench: setup sw-all
-	$(PY) bench/run.py --out $(BUILD)/bench
+	$(PY) bench/run.py --out $(BUILD)/bench $(if $(QUICK),--quick)
 
 # Every reader fuzzed with 15,000 inputs per test (10 tests: 150,000 inputs); make test runs 150.
 fuzz: setup

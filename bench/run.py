@@ -9,6 +9,10 @@ writes one JSON object to the path given by --out:
 This runner runs them one after another (so they do not disturb each other), writes
 build/bench/<name>.json for each and build/bench/summary.md for all, prints the summary, and
 exits non-zero if any benchmark failed (the others still run and keep their results).
+
+--quick (make bench QUICK=1, what CI runs) runs every benchmark with small sizes (QUICK_ARGS):
+it proves that each one runs to its end and writes its report, in minutes; its figures are
+not the benchmark's (too few samples for its ratios to mean much) and summary.md says so.
 """
 
 from __future__ import annotations
@@ -21,6 +25,18 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+
+#: the short mode's arguments per benchmark (each script's own options; none: its defaults)
+QUICK_ARGS: dict[str, list[str]] = {
+    "exporter": ["--rounds", "2", "--seconds", "1"],
+    "hw_hist": ["--events", "20000"],
+    "hw_soak": ["--events", "5000"],
+    "latprobe_vs_cyclictest": ["--rounds", "2", "--duration", "1"],
+    "soc": ["--soak-rounds", "20", "--icarus-cycles", "20000"],
+    "stats": ["--samples", "1000000"],
+    "tail_coverage": ["--reps", "10", "--n", "2000"],
+    "text_ingest": ["--numbers", "200000", "--large", "1000000"],
+}
 
 
 def format_value(value: object) -> str:
@@ -52,6 +68,11 @@ def summary_table(reports: list[dict]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("build/bench"))
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small sizes: every benchmark runs to its end in minutes (CI); figures not meaningful",
+    )
     parser.add_argument("only", nargs="*", help="run only these benchmarks (names without bench_)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -70,7 +91,8 @@ def main() -> int:
         out.unlink(missing_ok=True)
         print(f"== bench {name}", flush=True)
         t0 = time.monotonic()
-        proc = subprocess.run([sys.executable, str(script), "--out", str(out)], check=False)
+        extra = QUICK_ARGS.get(name, []) if args.quick else []
+        proc = subprocess.run([sys.executable, str(script), "--out", str(out), *extra], check=False)
         elapsed = time.monotonic() - t0
         if proc.returncode != 0 or not out.exists():
             failed.append(name)
@@ -78,9 +100,15 @@ def main() -> int:
             continue
         report = json.loads(out.read_text())
         report["elapsed_s"] = round(elapsed, 2)
+        report["quick"] = args.quick
         out.write_text(json.dumps(report, indent=2) + "\n")
         reports.append(report)
     table = summary_table(reports)
+    if args.quick:
+        table = (
+            "Short mode (--quick): every benchmark ran with small sizes to prove it runs; "
+            "these figures are not the benchmarks' (run make bench for them).\n\n" + table
+        )
     (args.out / "summary.md").write_text(table)
     print(table)
     if failed:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.compare import a12, compare, distribution_of, group_runs
+from latmon.compare import a12, compare, comparison_table, distribution_of, group_runs
 from latmon.distribution import Distribution
 from latmon.logformat import LogWriter
 from latmon.model import Histogram, Run, Series
@@ -223,3 +223,65 @@ def test_only_series_of_one_measure_are_compared() -> None:
     rows = compare(groups, "stress", None)
     assert {str(r["scenario"]): r.get("vs") for r in rows}["idle"] == "stress"
     assert {str(r["scenario"]): r.get("vs") for r in rows}["prio / low"] == "prio / high"
+
+
+def _rep_run(label: str, rep: int, values: list[int]) -> Run:
+    return Run(
+        meta={"scenario": label, "repetition": str(rep), "source": "latprobe"},
+        series=[Series(name="cpu0", unit="ns", columns={"latency": np.asarray(values)})],
+    )
+
+
+def test_repetitions_give_each_comparison_its_spread() -> None:
+    """Three repetitions per scenario: each row carries the lowest and highest repetition p99,
+    each difference its interval over every pair of repetitions, and the effect is called only
+    where that interval excludes 0 (nearest-rank p99 of 100 values: the 99th smallest)."""
+    base = [list(range(1, 101)), list(range(11, 111)), list(range(21, 121))]  # p99 99, 109, 119
+    near = [list(range(6, 106)), list(range(16, 116)), list(range(31, 131))]  # 104, 114, 129
+    far = [[v + 1000 for v in r] for r in base]  # 1099, 1109, 1119
+    runs = [
+        _rep_run(name, i + 1, values[i])
+        for i in range(3)
+        for name, values in (("base", base), ("near", near), ("far", far))
+    ]
+    rows = {r["scenario"]: r for r in compare(group_runs(runs))}
+    assert rows["base"]["rep_p99"] == [99, 119] and rows["base"]["runs"] == 3
+    assert rows["near"]["rep_p99"] == [104, 129]
+    assert rows["near"]["d_p99_reps"] == [104 - 119, 129 - 99]
+    assert rows["near"]["effect"] == "none shown: repetitions overlap"
+    assert rows["far"]["d_p99_reps"] == [1099 - 119, 1119 - 99]
+    assert rows["far"]["effect"] == "p99 higher in every pair of repetitions; A12: large, higher"
+    table = comparison_table(list(rows.values()), with_deadline=False)
+    heads = [c.heading for c in table.columns]
+    assert "p99 per repetition" in heads and "Δp99 over repetitions" in heads
+
+
+def test_no_effect_is_called_where_a_repetition_cannot_place_its_p99() -> None:
+    """Repeated runs whose p99 lies in a histogram's overflow (cyclictest beyond its range):
+    no interval over repetitions, so no effect is called."""
+    from latmon.model import Histogram
+
+    def hist_run(label: str, rep: int, overflow: int) -> Run:
+        h = Histogram(
+            lo=np.asarray([0, 1]),
+            hi=np.asarray([1, 2]),
+            count=np.asarray([90, 5]),
+            overflow=overflow,
+        )
+        return Run(
+            meta={"scenario": label, "repetition": str(rep), "source": "cyclictest"},
+            series=[Series(name="cpu0", unit="ns", resolution=1000, histogram=h)],
+        )
+
+    runs = [hist_run(n, r, o) for r in (1, 2) for n, o in (("a", 5), ("b", 50))]
+    rows = {r["scenario"]: r for r in compare(group_runs(runs))}
+    assert "rep_p99" not in rows["b"] and "d_p99_reps" not in rows["b"]
+    assert rows["b"]["effect"] == "none called: a repetition's p99 is beyond its histogram"
+
+
+def test_one_repetition_has_no_repetition_columns() -> None:
+    runs = [_rep_run("a", 1, [1, 2, 3]), _rep_run("b", 1, [4, 5, 6])]
+    rows = compare(group_runs(runs))
+    assert all("rep_p99" not in r and "d_p99_reps" not in r for r in rows)
+    heads = [c.heading for c in comparison_table(rows, with_deadline=False).columns]
+    assert "p99 per repetition" not in heads and "Δp99 over repetitions" not in heads

@@ -90,3 +90,41 @@ def test_the_report_opens_with_the_configurations_side_by_side() -> None:
     assert "bare [emulated]" in section and "domu [emulated]" in section
     assert "Xen 4.17.7" in section and "domu v0-&gt;p2 (hard 2)" in section
     assert "µs" in section  # medians of 10 µs and 200 µs: scaled, not raw ns
+
+
+def test_the_caption_is_written_for_the_campaign_that_ran() -> None:
+    """A hypervisor campaign's note speaks of Dom0 and DomU; a comparison of kernels with no
+    hypervisor (the preemption-model campaign) speaks of kernels and loads, never of domains."""
+    from latmon.configurations import meaning
+
+    xen = configuration_rows(
+        [
+            run("bare", 1, "latprobe", series("cpu0", [1, 2])),
+            run("domu", 2, "latprobe", series("cpu0", [3, 4]), hypervisor="Xen 4.17.7"),
+        ]
+    )
+    kernels = configuration_rows(
+        [
+            run("std-idle", 1, "latprobe", series("cpu0", [1, 2]), kernel="6.1.0-56-arm64"),
+            run("rt-idle", 2, "latprobe", series("cpu0", [3, 4]), kernel="6.1.0-56-rt-arm64"),
+        ]
+    )
+    assert "DomU" in meaning(xen) and "Dom0" in meaning(xen)
+    text = meaning(kernels)
+    assert "Dom0" not in text and "DomU" not in text and "Xen" not in text
+    assert "preemption model" in text and "under stress" in text
+
+
+def test_no_deadline_verdict_on_emulated_time() -> None:
+    """Every run emulated: no pass/fail against the deadline, the reason instead; a run on a
+    real machine in the report brings the verdict back."""
+    from latmon.report import HtmlReport
+
+    a = run("a", 1, "latprobe", series("cpu0", [9_000_000, 1_000_000]))
+    b = run("b", 2, "latprobe", series("cpu0", [2_000_000, 1_000_000]))
+    page = HtmlReport(deadline_ns=3_000_000).render([a, b])
+    assert "no verdict on emulated time" in page
+    assert "miss it" not in page and "meet it" not in page and ">FAIL<" not in page
+    real = run("real", 3, "latprobe", series("cpu0", [9_000_000]), emulated="no")
+    page = HtmlReport(deadline_ns=3_000_000).render([a, b, real])
+    assert "no verdict on emulated time" not in page and "miss it" in page

@@ -7,11 +7,18 @@ idle and Dom0 under stress-ng; the same suite image
 as a dom0less Xen guest; AMP (the suite on CPUs 0 and 3, Linux on 1-2 under stress-ng, the log
 through shared memory). Then one report that opens with the configurations side by side.
 
-Nothing asserts an absolute latency (emulated, shared machine). What is asserted: every
-configuration ran and says where (hypervisor, vCPU pinning as Xen reported it, kernel), the
-report's first table holds them all in campaign order, the suite passed its own checks in
-each place, and the DomU's tail grows when Dom0 is stressed — the one relative effect the
-campaign exists to show (docs/target/xen.md says what it does and does not mean under QEMU).
+Every scenario runs REPETITIONS times, interleaved (a1 b1 ... a2 b2 ...), so that each
+comparison has a spread between repetitions and an effect is called only where the
+repetitions' intervals separate.
+
+Nothing asserts an absolute latency (emulated, shared machine), nor that an effect exists: on a
+shared host QEMU's timing moves by several times between runs. What is asserted: every
+configuration ran every repetition and says where (hypervisor, vCPU pinning as Xen reported it,
+kernel), the report's first table holds them all in campaign order, the suite passed its own
+checks in each place, the report's comparison carries each configuration's p99 per repetition
+and each difference over repetitions, recomputed here from the run files, and calls an effect
+only where those intervals separate (docs/target/xen.md says what a difference does and does not
+mean under QEMU).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +53,7 @@ ORDER = [
     "hv-amp",
 ]
 SUITE = ("hv-baremetal", "hv-xen-dom0less", "hv-amp")
+REPETITIONS = 3  # the scenarios' own (repetitions: in scenarios/hv-*.yaml)
 TITLE = "Bare metal, Linux, Xen and AMP on emulated ARM (QEMU): the interrupt path compared"
 
 
@@ -53,17 +62,25 @@ def campaign(latmon_cli: Path, tmp_path_factory) -> Path:
     base = os.environ.get("LATMON_TARGET_OUT")
     out = (Path(base) if base else tmp_path_factory.mktemp("target")) / "hv"
     scenarios = [str(ROOT / "scenarios" / f"{name}.yaml") for name in ORDER]
-    proc = subprocess.run(
-        [str(latmon_cli), "run", *scenarios, "-o", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=7200,
-    )
-    print(proc.stderr)
-    assert proc.returncode == 0, proc.stderr
+    manifest = out / "manifest.json"
+    if os.environ.get("LATMON_CAMPAIGN_REUSE") and manifest.exists():
+        # checking the report and the tests again on a campaign already run (its run files
+        # as its manifest lists them); the report is written anew
+        steps = json.loads(manifest.read_text())["steps"]
+        files = [str(out / f) for step in steps for f in step["run_files"]]
+    else:
+        proc = subprocess.run(
+            [str(latmon_cli), "run", *scenarios, "-o", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=7200,
+        )
+        print(proc.stderr)
+        assert proc.returncode == 0, proc.stderr
+        files = proc.stdout.split()
     options = ["-o", str(out / "report.html"), "--deadline", "3ms", "--title", TITLE]
     report = subprocess.run(
-        [str(latmon_cli), "report", *proc.stdout.split(), *options],
+        [str(latmon_cli), "report", *files, *options],
         capture_output=True,
         text=True,
     )
@@ -72,18 +89,20 @@ def campaign(latmon_cli: Path, tmp_path_factory) -> Path:
     return out
 
 
-def run_of(campaign: Path, name: str, suffix: str = "") -> Run:
-    return read_run(campaign / f"{name}-r1{suffix}.parquet")
+def run_of(campaign: Path, name: str, suffix: str = "", repetition: int = 1) -> Run:
+    return read_run(campaign / f"{name}-r{repetition}{suffix}.parquet")
 
 
 def test_every_configuration_ran(campaign: Path) -> None:
     manifest = json.loads((campaign / "manifest.json").read_text())
-    assert [s["scenario"] for s in manifest["steps"]] == ORDER
+    steps = [(s["scenario"], s["repetition"]) for s in manifest["steps"]]
+    assert steps == [(name, r) for r in range(1, REPETITIONS + 1) for name in ORDER]
     assert not manifest["interrupted"]
     for step in manifest["steps"]:
-        assert f"{step['scenario']}-r1.parquet" in step["run_files"], step
+        stem = f"{step['scenario']}-r{step['repetition']}"
+        assert f"{stem}.parquet" in step["run_files"], step
         if step["scenario"] not in SUITE:
-            assert f"{step['scenario']}-r1.cyclictest.parquet" in step["run_files"], step
+            assert f"{stem}.cyclictest.parquet" in step["run_files"], step
 
 
 def test_every_run_records_hypervisor_pinning_and_kernel(campaign: Path) -> None:
@@ -114,22 +133,30 @@ def test_the_suite_passed_its_checks_alone_as_xen_guest_and_next_to_linux(
     manifest = json.loads((campaign / "manifest.json").read_text())
     cases = None
     for name in SUITE:
-        log = (campaign / f"{name}-r1.log").read_text()
-        assert "suite: passed" in log, (name, log[-1500:])
-        step = next(s for s in manifest["steps"] if s["scenario"] == name)
-        assert not step["notes"], step["notes"]
-        run = run_of(campaign, name)
-        assert not run.damaged  # CRC-checked, through the ring too
-        names = [s.name for s in run.series]
-        assert cases is None or names == cases
-        cases = names
+        for r in range(1, REPETITIONS + 1):
+            log = (campaign / f"{name}-r{r}.log").read_text()
+            assert "suite: passed" in log, (name, r, log[-1500:])
+            step = next(
+                s for s in manifest["steps"] if s["scenario"] == name and s["repetition"] == r
+            )
+            assert not step["notes"], step["notes"]
+            run = run_of(campaign, name, repetition=r)
+            assert not run.damaged  # CRC-checked, through the ring too
+            names = [s.name for s in run.series]
+            assert cases is None or names == cases
+            cases = names
     platforms = {name: run_of(campaign, name).meta["platform"] for name in SUITE}
     assert len(set(platforms.values())) == 1  # the same machine model, one image
 
 
 def distribution(campaign: Path, name: str, series: str | None = None, suffix: str = ""):
-    run = run_of(campaign, name, suffix)
-    chosen = [s for s in run.series if not s.is_stages and (series is None or s.name == series)]
+    """Every repetition of the scenario pooled."""
+    chosen = [
+        s
+        for r in range(1, REPETITIONS + 1)
+        for s in run_of(campaign, name, suffix, repetition=r).series
+        if not s.is_stages and (series is None or s.name == series)
+    ]
     return distribution_of(chosen)
 
 
@@ -142,10 +169,27 @@ def bounded_us(b: Bounded) -> str:
     return us(b.value) if b.value is not None else f"≥{us(b.lo or 0)}"
 
 
-def test_dom0_stress_shows_in_the_domus_tail(campaign: Path) -> None:
-    """Same DomU, same pinning, same tools; Dom0 idle vs Dom0 running stress-ng --cpu 2 on its
-    own physical CPUs. Printed: both distributions and A12, and the other way round (Dom0 idle
-    vs a stressed DomU beside it); asserted: the DomU's tail (p99) grows."""
+def nearest_rank_p99_us(run: Run) -> float:
+    """p99 of a run's latprobe wake-ups (every CPU pooled), nearest rank, in µs: computed here
+    with numpy from the samples, independently of latmon.distribution."""
+    values = np.sort(
+        np.concatenate(
+            [
+                s.latency.astype(np.float64) * float(s.ns_per_unit)
+                for s in run.series
+                if not s.is_derived
+            ]
+        )
+    )
+    return float(values[int(np.ceil(0.99 * len(values))) - 1]) / 1000
+
+
+def test_dom0_stress_in_the_other_domain_with_repetitions(campaign: Path) -> None:
+    """Same domains, same pinning, same tools; the neighbour idle vs running stress-ng --cpu 2
+    on its own physical CPUs. Printed: the pooled distributions, A12, each repetition's p99 and
+    the difference over repetitions; asserted: the report's comparison holds the same
+    repetition intervals (recomputed here from the samples) and calls an effect only where
+    they separate. Whether the stress shows is this run's finding, not asserted."""
     rows = []
     dists = {}
     pairs = ("hv-xen-domu", "hv-xen-domu-dom0-stress", "hv-xen-dom0", "hv-xen-dom0-domu-stress")
@@ -155,26 +199,65 @@ def test_dom0_stress_shows_in_the_domus_tail(campaign: Path) -> None:
             dists[(name, tool)] = d
             q = [bounded_us(d.percentile(x)) for x in (0.5, 0.9, 0.99)]
             rows.append((name, tool, d.n, *q, bounded_us(d.maximum())))
-    print("\nWake-up latency in a domain, its neighbour idle vs stressed (QEMU, emulated; µs)")
+    print(
+        f"\nWake-up latency in a domain, its neighbour idle vs stressed (QEMU, emulated; µs; "
+        f"{REPETITIONS} repetitions pooled)"
+    )
     print(f"{'scenario':26} {'tool':10} {'n':>6} {'p50':>9} {'p90':>9} {'p99':>9} {'max':>9}")
     for r in rows:
         print(f"{r[0]:26} {r[1]:10} {r[2]:>6} {r[3]:>9} {r[4]:>9} {r[5]:>9} {r[6]:>9}")
+    reps = {
+        name: [nearest_rank_p99_us(run_of(campaign, name, repetition=r)) for r in range(1, 4)]
+        for name in pairs
+    }
+    compared = json.loads(
+        subprocess.run(
+            [
+                str(Path(sys.executable).parent / "latmon"),
+                "compare",
+                *(str(p) for n in pairs for p in sorted(campaign.glob(f"{n}-r*[0-9].parquet"))),
+                "--output-format",
+                "json",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    by_label = {str(r["scenario"]).removesuffix(" [emulated]"): r for r in compared}
+    print("\nlatprobe p99 per repetition and the difference over repetitions (µs)")
     for measured, stressed, idle in (
         ("DomU", "hv-xen-domu-dom0-stress", "hv-xen-domu"),
         ("Dom0", "hv-xen-dom0-domu-stress", "hv-xen-dom0"),
     ):
-        for tool in ("latprobe", "cyclictest"):
-            effect = a12(dists[(stressed, tool)], dists[(idle, tool)])
-            print(f"A12 ({measured}, {tool}, stressed vs idle): {effect:.3f} (0.5: no difference)")
-    idle = dists[("hv-xen-domu", "latprobe")]
-    stressed = dists[("hv-xen-domu-dom0-stress", "latprobe")]
-    assert (stressed.percentile(0.99).value or 0) > (idle.percentile(0.99).value or 0)
+        a12s = {t: a12(dists[(stressed, t)], dists[(idle, t)]) for t in ("latprobe", "cyclictest")}
+        lo = min(reps[stressed]) - max(reps[idle])
+        hi = max(reps[stressed]) - min(reps[idle])
+        separate = lo > 0 or hi < 0
+        print(
+            f"{measured}: idle {', '.join(f'{v:,.0f}' for v in reps[idle])}; stressed "
+            f"{', '.join(f'{v:,.0f}' for v in reps[stressed])}; Δp99 over repetitions "
+            f"[{lo:,.0f}, {hi:,.0f}]: {'separate' if separate else 'overlap: no effect shown'}; "
+            f"A12 pooled latprobe {a12s['latprobe']:.3f}, cyclictest {a12s['cyclictest']:.3f}"
+        )
+        # the same comparison by latmon compare, each against the first of the command line
+        # (hv-xen-domu): recompute the stressed DomU's, whose baseline is the idle DomU
+        if measured == "DomU":
+            row = by_label[stressed]
+            got = [v / 1000 for v in row["rep_p99"]]
+            assert got == pytest.approx([min(reps[stressed]), max(reps[stressed])], abs=1e-3)
+            got_d = [v / 1000 for v in row["d_p99_reps"]]
+            assert got_d == pytest.approx([lo, hi], abs=1e-3)
+            assert (row["effect"] == "none shown: repetitions overlap") == (not separate)
 
 
 def test_suite_alone_and_as_xen_guest(campaign: Path) -> None:
     """The same image and cases; printed per case: median and p99 alone, as a Xen guest, next
     to Linux (µs, emulated)."""
-    print("\nA53 suite: timer interrupt latency per case (QEMU, emulated; median / p99 in µs)")
+    print(
+        "\nA53 suite: timer interrupt latency per case (QEMU, emulated; median / p99 in µs; "
+        f"{REPETITIONS} repetitions pooled)"
+    )
     run = run_of(campaign, "hv-baremetal")
     print(f"{'case':12} " + " ".join(f"{n:>24}" for n in SUITE))
     for s in run.series:
@@ -191,9 +274,17 @@ def test_report_opens_with_the_configurations_side_by_side(campaign: Path) -> No
     text = (campaign / "report.html").read_text()
     headings = re.findall(r"<h2>(.*?)</h2>", text)
     assert headings[0] == "Configurations side by side", headings
-    table = text[text.index("Configurations side by side") : text.index("<h2>Summary</h2>")]
-    rows = re.findall(r"<tr><td class=l>([^<]+)</td>", table)
+    start = text.index("<h2>Configurations side by side</h2>")
+    table = text[start : text.index("<h2>", start + 1)]
+    rows = re.findall(r'<tr><th scope="row" class="key l">([^<]+)</th>', table)
     assert [html.unescape(r).removesuffix(" [emulated]") for r in rows] == ORDER
     assert "Xen 4.17" in table and "hard 2" in table and "none (bare metal)" in table
     assert "What is meaningful is relative" in table
     assert text.index('class="emulated"') < text.index("Configurations side by side")
+    # no deadline verdict on emulated time; the reason instead
+    assert "configurations miss it" not in text and "configurations meet it" not in text
+    assert "no verdict on emulated time" in text
+    # the comparison: every repetition of a configuration, its spread, the difference over
+    # repetitions
+    assert "p99 per repetition" in text and "Δp99 over repetitions" in text
+    assert f"<td>{REPETITIONS}</td>" in text

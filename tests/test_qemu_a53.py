@@ -113,6 +113,71 @@ def test_broken_isr_fails_with_a_message_not_a_hang(c_binary, tmp_path) -> None:
     assert "suite: FAILED" in result.console
 
 
+# The watchdog's limits (suite.c): a storm ends the case after 1000 interrupts; a case that
+# makes no progress is cut by the physical timer after 10 x 20 ms of the counter, the run
+# stopped after a second expiry. Each broken handler must end with its message well inside
+# the runner's limit.
+BROKEN_LIMIT_S = 30
+
+
+def run_broken(c_binary, tmp_path: Path, inject: str) -> qemu.QemuResult:
+    elf = c_binary("examples/suite-a53-qemu.elf")
+    result = qemu.run(qemu.zcu102_args(elf, [f"inject={inject}"]), tmp_path, BROKEN_LIMIT_S)
+    assert not result.timed_out, f"inject={inject}: no exit within {BROKEN_LIMIT_S} s (a hang)"
+    return result
+
+
+STORM = (
+    "suite: FAIL {case}: sample 0: watchdog: interrupt {irq} fired 1001 times on core 0 "
+    "without the case advancing (an interrupt storm: does its handler clear the interrupt at "
+    "its source"
+)
+
+
+def test_timer_never_cleared_is_a_storm_ended_by_the_watchdog(c_binary, tmp_path) -> None:
+    """The most common ISR bug: cntv_ctl_el0 left enabled, the timer's line stays asserted and
+    the interrupt is taken again at once, forever. The watchdog counts it in the dispatcher,
+    masks PPI 27 after 1000 and ends the case; every case fails the same way, the run ends."""
+    result = run_broken(c_binary, tmp_path, "no-clear")
+    assert result.status == 1, result.console[-2000:]
+    for case in ("caches-on", "wfi-idle", "nested", "two-cores"):
+        assert STORM.format(case=case, irq=27) in result.console, result.console[-3000:]
+    assert result.console.rstrip().endswith("suite: FAILED")
+
+
+def test_a_storm_on_a_second_line_is_masked_and_the_run_goes_on(c_binary, tmp_path) -> None:
+    """A second device's interrupt (UART0's TX-empty, ID 53) enabled by the timer's handler
+    with a handler that never clears it: the watchdog masks ID 53 and ends the case; the
+    cases after it run normally (the many-irqs case enables every interrupt again, and is the
+    storm's once more)."""
+    result = run_broken(c_binary, tmp_path, "second-line-storm")
+    assert result.status == 1, result.console[-2000:]
+    assert STORM.format(case="caches-on", irq=53) in result.console
+    assert STORM.format(case="many-irqs", irq=53) in result.console
+    failed = re.findall(r"^suite: FAIL (\S+):", result.console, re.M)
+    assert failed == ["caches-on", "many-irqs"], failed
+    counters = re.findall(r"^X (\d+) events=200 lost=(\d+) ", result.console, re.M)
+    lost = {int(i): int(n) for i, n in counters}
+    assert all(lost[i] == 0 for i in lost if i not in (0, 4)), lost  # the others complete
+
+
+def test_a_handler_that_never_returns_is_stopped_by_the_watchdog(c_binary, tmp_path) -> None:
+    """The timer's handler spins with interrupts on: the physical timer, above it in priority,
+    expires twice without progress and stops the run, naming the case and the interrupt."""
+    result = run_broken(c_binary, tmp_path, "isr-spin")
+    assert result.status == 1
+    assert (
+        "suite: FAIL caches-on: watchdog: no progress for 25000000 counts; the handler of "
+        "interrupt 27 has not returned - stopping" in result.console
+    )
+
+
+def test_a_fault_in_the_handler_is_reported(c_binary, tmp_path) -> None:
+    result = run_broken(c_binary, tmp_path, "isr-fault")
+    assert result.status == 3  # PLATFORM_EXIT_FAULT
+    assert "fault: data abort at address 0x00000000a0010001: alignment fault" in result.console
+
+
 def test_data_abort_is_reported_with_its_address(c_binary, tmp_path) -> None:
     result = run_image(c_binary, tmp_path, "suite-a53-qemu", "inject=data-abort")
     assert result.status == 3  # PLATFORM_EXIT_FAULT
@@ -135,6 +200,20 @@ def test_a_hang_is_cut_at_the_time_limit(c_binary, tmp_path) -> None:
     result = qemu.run(qemu.zcu102_args(elf), tmp_path, timeout_s=3)
     assert result.timed_out and result.status is None
     assert "is the bitstream loaded" in result.console  # what it printed is kept
+
+
+def test_the_host_limit_names_the_case_that_was_running(c_binary, tmp_path) -> None:
+    """With the firmware's watchdog set beyond the host's limit, a stuck handler is ended by
+    the host's time limit; the console's `suite: case` lines say which case ran (what the
+    campaign runner's note reports)."""
+    from latmon.targets import running_case
+
+    elf = c_binary("examples/suite-a53-qemu.elf")
+    args = ["inject=isr-spin", "cases=caches-off", "case-timeout-ms=3600000"]
+    result = qemu.run(qemu.zcu102_args(elf, args), tmp_path, timeout_s=3)
+    assert result.timed_out and result.status is None
+    assert running_case(result.console) == "in case caches-off"
+    assert running_case("H latmon_log=1\n") == "before its first case"
 
 
 def test_print_the_suite_cases(suite_run, tmp_path) -> None:

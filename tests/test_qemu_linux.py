@@ -31,6 +31,7 @@ SCENARIOS = [
     for load in ("idle", "stress")
 ]
 NAMES = [f"arm64-{k}-{load}" for k in ("std", "rt") for load in ("idle", "stress")]
+REPETITIONS = 3  # the scenarios' own (repetitions: in scenarios/qemu-arm64-*.yaml)
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,9 @@ def runs_of(campaign: Path, suffix: str) -> dict[str, object]:
 
 def test_every_kernel_and_load_ran_with_each_tool(campaign: Path) -> None:
     manifest = json.loads((campaign / "manifest.json").read_text())
-    assert [s["scenario"] for s in manifest["steps"]] == NAMES
+    # every scenario REPETITIONS times, interleaved (a1 b1 ... a2 b2 ...)
+    steps = [(s["scenario"], s["repetition"]) for s in manifest["steps"]]
+    assert steps == [(name, r) for r in range(1, REPETITIONS + 1) for name in NAMES]
     assert not manifest["interrupted"]
     for name in NAMES:
         files = set(next(s for s in manifest["steps"] if s["scenario"] == name)["run_files"])
@@ -207,3 +210,8 @@ def test_report_shows_both_kernels_side_by_side(campaign: Path) -> None:
     assert "Emulated:" in page and "QEMU" in page
     assert 'src="http' not in page  # self-contained
     assert "PREEMPT_RT" in page and "PREEMPT_VOLUNTARY" in page
+    # a caption for this campaign (kernels and loads), no deadline verdict on emulated time
+    assert "Dom0" not in page and "DomU" not in page
+    assert "no verdict on emulated time" in page and "miss it" not in page
+    # each comparison with its spread over the repetitions
+    assert "p99 per repetition" in page and "Δp99 over repetitions" in page

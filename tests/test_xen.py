@@ -180,7 +180,7 @@ def test_xen_builds_the_suite_as_a_dom0less_guest(c_binary, tmp_path: Path) -> N
     p = xen.Partition(pcpus=2, dom0_vcpus=0, domu_vcpus=2, memory_mib=1024, domu_memory_mib=64)
     end = re.compile(r"board: exit status (\d+)")
     result, console = xen.run_dom0less(
-        p, image, "cases=caches-on,two-cores timeout-ms=2000", tmp_path / "xen", 600, end
+        p, image, "cases=caches-on,wfi-idle,two-cores timeout-ms=2000", tmp_path / "xen", 600, end
     )
     assert result.stopped_at_end, result.console[-1500:]
     assert "suite: passed" in console and "board: exit status 0" in console, console[-1500:]
@@ -190,8 +190,28 @@ def test_xen_builds_the_suite_as_a_dom0less_guest(c_binary, tmp_path: Path) -> N
     assert run.meta["platform"] == "xen-guest"
     assert run.meta["hypervisor"].startswith("xen-4.17")
     assert run.meta["emulated"] == "unknown"  # the guest cannot tell; the runner knows
-    assert [s.name for s in run.series] == ["caches-on", "two-cores"]
+    # wfi-idle with its watchdog: Xen's emulated physical timer armed before every WFI
+    assert [s.name for s in run.series] == ["caches-on", "wfi-idle", "two-cores"]
     assert all(len(s.latency) == 200 for s in run.series)
+
+
+def test_the_watchdog_stops_a_stuck_handler_in_a_xen_guest(c_binary, tmp_path: Path) -> None:
+    """The same image as a dom0less guest, its timer handler made to spin with interrupts on:
+    Xen's emulated physical timer (PPI 30), above it in priority, expires twice without
+    progress (2 x 10 x timeout-ms of the counter) and the guest stops with the message."""
+    images_or_fail()
+    image = c_binary("examples/suite-a53-virt.img")
+    p = xen.Partition(pcpus=2, dom0_vcpus=0, domu_vcpus=2, memory_mib=1024, domu_memory_mib=64)
+    end = re.compile(r"board: exit status (\d+)")
+    result, console = xen.run_dom0less(
+        p, image, "inject=isr-spin cases=caches-on timeout-ms=100", tmp_path / "xen", 600, end
+    )
+    assert result.stopped_at_end, result.console[-1500:]
+    assert (
+        "suite: FAIL caches-on: watchdog: no progress for 125000000 counts; the handler of "
+        "interrupt 27 has not returned - stopping" in console
+    ), console[-1500:]
+    assert "board: exit status 1" in console
 
 
 @pytest.mark.qemu

@@ -202,7 +202,7 @@ def image_hex(
     data += bytes(-len(data) % 4)
     if rounds is not None or cases is not None:
         at = _symbol(elf, "fsuite_config")
-        magic, old_rounds, old_cases, _, _ = (
+        magic, old_rounds, old_cases, *_ = (
             int.from_bytes(data[at + 4 * i : at + 4 * i + 4], "little") for i in range(CONFIG_WORDS)
         )
         if magic != CONFIG_MAGIC:
@@ -243,10 +243,13 @@ def run(
     harts: int = 2,
     max_cycles: int = 400_000_000,
     progress: Callable[[str], None] | None = None,
+    timeout_s: float = 3600.0,
     **config: object,
 ) -> SocRun:
     """Run ``elf`` on the SoC; files go to ``out`` (uart.log, trace.txt). ``progress`` is told
-    the name of each suite case whose log the UART has finished."""
+    the name of each suite case whose log the UART has finished. Two limits: ``max_cycles``
+    of the simulated clock (the simulator ends the run, exit code 124) and ``timeout_s`` of
+    this machine's time (the simulator is killed; the error names the case that ran)."""
     if not elf.exists():
         raise SocSimError(f"{elf} is not built; run 'make sw-all'")
     exe = build(simulator, harts)
@@ -264,6 +267,13 @@ def run(
             time.sleep(0.5)
             if progress is not None and uart.exists():
                 done = _report_cases(uart, done, progress)
+            if time.monotonic() - t0 > timeout_s:
+                proc.kill()
+                proc.wait()
+                raise SocSimError(
+                    f"the SoC simulation ran out of its {timeout_s:g} s time limit during "
+                    f"{_running_case(uart)}; see {out / 'uart.log'}"
+                )
         if progress is not None and uart.exists():
             _report_cases(uart, done, progress)
     seconds = time.monotonic() - t0
@@ -273,6 +283,20 @@ def run(
             f"the SoC simulation did not finish (exit {proc.returncode}); see {out / 'sim.log'}"
         )
     return SocRun(uart, trace, int(last[0]), int(last[2]), seconds)
+
+
+def _running_case(uart: Path) -> str:
+    """The suite case whose log the UART began last without finishing it (for a message)."""
+    text = uart.read_text(errors="replace") if uart.exists() else ""
+    scenarios = [
+        line.split()[1].removeprefix("scenario=")
+        for line in text.splitlines()
+        if line.startswith("H scenario=")
+    ]
+    ended = text.count("\nE lines=") + text.startswith("E lines=")
+    if len(scenarios) > ended:
+        return f"case {scenarios[-1]}"
+    return "the start, before the first case" if not scenarios else "the end, after every case"
 
 
 def _report_cases(uart: Path, done: int, progress: Callable[[str], None]) -> int:

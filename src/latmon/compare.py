@@ -76,6 +76,8 @@ class Group:
     #: what its series measure (every series of a group measures the same)
     measure: Measure = field(default_factory=lambda: Measure("latency", "unspecified"))
     row: dict[str, object] = field(default_factory=dict)
+    #: one distribution per run (repetition) of the group, in run order
+    per_run: list[Distribution] = field(default_factory=list)
 
 
 def _per_cpu(series: Series) -> bool:
@@ -91,6 +93,7 @@ def group_runs(runs: list[Run]) -> list[Group]:
     order: list[tuple[Measure, str, str]] = []
     members: dict[tuple[Measure, str, str], list[Series]] = {}
     run_count: dict[tuple[Measure, str, str], set[int]] = {}
+    by_run: dict[tuple[Measure, str, str], dict[int, list[Series]]] = {}
     names: dict[tuple[Measure, str], set[str]] = {}
     for run in runs:
         for s in run.series:
@@ -106,12 +109,21 @@ def group_runs(runs: list[Run]) -> list[Group]:
                 run_count[key] = set()
             members[key].append(s)
             run_count[key].add(id(run))
+            by_run.setdefault(key, {}).setdefault(id(run), []).append(s)
     groups = []
     for key in order:
         m, label, part = key
         shown = f"{label} / {part}" if part and len(names[(m, label)]) > 1 else label
+        per_run = [distribution_of(series) for series in by_run[key].values()]
         groups.append(
-            Group(shown, distribution_of(members[key]), len(run_count[key]), len(members[key]), m)
+            Group(
+                shown,
+                distribution_of(members[key]),
+                len(run_count[key]),
+                len(members[key]),
+                m,
+                per_run=per_run,
+            )
         )
     # the groups of one measure together, measures in first-seen order
     first = {m: i for i, (m, _, _) in reversed(list(enumerate(order)))}
@@ -176,6 +188,9 @@ def compare(
             row[key] = number(s.value(key))  # type: ignore[arg-type]
             row[f"{key}_ci"] = [number(b) for b in s.ci(key)]
         row.update(s.range_dict())
+        reps = _repetition_p99(g)
+        if reps is not None:
+            row["rep_p99"] = [number(reps[0]), number(reps[1])]
         if s.deadline is not None:
             d = s.deadline_dict()
             row.update({k: d[k] for k in ("deadline", "above_deadline", "above_fraction")})
@@ -205,8 +220,37 @@ def compare(
                 ]
             row["a12"] = a12(g.dist, base.dist)
             row["effect"] = a12_words(float(row["a12"]))  # type: ignore[arg-type]
+            mine, theirs = _repetition_p99(g), _repetition_p99(base)
+            if (mine is None or theirs is None) and len(g.per_run) > 1 and len(base.per_run) > 1:
+                # repeated, but a repetition's p99 cannot be placed (beyond a histogram)
+                row["effect"] = "none called: a repetition's p99 is beyond its histogram"
+            if mine is not None and theirs is not None:
+                # every repetition's p99 against every repetition's p99 of the baseline
+                lo, hi = mine[0] - theirs[1], mine[1] - theirs[0]
+                row["d_p99_reps"] = [number(lo), number(hi)]
+                if lo <= 0 <= hi:
+                    row["effect"] = "none shown: repetitions overlap"
+                else:
+                    side = "higher" if lo > 0 else "lower"
+                    row["effect"] = f"p99 {side} in every pair of repetitions; A12: {row['effect']}"
         rows.append(row)
     return rows
+
+
+def _repetition_p99(g: Group) -> tuple[Fraction, Fraction] | None:
+    """The lowest and highest p99 of the group's repetitions (runs), or None with fewer than
+    two runs or a p99 a run cannot place (an overflow bin)."""
+    if len(g.per_run) < 2:
+        return None
+    values = []
+    for d in g.per_run:
+        if not d.n:
+            return None
+        v = d.percentile(0.99).value
+        if v is None:
+            return None
+        values.append(Fraction(v))
+    return min(values), max(values)
 
 
 def json_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
@@ -243,8 +287,18 @@ VERSUS_COLUMNS = [
     Column("d_p99", "Δp99", unit="ns"),
     Column("d_p99_ci", "Δp99 CI", unit="ns"),
     Column("a12", "A12"),
+    Column(
+        "d_p99_reps",
+        "Δp99 over repetitions",
+        unit="ns",
+        title="each repetition's p99 against each of the baseline's: lowest and highest "
+        "difference; an effect is called only where this excludes 0",
+    ),
     Column("effect", "effect", "l"),
 ]
+REPETITION_COLUMN = Column(
+    "rep_p99", "p99 per repetition", unit="ns", title="lowest and highest p99 of the repetitions"
+)
 _STATS = ("min", "mean", "median", "p99", "p99_ci", "p99_9", "max", "jitter", "stdev", "rsd_pct")
 
 
@@ -252,7 +306,11 @@ def comparison_table(rows: list[dict[str, object]], with_deadline: bool) -> Tabl
     """The comparison as a :class:`latmon.tables.Table`; statistics cells are the ones
     ``latmon stats`` prints (:func:`latmon.stats.stat_cell`)."""
     columns = COLUMNS + (DEADLINE_COLUMNS if with_deadline else [])
-    columns = columns + (VERSUS_COLUMNS if any("vs" in r for r in rows) else [])
+    if any("rep_p99" in r for r in rows):
+        at = next(i for i, c in enumerate(columns) if c.key == "p99_ci") + 1
+        columns = [*columns[:at], REPETITION_COLUMN, *columns[at:]]
+    versus = [c for c in VERSUS_COLUMNS if c.key != "d_p99_reps" or any(c.key in r for r in rows)]
+    columns = columns + (versus if any("vs" in r for r in rows) else [])
     several = len({(r.get("quantity"), r.get("path")) for r in rows}) > 1
     if several:
         columns = [columns[0], MEASURE_COLUMN, *columns[1:]]
@@ -268,6 +326,14 @@ def comparison_table(rows: list[dict[str, object]], with_deadline: bool) -> Tabl
         for c in DEADLINE_COLUMNS:
             if c.key in r:
                 cells[c.key] = r[c.key]
+        for key in ("rep_p99", "d_p99_reps"):
+            if key in r:
+                bounds = r[key]
+                assert isinstance(bounds, list)
+                lo, hi = bounds
+                cells[key] = Cell.made_of(
+                    "[{0}, {1}]", lo, hi, plain_text=f"{plain(lo)};{plain(hi)}"
+                )
         for key in ("d_p50", "d_p99"):
             if key in r:
                 cells[key] = r[key]

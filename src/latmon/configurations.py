@@ -125,17 +125,42 @@ def configuration_rows(runs: list[Run]) -> list[ConfigurationRow]:
     return rows
 
 
-MEANING = (
+_MEANING_LEAD = (
     "Emulated (QEMU TCG on a shared host): absolute values are QEMU's and this machine's, not a "
     "Cortex-A53's. What is meaningful is relative, between rows that measure the same quantity "
-    "the same way: the DomU with Dom0 idle against the DomU with Dom0 stressed (the same "
+    "the same way: "
+)
+_MEANING_XEN = (
+    "the DomU with Dom0 idle against the DomU with Dom0 stressed (the same "
     "image, pinning and tools: the difference is the stress), likewise Dom0 alone against Dom0 "
     "beside a stressed DomU, the suite alone against the same "
     "suite image as a Xen guest (the difference is Xen's path for the timer interrupt: trap, "
     "vGIC injection, guest entry), Linux alone against Dom0 and DomU. The Linux rows and the "
     "suite rows measure different things (a thread's wake-up through the scheduler against the "
     "first instruction of an interrupt handler) and are not to be compared with each other. "
-    "What emulation cannot show: cache and memory interference between cores, the GIC's and the "
-    "interconnect's timing; under QEMU the stress of one domain reaches another through QEMU's "
-    "vCPU threads competing for this machine's cores."
 )
+_MEANING_KERNELS = (
+    "one kernel against the other under the same load (the same guest, tools and settings: the "
+    "difference is the kernel's preemption model), and each kernel idle against the same kernel "
+    "under stress (the difference is the load). "
+)
+_MEANING_OTHER = "configurations that differ in one setting only. "
+_MEANING_TAIL = (
+    "What emulation cannot show: cache and memory interference between cores, the GIC's and the "
+    "interconnect's timing; under QEMU a load reaches the measurement through QEMU's vCPU "
+    "threads competing for this machine's cores."
+)
+
+
+def meaning(rows: list[ConfigurationRow]) -> str:
+    """The note under the configurations of an emulated campaign: which rows compare, written
+    for the configurations that ran (a hypervisor campaign, a comparison of kernels, other)."""
+    xen = any(r.hypervisor.startswith("Xen") for r in rows)
+    kernels = {r.kernel for r in rows if not r.kernel.startswith("none")}
+    if xen:
+        middle = _MEANING_XEN
+    elif len(kernels) > 1:
+        middle = _MEANING_KERNELS
+    else:
+        middle = _MEANING_OTHER
+    return _MEANING_LEAD + middle + _MEANING_TAIL

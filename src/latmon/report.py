@@ -38,7 +38,7 @@ from matplotlib.figure import Figure as StaticFigure
 from latmon import __version__, interactive
 from latmon.analysis import series_stats
 from latmon.compare import Group, compare, comparison_table, group_runs, measures
-from latmon.configurations import MEANING, configuration_rows
+from latmon.configurations import configuration_rows, meaning
 from latmon.distribution import nearest_rank
 from latmon.errors import LatmonError
 from latmon.measure import Measure, measure_of
@@ -393,6 +393,7 @@ class HtmlReport:
     #: Free text shown verbatim under the summary (what the figures mean; --notes).
     notes: str = ""
     _specs: list[str] = field(default_factory=list)
+    _withheld_deadline: int | None = None
 
     @property
     def sections(self) -> list[Callable[[ReportData], str]]:
@@ -411,6 +412,17 @@ class HtmlReport:
         ]
 
     def render(self, runs: list[Run]) -> str:
+        # no deadline verdict on emulated time (every run from QEMU): the reason instead
+        requested = self.deadline_ns
+        self._withheld_deadline = requested if runs and all(r.emulated for r in runs) else None
+        if self._withheld_deadline is not None:
+            self.deadline_ns = None
+        try:
+            return self._render(runs)
+        finally:
+            self.deadline_ns = requested
+
+    def _render(self, runs: list[Run]) -> str:
         self._specs = []
         data = report_data(runs, self.deadline_ns)
         body = [section(data) for section in self.sections]
@@ -491,6 +503,14 @@ class HtmlReport:
                     f'<p class="answer"><span class="good">Deadline {deadline}: all {len(rows)} '
                     "configurations meet it.</span></p>"
                 )
+        elif self._withheld_deadline is not None:
+            parts.append(
+                f'<p class="answer">Deadline {_ns(self._withheld_deadline)}: no verdict on '
+                "emulated time. Every run was measured in QEMU, whose timer and instruction "
+                "timing are the emulator's on this host, not the target CPU's: whether a "
+                "configuration meets the deadline can only be measured on the hardware. The "
+                "configurations are ranked by their worst case inside the emulator.</p>"
+            )
         else:
             parts.append(
                 '<p class="answer">No deadline given (<code>--deadline</code>): the '
@@ -702,14 +722,14 @@ class HtmlReport:
                     "max": r.max,
                 }
             )
-        meaning = f'<p class="note">{html.escape(MEANING)}</p>'
+        note = f'<p class="note">{html.escape(meaning(rows))}</p>'
         return (
             "<h2>Configurations side by side</h2>"
             '<p class="note">One row per scenario: where it ran, as its run files record it, '
             "and its headline measurement (n, median, p99, max; all runs of the scenario "
             "pooled). Every statistic of every series follows below.</p>"
             + render(table, "html")
-            + (meaning if any(r.emulated for r in rows) else "")
+            + (note if any(r.emulated for r in rows) else "")
         )
 
     def _stages(self, data: ReportData) -> str:

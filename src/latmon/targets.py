@@ -102,6 +102,13 @@ def _save_suite_log(
         )
 
 
+def running_case(console: str) -> str:
+    """Which case of the suite ran last, from its "suite: case NAME" lines (for the message
+    of a time limit)."""
+    names = re.findall(r"^suite: case (\S+)\s*$", console, re.M)
+    return f"in case {names[-1]}" if names else "before its first case"
+
+
 def run_baremetal_step(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
     """The suite image on QEMU virt, alone: its own two cores, no OS, no hypervisor."""
     s = step.scenario
@@ -126,7 +133,9 @@ def run_baremetal_step(step: Step, outdir: Path, env: dict[str, str]) -> StepRes
     qr = qemu.run(args, workdir, 600, until=SUITE_END)
     result = StepResult(step, [], [], notes=[])
     if qr.timed_out:
-        result.notes = [f"the suite did not end within 600 s (console in {workdir})"]
+        result.notes = [
+            f"the suite did not end within 600 s, {running_case(qr.console)} (console in {workdir})"
+        ]
     meta = {
         **_common_meta(step, env),
         "platform": "qemu-virt-cortex-a53",
@@ -260,7 +269,10 @@ def _run_dom0less(step: Step, outdir: Path, env: dict[str, str]) -> StepResult:
         raise LatmonError(f"{step.stem}: {error}") from None
     result = StepResult(step, [], [], notes=[])
     if qr.timed_out:
-        result.notes = [f"the guest did not end within 1200 s (Xen's console in {workdir})"]
+        result.notes = [
+            f"the guest did not end within 1200 s, {running_case(console)} "
+            f"(Xen's console in {workdir})"
+        ]
     version = re.search(r"Xen version (\S+)", qr.console)
     meta = {
         **_common_meta(step, env),

@@ -44,6 +44,17 @@ void platform_uart_write(const char *data, size_t len)
 	uart_write(UART0_BASE, data, len);
 }
 
+/* UART0's interrupt: GIC SPI 21 (ID 53); TX FIFO empty in its enable/status registers. */
+#define UART0_IRQ_ID	0x35u
+#define UART_IER	0x08u
+#define UART_INT_TEMPTY 0x08u
+
+unsigned a53_board_storm_line(void)
+{
+	mmio_w32(UART0_BASE + UART_IER, UART_INT_TEMPTY); /* asserted while the FIFO is empty */
+	return UART0_IRQ_ID;
+}
+
 void a53_board_fault_hint(uint64_t far)
 {
 	if (far >= A53_PL_LOW && far < A53_PL_HIGH) {

@@ -14,9 +14,11 @@
 
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
+#include "latmon_errno.h"
 #include "platform.h"
 
-#define SAMPLES 512u /* one trace RAM */
+#define SAMPLES	  512u	    /* one trace RAM */
+#define POLLS_MAX 10000000u /* reads of the statistics without a new event: seconds */
 
 static volatile uint32_t last_data;
 static volatile uint32_t isr_count;
@@ -69,9 +71,40 @@ int main(void)
 		return 1;
 	}
 	platform_irq_enable(PLATFORM_FABRIC_IRQ, example_isr);
-	do {
-		err = latmon_read_stats(&dev, &stats);
-	} while (!err && stats.count + stats.timeouts < SAMPLES);
+	{
+		/* a bounded wait: the core's own time-outs count lost interrupts, a storm is
+		 * the dispatcher's to stop (platform_storm), and after POLLS_MAX reads of the
+		 * statistics without a new event the source is taken as stopped */
+		uint64_t last = UINT64_MAX;
+		uint32_t still = 0, count;
+		unsigned id;
+
+		do {
+			platform_progress();
+			err = latmon_read_stats(&dev, &stats);
+			if (!err && platform_storm(&id, &count)) {
+				char text[LATMON_LOG_U64_TEXT];
+
+				platform_uart_puts("example: interrupt ");
+				platform_uart_puts(latmon_log_format_u64(text, id));
+				platform_uart_puts(" fired ");
+				platform_uart_puts(latmon_log_format_u64(text, count));
+				platform_uart_puts(
+				    " times without the main loop running (an interrupt "
+				    "storm: does the ISR read the data word?); masked\n");
+				err = ETIMEDOUT;
+			}
+			if (!err && stats.count + stats.timeouts == last && ++still > POLLS_MAX) {
+				platform_uart_puts(
+				    "example: no interrupt for a while: is the fabric's "
+				    "timer running?\n");
+				err = ETIMEDOUT;
+			}
+			if (stats.count + stats.timeouts != last)
+				still = 0;
+			last = stats.count + stats.timeouts;
+		} while (!err && stats.count + stats.timeouts < SAMPLES);
+	}
 	latmon_arm(&dev, 0);
 	if (!err)
 		err = latmon_read_trace(&dev, trace, SAMPLES, &first, &n);

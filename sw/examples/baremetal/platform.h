@@ -27,6 +27,16 @@ void platform_irq_enable(unsigned id, void (*isr)(void));
 void platform_uart_write(const char *data, size_t len);
 void platform_uart_puts(const char *s);
 
+/*
+ * The example's storm guard (every platform): the dispatcher counts the interrupts taken since
+ * the main loop last called platform_progress(); one taken more than PLATFORM_STORM_LIMIT times
+ * without the main loop running in between is masked at the controller. platform_storm()
+ * returns 1 with its ID and count once, else 0.
+ */
+#define PLATFORM_STORM_LIMIT 100000u
+void platform_progress(void);
+int platform_storm(unsigned *id, uint32_t *count);
+
 /* Status of a stop by a fault (a data abort, an undefined instruction): reported, never a hang. */
 #define PLATFORM_EXIT_FAULT 3
 /* Stop this program with @p status (main's return value); never returns. With semihosting

@@ -23,6 +23,8 @@ static unsigned handler_count;
  * "inject=wrong-eoi": the interrupt handler ends another ID than it acknowledged;
  * "inject=data-abort": alignment checking on (SCTLR_ELx.A) and a word read at a misaligned
  * PL address: a real data abort (alignment fault), taken by platform_fault().
+ * The suite's own (suite_a53.c): "inject=no-clear", "inject=second-line-storm",
+ * "inject=isr-fault", "inject=isr-spin".
  */
 static int inject_wrong_eoi;
 
@@ -38,7 +40,7 @@ static int has_word(const char *text, const char *word)
 	return 0;
 }
 
-static void misaligned_pl_read(void)
+void a53_misaligned_pl_read(void)
 {
 	uint64_t el, sctlr;
 
@@ -60,7 +62,7 @@ void a53_apply_cmdline(void)
 	if (platform_cmdline(cmdline, sizeof cmdline) == 0) {
 		inject_wrong_eoi = has_word(cmdline, "inject=wrong-eoi");
 		if (has_word(cmdline, "inject=data-abort"))
-			misaligned_pl_read();
+			a53_misaligned_pl_read();
 	}
 }
 
@@ -86,6 +88,46 @@ void a53_irq_route(unsigned id, void (*isr)(uint64_t entry))
 	add_handler(id, 0, isr);
 }
 
+/*
+ * The watchdog's hooks (suite_a53.c has the suite's; a program without one runs every handler):
+ * a53_irq_admit() after the acknowledge, nonzero when the interrupt is not to be handled (a
+ * storm the watchdog masked); a53_irq_done() when its handler has returned.
+ */
+static volatile uint32_t since_progress, storm_id, storm_count;
+
+void platform_progress(void)
+{
+	since_progress = 0;
+}
+
+int platform_storm(unsigned *id, uint32_t *count)
+{
+	if (!storm_id)
+		return 0;
+	*id = storm_id - 1u;
+	*count = storm_count;
+	storm_id = 0;
+	return 1;
+}
+
+/* The example's storm guard (platform.h); the suite has its own watchdog (suite.c). */
+__attribute__((weak)) int a53_irq_admit(unsigned id)
+{
+	since_progress = since_progress + 1u;
+	if (since_progress <= PLATFORM_STORM_LIMIT)
+		return 0;
+	mmio_w32(a53_board.gicd + 0x180u + 4u * (id / 32u), 1u << (id % 32u)); /* ICENABLER */
+	storm_count = since_progress;
+	storm_id = id + 1u;
+	since_progress = 0;
+	return 1;
+}
+
+__attribute__((weak)) void a53_irq_done(unsigned id)
+{
+	(void)id;
+}
+
 /* Called from the IRQ vector (start_a53.S) with the counter read on entry. */
 void platform_irq_handler(uint64_t entry);
 void platform_irq_handler(uint64_t entry)
@@ -95,6 +137,10 @@ void platform_irq_handler(uint64_t entry)
 
 	if (id >= 1020u) /* spurious: nothing to end */
 		return;
+	if (a53_irq_admit(id)) {
+		mmio_w32(a53_board.gicc + GICC_EOIR, iar);
+		return;
+	}
 	for (unsigned i = 0; i < handler_count; i++) {
 		if (handlers[i].id != id)
 			continue;
@@ -104,6 +150,7 @@ void platform_irq_handler(uint64_t entry)
 			handlers[i].plain();
 		break;
 	}
+	a53_irq_done(id);
 	/* the deliberately broken handler of the tests ends another interrupt than it took */
 	mmio_w32(a53_board.gicc + GICC_EOIR, inject_wrong_eoi ? (iar ^ 0x3u) : iar);
 }
@@ -149,7 +196,10 @@ void platform_fault(uint64_t kind, uint64_t esr, uint64_t far, uint64_t elr)
 		put_hex(far);
 		platform_uart_puts(external	  ? ": external abort (nothing answered)"
 				   : fsc == 0x21u ? ": alignment fault"
-				   : fsc < 0x10u  ? ": translation or permission fault"
+				   : fsc < 0x04u  ? ": address size fault (beyond the output range)"
+				   : fsc < 0x08u  ? ": translation fault (not mapped)"
+				   : fsc < 0x0Cu  ? ": access flag fault"
+				   : fsc < 0x10u  ? ": permission fault"
 						  : "");
 	}
 	platform_uart_puts(" (ESR ");

@@ -30,8 +30,19 @@ extern struct a53_board a53_board;
 /* Call @p isr with the generic timer's virtual counter at exception entry for interrupt @p id. */
 void a53_irq_route(unsigned id, void (*isr)(uint64_t entry));
 
+/* Watchdog hooks of the interrupt dispatch (weak: the suite defines them; platform_a53.c). */
+int a53_irq_admit(unsigned id);
+void a53_irq_done(unsigned id);
+
+/* A word read at a misaligned PL address with alignment checks on: a data abort. */
+void a53_misaligned_pl_read(void);
+
 /* Apply the fault injections the command line asks for (platform_a53.c; the tests use them). */
 void a53_apply_cmdline(void);
+
+/* The tests' second-line storm: enable a device interrupt that stays asserted until its
+ * handler clears it (ZCU102: UART0's TX-empty); @return its ID, or 0 (no such device). */
+unsigned a53_board_storm_line(void);
 
 /* Board hook of the fault report: a line on what a fault at @p far means there (or nothing). */
 void a53_board_fault_hint(uint64_t far);

@@ -13,6 +13,22 @@ const char PLATFORM_CPU_NAME[] = "cortex-r5";
 
 static void (*handler)(void);
 static unsigned handler_id;
+static volatile uint32_t since_progress, storm_id, storm_count;
+
+void platform_progress(void)
+{
+	since_progress = 0;
+}
+
+int platform_storm(unsigned *id, uint32_t *count)
+{
+	if (!storm_id)
+		return 0;
+	*id = storm_id - 1u;
+	*count = storm_count;
+	storm_id = 0;
+	return 1;
+}
 
 void platform_init(void)
 {
@@ -33,7 +49,21 @@ void platform_irq_enable(unsigned id, void (*isr)(void))
 void platform_irq_handler(void);
 void platform_irq_handler(void)
 {
-	gic_dispatch(GICC_BASE, handler_id, handler);
+	uint32_t iar = mmio_r32(GICC_BASE + GICC_IAR);
+	unsigned id = iar & 0x3FFu;
+
+	if (id >= 1020u)
+		return;
+	since_progress = since_progress + 1u;
+	if (since_progress > PLATFORM_STORM_LIMIT) { /* a storm: mask it, do not run it */
+		mmio_w32(GICD_BASE + 0x180u + 4u * (id / 32u), 1u << (id % 32u)); /* ICENABLER */
+		storm_count = since_progress;
+		storm_id = id + 1u;
+		since_progress = 0;
+	} else if (id == handler_id && handler) {
+		handler();
+	}
+	mmio_w32(GICC_BASE + GICC_EOIR, iar);
 }
 
 void platform_uart_write(const char *data, size_t len)

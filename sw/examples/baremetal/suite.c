@@ -21,9 +21,24 @@
  * A lost interrupt (a handler that does not end it, a wrong ID) is a timeout: the case fails with
  * a message that says what to check, and the run goes on to the next case instead of hanging.
  *
+ * The per-case watchdog (docs/target/qemu.md, "When a handler is broken") covers what a bounded
+ * wait cannot, because the broken interrupt keeps the waiting code from running:
+ *   - a storm: every interrupt taken is counted per core by the platform's dispatcher
+ *     (suite_irq_entry) since the case last advanced (a sample); one that fires more than
+ *     "storm-limit" times (default 1000) is masked at the controller, and the case fails with
+ *     its ID and count; the next case starts with the suite's own interrupts enabled again, a
+ *     foreign one stays masked;
+ *   - no progress: a second timer of the core (suite_watchdog_at, above the measured interrupt
+ *     in priority) expires when the case has not advanced for "case-timeout-ms" (default 10 x
+ *     timeout-ms): the interrupt counted most since the last sample is masked and the case
+ *     fails; if the case still does not go on (a handler that never returns) by a second
+ *     expiry, the run stops with status 1 and the message.
+ * Neither depends on the broken interrupt's handler.
+ *
  * On the command line (platform_cmdline): "cases=NAME,NAME,..." runs only those cases;
  * "timeout-ms=N" waits N ms (default 20) for an interrupt before it counts as lost, for
- * emulators on a busy host, where 20 ms of the counter can pass before a guest runs at all.
+ * emulators on a busy host, where 20 ms of the counter can pass before a guest runs at all;
+ * "storm-limit=N" and "case-timeout-ms=N" set the watchdog's limits.
  */
 #include "suite.h"
 
@@ -96,7 +111,161 @@ static volatile int core1_error;
 static volatile uint32_t core1_running;
 
 static int64_t samples[SUITE_SAMPLES];
-static uint64_t timeout_ticks, lead_ticks;
+static uint64_t timeout_ticks, lead_ticks, case_timeout_ticks;
+
+/* ---- the per-case watchdog ---- */
+
+#define WATCH_IDS 8u
+
+enum watch_trip { TRIP_NONE, TRIP_STORM, TRIP_NO_PROGRESS };
+
+/* Interrupts a core took since the case last advanced: written by that core's dispatcher only. */
+struct watch_core {
+	uint32_t generation; /* the progress generation these counts belong to */
+	unsigned ids[WATCH_IDS];
+	uint32_t counts[WATCH_IDS];
+	volatile unsigned in_handler; /* 1 + the ID whose handler runs now, or 0 */
+};
+
+static struct {
+	volatile uint32_t generation; /* advanced on progress: the counts start again */
+	volatile uint32_t storm_limit;
+	volatile uint64_t deadline; /* counter value of the next expiry (0: off) */
+	volatile uint32_t expiries; /* expiries without progress since the trip */
+	volatile uint32_t trip;	    /* enum watch_trip */
+	volatile unsigned trip_id, trip_core, trip_in_handler;
+	volatile uint32_t trip_count;
+	const char *volatile case_name;
+	struct watch_core core[SUITE_CORES];
+} watch;
+
+static uint64_t parse_u64(const char *t);
+static void say(const char *s);
+static void say_u64(uint64_t v);
+
+static void watch_arm(void)
+{
+	watch.deadline = case_timeout_ticks ? suite_now() + case_timeout_ticks : 0;
+	(void)suite_watchdog_at(watch.deadline);
+}
+
+/* The case advanced (a sample, or it starts): the counts and the timer start again. */
+static void watch_progress(void)
+{
+	watch.generation = watch.generation + 1u;
+	watch.expiries = 0;
+	watch_arm();
+}
+
+static void watch_case(const char *name)
+{
+	watch.trip = TRIP_NONE;
+	watch.case_name = name;
+	suite_irq_restore();
+	watch_progress();
+}
+
+static struct watch_core *watch_core_now(void)
+{
+	struct watch_core *w = &watch.core[suite_core_id() % SUITE_CORES];
+
+	if (w->generation != watch.generation) {
+		w->generation = watch.generation;
+		for (unsigned i = 0; i < WATCH_IDS; i++)
+			w->counts[i] = 0;
+	}
+	return w;
+}
+
+static void watch_record(enum watch_trip kind, unsigned id, uint32_t count, unsigned in_handler)
+{
+	if (watch.trip != TRIP_NONE)
+		return;
+	watch.trip_id = id;
+	watch.trip_count = count;
+	watch.trip_core = suite_core_id();
+	watch.trip_in_handler = in_handler;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	watch.trip = kind;
+}
+
+int suite_irq_entry(unsigned id)
+{
+	struct watch_core *w = watch_core_now();
+	unsigned slot = WATCH_IDS - 1u;
+
+	for (unsigned i = 0; i < WATCH_IDS; i++)
+		if (w->ids[i] == id || !w->counts[i]) {
+			slot = i;
+			break;
+		}
+	if (w->ids[slot] != id) {
+		w->ids[slot] = id;
+		w->counts[slot] = 0;
+	}
+	w->counts[slot] = w->counts[slot] + 1u;
+	if (watch.storm_limit && w->counts[slot] > watch.storm_limit) {
+		suite_irq_line(id, 0);
+		watch_record(TRIP_STORM, id, w->counts[slot], 0);
+		return 1;
+	}
+	w->in_handler = id + 1u;
+	return 0;
+}
+
+void suite_irq_done(unsigned id)
+{
+	(void)id;
+	watch.core[suite_core_id() % SUITE_CORES].in_handler = 0;
+}
+
+void suite_watchdog_expired(void)
+{
+	struct watch_core *w = watch_core_now();
+	unsigned top = 0, running = w->in_handler;
+	uint32_t most = 0;
+
+	if (!watch.deadline || suite_now() < watch.deadline) {
+		(void)suite_watchdog_at(
+		    watch.deadline); /* an early wake-up (idle): keep watching */
+		return;
+	}
+	for (unsigned i = 0; i < WATCH_IDS; i++)
+		if (w->counts[i] > most) {
+			most = w->counts[i];
+			top = w->ids[i];
+		}
+	if (running)
+		top = running - 1u;
+	watch.expiries = watch.expiries + 1u;
+	if (watch.expiries == 1u) {
+		/* stop what keeps the case from advancing; the case then fails with the record */
+		if (most || running)
+			suite_irq_line(top, 0);
+		watch_record(TRIP_NO_PROGRESS, top, most, running != 0);
+		watch_arm();
+		return;
+	}
+	/* a second expiry without progress: the case's code does not run any more */
+	say("\nsuite: FAIL ");
+	say(watch.case_name ? watch.case_name : "?");
+	say(": watchdog: no progress for ");
+	say_u64(2u * case_timeout_ticks);
+	say(" counts");
+	if (running) {
+		say("; the handler of interrupt ");
+		say_u64(top);
+		say(" has not returned");
+	} else if (most) {
+		say("; interrupt ");
+		say_u64(top);
+		say(" fired ");
+		say_u64(most);
+		say(" times since the last sample");
+	}
+	say(" - stopping\nsuite: FAILED\n");
+	platform_exit(1);
+}
 static uint32_t rng = 0x9E3779B9u;
 
 static void fence(void)
@@ -163,7 +332,7 @@ static int wait_change(volatile uint32_t *flag, uint32_t old, int idle)
 	uint64_t end = suite_now() + timeout_ticks;
 
 	while (*flag == old) {
-		if (suite_now() > end)
+		if (suite_now() > end || watch.trip != TRIP_NONE)
 			return ETIMEDOUT;
 		if (idle)
 			suite_idle_until(end);
@@ -202,6 +371,7 @@ static void core1_main(void)
 			suite_relax();
 		fence();
 		served = core1_request;
+		suite_irq_restore(); /* its own banked lines, if a storm masked one */
 		{
 			int64_t latency = 0;
 			int err = measure_timer(0, &latency);
@@ -227,7 +397,7 @@ static int measure_on_core1(int64_t *latency)
 	while (core1_done != want) {
 		poll_sink += ((volatile int64_t *)samples)[i++ % SUITE_SAMPLES] != 0;
 		suite_relax();
-		if (suite_now() > end)
+		if (suite_now() > end || watch.trip != TRIP_NONE)
 			return ETIMEDOUT;
 	}
 	fence();
@@ -342,6 +512,16 @@ static const char *option(const char *key)
 	return 0;
 }
 
+/* A decimal number at @p t (up to 3,600,000), 0 when there is none. */
+static uint64_t parse_u64(const char *t)
+{
+	uint64_t v = 0;
+
+	while (t && *t >= '0' && *t <= '9' && v < 3600000u)
+		v = v * 10u + (uint64_t)(*t++ - '0');
+	return v;
+}
+
 /* Is case @p name in the "cases=" list of the command line (or is there no such list)? */
 static int case_selected(const char *name)
 {
@@ -371,7 +551,39 @@ static void fail_message(const struct suite_case *c, unsigned k, int err)
 	say(": sample ");
 	say_u64(k);
 	say(": ");
-	if (err == ETIMEDOUT) {
+	if (watch.trip == TRIP_STORM) {
+		say("watchdog: interrupt ");
+		say_u64(watch.trip_id);
+		say(" fired ");
+		say_u64(watch.trip_count);
+		say(" times on core ");
+		say_u64(watch.trip_core);
+		say(" without the case advancing (an interrupt storm: does its handler clear the "
+		    "interrupt at its source - the device's status, cntv_ctl_el0 for the generic "
+		    "timer?); interrupt ");
+		say_u64(watch.trip_id);
+		say(" masked");
+	} else if (watch.trip == TRIP_NO_PROGRESS) {
+		say("watchdog: no progress for ");
+		say_u64(case_timeout_ticks);
+		say(" counts");
+		if (watch.trip_in_handler) {
+			say("; the handler of interrupt ");
+			say_u64(watch.trip_id);
+			say(" did not return");
+		} else if (watch.trip_count) {
+			say("; interrupt ");
+			say_u64(watch.trip_id);
+			say(" fired ");
+			say_u64(watch.trip_count);
+			say(" times since the last sample");
+		}
+		if (watch.trip_count || watch.trip_in_handler) {
+			say("; interrupt ");
+			say_u64(watch.trip_id);
+			say(" masked");
+		}
+	} else if (err == ETIMEDOUT) {
 		say("interrupt not taken within ");
 		say_u64(timeout_ticks);
 		say(" counts - does the handler end it (EOIR) with the ID it acknowledged?");
@@ -396,13 +608,17 @@ int suite_run(void)
 		cmdline[0] = 0;
 	timeout_ticks = suite_clock_hz() / 50u; /* 20 ms */
 	{
-		const char *t = option("timeout-ms");
-		uint64_t ms = 0;
+		uint64_t ms = parse_u64(option("timeout-ms"));
 
-		while (t && *t >= '0' && *t <= '9' && ms < 3600000u)
-			ms = ms * 10u + (uint64_t)(*t++ - '0');
 		if (ms)
 			timeout_ticks = suite_clock_hz() / 1000u * ms;
+		case_timeout_ticks = 10u * timeout_ticks;
+		ms = parse_u64(option("case-timeout-ms"));
+		if (ms)
+			case_timeout_ticks = suite_clock_hz() / 1000u * ms;
+		watch.storm_limit = 1000u;
+		if (option("storm-limit"))
+			watch.storm_limit = (uint32_t)parse_u64(option("storm-limit"));
 	}
 	lead_ticks = suite_clock_hz() / 100000u + 16u; /* 10 us */
 	err =
@@ -436,6 +652,18 @@ int suite_run(void)
 
 		if (!case_selected(c->name))
 			continue;
+		if (watch.trip == TRIP_STORM) { /* between cases: no case to end */
+			say("suite: FAIL between cases: watchdog: interrupt ");
+			say_u64(watch.trip_id);
+			say(" fired ");
+			say_u64(watch.trip_count);
+			say(" times (an interrupt storm); masked\n");
+			failed++;
+		}
+		say("suite: case "); /* which case runs, for a host whose time limit ends the run */
+		say(c->name);
+		say("\n");
+		watch_case(c->name);
 		cerr = suite_caches(c->caches);
 		if (!cerr && c->many_irqs)
 			extra = suite_many_irqs(1);
@@ -475,9 +703,15 @@ int suite_run(void)
 				cerr = measure_cross_core(&v);
 				break;
 			}
-			if (!cerr)
+			if (!cerr && watch.trip != TRIP_NONE)
+				cerr = ETIMEDOUT; /* the watchdog ended the case (fail_message) */
+			if (!cerr) {
 				samples[n++] = v;
+				watch_progress();
+			}
 		}
+		watch.deadline = 0; /* the case's end: output is no progress of a case */
+		(void)suite_watchdog_at(0);
 		if (c->many_irqs)
 			suite_many_irqs(0);
 		suite_caches(SUITE_CACHES_ON);
@@ -519,6 +753,7 @@ int suite_run(void)
 			fail_message(c, k, cerr);
 			failed++;
 		}
+		watch.trip = TRIP_NONE; /* reported with its case */
 	}
 	if (!err)
 		err = latmon_log_end(w);

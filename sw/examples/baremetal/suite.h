@@ -71,9 +71,36 @@ const char *suite_platform_name(void);
 const char *suite_emulated(void);
 const char *suite_hypervisor(void);
 
+/*
+ * The per-case watchdog's timer: a second timer of this core, independent of the measured
+ * interrupt and above it in priority, that calls suite_watchdog_expired() at counter value
+ * @p at (0: off). suite_idle_until() keeps it armed. @return 0, or ENOTSUP (no such timer: the
+ * watchdog then has only the interrupt counts and the bounded waits).
+ */
+int suite_watchdog_at(uint64_t at);
+
+/* Enable (@p on) or disable interrupt @p id at the controller, for this core. */
+void suite_irq_line(unsigned id, int on);
+
+/* Enable again the suite's own interrupts of this core (a case starts with them usable). */
+void suite_irq_restore(void);
+
 /* ---- called by the platform's interrupt handlers ---- */
 void suite_on_timer(uint64_t entry);
 void suite_on_soft_irq(uint64_t entry);
+
+/*
+ * The watchdog's view of every interrupt taken, called by the platform's dispatcher after the
+ * acknowledge and before the handler: @return 0 to run the handler, or 1 when interrupt @p id
+ * has fired more than the storm limit without the case advancing (a storm): the suite has
+ * masked it (suite_irq_line) and recorded it; the platform ends it without the handler.
+ * suite_irq_done() when its handler has returned.
+ */
+int suite_irq_entry(unsigned id);
+void suite_irq_done(unsigned id);
+
+/* The watchdog timer (suite_watchdog_at) expired: called in its interrupt handler. */
+void suite_watchdog_expired(void);
 
 /* Run every case, print the latmon-log; @return 0 when every case passed its checks. */
 int suite_run(void);

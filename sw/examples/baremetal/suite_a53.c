@@ -50,9 +50,49 @@ void suite_timer_fire_at(uint64_t at)
 			 : "memory");
 }
 
+/*
+ * Broken handlers the tests inject through the command line (docs/target/qemu.md, "When a
+ * handler is broken"): "inject=no-clear" (the timer's handler leaves cntv_ctl_el0 enabled: its
+ * line stays asserted, a storm), "inject=second-line-storm" (the timer's first handler run enables
+ * a device interrupt, UART0's TX-empty on the ZCU102, whose handler never clears it: a storm
+ * on a second line), "inject=isr-fault" (a
+ * data abort inside the timer's handler), "inject=isr-spin" (the timer's handler never returns,
+ * interrupts unmasked). Read once by main().
+ */
+static int inject_no_clear, inject_isr_fault, inject_isr_spin, inject_storm;
+static unsigned storm_id;
+
+static void storm_isr(uint64_t entry)
+{
+	(void)entry; /* the broken driver: its device's interrupt status is never cleared */
+}
+
+static void set_priority(unsigned id, unsigned prio);
+static void enable_irq(unsigned id, int on);
+
 static void timer_isr(uint64_t entry)
 {
-	__asm__ volatile("msr cntv_ctl_el0, %0\n\tisb" ::"r"(0ull) : "memory"); /* line low */
+	if (!inject_no_clear)
+		__asm__ volatile("msr cntv_ctl_el0, %0\n\tisb" ::"r"(0ull) : "memory"); /* low */
+	if (inject_isr_fault)
+		a53_misaligned_pl_read();
+	if (inject_isr_spin) {
+		suite_irq_unmask();
+		for (;;)
+			__asm__ volatile("" ::: "memory");
+	}
+	if (inject_storm == 1) {
+		inject_storm = 2;
+		storm_id = a53_board_storm_line();
+		if (storm_id) {
+			a53_irq_route(storm_id, storm_isr);
+			set_priority(storm_id, PRIO_LOW);
+			*(volatile uint8_t *)(uintptr_t)(a53_board.gicd + GICD_ITARGETSR +
+							 storm_id) =
+			    (uint8_t)(1u << a53_board.boot_cpu);
+			enable_irq(storm_id, 1);
+		}
+	}
 	suite_on_timer(entry);
 }
 
@@ -77,26 +117,75 @@ void suite_irq_unmask(void)
 	__asm__ volatile("msr daifclr, #2" ::: "memory");
 }
 
-/* The watchdog of suite_idle_until: the EL1 physical timer, above every other priority. */
+/*
+ * The watchdog: the EL1 physical timer (PPI 30), above every other priority, so that it is
+ * taken while the measured interrupt storms or its handler runs with interrupts on. It serves
+ * the per-case watchdog (suite_watchdog_at) and the wake-up of suite_idle_until. It counts on
+ * the physical counter; the suite on the virtual one: a deadline is moved by their offset
+ * (CNTVOFF, 0 on bare metal, the domain's start under Xen).
+ */
 #define WATCHDOG_PPI  30u
 #define PRIO_WATCHDOG 0x00u
 
+static uint64_t watchdog_case_at[2]; /* per core: the case watchdog's deadline (virtual) */
+
+static void watchdog_program(uint64_t at)
+{
+	uint64_t v0, p, v1;
+
+	if (!at) {
+		__asm__ volatile("msr cntp_ctl_el0, %0\n\tisb" ::"r"(0ull) : "memory");
+		return;
+	}
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0\n\tisb\n\tmrs %1, cntpct_el0\n\tisb\n\t"
+			 "mrs %2, cntvct_el0"
+			 : "=r"(v0), "=r"(p), "=r"(v1)::"memory");
+	(void)v1;
+	/* physical = virtual + (p - v0); reading v0 before p errs early by the read's time */
+	__asm__ volatile(
+	    "msr cntp_cval_el0, %0\n\tmsr cntp_ctl_el0, %1\n\tisb" ::"r"(at + (p - v0)), "r"(1ull)
+	    : "memory");
+}
+
+int suite_watchdog_at(uint64_t at)
+{
+	if (!a53_board.phys_timer)
+		return ENOTSUP;
+	watchdog_case_at[suite_core_id() % 2u] = at;
+	watchdog_program(at);
+	return 0;
+}
+
 void suite_idle_until(uint64_t deadline)
 {
-	/* no watchdog where the board says the physical timer cannot be relied on (Xen guests,
-	 * board_virt.c): a lost interrupt is then the host's time limit */
+	uint64_t wd = watchdog_case_at[suite_core_id() % 2u];
+
+	/* no timer where the board says the physical timer cannot be relied on: a lost
+	 * interrupt is then the case watchdog's bounded waits and the host's time limit */
 	if (a53_board.phys_timer)
-		__asm__ volatile(
-		    "msr cntp_cval_el0, %0\n\tmsr cntp_ctl_el0, %1\n\tisb" ::"r"(deadline),
-		    "r"(1ull)
-		    : "memory");
+		watchdog_program(wd && wd < deadline ? wd : deadline);
 	__asm__ volatile("dsb sy\n\twfi" ::: "memory");
+	if (a53_board.phys_timer)
+		watchdog_program(wd);
 }
 
 static void watchdog_isr(uint64_t entry)
 {
 	(void)entry;
 	__asm__ volatile("msr cntp_ctl_el0, %0\n\tisb" ::"r"(0ull) : "memory");
+	suite_watchdog_expired();
+}
+
+/* The watchdog's view of the dispatch (platform_a53.c): every interrupt but its own timer. */
+int a53_irq_admit(unsigned id)
+{
+	return id == WATCHDOG_PPI ? 0 : suite_irq_entry(id);
+}
+
+void a53_irq_done(unsigned id)
+{
+	if (id != WATCHDOG_PPI)
+		suite_irq_done(id);
 }
 
 void suite_relax(void)
@@ -122,6 +211,18 @@ static void enable_irq(unsigned id, int on)
 {
 	mmio_w32(a53_board.gicd + (on ? GICD_ISENABLER : GICD_ICENABLER) + 4u * (id / 32u),
 		 1u << (id % 32u));
+}
+
+void suite_irq_line(unsigned id, int on)
+{
+	enable_irq(id, on);
+}
+
+void suite_irq_restore(void)
+{
+	enable_irq(WATCHDOG_PPI, 1);
+	enable_irq(TIMER_PPI, 1);
+	enable_irq(SOFT_SGI, 1);
 }
 
 /* This core's banked part of the distributor (SGIs, PPIs) and its CPU interface. */
@@ -350,9 +451,29 @@ void suite_console_write(const char *data, size_t len)
 	platform_uart_write(data, len);
 }
 
+static int has_word(const char *text, const char *word)
+{
+	for (const char *p = text; *p; p++) {
+		size_t i = 0;
+		while (word[i] && p[i] == word[i])
+			i++;
+		if (!word[i])
+			return 1;
+	}
+	return 0;
+}
+
 int main(void)
 {
+	char cmdline[256];
+
 	platform_init();
+	if (platform_cmdline(cmdline, sizeof cmdline) == 0) {
+		inject_no_clear = has_word(cmdline, "inject=no-clear");
+		inject_isr_fault = has_word(cmdline, "inject=isr-fault");
+		inject_isr_spin = has_word(cmdline, "inject=isr-spin");
+		inject_storm = has_word(cmdline, "inject=second-line-storm");
+	}
 	a53_irq_route(TIMER_PPI, timer_isr);
 	a53_irq_route(SOFT_SGI, soft_isr);
 	a53_irq_route(WATCHDOG_PPI, watchdog_isr);
