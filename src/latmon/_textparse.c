@@ -58,6 +58,9 @@ static inline int parse_number(const unsigned char **pp, const unsigned char *en
 	}
 	digits_start = p;
 	while (p < end && (unsigned)(*p - '0') < 10) {
+		/* checked before it is computed: 19 digits can overflow int64 */
+		if (v > (INT64_MAX - (*p - '0')) / 10)
+			return TOO_LARGE;
 		v = v * 10 + (*p - '0');
 		if (v >= int_limit)
 			return TOO_LARGE;
