@@ -44,6 +44,14 @@ regs-check: setup
 	    || { echo "regs-check: $$f is stale or missing; run 'make regs' and commit the result" >&2; exit 1; }; \
 	done; echo "regs-check: generated register files are up to date"
 
+## bitstream: the example LiteX SoC with latmon for BOARD (colorlight_i5), open flow (yowasp);
+## build/litex/$(BOARD)/gateware/: the bitstream and nextpnr's report (Fmax, resources)
+BOARD ?= colorlight_i5
+.PHONY: bitstream
+bitstream: setup
+	$(PY) hw/litex/soc.py --board $(BOARD) --output-dir $(BUILD)/litex/$(BOARD) --build
+	$(PY) hw/litex/report.py $(BUILD)/litex/$(BOARD)
+
 ## synth: Yosys synthesis of the cores; writes build/synth/resources.json and resources.md
 synth: setup
 	$(PY) hw/syn/synth.py --out $(BUILD)/synth
