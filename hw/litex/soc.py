@@ -6,7 +6,8 @@ The board's own LiteX target (litex-boards) with a VexRiscv, and one latmon core
 hw/litex/latmon_litex.py) on the SoC bus at 0x9000_0000, its irq_out an interrupt of the CPU.
 The measured edges come from a two-bit output register the firmware writes (bit 0: the interrupt
 line, bit 1: the acknowledge), as the virtual SoC's test interrupt lines do (hw/soc).
-Yosys, nextpnr-ecp5 and ecppack are the PyPI builds (yowasp), found through hw/litex/bin.
+Yosys, nextpnr-ecp5 and ecppack are the PyPI builds (yowasp) beside this python, called
+through the wrappers in hw/litex/bin.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     from litex.soc.integration.builder import Builder
 
     os.environ["PATH"] = f"{HERE / 'bin'}{os.pathsep}{os.environ['PATH']}"
+    os.environ["LATMON_YOWASP_BIN"] = str(Path(sys.executable).parent)
     soc = build_soc(args.board, BOARDS[args.board][1])
     builder = Builder(
         soc,
