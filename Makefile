@@ -30,6 +30,8 @@ help:
 	@echo "make bench   the benchmarks; results in build/bench/ (QUICK=1: small sizes, as CI runs them)"
 	@echo "make synth   size (Yosys, UltraScale+) and Fmax (ECP5 place and route) of every"
 	@echo "             configuration beside a reference; build/synth/resources.md"
+	@echo "make bitstream BOARD=colorlight_i5  the example LiteX SoC with latmon, open flow;"
+	@echo "             timing and resources in build/litex/BOARD/bitstream.md"
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
 	@echo "make lint    RTL lint (Verilator -Wall, Yosys check), ruff, mypy and clang-format checks"
 	@echo "make fuzz    fuzz every input reader with 150,000 inputs"

@@ -11,7 +11,11 @@ REGS_DOC := docs/hw/latmon_regs.md
 REGS_IPXACT := hw/regs/generated/latmon.xml
 # The register blocks of the IP, one per part of the map (hw/regs/regblock.py).
 REGS_BLOCKS_DIR := hw/rtl
-REGS_OUTPUTS := $(REGS_HEADER) $(REGS_MAP_HEADER) $(REGS_VERILOG) $(REGS_DOC) $(REGS_IPXACT)
+# The IP-XACT component for Vivado's IP catalog: the register map above, hw/latmon.core's
+# parameters and files, hw/rtl/latmon.v's ports (hw/vivado/component.py).
+REGS_COMPONENT := hw/vivado/ip/latmon/component.xml
+REGS_OUTPUTS := $(REGS_HEADER) $(REGS_MAP_HEADER) $(REGS_VERILOG) $(REGS_DOC) $(REGS_IPXACT) \
+  $(REGS_COMPONENT)
 REGS_CHECK := $(BUILD)/regs-check
 
 .PHONY: regs regs-check synth
@@ -21,6 +25,7 @@ regs: setup
 	$(PY) hw/regs/generate.py --rdl $(RDL) --header $(REGS_HEADER) --map-header $(REGS_MAP_HEADER) \
 	  --verilog $(REGS_VERILOG) --doc $(REGS_DOC) --ipxact $(REGS_IPXACT) \
 	  --regblocks $(REGS_BLOCKS_DIR)
+	$(PY) hw/vivado/component.py --regmap $(REGS_IPXACT) --out $(REGS_COMPONENT)
 
 ## regs-check: fail when a checked-in generated file differs from what the RDL produces now
 regs-check: setup
@@ -29,6 +34,8 @@ regs-check: setup
 	  --map-header $(REGS_CHECK)/$(REGS_MAP_HEADER) --verilog $(REGS_CHECK)/$(REGS_VERILOG) \
 	  --doc $(REGS_CHECK)/$(REGS_DOC) --ipxact $(REGS_CHECK)/$(REGS_IPXACT) \
 	  --regblocks $(REGS_CHECK)/$(REGS_BLOCKS_DIR)
+	@$(PY) hw/vivado/component.py --regmap $(REGS_CHECK)/$(REGS_IPXACT) \
+	  --out $(REGS_CHECK)/$(REGS_COMPONENT) --relative-to $(REGS_COMPONENT)
 	@blocks=$$(cd $(REGS_CHECK) && ls $(REGS_BLOCKS_DIR)/latmon_regs_*.v); \
 	stale=$$(ls $(REGS_BLOCKS_DIR)/latmon_regs_*.v | grep -vxF "$$blocks" || true); \
 	[ -z "$$stale" ] || { echo "regs-check: $$stale no longer generated; remove it" >&2; exit 1; }; \
@@ -36,6 +43,14 @@ regs-check: setup
 	  diff -u "$$f" "$(REGS_CHECK)/$$f" >/dev/null 2>&1 \
 	    || { echo "regs-check: $$f is stale or missing; run 'make regs' and commit the result" >&2; exit 1; }; \
 	done; echo "regs-check: generated register files are up to date"
+
+## bitstream: the example LiteX SoC with latmon for BOARD (colorlight_i5), open flow (yowasp);
+## build/litex/$(BOARD)/gateware/: the bitstream and nextpnr's report (Fmax, resources)
+BOARD ?= colorlight_i5
+.PHONY: bitstream
+bitstream: setup
+	$(PY) hw/litex/soc.py --board $(BOARD) --output-dir $(BUILD)/litex/$(BOARD) --build
+	$(PY) hw/litex/report.py $(BUILD)/litex/$(BOARD)
 
 ## synth: Yosys synthesis of the cores; writes build/synth/resources.json and resources.md
 synth: setup

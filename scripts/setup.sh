@@ -35,6 +35,9 @@ apt_packages=(
   prometheus               # the fleet integration test scrapes latprobe's and latctl's exporters with a real Prometheus
   chromium                 # the report's browser test (headless, driven by Playwright), latmon report --pdf
   fonts-dejavu-core        # a font for chromium's screenshots and PDFs (a minimal system has none)
+  linux-source-6.1         # meta-latmon's tests: the ZCU102 device tree and the kernel's Kconfig, as Debian ships them
+  flex                     # meta-latmon's tests: the kernel's kconfig tool is built from linux-source-6.1
+  bison                    # (same)
 )
 
 missing=()

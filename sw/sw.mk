@@ -5,7 +5,9 @@
 SW_BUILD := $(BUILD)/sw
 CC ?= gcc
 SW_WARN := -Wall -Wextra -Wshadow -Wpedantic -Werror
-SW_CFLAGS := -std=c11 -O2 -g $(SW_WARN) -Isw/include -Isw/lib -MMD -MP
+# CFLAGS and LDFLAGS from the environment or the command line come last (a Yocto build's
+# hardening, debug-prefix and hash-style flags: meta-latmon); unset here, they change nothing.
+SW_CFLAGS := -std=c11 -O2 -g $(SW_WARN) -Isw/include -Isw/lib -MMD -MP $(CFLAGS)
 SW_LDLIBS := -lpthread
 
 SW_LIB_SRCS := $(wildcard sw/lib/*.c)
@@ -58,10 +60,10 @@ $(SW_PROBE_LIB): $(SW_PROBE_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(SW_BUILD)/latprobe: $(SW_BUILD)/obj/$(SW_PROBE_MAIN:.c=.o) $(SW_PROBE_LIB) $(SW_EXPORTER_LIB) $(SW_LIB)
-	$(CC) $(SW_CFLAGS) -o $@ $^ $(SW_LDLIBS) -lm
+	$(CC) $(SW_CFLAGS) $(LDFLAGS) -o $@ $^ $(SW_LDLIBS) -lm
 
 $(SW_BUILD)/latctl: $(SW_LATCTL_OBJS) $(SW_EXPORTER_LIB) $(SW_LIB)
-	$(CC) $(SW_CFLAGS) -o $@ $(SW_LATCTL_OBJS) $(SW_EXPORTER_LIB) $(SW_LIB) $(SW_LDLIBS) -lm
+	$(CC) $(SW_CFLAGS) $(LDFLAGS) -o $@ $(SW_LATCTL_OBJS) $(SW_EXPORTER_LIB) $(SW_LIB) $(SW_LDLIBS) -lm
 
 $(SW_BUILD)/tests/%: $(SW_BUILD)/obj/sw/tests/%.o $(SW_PROBE_LIB) $(SW_EXPORTER_LIB) $(SW_LIB)
 	@mkdir -p $(dir $@)

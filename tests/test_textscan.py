@@ -46,6 +46,9 @@ def test_decimals_scale_exactly_or_are_refused() -> None:
     for bad in (b"1.\n", b".5\n", b"1e3\n", b"0x10\n", b"1 2\n", b"--1\n", b"nan\n"):
         assert parse(bad, 44, 1, 0, 0, out)[1] == 1, bad
     assert parse(b"9223372036854775807\n", 44, 1, 0, 0, out)[1] == 3
+    # 19 digits past int64: refused, not wrapped around to a negative value
+    for text in (b"9223372036854775808\n", b"99999999999999999999\n", b"-9999999999999999999\n"):
+        assert parse(text, 44, 1, 0, 0, out)[1] == 3, text
 
 
 def test_fields_of_csv_and_cyclictest_lines() -> None:

@@ -1,6 +1,8 @@
 """Streaming, strict reading of numeric text columns: a file is read in blocks of whole lines
 (memory bounded by the block, whatever the file or line length) and each block parsed by the C
-parser :mod:`latmon._textparse` into int64 at tens of millions of numbers per second.
+parser :mod:`latmon._textparse` into int64 at tens of millions of numbers per second. Where
+the C extension was not built (a platform without a wheel and without a compiler), its
+pure-Python twin :mod:`latmon._textparse_py` reads the same way, only slower.
 
 A line the parser rejects is handed to the caller's ``bad_line`` callback with its number and
 text; the callback raises (a user error naming file:line and the text), or returns to skip the
@@ -15,7 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from latmon._textparse import parse
+try:
+    from latmon._textparse import parse
+except ImportError:  # the C extension is optional (pyproject.toml); same results, slower
+    from latmon._textparse_py import parse
+
 from latmon.errors import InputError
 
 #: Bytes read at a time; also the longest line accepted.

@@ -1,0 +1,306 @@
+"""Generate the latmon IP's IEEE 1685-2014 (IP-XACT) component for Vivado's IP catalog.
+
+Everything comes from the sources of truth, nothing is typed twice:
+- VLNV, file sets, user parameters (default, description, range or choices): hw/latmon.core
+  (a range is written in a parameter's description as "(lo..hi)", choices as "(one of a, b)");
+- the memory map: the register map's IP-XACT (hw/regs/generated/latmon.xml, from the RDL);
+- the ports and their widths: the top module's ANSI port list in hw/rtl/latmon.v.
+Bus interfaces follow Vivado's conventions: s_axil as an AXI4-Lite slave
+(xilinx.com:interface:aximm:1.0) on the memory map, clk with ASSOCIATED_BUSIF/ASSOCIATED_RESET,
+rst active high (xilinx.com:signal:reset:1.0), irq_out a level-high interrupt.
+
+    python hw/vivado/component.py --out hw/vivado/ip/latmon/component.xml     (make regs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+import yaml
+from lxml import etree
+
+NS = "http://www.accellera.org/XMLSchema/IPXACT/1685-2014"
+XSI = "http://www.w3.org/2001/XMLSchema-instance"
+SCHEMA_LOCATION = f"{NS} {NS}/index.xsd"
+ROOT = Path(__file__).resolve().parents[2]
+
+# AXI4-Lite logical ports (Xilinx aximm_rtl) and the RTL's suffixes.
+AXIL = [
+    "AWADDR", "AWPROT", "AWVALID", "AWREADY", "WDATA", "WSTRB", "WVALID", "WREADY",
+    "BRESP", "BVALID", "BREADY", "ARADDR", "ARPROT", "ARVALID", "ARREADY",
+    "RDATA", "RRESP", "RVALID", "RREADY",
+]  # fmt: skip
+# A parameter's range or choices in its description in hw/latmon.core.
+RANGE = re.compile(r"\((-?\d+)\.\.(-?\d+)\)")
+CHOICES = re.compile(r"\(one of ([-\d, ]+)\)")
+PORT = re.compile(
+    r"^\s*(input|output)\s+wire\s*(?:\[\s*([^:\]]+?)\s*:\s*([^\]]+?)\s*\])?\s*(\w+)\s*,?\s*(?://.*)?$"
+)
+
+
+class SourceError(Exception):
+    """A source of truth the generator cannot read; the message names the file."""
+
+
+def q(tag: str) -> str:
+    return f"{{{NS}}}{tag}"
+
+
+def sub(parent: etree._Element, tag: str, text: str | None = None, **attrs: str) -> etree._Element:
+    el = etree.SubElement(parent, q(tag), attrs)
+    if text is not None:
+        el.text = text
+    return el
+
+
+def read_core(path: Path) -> dict:  # type: ignore[type-arg]
+    try:
+        core = yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError) as error:
+        raise SourceError(f"{path}: {error}") from None
+    return core  # type: ignore[no-any-return]
+
+
+def parameter_bounds(
+    name: str, description: str
+) -> tuple[list[int] | None, tuple[int, int] | None]:
+    """(choices, (minimum, maximum)) from a description; one of them is None."""
+    m = CHOICES.search(description)
+    if m:
+        return [int(v) for v in m.group(1).split(",")], None
+    m = RANGE.search(description)
+    if m:
+        return None, (int(m.group(1)), int(m.group(2)))
+    raise SourceError(
+        f"hw/latmon.core: parameter {name} gives no range '(lo..hi)' or '(one of ...)'"
+    )
+
+
+def read_ports(path: Path, module: str) -> list[tuple[str, str, str | None, str | None]]:
+    """(direction, name, left, right) of the module's ANSI port list."""
+    text = path.read_text()
+    m = re.search(rf"module\s+{module}\s*#\(.*?\)\s*\((.*?)\);", text, re.S)
+    if not m:
+        raise SourceError(f"{path}: no ANSI header of module {module}")
+    ports = []
+    for line in m.group(1).splitlines():
+        pm = PORT.match(line)
+        if pm:
+            ports.append((pm.group(1), pm.group(4), pm.group(2), pm.group(3)))
+        elif line.strip() and not line.strip().startswith("//"):
+            raise SourceError(f"{path}: a port line the generator does not read: {line.strip()!r}")
+    return ports
+
+
+def read_rtl_parameters(path: Path, module: str) -> dict[str, str]:
+    text = path.read_text()
+    m = re.search(rf"module\s+{module}\s*#\((.*?)\)\s*\(", text, re.S)
+    if not m:
+        raise SourceError(f"{path}: no parameter list of module {module}")
+    return dict(
+        re.findall(r"parameter\s+(\w+)\s*=\s*([^,\n]+?)\s*,?\s*(?://.*)?$", m.group(1), re.M)
+    )
+
+
+def build(core_path: Path, regmap_path: Path, rtl_path: Path, out: Path) -> etree._ElementTree:
+    core = read_core(core_path)
+    vendor, library, name, version = core["name"].split(":")
+    params = core["parameters"]
+    default_target = core["targets"]["default"]
+    module = default_target["toplevel"]
+    rtl_params = read_rtl_parameters(rtl_path, module)
+    ports = read_ports(rtl_path, module)
+    missing = [p for p in default_target["parameters"] if p not in rtl_params]
+    if missing:
+        raise SourceError(f"{core_path}: parameters {missing} are not parameters of {rtl_path}")
+
+    nsmap = {"ipxact": NS, "xsi": XSI}
+    comp = etree.Element(q("component"), nsmap=nsmap)
+    comp.set(f"{{{XSI}}}schemaLocation", SCHEMA_LOCATION)
+    comp.append(
+        etree.Comment(
+            " Generated by hw/vivado/component.py from hw/latmon.core, hw/regs/latmon.rdl and "
+            "hw/rtl/latmon.v (make regs); do not edit. "
+        )
+    )
+    for tag, text in (
+        ("vendor", vendor),
+        ("library", library),
+        ("name", name),
+        ("version", version),
+    ):
+        sub(comp, tag, text)
+
+    # ---- bus interfaces --------------------------------------------------------------------
+    bis = sub(comp, "busInterfaces")
+
+    def bus(bname: str, kind: tuple[str, str], mode: str, maps: list[tuple[str, str]],
+            parameters: list[tuple[str, str]], memory_map: str | None = None) -> None:  # fmt: skip
+        bi = sub(bis, "busInterface")
+        sub(bi, "name", bname)
+        sub(bi, "busType", vendor="xilinx.com", library=kind[0], name=kind[1], version="1.0")
+        ats = sub(bi, "abstractionTypes")
+        at = sub(ats, "abstractionType")
+        sub(at, "abstractionRef", vendor="xilinx.com", library=kind[0], name=f"{kind[1]}_rtl",
+            version="1.0")  # fmt: skip
+        pms = sub(at, "portMaps")
+        for logical, physical in maps:
+            pm = sub(pms, "portMap")
+            sub(sub(pm, "logicalPort"), "name", logical)
+            sub(sub(pm, "physicalPort"), "name", physical)
+        m = sub(bi, mode)
+        if memory_map:
+            sub(m, "memoryMapRef", memoryMapRef=memory_map)
+        if parameters:
+            ps = sub(bi, "parameters")
+            for pname, value in parameters:
+                p = sub(ps, "parameter", parameterId=f"BUSIFPARAM_VALUE.{bname.upper()}.{pname}",
+                        resolve="generated")  # fmt: skip
+                sub(p, "name", pname)
+                sub(p, "value", value)
+
+    port_names = {p[1] for p in ports}
+    axil_maps = [(lp, f"s_axil_{lp.lower()}") for lp in AXIL]
+    for _, physical in axil_maps:
+        if physical not in port_names:
+            raise SourceError(f"{rtl_path}: no port {physical} for the AXI4-Lite interface")
+    regmap = etree.parse(str(regmap_path)).getroot()
+    map_name = regmap.find(f"{q('memoryMaps')}/{q('memoryMap')}/{q('name')}").text  # type: ignore[union-attr]
+    bus("s_axil", ("interface", "aximm"), "slave", axil_maps,
+        [("PROTOCOL", "AXI4LITE"), ("DATA_WIDTH", "32")], memory_map=map_name)  # fmt: skip
+    bus("clk", ("signal", "clock"), "slave", [("CLK", "clk")],
+        [("ASSOCIATED_BUSIF", "s_axil"), ("ASSOCIATED_RESET", "rst")])  # fmt: skip
+    bus("rst", ("signal", "reset"), "slave", [("RST", "rst")], [("POLARITY", "ACTIVE_HIGH")])
+    bus("irq_out", ("signal", "interrupt"), "master", [("INTERRUPT", "irq_out")],
+        [("SENSITIVITY", "LEVEL_HIGH")])  # fmt: skip
+
+    # ---- memory map: the register map's, from the RDL ---------------------------------------
+    comp.append(regmap.find(q("memoryMaps")))  # type: ignore[arg-type]
+
+    # ---- model: view, instantiation (module parameters), ports --------------------------------
+    model = sub(comp, "model")
+    views = sub(model, "views")
+    for view, env in (("synthesis", "verilogSource:vivado.xilinx.com:synthesis"),
+                      ("simulation", "verilogSource:vivado.xilinx.com:simulation")):  # fmt: skip
+        v = sub(views, "view")
+        sub(v, "name", view)
+        sub(v, "envIdentifier", env)
+        sub(v, "componentInstantiationRef", "verilog_rtl")
+    inst = sub(sub(model, "instantiations"), "componentInstantiation")
+    sub(inst, "name", "verilog_rtl")
+    sub(inst, "language", "Verilog")
+    sub(inst, "moduleName", module)
+    mps = sub(inst, "moduleParameters")
+    for pname in rtl_params:
+        mp = sub(mps, "moduleParameter", parameterId=f"MODELPARAM_VALUE.{pname}",
+                 type="longint", resolve="user" if pname in params else "immediate")  # fmt: skip
+        sub(mp, "name", pname)
+        # a user parameter's value is the component parameter's; the others keep the RTL's
+        sub(mp, "value", pname)
+    sub(sub(inst, "fileSetRef"), "localName", "rtl")
+    wires = sub(model, "ports")
+    for direction, pname, left, right in ports:
+        port = sub(wires, "port")
+        sub(port, "name", pname)
+        wire = sub(port, "wire")
+        sub(wire, "direction", "in" if direction == "input" else "out")
+        if left is not None and right is not None:
+            vector = sub(sub(wire, "vectors"), "vector")
+            sub(vector, "left", left)
+            sub(vector, "right", right)
+
+    # ---- choices: parameters that take a set of values ----------------------------------------
+    chosen = {}
+    for pname in default_target["parameters"]:
+        choices, _ = parameter_bounds(pname, params[pname].get("description", ""))
+        if choices is not None:
+            chosen[pname] = choices
+    if chosen:
+        cs = sub(comp, "choices")
+        for pname, values in chosen.items():
+            c = sub(cs, "choice")
+            sub(c, "name", f"choice_{pname}")
+            for value in values:
+                sub(c, "enumeration", str(value))
+
+    # ---- file sets: hw/latmon.core's, paths relative to this file ------------------------------
+    fss = sub(comp, "fileSets")
+    here = out.resolve().parent
+    for fs_name in default_target["filesets"]:
+        fileset = core["filesets"][fs_name]
+        fs = sub(fss, "fileSet")
+        sub(fs, "name", "rtl" if fs_name == "rtl" else fs_name)
+        for entry in fileset["files"]:
+            (rel, opts) = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
+            src = core_path.resolve().parent / rel
+            if not src.is_file():
+                raise SourceError(f"{core_path}: file {rel} does not exist")
+            f = sub(fs, "file")
+            sub(f, "name", os.path.relpath(src, here))
+            kind = fileset["file_type"]
+            sub(f, "fileType", "verilogSource" if kind.startswith("verilog") else "vhdlSource")
+            if opts.get("is_include_file"):
+                sub(f, "isIncludeFile", "true")
+            if opts.get("logical_name"):
+                sub(f, "logicalName", opts["logical_name"])
+
+    # ---- user parameters with their ranges ----------------------------------------------------
+    sub(comp, "description", core["description"])
+    ps = sub(comp, "parameters")
+    # an RTL parameter hw/latmon.core does not offer keeps the RTL's value, fixed
+    for pname, value in rtl_params.items():
+        if pname not in params:
+            p = sub(ps, "parameter", parameterId=pname, resolve="immediate", type="longint")
+            sub(p, "name", pname)
+            sub(p, "description", "Fixed: not a parameter of hw/latmon.core")
+            sub(p, "value", value)
+    for pname in default_target["parameters"]:
+        spec = params[pname]
+        choices, bounds = parameter_bounds(pname, spec.get("description", ""))
+        attrs = {"parameterId": pname, "resolve": "user", "type": "longint"}
+        if choices is not None:
+            attrs["choiceRef"] = f"choice_{pname}"
+        else:
+            assert bounds is not None
+            attrs["minimum"], attrs["maximum"] = str(bounds[0]), str(bounds[1])
+        p = sub(ps, "parameter", **attrs)
+        sub(p, "name", pname)
+        sub(p, "description", spec.get("description", ""))
+        sub(p, "value", str(spec["default"]))
+    return etree.ElementTree(comp)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--core", type=Path, default=ROOT / "hw" / "latmon.core")
+    parser.add_argument(
+        "--regmap", type=Path, default=ROOT / "hw" / "regs" / "generated" / "latmon.xml"
+    )
+    parser.add_argument("--rtl", type=Path, default=ROOT / "hw" / "rtl" / "latmon.v")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--relative-to",
+        type=Path,
+        default=None,
+        help="write file paths as if the component were there (make regs-check)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        tree = build(args.core, args.regmap, args.rtl, args.relative_to or args.out)
+    except SourceError as error:
+        print(f"component: {error}", file=sys.stderr)
+        return 2
+    etree.indent(tree, space="  ")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = args.out.with_suffix(".tmp")
+    tree.write(str(tmp), xml_declaration=True, encoding="UTF-8", pretty_print=True)
+    tmp.replace(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
