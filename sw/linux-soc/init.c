@@ -57,7 +57,7 @@ struct run {
 	struct latmon_dev dev, kdev;
 	volatile uint32_t *irqgen, *traffic;
 	uint32_t trace[BATCH];
-	uint64_t writer_mem[512];
+	uint64_t writer_mem[2048]; /* latmon_log_writer_size(2), checked below */
 };
 
 static int console_sink(void *ctx, const char *data, size_t len)
@@ -363,7 +363,9 @@ int main(int argc, char **argv)
 			err = latmon_log_end(w);
 	}
 	if (err)
-		printf("init: measurement failed: %s\n", latmon_strerror(err));
+		printf("init: measurement failed: %s (log writer: %u of %u bytes)\n",
+		       latmon_strerror(err), (unsigned)latmon_log_writer_size(2),
+		       (unsigned)sizeof r->writer_mem);
 	else
 		printf("init: done\n");
 out:

@@ -18,6 +18,7 @@
 //                        symbols whose first instruction marks a stage (hw/tb/linux_soc_stages.py)
 //                        X exit (code)
 //           +max_cycles=N
+//           +progress    every 2^24 cycles, print the cycle, the PC and the privilege retiring
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -42,7 +43,9 @@ module tb_linux_soc #(
     reg [1023:0] path;
     reg [31:0] syms [0:15];
     integer k;
+    reg progress = 1'b0;
     initial begin
+        if ($test$plusargs("progress")) progress = 1'b1;
         for (k = 0; k < 16; k = k + 1) syms[k] = 32'd0;
         if ($value$plusargs("syms=%s", path)) $readmemh(path, syms);
         if ($value$plusargs("image=%s", path)) $readmemh(path, dut.ram.mem);
@@ -121,10 +124,12 @@ module tb_linux_soc #(
             if (ack1_store) $fwrite(trace_fd, "%0d A1 %0d\n", cycle, priv);
             if (retire && pc == 32'h80400000 && !kernel_seen) begin
                 $fwrite(trace_fd, "%0d K\n", cycle);
+                $fflush(trace_fd);
                 kernel_seen <= 1'b1;
             end
             if (retire && priv == 2'd0 && !user_seen) begin
                 $fwrite(trace_fd, "%0d U\n", cycle);
+                $fflush(trace_fd);
                 user_seen <= 1'b1;
             end
             if (window && retire) begin
@@ -134,6 +139,10 @@ module tb_linux_soc #(
             end
         end
     end
+
+    always @(posedge clk)
+        if (progress && cycle[23:0] == 24'd0)
+            $display("tb_linux_soc: cycle %0d pc %08x privilege %0d", cycle, pc, priv);
 
     always @(posedge clk) begin
         if (!rst && (done || (max_cycles != 64'd0 && cycle >= max_cycles))) begin

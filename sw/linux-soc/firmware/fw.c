@@ -116,6 +116,8 @@ static void set_timer(uint32_t lo, uint32_t hi)
 static void power_off(uint32_t code)
 {
 	uart_puts("fw: system reset\n");
+	while (!(mmio_read(UART_STATUS) & 2u)) /* TX_IDLE: the last byte is on the line */
+		;
 	mmio_write(SYSCTRL_EXIT, code);
 	for (;;)
 		__asm__ volatile("wfi");
