@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import fcntl
 import hashlib
+import json
 import os
 import resource
 import shutil
@@ -486,7 +487,39 @@ def run(
     last = trace.read_text().splitlines()[-1].split() if trace.exists() else []
     if proc.returncode != 0 or len(last) != 3 or last[1] != "X":
         raise LinuxSocError(f"the simulator failed (exit {proc.returncode}); see {out / 'sim.log'}")
-    return Boot(int(last[2]), int(last[0]), wall, cpu, uart, trace)
+    boot = Boot(int(last[2]), int(last[0]), wall, cpu, uart, trace)
+    write_boot(out, boot)
+    return boot
+
+
+def write_boot(out: Path, boot: Boot) -> None:
+    """boot.json beside the run's files: what `linux_soc_campaign.py --reuse` reads back."""
+    (out / "boot.json").write_text(
+        json.dumps(
+            {
+                "exit_code": boot.exit_code,
+                "cycles": boot.cycles,
+                "wall_s": boot.wall_s,
+                "cpu_s": boot.cpu_s,
+            }
+        )
+    )
+
+
+def read_boot(out: Path) -> Boot | None:
+    """The Boot of a finished run in out, or None."""
+    try:
+        d = json.loads((out / "boot.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return Boot(
+        int(d["exit_code"]),
+        int(d["cycles"]),
+        float(d["wall_s"]),
+        float(d["cpu_s"]),
+        out / "uart.log",
+        out / "trace.txt",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
