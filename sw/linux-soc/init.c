@@ -18,7 +18,8 @@
  * ends with exit code 0).
  *
  * Parameters from the kernel command line (/proc/cmdline): latmon.rounds=N latmon.nops=N
- * latmon.gap=CYCLES latmon.load=0|1 latmon.config=NAME (the run's scenario in the log).
+ * latmon.gap=CYCLES latmon.load=0|1 latmon.kernel=0|1 (0: the user-space path only)
+ * latmon.config=NAME (the run's scenario in the log).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +49,7 @@
 #define MAX_NOPS     256u
 
 struct params {
-	unsigned rounds, nops, gap, load;
+	unsigned rounds, nops, gap, load, kernel;
 	char config[32];
 };
 
@@ -115,6 +116,7 @@ static void read_params(struct params *prm)
 	prm->nops = arg_uint(cmdline, "latmon.nops", 0);
 	prm->gap = arg_uint(cmdline, "latmon.gap", 40000);
 	prm->load = arg_uint(cmdline, "latmon.load", 0);
+	prm->kernel = arg_uint(cmdline, "latmon.kernel", 1);
 	if (prm->nops > MAX_NOPS)
 		prm->nops = MAX_NOPS;
 	c = arg(cmdline, "latmon.config");
@@ -355,7 +357,7 @@ int main(int argc, char **argv)
 			err = latmon_log_series(w, 0, "kernel-ack", "latency", 0, 0);
 		if (!err)
 			err = latmon_log_series(w, 1, "user-ack", "latency", extra, 1);
-		if (!err)
+		if (!err && prm.kernel)
 			err = measure_kernel(r, &prm, w);
 		if (!err)
 			err = measure_user(r, &prm, w);
