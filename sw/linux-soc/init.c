@@ -35,18 +35,19 @@
 #include "latmon_uio.h"
 #include "lsoc.h"
 
-#define IRQGEN_NOW   0x00u
-#define IRQGEN_ARM   0x0Cu
-#define IRQGEN_ACK0  0x10u
-#define IRQGEN_CMP0  0x40u
-#define IRQGEN_CMP1  0x44u
-#define TRAFFIC_CTRL 0x00u
-#define TRAFFIC_BASE 0x04u
-#define TRAFFIC_MASK 0x08u
-#define TRAFFIC_GAP  0x0Cu
-#define TRAFFIC_SEED 0x10u
-#define BATCH	     1000u
-#define MAX_NOPS     256u
+#define IRQGEN_NOW     0x00u
+#define IRQGEN_PENDING 0x04u
+#define IRQGEN_ARM     0x0Cu
+#define IRQGEN_ACK0    0x10u
+#define IRQGEN_CMP0    0x40u
+#define IRQGEN_CMP1    0x44u
+#define TRAFFIC_CTRL   0x00u
+#define TRAFFIC_BASE   0x04u
+#define TRAFFIC_MASK   0x08u
+#define TRAFFIC_GAP    0x0Cu
+#define TRAFFIC_SEED   0x10u
+#define BATCH	       1000u
+#define MAX_NOPS       256u
 
 struct params {
 	unsigned rounds, nops, gap, load, kernel;
@@ -227,16 +228,23 @@ static int measure_user(struct run *r, const struct params *prm, struct latmon_l
 			uint32_t enable = 1, count;
 			struct pollfd pfd = { r->uio.fd, POLLIN, 0 };
 
-			/* unmask the line at the PLIC (UIO masked it in its handler), then raise */
-			if (write(r->uio.fd, &enable, sizeof enable) != (ssize_t)sizeof enable)
-				return errno;
 			r->irqgen[IRQGEN_CMP0 / 4] = r->irqgen[IRQGEN_NOW / 4] + prm->gap;
 			r->irqgen[IRQGEN_ARM / 4] = 1u;
-			if (poll(&pfd, 1, 10000) != 1)
-				return errno ? errno : ETIMEDOUT;
+			/* Unmask the line at the PLIC (UIO masked it in its handler) and wait. The
+			 * PLIC latched the line again when the kernel completed the previous
+			 * interrupt before this process acknowledged it: such a wake-up finds the
+			 * line low (PENDING bit 0 clear) and waits again, as a driver checks its
+			 * status. */
+			do {
+				if (write(r->uio.fd, &enable, sizeof enable) !=
+				    (ssize_t)sizeof enable)
+					return errno;
+				if (poll(&pfd, 1, 10000) != 1)
+					return errno ? errno : ETIMEDOUT;
+				if (read(r->uio.fd, &count, sizeof count) != (ssize_t)sizeof count)
+					return errno;
+			} while (!(r->irqgen[IRQGEN_PENDING / 4] & 1u));
 			nops_then_ack(prm->nops, &r->irqgen[IRQGEN_ACK0 / 4]);
-			if (read(r->uio.fd, &count, sizeof count) != (ssize_t)sizeof count)
-				return errno;
 		}
 		if ((err = log_batch(r, &r->dev, w, 1, batch)))
 			return err;
