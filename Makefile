@@ -20,7 +20,7 @@ include sw/sw.mk
 include hw/hw.mk
 include target/target.mk
 
-.PHONY: help setup test demo bench lint format lock clean fuzz soc-soak
+.PHONY: help setup test demo bench lint format lock clean fuzz soc-soak linux-soc
 
 help:
 	@echo "make setup   install system packages (apt) and the Python venv ($(VENV)); idempotent"
@@ -37,6 +37,9 @@ help:
 	@echo "make fuzz    fuzz every input reader with 150,000 inputs"
 	@echo "make soc-soak  the suite's firmware on the virtual SoC, >10,000 interrupts, each sample"
 	@echo "             cross-checked with the simulator's trace (build/soc-soak)"
+	@echo "make linux-soc  Linux 6.1 on the virtual SoC (VexRiscv_Linux): irq -> ack by the kernel's"
+	@echo "             handler and by a SCHED_FIFO UIO process, per preemption model, idle and"
+	@echo "             loaded, each sample cross-checked; out/linux-soc/report.html"
 	@echo "make target-test  the ARM targets on QEMU: A53 suite (ZCU102), arm64 guests with the"
 	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~36 min)"
 	@echo "make hv-campaign  bare metal, Linux, Xen Dom0/DomU (each idle and with the other domain"
@@ -84,6 +87,12 @@ fuzz: setup
 soc-soak: setup sw-all
 	$(PY) hw/tb/soc_sim.py --out $(BUILD)/soc-soak --rounds 1200 --check \
 	  --cases baseline,cache-invalidate,priority,nested-on,parallel,bus-traffic
+
+# Linux on the virtual SoC (docs/hw/linux-soc.md): kernels, firmware, initramfs and the simulator
+# are built once and cached under build/linux-soc and hw/tb/sim_build.
+LINUX_SOC_MODELS ?= none,voluntary,full
+linux-soc: setup
+	$(PY) hw/tb/linux_soc_campaign.py --out $(OUT)/linux-soc --models $(LINUX_SOC_MODELS)
 
 # Regenerate requirements.lock from pyproject.toml in a scratch venv.
 lock:

@@ -29,6 +29,11 @@ apt_packages=(
   device-tree-compiler     # dtc: QEMU's device tree extended with Xen's boot modules and the AMP split; fdt test
   gcc-arm-none-eabi        # bare-metal example, Cortex-R5 build (freestanding: no C library needed)
   gcc-riscv64-unknown-elf  # bare-metal example and interrupt test-case suite for the virtual SoC's RV32IM harts (rv32im/ilp32 libgcc multilib)
+  linux-source-6.1         # the Linux SoC's kernel (make linux-soc): Debian's 6.1 sources, built for rv32
+  gcc-riscv64-linux-gnu    # builds that kernel (its -march=rv32ima/-mabi=ilp32 code needs no libc)
+  flex                     # the kernel's Kconfig and dtc parsers
+  bison                    # the kernel's Kconfig and dtc parsers
+  bc                       # the kernel build's timeconst generator
   clang-format             # C style check
   ghdl                     # checks the VHDL component declaration of the IP
   git                      # generated-file staleness check, version strings

@@ -1,0 +1,161 @@
+// Testbench of the Linux SoC (hw/soc/linux/linux_soc_top.v): clock (from the C++ main of
+// hw/tb/linux_soc_main.cpp), reset, a terminal on the UART and the simulator's own record of the
+// events the latmon IP measures, taken from the bus and the interrupt lines, not from the IP.
+//
+// Plusargs: +image=FILE  the RAM image ($readmemh with @word-address records: firmware, kernel,
+//                        device tree)
+//           +uart=FILE   the bytes the UART sent, decoded from the serial line (8N1)
+//           +trace=FILE  one line per event, "<cycle> <event> [value]" (docs/hw/linux-soc.md):
+//                        L0, L1 irqgen line 0, 1 rises (the level the PLIC sees),
+//                        A0, A1 a store to irqgen ACK[0], ACK[1] completes on the shared bus,
+//                           with the CPU's privilege at that cycle (0 user, 1 supervisor),
+//                        K the first instruction of the kernel (0x8040_0000) retires,
+//                        U the first instruction in user mode retires (/init's first),
+//                        and while a line is raised and not yet acknowledged (a window):
+//                        S k   an instruction at address k of +syms retires (stage marks),
+//                        P p   the privilege of the retiring instruction changes to p
+//           +syms=FILE   up to 16 instruction addresses ($readmemh; 0: unused): the kernel
+//                        symbols whose first instruction marks a stage (hw/tb/linux_soc_stages.py)
+//                        X exit (code)
+//           +max_cycles=N
+//           +progress    every 2^24 cycles, print the cycle, the PC and the privilege retiring
+`timescale 1ns / 1ps
+`default_nettype none
+
+module tb_linux_soc #(
+    parameter RAM_WORDS = 8388608,
+    parameter UART_DIVISOR = 16
+) (
+    input wire clk
+);
+
+    reg rst = 1'b1;
+    reg [63:0] cycle = 64'd0;
+    wire uart_tx, done;
+    wire [31:0] exit_code;
+
+    linux_soc_top #(.RAM_WORDS(RAM_WORDS), .UART_DIVISOR(UART_DIVISOR)) dut (
+        .clk(clk), .rst(rst), .uart_tx(uart_tx), .done(done), .exit_code(exit_code)
+    );
+
+    integer uart_fd = 0, trace_fd = 0;
+    reg [63:0] max_cycles = 64'd0;
+    reg [1023:0] path;
+    reg [31:0] syms [0:15];
+    integer k;
+    reg progress = 1'b0;
+    initial begin
+        if ($test$plusargs("progress")) progress = 1'b1;
+        for (k = 0; k < 16; k = k + 1) syms[k] = 32'd0;
+        if ($value$plusargs("syms=%s", path)) $readmemh(path, syms);
+        if ($value$plusargs("image=%s", path)) $readmemh(path, dut.ram.mem);
+        else $display("tb_linux_soc: no +image=FILE given; the RAM is empty");
+        if ($value$plusargs("uart=%s", path)) uart_fd = $fopen(path, "w");
+        if ($value$plusargs("trace=%s", path)) trace_fd = $fopen(path, "w");
+        if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 64'd0;
+    end
+
+    always @(posedge clk) begin
+        cycle <= cycle + 64'd1;
+        if (cycle == 64'd4) rst <= 1'b0;
+    end
+
+    // ---- terminal: decode the serial line ------------------------------------------------------
+
+    reg [15:0] rx_timer = 16'd0;
+    reg [3:0]  rx_bit = 4'd0;  // 0 idle, 1 start, 2..9 data, 10 stop
+    reg [7:0]  rx_byte = 8'd0;
+    reg        tx_d = 1'b1;
+    wire [15:0] divisor = dut.uart.divisor;
+    always @(posedge clk) begin
+        tx_d <= uart_tx;
+        if (rx_bit == 4'd0) begin
+            if (tx_d && !uart_tx) begin  // start bit edge: sample in the middle of each bit
+                rx_bit <= 4'd1;
+                rx_timer <= divisor / 16'd2;
+            end
+        end else if (rx_timer != 16'd0) begin
+            rx_timer <= rx_timer - 16'd1;
+        end else begin
+            rx_timer <= divisor - 16'd1;
+            if (rx_bit >= 4'd2 && rx_bit <= 4'd9)
+                rx_byte <= {uart_tx, rx_byte[7:1]};
+            if (rx_bit == 4'd1 && uart_tx) begin
+                rx_bit <= 4'd0;  // a glitch, not a start bit
+            end else if (rx_bit == 4'd10) begin
+                rx_bit <= 4'd0;
+                if (uart_fd != 0) begin
+                    $fwrite(uart_fd, "%c", rx_byte);
+                    $fflush(uart_fd);
+                end
+            end else begin
+                rx_bit <= rx_bit + 4'd1;
+            end
+        end
+    end
+
+    // ---- the simulator's record of events ------------------------------------------------------
+
+    wire        retire = dut.cpu.lastStageIsFiring;
+    wire [31:0] pc = dut.cpu.writeBack_PC;
+    wire [1:0]  priv = dut.cpu.CsrPlugin_privilege;
+    reg         line0_d = 1'b0, line1_d = 1'b0, kernel_seen = 1'b0, user_seen = 1'b0;
+    // the stores to irqgen ACK[0], ACK[1] (byte addresses 0xB002_0010, 0xB002_0014) as the
+    // shared bus completes them
+    wire        ack0_store = dut.s_stb && dut.s_we && dut.irqgen_ack && dut.s_adr == 30'h2C008004;
+    wire        ack1_store = dut.s_stb && dut.s_we && dut.irqgen_ack && dut.s_adr == 30'h2C008005;
+    // a window: from a line's rise to the store that acknowledges it
+    reg        window = 1'b0;
+    integer    j;
+    reg [1:0]  last_priv = 2'd3;
+    always @(posedge clk) begin
+        if (retire) last_priv <= priv;
+        if ((dut.lines[0] && !line0_d) || (dut.lines[1] && !line1_d)) window <= 1'b1;
+        else if (ack0_store || ack1_store) window <= 1'b0;
+    end
+
+    always @(posedge clk) begin
+        line0_d <= dut.lines[0];
+        line1_d <= dut.lines[1];
+        if (trace_fd != 0 && !rst) begin
+            if (dut.lines[0] && !line0_d) $fwrite(trace_fd, "%0d L0\n", cycle);
+            if (dut.lines[1] && !line1_d) $fwrite(trace_fd, "%0d L1\n", cycle);
+            if (ack0_store) $fwrite(trace_fd, "%0d A0 %0d\n", cycle, priv);
+            if (ack1_store) $fwrite(trace_fd, "%0d A1 %0d\n", cycle, priv);
+            if (retire && pc == 32'h80400000 && !kernel_seen) begin
+                $fwrite(trace_fd, "%0d K\n", cycle);
+                $fflush(trace_fd);
+                kernel_seen <= 1'b1;
+            end
+            if (retire && priv == 2'd0 && !user_seen) begin
+                $fwrite(trace_fd, "%0d U\n", cycle);
+                $fflush(trace_fd);
+                user_seen <= 1'b1;
+            end
+            if (window && retire) begin
+                for (j = 0; j < 16; j = j + 1)
+                    if (syms[j] != 32'd0 && pc == syms[j]) $fwrite(trace_fd, "%0d S %0d\n", cycle, j);
+                if (priv != last_priv) $fwrite(trace_fd, "%0d P %0d\n", cycle, priv);
+            end
+        end
+    end
+
+    always @(posedge clk)
+        if (progress && cycle[23:0] == 24'd0)
+            $display("tb_linux_soc: cycle %0d pc %08x privilege %0d", cycle, pc, priv);
+
+    always @(posedge clk) begin
+        if (!rst && (done || (max_cycles != 64'd0 && cycle >= max_cycles))) begin
+            if (trace_fd != 0) $fwrite(trace_fd, "%0d X %0d\n", cycle, done ? exit_code : 124);
+            if (uart_fd != 0) $fclose(uart_fd);
+            if (trace_fd != 0) $fclose(trace_fd);
+            $display("tb_linux_soc: %s after %0d cycles, exit code %0d",
+                     done ? "firmware done" : "cycle limit reached", cycle,
+                     done ? exit_code : 124);
+            $finish;
+        end
+    end
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,597 @@
+"""Linux on the virtual SoC (hw/soc/linux, docs/hw/linux-soc.md): build every part once, cached
+by the digest of its inputs, boot the kernel in the simulator and capture the console and the
+simulator's own event trace.
+
+Parts, each under build/linux-soc/:
+- the machine-mode firmware (sw/linux-soc/firmware) with Debian's riscv64-unknown-elf GCC;
+- the kernel: Debian's linux-source-6.1 (apt), tinyconfig + sw/linux-soc/kernel.config + one
+  preemption model, built with gcc-riscv64-linux-gnu (-j2);
+- the initramfs: /init (sw/linux-soc/init.c with liblatmon and its UIO HAL over the freestanding
+  system-call layer sw/linux-soc/libc) and /dev/console, as an uncompressed newc cpio;
+- the device tree (sw/linux-soc/linux-soc.dts) with the run's parameters on the command line;
+- the Verilator model of tb_linux_soc (hw/tb/sim_build/linux-soc-<digest>).
+
+Command line:
+
+    python hw/tb/linux_soc.py --out DIR [--preempt none|voluntary|full] [--rounds N] [--nops N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+HW = Path(__file__).resolve().parents[1]
+ROOT = HW.parent
+SOC = HW / "soc"
+TB_HDL = HW / "tb" / "hdl"
+SW = ROOT / "sw"
+LSOC = SW / "linux-soc"
+MAIN_CPP = HW / "tb" / "linux_soc_main.cpp"
+SIM_BUILD = HW / "tb" / "sim_build"
+BUILD = ROOT / "build" / "linux-soc"
+LINUX_TARBALL = Path("/usr/src/linux-source-6.1.tar.xz")
+ELF_PREFIX = "riscv64-unknown-elf-"
+LINUX_PREFIX = "riscv64-linux-gnu-"
+PREEMPT = {
+    "none": "preempt-none.config",
+    "voluntary": "preempt-voluntary.config",
+    "full": "preempt.config",
+}
+
+# Physical addresses (RAM at 0x8000_0000) and the RAM's word index of each.
+RAM_BASE = 0x80000000
+RAM_WORDS = 8 * 1024 * 1024  # 32 MiB
+FW_ADDR = 0x80000000
+KERNEL_ADDR = 0x80400000
+INITRD_ADDR = 0x81800000
+DTB_ADDR = 0x81F00000
+CLOCK_HZ = 100_000_000
+
+FW_FLAGS = [
+    "-march=rv32ima_zicsr_zifencei",
+    "-mabi=ilp32",
+    "-Os",
+    "-std=c11",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-ffreestanding",
+    "-nostdlib",
+    "-nostartfiles",
+    "-mcmodel=medany",
+]
+LIB_SOURCES = ["lib/latmon.c", "lib/latmon_hal_uio.c", "lib/latmon_log.c", "lib/latmon_crc32.c"]
+
+
+class LinuxSocError(Exception):
+    """A part could not be built or a run did not finish as intended."""
+
+
+def _digest(paths: Sequence[Path], *extra: object) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    h.update(repr(extra).encode())
+    return h.hexdigest()[:12]
+
+
+def _run(
+    cmd: Sequence[str],
+    what: str,
+    *,
+    cwd: Path | None = None,
+    timeout: float = 1800,
+    env: dict[str, str] | None = None,
+    log: Path | None = None,
+) -> None:
+    try:
+        proc = subprocess.run(
+            cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired as exc:
+        raise LinuxSocError(f"{what}: no result after {timeout:.0f} s (time limit)") from exc
+    if log is not None:
+        log.write_text(proc.stdout + proc.stderr)
+    if proc.returncode != 0:
+        raise LinuxSocError(
+            f"{what} failed (exit {proc.returncode}):\n" + (proc.stdout + proc.stderr)[-3000:]
+        )
+
+
+def _need(tool: str) -> str:
+    path = shutil.which(tool)
+    if path is None:
+        raise LinuxSocError(f"{tool} not found; run make setup")
+    return path
+
+
+def _locked(name: str) -> object:
+    BUILD.mkdir(parents=True, exist_ok=True)
+    f = open(BUILD / f"{name}.lock", "w")  # noqa: SIM115 - held by the caller's with
+    fcntl.flock(f, fcntl.LOCK_EX)
+    return f
+
+
+# ---- firmware ------------------------------------------------------------------------------------
+
+
+def build_firmware() -> Path:
+    """The machine-mode firmware as a flat binary for 0x8000_0000."""
+    src = [LSOC / "firmware" / n for n in ("start.S", "fw.c", "fw.ld")]
+    out = BUILD / f"fw-{_digest(src, FW_FLAGS)}"
+    binary = out / "fw.bin"
+    if binary.exists():
+        return binary
+    gcc = _need(ELF_PREFIX + "gcc")
+    out.mkdir(parents=True, exist_ok=True)
+    elf = out / "fw.elf"
+    _run(
+        [gcc, *FW_FLAGS, "-T", str(src[2]), "-o", str(elf), str(src[0]), str(src[1])],
+        "building the firmware",
+    )
+    _run([ELF_PREFIX + "objcopy", "-O", "binary", str(elf), str(binary)], "objcopy firmware")
+    return binary
+
+
+# ---- initramfs -----------------------------------------------------------------------------------
+
+
+def _init_sources() -> list[Path]:
+    libc = LSOC / "libc"
+    return [libc / "start.S", libc / "libc.c", LSOC / "init.c", *(SW / s for s in LIB_SOURCES)]
+
+
+def _init_headers() -> list[Path]:
+    return sorted(
+        [
+            *(LSOC / "libc" / "include").rglob("*.h"),
+            *(SW / "include").rglob("*.h"),
+            *(SW / "lib").glob("*.h"),
+        ]
+    )
+
+
+def build_init() -> Path:
+    """/init: static rv32 ELF, no C library (the freestanding layer of sw/linux-soc/libc)."""
+    src = _init_sources()
+    out = BUILD / f"init-{_digest([*src, *_init_headers()], FW_FLAGS)}"
+    elf = out / "init"
+    if elf.exists():
+        return elf
+    gcc = _need(ELF_PREFIX + "gcc")
+    ginc = subprocess.run(
+        [gcc, "-print-file-name=include"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    libgcc = subprocess.run(
+        [gcc, "-march=rv32im", "-mabi=ilp32", "-print-libgcc-file-name"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    out.mkdir(parents=True, exist_ok=True)
+    cmd = [
+        gcc,
+        *[f for f in FW_FLAGS if f != "-mcmodel=medany"],
+        "-nostdinc",
+        "-isystem",
+        ginc,
+        "-isystem",
+        str(LSOC / "libc" / "include"),
+        f"-I{SW / 'include'}",
+        f"-I{SW / 'lib'}",
+        "-static",
+        "-ffunction-sections",
+        "-Wl,--gc-sections",
+        "-o",
+        str(elf),
+        *map(str, src),
+        libgcc,
+    ]
+    _run(cmd, "building /init")
+    return elf
+
+
+def _cpio_entry(
+    name: str, mode: int, data: bytes = b"", rdev: tuple[int, int] = (0, 0), ino: int = 1
+) -> bytes:
+    fields = [ino, mode, 0, 0, 1, 0, len(data), 0, 0, rdev[0], rdev[1], len(name) + 1, 0]
+    head = b"070701" + b"".join(f"{v:08X}".encode() for v in fields)
+    blob = head + name.encode() + b"\0"
+    blob += b"\0" * (-len(blob) % 4)
+    blob += data + b"\0" * (-len(data) % 4)
+    return blob
+
+
+def build_initramfs(init: Path) -> Path:
+    """The newc cpio the kernel unpacks: /dev, /dev/console, /init."""
+    out = init.parent / "initramfs.cpio"
+    if out.exists():
+        return out
+    blob = (
+        _cpio_entry("dev", 0o040755, ino=1)
+        + _cpio_entry("dev/console", 0o020600, rdev=(5, 1), ino=2)
+        + _cpio_entry("init", 0o100755, init.read_bytes(), ino=3)
+        + _cpio_entry("TRAILER!!!", 0, ino=0)
+    )
+    out.write_bytes(blob)
+    return out
+
+
+# ---- kernel --------------------------------------------------------------------------------------
+
+
+def _linux_tree() -> Path:
+    tree = BUILD / "linux-source-6.1"
+    if (tree / "Makefile").exists():
+        return tree
+    if not LINUX_TARBALL.exists():
+        raise LinuxSocError(f"{LINUX_TARBALL} not found; run make setup (apt: linux-source-6.1)")
+    with _locked("linux-tree"):
+        if not (tree / "Makefile").exists():
+            with tarfile.open(LINUX_TARBALL) as tar:
+                tar.extractall(BUILD, filter="tar")
+    return tree
+
+
+def _set_driver(tree: Path, present: bool) -> None:
+    """Put latmon_kack.c (the kernel-path acknowledger) into the tree's drivers/uio, or take it
+    out (the tree is shared by the builds, which run one at a time)."""
+    dst = tree / "drivers" / "uio" / "latmon_kack.c"
+    makefile = tree / "drivers" / "uio" / "Makefile"
+    line = "obj-$(CONFIG_UIO)\t+= latmon_kack.o\n"
+    text = makefile.read_text()
+    if present:
+        src = (LSOC / "kernel" / "latmon_kack.c").read_bytes()
+        if not dst.exists() or dst.read_bytes() != src:
+            dst.write_bytes(src)
+        if line not in text:
+            makefile.write_text(text + line)
+    else:
+        dst.unlink(missing_ok=True)
+        makefile.write_text(text.replace(line, ""))
+
+
+def build_kernel(preempt: str, kernel_ack: bool = False) -> Path:
+    """The kernel Image for one preemption model, rebuilt when its inputs' digest changes
+    (about 3 min of CPU at -j2 the first time, incremental after)."""
+    if preempt not in PREEMPT:
+        raise LinuxSocError(f"unknown preemption model {preempt!r}; use {', '.join(PREEMPT)}")
+    frags = [LSOC / "kernel.config", LSOC / PREEMPT[preempt]]
+    if kernel_ack:
+        frags.append(LSOC / "kernel-ack.config")
+    inputs = [*frags, LSOC / "kernel" / "latmon_kack.c"] if kernel_ack else frags
+    version = LINUX_TARBALL.stat().st_size if LINUX_TARBALL.exists() else 0
+    digest = _digest(inputs, version)
+    out = BUILD / f"kernel-{preempt}{'-kack' if kernel_ack else ''}"
+    image = out / "arch" / "riscv" / "boot" / "Image"
+    stamp = out / "latmon-digest"
+    if image.exists() and stamp.exists() and stamp.read_text() == digest:
+        return image
+    tree = _linux_tree()
+    for tool in ("flex", "bison", "bc", LINUX_PREFIX + "gcc"):
+        _need(tool)
+    make = ["make", "-C", str(tree), "ARCH=riscv", f"CROSS_COMPILE={LINUX_PREFIX}", f"O={out}"]
+    with _locked("kernel"):
+        if image.exists() and stamp.exists() and stamp.read_text() == digest:
+            return image
+        stamp.unlink(missing_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
+        _set_driver(tree, kernel_ack)
+        _run([*make, "tinyconfig"], "kernel tinyconfig")
+        _run(
+            [
+                str(tree / "scripts" / "kconfig" / "merge_config.sh"),
+                "-m",
+                "-O",
+                str(out),
+                str(out / ".config"),
+                *map(str, frags),
+            ],
+            "merging the kernel config",
+            cwd=tree,
+            env={**os.environ, "ARCH": "riscv"},
+        )
+        _run([*make, "olddefconfig"], "kernel olddefconfig")
+        config = (out / ".config").read_text()
+        for line in (f.strip() for p in frags for f in p.read_text().splitlines()):
+            if line.startswith("CONFIG_") and line.endswith("=y") and line not in config:
+                raise LinuxSocError(f"{line} did not survive olddefconfig (a dependency is off)")
+        _run([*make, "-j2", "Image"], "building the kernel", timeout=3600, log=out / "build.log")
+        stamp.write_text(digest)
+    return image
+
+
+# ---- device tree ---------------------------------------------------------------------------------
+
+
+def build_dtb(out: Path, initrd_size: int, bootargs: str, kernel_ack: bool = False) -> Path:
+    dts = (LSOC / "linux-soc.dts").read_text()
+    if not kernel_ack:  # the irq-ack node only for the kernel that has its driver
+        start, end = dts.index("\t\t/* @KACK-BEGIN@"), dts.index("@KACK-END@ */\n")
+        dts = dts[:start] + dts[end + len("@KACK-END@ */\n") :]
+    bootargs = f"{bootargs} latmon.kernel={int(kernel_ack)}".strip()
+    dts = dts.replace("@INITRD_START@", f"0x{INITRD_ADDR:08x}")
+    dts = dts.replace("@INITRD_END@", f"0x{INITRD_ADDR + initrd_size:08x}")
+    dts = dts.replace("rdinit=/init", f"rdinit=/init {bootargs}".rstrip())
+    src = out / "linux-soc.dts"
+    src.write_text(dts)
+    dtb = out / "linux-soc.dtb"
+    _run([_need("dtc"), "-q", "-I", "dts", "-O", "dtb", "-o", str(dtb), str(src)], "dtc")
+    return dtb
+
+
+# ---- simulator -----------------------------------------------------------------------------------
+
+
+def cpu_file() -> Path:
+    import pythondata_cpu_vexriscv
+
+    path = Path(pythondata_cpu_vexriscv.data_location) / "VexRiscv_Linux.v"
+    if not path.exists():
+        raise LinuxSocError(f"{path} not found; is pythondata-cpu-vexriscv installed (make setup)?")
+    return path
+
+
+def rtl_sources() -> list[Path]:
+    from test_latmon import RTL_FILES
+
+    shared = (
+        "soc_wb_arbiter",
+        "soc_wb_ram",
+        "soc_wb_axil",
+        "soc_sysctrl",
+        "soc_uart",
+        "soc_irqgen",
+        "soc_traffic",
+    )
+    return [
+        *(HW / "rtl" / f"{name}.v" for name in RTL_FILES),
+        HW / "rtl" / "refdesign" / "refdesign.v",
+        *(SOC / f"{name}.v" for name in shared),
+        *sorted((SOC / "linux").glob("*.v")),
+        TB_HDL / "tb_linux_soc.v",
+        cpu_file(),
+    ]
+
+
+def build_sim() -> Path:
+    from simulate import verilator_env
+
+    sources = rtl_sources()
+    digest = _digest([*sources, MAIN_CPP], RAM_WORDS)
+    out = SIM_BUILD / f"linux-soc-{digest}"
+    exe = out / "Vtb_linux_soc"
+    SIM_BUILD.mkdir(parents=True, exist_ok=True)
+    with open(SIM_BUILD / "linux-soc.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if exe.exists():
+            return exe
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        cmd = [
+            "verilator",
+            "--cc",
+            "--exe",
+            "--build",
+            "-Wno-fatal",
+            "-Wno-lint",
+            "-Wno-style",
+            "-O3",
+            "--x-assign",
+            "fast",
+            "--x-initial",
+            "fast",
+            "-LDFLAGS",
+            "-pthread",
+            "--MAKEFLAGS",
+            "CFG_CXXFLAGS_PCH_I=-include",
+            "-j",
+            "2",
+            "--top-module",
+            "tb_linux_soc",
+            "-Mdir",
+            str(out),
+            "-o",
+            exe.name,
+            f"-GRAM_WORDS={RAM_WORDS}",
+            f"-I{HW / 'rtl'}",
+            str(MAIN_CPP),
+            *map(str, sources),
+        ]
+        _run(
+            cmd,
+            "building the Linux SoC with Verilator",
+            env={**os.environ, **verilator_env()},
+            log=out / "build.log",
+        )
+    return exe
+
+
+def image_hex(out: Path, parts: Sequence[tuple[int, bytes]]) -> Path:
+    """$readmemh text: @word-index records, one 32-bit little-endian word per line."""
+    lines: list[str] = []
+    for addr, data in parts:
+        data = data + b"\0" * (-len(data) % 4)
+        lines.append(f"@{(addr - RAM_BASE) // 4:x}")
+        words = memoryview(data).cast("I")
+        lines.extend(f"{w:08x}" for w in words)
+    path = out / "image.hex"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@dataclass
+class Boot:
+    exit_code: int
+    cycles: int
+    wall_s: float
+    cpu_s: float  # the simulator's own CPU time (user + system): the wall time of an idle host
+    uart: Path
+    trace: Path
+
+
+def run(
+    out: Path,
+    *,
+    preempt: str = "none",
+    bootargs: str = "",
+    max_cycles: int = 2_000_000_000,
+    timeout_s: float = 1800,
+    kernel_ack: bool = False,
+) -> Boot:
+    """Build what is missing, boot, wait for the SBI system reset; return what the run left.
+    kernel_ack: also the kernel path (its driver, high-resolution timers, the irq-ack node)."""
+    out.mkdir(parents=True, exist_ok=True)
+    fw = build_firmware()
+    initramfs = build_initramfs(build_init())
+    kernel = build_kernel(preempt, kernel_ack)
+    exe = build_sim()
+    cpio = initramfs.read_bytes()
+    dtb = build_dtb(out, len(cpio), bootargs, kernel_ack)
+    image = image_hex(
+        out,
+        [
+            (FW_ADDR, fw.read_bytes()),
+            (KERNEL_ADDR, kernel.read_bytes()),
+            (INITRD_ADDR, cpio),
+            (DTB_ADDR, dtb.read_bytes()),
+        ],
+    )
+    uart, trace = out / "uart.log", out / "trace.txt"
+    from linux_soc_stages import write_syms
+
+    syms = out / "syms.hex"
+    write_syms(kernel.parents[3] / "System.map", syms)
+    cmd = [
+        str(exe),
+        f"+image={image}",
+        f"+uart={uart}",
+        f"+trace={trace}",
+        f"+syms={syms}",
+        f"+max_cycles={max_cycles}",
+    ]
+    start = time.monotonic()
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise LinuxSocError(
+            f"the Linux SoC did not finish within {timeout_s:.0f} s of wall time "
+            f"(time limit); console so far: {uart}"
+        ) from exc
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime
+    (out / "sim.log").write_text(proc.stdout + proc.stderr)
+    last = trace.read_text().splitlines()[-1].split() if trace.exists() else []
+    if proc.returncode != 0 or len(last) != 3 or last[1] != "X":
+        raise LinuxSocError(f"the simulator failed (exit {proc.returncode}); see {out / 'sim.log'}")
+    boot = Boot(int(last[2]), int(last[0]), wall, cpu, uart, trace)
+    write_boot(out, boot)
+    return boot
+
+
+def write_boot(out: Path, boot: Boot) -> None:
+    """boot.json beside the run's files: what `linux_soc_campaign.py --reuse` reads back."""
+    (out / "boot.json").write_text(
+        json.dumps(
+            {
+                "exit_code": boot.exit_code,
+                "cycles": boot.cycles,
+                "wall_s": boot.wall_s,
+                "cpu_s": boot.cpu_s,
+            }
+        )
+    )
+
+
+def read_boot(out: Path) -> Boot | None:
+    """The Boot of a finished run in out, or None."""
+    try:
+        d = json.loads((out / "boot.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return Boot(
+        int(d["exit_code"]),
+        int(d["cycles"]),
+        float(d["wall_s"]),
+        float(d["cpu_s"]),
+        out / "uart.log",
+        out / "trace.txt",
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--preempt", default="none", choices=sorted(PREEMPT))
+    parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--nops", type=int, default=0)
+    parser.add_argument("--gap", type=int, default=40000, help="cycles from arming to the raise")
+    parser.add_argument("--load", action="store_true", help="a CPU hog and the traffic master")
+    parser.add_argument(
+        "--kernel-ack",
+        action="store_true",
+        help="also the kernel's hard-IRQ path (its kernel did not reach /init here: docs)",
+    )
+    parser.add_argument("--max-cycles", type=int, default=2_000_000_000)
+    parser.add_argument("--timeout", type=float, default=1800, help="wall-time limit, seconds")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="compare every sample with the bus and irq record; fail on a mismatch",
+    )
+    args = parser.parse_args(argv)
+    from linux_soc_check import check, read_trace
+
+    bootargs = (
+        f"latmon.rounds={args.rounds} latmon.nops={args.nops} latmon.gap={args.gap} "
+        f"latmon.load={int(args.load)} "
+        f"latmon.config={args.preempt}-{'load' if args.load else 'idle'}"
+    )
+    try:
+        boot = run(
+            args.out,
+            preempt=args.preempt,
+            bootargs=bootargs,
+            max_cycles=args.max_cycles,
+            timeout_s=args.timeout,
+            kernel_ack=args.kernel_ack,
+        )
+    except LinuxSocError as exc:
+        print(f"linux_soc: {exc}", file=sys.stderr)
+        return 1
+    ev = read_trace(boot.trace)
+    print(
+        f"linux_soc: exit {boot.exit_code} after {boot.cycles} cycles, {boot.wall_s:.1f} s of "
+        f"wall time, {boot.cpu_s:.1f} s of CPU time; kernel entered at cycle {ev.kernel}, "
+        f"/init's first instruction at cycle {ev.user}; console {boot.uart}"
+    )
+    if boot.exit_code != 0:
+        return 1
+    if args.check:
+        report = check(boot.uart, boot.trace)
+        print(f"linux_soc: {report.summary()}")
+        paths = 2 if args.kernel_ack else 1
+        if report.mismatches or report.checked != paths * args.rounds:
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.exit(main())

@@ -1,0 +1,384 @@
+/*
+ * /init of the Linux SoC's initramfs (docs/hw/linux-soc.md): a static program over the
+ * freestanding system-call layer (sw/linux-soc/libc), with liblatmon and its Linux UIO HAL
+ * compiled from the same sources as on a board.
+ *
+ * It mounts devtmpfs, sysfs and proc and finds two UIO devices by name (docs/hw/linux-soc.md):
+ * "latmon" (map0: the latmon core of irqgen line 0; map1: the irqgen; map2: the traffic master;
+ * its interrupt: line 0) and "latmon-kernel" (map0: the latmon core of irqgen line 1). It
+ * measures two paths, ROUNDS interrupts each, each raised by the irqgen's compare GAP cycles
+ * after the previous acknowledge:
+ * - kernel-ack: line 1, acknowledged by the kernel's hard-IRQ handler (latmon_kack.c) while this
+ *   process sleeps;
+ * - user-ack: line 0; this process (SCHED_FIFO, memory locked) wakes from poll() on the UIO
+ *   device, runs NOPS no-ops and acknowledges with one store to ACK[0] through the mapping.
+ * The latmon cores measure raise -> acknowledge; the samples, read from their traces, go to the
+ * console as one latmon-log. With latmon.load=1 a SCHED_OTHER child spins on the CPU and the
+ * traffic master reads RAM meanwhile. Then init powers off (SBI system reset: the simulation
+ * ends with exit code 0).
+ *
+ * Parameters from the kernel command line (/proc/cmdline): latmon.rounds=N latmon.nops=N
+ * latmon.gap=CYCLES latmon.load=0|1 latmon.kernel=0|1 (0: the user-space path only)
+ * latmon.config=NAME (the run's scenario in the log).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "latmon/latmon.h"
+#include "latmon/latmon_log.h"
+#include "latmon_uio.h"
+#include "lsoc.h"
+
+#define IRQGEN_NOW     0x00u
+#define IRQGEN_PENDING 0x04u
+#define IRQGEN_ARM     0x0Cu
+#define IRQGEN_ACK0    0x10u
+#define IRQGEN_CMP0    0x40u
+#define IRQGEN_CMP1    0x44u
+#define TRAFFIC_CTRL   0x00u
+#define TRAFFIC_BASE   0x04u
+#define TRAFFIC_MASK   0x08u
+#define TRAFFIC_GAP    0x0Cu
+#define TRAFFIC_SEED   0x10u
+#define BATCH	       1000u
+#define MAX_NOPS       256u
+
+struct params {
+	unsigned rounds, nops, gap, load, kernel;
+	char config[32];
+};
+
+struct run {
+	struct latmon_uio uio, kuio;
+	struct latmon_dev dev, kdev;
+	volatile uint32_t *irqgen, *traffic;
+	uint32_t trace[BATCH];
+	uint64_t writer_mem[2048]; /* latmon_log_writer_size(2), checked below */
+};
+
+static int console_sink(void *ctx, const char *data, size_t len)
+{
+	(void)ctx;
+	while (len) {
+		ssize_t n = write(1, data, len);
+
+		if (n <= 0)
+			return EIO;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* "key=value" in the command line: the value's start, or NULL. */
+static const char *arg(const char *cmdline, const char *key)
+{
+	size_t k = strlen(key);
+	const char *p;
+
+	for (p = cmdline; *p; p++)
+		if ((p == cmdline || p[-1] == ' ') && strncmp(p, key, k) == 0 && p[k] == '=')
+			return p + k + 1;
+	return NULL;
+}
+
+static unsigned arg_uint(const char *cmdline, const char *key, unsigned dflt)
+{
+	const char *p = arg(cmdline, key);
+	unsigned v = 0;
+
+	if (!p || *p < '0' || *p > '9')
+		return dflt;
+	for (; *p >= '0' && *p <= '9'; p++)
+		v = v * 10u + (unsigned)(*p - '0');
+	return v;
+}
+
+static void read_params(struct params *prm)
+{
+	char cmdline[512];
+	const char *c;
+	ssize_t n = -1;
+	int fd = open("/proc/cmdline", O_RDONLY);
+	size_t i = 0;
+
+	if (fd >= 0) {
+		n = read(fd, cmdline, sizeof cmdline - 1);
+		close(fd);
+	}
+	cmdline[n > 0 ? n : 0] = '\0';
+	prm->rounds = arg_uint(cmdline, "latmon.rounds", 100);
+	prm->nops = arg_uint(cmdline, "latmon.nops", 0);
+	prm->gap = arg_uint(cmdline, "latmon.gap", 40000);
+	prm->load = arg_uint(cmdline, "latmon.load", 0);
+	prm->kernel = arg_uint(cmdline, "latmon.kernel", 1);
+	if (prm->nops > MAX_NOPS)
+		prm->nops = MAX_NOPS;
+	c = arg(cmdline, "latmon.config");
+	for (; c && c[i] && c[i] != ' ' && c[i] != '\n' && i + 1 < sizeof prm->config; i++)
+		prm->config[i] = c[i];
+	prm->config[i] = '\0';
+	if (!i)
+		memcpy(prm->config, "user", 5);
+}
+
+/* NOPS no-ops, then the acknowledging store: a jump into a straight run of MAX_NOPS no-ops. */
+static void nops_then_ack(unsigned nops, volatile uint32_t *ack)
+{
+	__asm__ volatile("la t0, 2f\n\t"
+			 "slli t1, %0, 2\n\t"
+			 "sub t0, t0, t1\n\t"
+			 "jr t0\n\t"
+			 ".rept 256\n\t"
+			 "nop\n\t"
+			 ".endr\n"
+			 "2:\n\t"
+			 "sw zero, 0(%1)"
+			 :
+			 : "r"(nops), "r"(ack)
+			 : "t0", "t1", "memory");
+}
+
+static int log_batch(struct run *r, struct latmon_dev *dev, struct latmon_log_writer *w,
+		     unsigned id, unsigned batch)
+{
+	struct latmon_stats st;
+	uint32_t first;
+	size_t n, i;
+	int err;
+
+	if ((err = latmon_read_trace(dev, r->trace, batch, &first, &n)))
+		return err;
+	for (i = 0; i < n; i++) {
+		int64_t v = r->trace[i];
+
+		if ((err = latmon_log_sample(w, id, &v, 1)))
+			return err;
+	}
+	if ((err = latmon_read_stats(dev, &st)))
+		return err;
+	{
+		struct latmon_log_counter c[] = { { "events", st.count },
+						  { "overruns", st.overruns },
+						  { "timeouts", st.timeouts },
+						  { "ignored", st.ignored },
+						  { "trace_lost", st.trace_lost } };
+
+		return latmon_log_counters(w, id, c, sizeof c / sizeof c[0]);
+	}
+}
+
+static int start_core(struct latmon_dev *dev)
+{
+	struct latmon_config cfg = { LATMON_RISING, LATMON_RISING, 0, 0, 0, 0, 0, 0, 0, 0 };
+	int err;
+
+	if ((err = latmon_configure(dev, &cfg)) || (err = latmon_clear(dev)) ||
+	    (err = latmon_arm(dev, 1)))
+		return err;
+	return 0;
+}
+
+/* Line 1, acknowledged by the kernel's handler: sleep past each raise. */
+static int measure_kernel(struct run *r, const struct params *prm, struct latmon_log_writer *w)
+{
+	unsigned done = 0;
+	int err;
+
+	if ((err = start_core(&r->kdev)))
+		return err;
+	while (done < prm->rounds) {
+		unsigned batch = prm->rounds - done < BATCH ? prm->rounds - done : BATCH, i;
+
+		if ((err = latmon_clear(&r->kdev)))
+			return err;
+		for (i = 0; i < batch; i++) {
+			r->irqgen[IRQGEN_CMP1 / 4] = r->irqgen[IRQGEN_NOW / 4] + prm->gap;
+			r->irqgen[IRQGEN_ARM / 4] = 2u;
+			/* gap + 200 us: the handler has acknowledged when this returns */
+			lsoc_nanosleep((uint64_t)prm->gap * 10u + 200000u);
+		}
+		if ((err = log_batch(r, &r->kdev, w, 0, batch)))
+			return err;
+		done += batch;
+	}
+	return latmon_arm(&r->kdev, 0);
+}
+
+/* Line 0, acknowledged by this process after poll() on the UIO device returns. */
+static int measure_user(struct run *r, const struct params *prm, struct latmon_log_writer *w)
+{
+	unsigned done = 0;
+	int err;
+
+	if ((err = start_core(&r->dev)))
+		return err;
+	while (done < prm->rounds) {
+		unsigned batch = prm->rounds - done < BATCH ? prm->rounds - done : BATCH, i;
+
+		if ((err = latmon_clear(&r->dev)))
+			return err;
+		for (i = 0; i < batch; i++) {
+			uint32_t enable = 1, count;
+			struct pollfd pfd = { r->uio.fd, POLLIN, 0 };
+
+			r->irqgen[IRQGEN_CMP0 / 4] = r->irqgen[IRQGEN_NOW / 4] + prm->gap;
+			r->irqgen[IRQGEN_ARM / 4] = 1u;
+			/* Unmask the line at the PLIC (UIO masked it in its handler) and wait. The
+			 * PLIC latched the line again when the kernel completed the previous
+			 * interrupt before this process acknowledged it: such a wake-up finds the
+			 * line low (PENDING bit 0 clear) and waits again, as a driver checks its
+			 * status. */
+			do {
+				if (write(r->uio.fd, &enable, sizeof enable) !=
+				    (ssize_t)sizeof enable)
+					return errno;
+				if (poll(&pfd, 1, 10000) != 1)
+					return errno ? errno : ETIMEDOUT;
+				if (read(r->uio.fd, &count, sizeof count) != (ssize_t)sizeof count)
+					return errno;
+			} while (!(r->irqgen[IRQGEN_PENDING / 4] & 1u));
+			nops_then_ack(prm->nops, &r->irqgen[IRQGEN_ACK0 / 4]);
+		}
+		if ((err = log_batch(r, &r->dev, w, 1, batch)))
+			return err;
+		done += batch;
+	}
+	return latmon_arm(&r->dev, 0);
+}
+
+/* /dev/uioN of the UIO device whose sysfs name is @name. */
+static int find_uio(const char *name, char *dev, size_t size)
+{
+	unsigned i;
+
+	for (i = 0; i < 8; i++) {
+		char path[64], text[32];
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof path, "/sys/class/uio/uio%u/name", i);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		n = read(fd, text, sizeof text - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		text[n] = '\0';
+		if (text[n - 1] == '\n')
+			text[n - 1] = '\0';
+		if (strcmp(text, name) == 0) {
+			snprintf(dev, size, "/dev/uio%u", i);
+			return 0;
+		}
+	}
+	return ENOENT;
+}
+
+/* A CPU hog at SCHED_OTHER (the child of a fork): spins until killed by the power-off. */
+static void start_load(struct run *r)
+{
+	pid_t pid = lsoc_fork();
+
+	if (pid == 0) {
+		volatile uint32_t spin = 0;
+
+		for (;;)
+			spin++;
+	}
+	if (pid < 0)
+		printf("init: fork: errno %d\n", errno);
+	/* the traffic master: random single-word reads of the firmware's reserved RAM */
+	r->traffic[TRAFFIC_BASE / 4] = 0x80000000u;
+	r->traffic[TRAFFIC_MASK / 4] = 0xFFFFu;
+	r->traffic[TRAFFIC_GAP / 4] = 8u;
+	r->traffic[TRAFFIC_SEED / 4] = 0x2545F491u;
+	r->traffic[TRAFFIC_CTRL / 4] = 1u;
+}
+
+int main(int argc, char **argv)
+{
+	struct run run_state, *r = &run_state;
+	struct params prm;
+	struct latmon_log_writer *w;
+	char text[LATMON_LOG_U64_TEXT], nops[LATMON_LOG_U64_TEXT], dev[16], kdev[16];
+	void *map1, *map2;
+	int err;
+
+	(void)argc;
+	(void)argv;
+	lsoc_mkdir("/dev");
+	lsoc_mkdir("/sys");
+	lsoc_mkdir("/proc");
+	if (lsoc_mount("devtmpfs", "/dev", "devtmpfs") || lsoc_mount("sysfs", "/sys", "sysfs") ||
+	    lsoc_mount("proc", "/proc", "proc")) {
+		printf("init: mount failed: errno %d\n", errno);
+		lsoc_reboot_power_off();
+	}
+	read_params(&prm);
+	printf("init: up; config=%s rounds=%u nops=%u gap=%u load=%u\n", prm.config, prm.rounds,
+	       prm.nops, prm.gap, prm.load);
+	if ((err = find_uio("latmon", dev, sizeof dev)) || (err = latmon_uio_open(&r->uio, dev)) ||
+	    (err = find_uio("latmon-kernel", kdev, sizeof kdev)) ||
+	    (err = latmon_uio_open(&r->kuio, kdev))) {
+		printf("init: the UIO devices: %s\n", latmon_strerror(err));
+		goto out;
+	}
+	map1 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r->uio.fd, 4096);
+	map2 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r->uio.fd, 2 * 4096);
+	if (map1 == MAP_FAILED || map2 == MAP_FAILED) {
+		printf("init: map1/map2 of %s: errno %d\n", dev, errno);
+		goto out;
+	}
+	r->irqgen = map1;
+	r->traffic = map2;
+	if ((err = latmon_attach(&r->dev, &r->uio.hal, 100000000u)) ||
+	    (err = latmon_attach(&r->kdev, &r->kuio.hal, 100000000u))) {
+		printf("init: latmon_attach: %s\n", latmon_strerror(err));
+		goto out;
+	}
+	if (mlockall(MCL_CURRENT | MCL_FUTURE) || lsoc_sched_fifo(0, 50))
+		printf("init: mlockall/SCHED_FIFO: errno %d\n", errno);
+	if (prm.load)
+		start_load(r);
+	err = latmon_log_writer_init(&w, r->writer_mem, sizeof r->writer_mem, 2, console_sink, 0);
+	if (!err) {
+		struct latmon_log_kv header[] = {
+			{ "source", "latmon-linux-soc" },
+			{ "unit", "cycles" },
+			{ "clock_hz", latmon_log_format_u64(text, 100000000u) },
+			{ "scenario", prm.config },
+			{ "load", prm.load ? "cpu-hog+traffic" : "idle" },
+		};
+		struct latmon_log_kv extra[] = { { "nops",
+						   latmon_log_format_u64(nops, prm.nops) } };
+
+		err = latmon_log_begin(w, header, sizeof header / sizeof header[0]);
+		if (!err)
+			err = latmon_log_series(w, 0, "kernel-ack", "latency", 0, 0);
+		if (!err)
+			err = latmon_log_series(w, 1, "user-ack", "latency", extra, 1);
+		if (!err && prm.kernel)
+			err = measure_kernel(r, &prm, w);
+		if (!err)
+			err = measure_user(r, &prm, w);
+		if (!err)
+			err = latmon_log_end(w);
+	}
+	if (err)
+		printf("init: measurement failed: %s (log writer: %u of %u bytes)\n",
+		       latmon_strerror(err), (unsigned)latmon_log_writer_size(2),
+		       (unsigned)sizeof r->writer_mem);
+	else
+		printf("init: done\n");
+out:
+	lsoc_reboot_power_off();
+	lsoc_exit(1);
+}

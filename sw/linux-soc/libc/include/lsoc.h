@@ -1,0 +1,16 @@
+/* The Linux SoC's freestanding system-call layer (sw/linux-soc/libc): what the init program
+ * needs beyond the POSIX subset in the other headers. rv32 Linux, the asm-generic numbers. */
+#ifndef LSOC_H
+#define LSOC_H
+#include <stdint.h>
+#include <unistd.h>
+
+long lsoc_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5);
+int lsoc_mount(const char *src, const char *target, const char *type);
+int lsoc_mkdir(const char *path);
+int lsoc_sched_fifo(int pid, int priority);
+int lsoc_nanosleep(uint64_t ns);
+pid_t lsoc_fork(void);
+int lsoc_reboot_power_off(void);
+__attribute__((noreturn)) void lsoc_exit(int code);
+#endif
