@@ -66,6 +66,7 @@ def run_sim(
     includes: Sequence[Path] = (),
     plusargs: Sequence[str] = (),
     defines: Mapping[str, object] | None = None,
+    cxx_opt: str | None = None,
 ) -> Path:
     """Build and run; return the results file. Raises AssertionError when a cocotb test failed."""
     build_dir = SIM_BUILD / build
@@ -87,6 +88,10 @@ def run_sim(
             "--output-split",
             "0",
         ]
+        if cxx_opt:
+            # the C++ optimization of the model (Verilator's OPT_FAST, -Os by default): a
+            # netlist's model is tens of MB of C++ that -Os takes very long to compile
+            build_args += ["-MAKEFLAGS", f"OPT_FAST={cxx_opt}"]
     runner = get_runner(simulator)
     runner.build(
         sources=list(sources),
