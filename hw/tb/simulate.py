@@ -72,6 +72,8 @@ def run_sim(
     build_dir = SIM_BUILD / build
     extra_env = {k: str(v) for k, v in (env or {}).items()}
     build_args: list[str] = []
+    if os.environ.get("MAKEFLAGS", "").startswith("OPT_FAST="):  # an earlier netlist build's
+        del os.environ["MAKEFLAGS"]
     if simulator == "verilator":
         os.environ.update(verilator_env())
         build_args = [
@@ -90,8 +92,9 @@ def run_sim(
         ]
         if cxx_opt:
             # the C++ optimization of the model (Verilator's OPT_FAST, -Os by default): a
-            # netlist's model is tens of MB of C++ that -Os takes very long to compile
-            build_args += ["-MAKEFLAGS", f"OPT_FAST={cxx_opt}"]
+            # netlist's model is tens of MB of C++ that -Os takes very long to compile. The
+            # runner calls make itself; make takes variables in MAKEFLAGS as command-line ones.
+            os.environ["MAKEFLAGS"] = f"OPT_FAST={cxx_opt}"
     runner = get_runner(simulator)
     runner.build(
         sources=list(sources),
