@@ -18,7 +18,7 @@ REGS_OUTPUTS := $(REGS_HEADER) $(REGS_MAP_HEADER) $(REGS_VERILOG) $(REGS_DOC) $(
   $(REGS_COMPONENT)
 REGS_CHECK := $(BUILD)/regs-check
 
-.PHONY: regs regs-check synth
+.PHONY: regs regs-check synth formal netlist-soak
 
 ## regs: regenerate the C header, register docs and IP-XACT from the SystemRDL source
 regs: setup
@@ -55,3 +55,14 @@ bitstream: setup
 ## synth: Yosys synthesis of the cores; writes build/synth/resources.json and resources.md
 synth: setup
 	$(PY) hw/syn/synth.py --out $(BUILD)/synth
+
+## formal: the SymbiYosys proofs of the core, the statistics and trace, and the AXI4-Lite slave
+## (hw/formal; k-induction, full proofs); build/formal/results.json
+formal: setup
+	$(PY) hw/formal/formal.py --out $(BUILD)/formal
+
+## netlist-soak: the million-event soak on the RTL and on Yosys's synthesized netlist of it
+## (hw/tb/netlist.py), every event and read compared; fails on any mismatch
+netlist-soak: setup
+	LATMON_NETLIST_SOAK_EVENTS=1000000 LATMON_NETLIST_SOAK_SIM=verilator $(PY) -m pytest -p no:cacheprovider -s \
+	  hw/tb/test_latmon.py::test_latmon_netlist_soak

@@ -13,13 +13,23 @@ status 1 and the tools' messages when either does.
 
 One warning class is switched off: PROCASSINIT (a register with an initial value that an always
 block also assigns) — the initial values are the FPGA's power-up state, on purpose.
+
+Third, Icarus (the simulator of the tests): each configuration is simulated through reset and
+the clear that follows it (the histogram's RAMs), every input held at 0, and no signal of the
+design may then be X or Z. This catches what the other two cannot see: an `always @*` block
+whose inputs never change after time 0 (a register that keeps its power-up value, a constant)
+is never evaluated in Icarus, so it stays X where synthesis computes a value — a
+simulation/synthesis mismatch (the histogram's bin mask at its reset settings, once). Memories
+(arrays) are not dumped, so their contents before the first write are not looked at.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -105,16 +115,147 @@ def lint_yosys(top: str, params: dict[str, int], sources: list[Path] | None = No
     return "" if proc.returncode == 0 else (proc.stdout + proc.stderr).strip()
 
 
+# Cycles simulated after reset: past the histogram's clear of its RAMs (4,096 bins at most).
+SETTLE_CYCLES = 4200
+
+
+def ports(top: str, params: dict[str, int], files: list[Path]) -> dict[str, tuple[str, int]]:
+    """The ports of `top` with `params`: name -> (direction, width), from Yosys."""
+    chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "ports.json"
+        script = (
+            f"read_verilog -I{RTL} {' '.join(str(p) for p in files)}; "
+            + (f"chparam {chparam} {top}; " if chparam else "")
+            + f"hierarchy -top {top}; proc; write_json {out}"
+        )
+        subprocess.run(["yosys", "-q", "-p", script], capture_output=True, check=True)
+        module = json.loads(out.read_text())["modules"][top]
+    return {n: (p["direction"], len(p["bits"])) for n, p in module["ports"].items()}
+
+
+def unknown_after_reset(vcd: str) -> list[str]:
+    """The signals of a VCD whose last value holds an x or z bit."""
+    names: dict[str, list[str]] = {}
+    scope: list[tuple[str, str]] = []  # (kind, name)
+    value: dict[str, str] = {}
+    lines = iter(vcd.splitlines())
+    for line in lines:
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "$scope":
+            scope.append((f[1], f[2]))
+        elif f[0] == "$upscope":
+            scope.pop()
+        elif f[0] == "$var" and not any(k in ("function", "task") for k, _ in scope):
+            # (a function's or task's locals hold a value only while it runs)
+            names.setdefault(f[3], []).append(".".join([*(n for _, n in scope), f[4]]))
+        elif f[0] == "$enddefinitions":
+            break
+    for line in lines:
+        if not line or line[0] in "#$":
+            continue
+        if line[0] in "bBrR":
+            bits, code = line[1:].split()
+            value[code] = bits
+        else:
+            value[line[1:]] = line[0]
+    bad = [
+        n for code, v in value.items() if set(v.lower()) & {"x", "z"} for n in names.get(code, [])
+    ]
+    return sorted(bad)
+
+
+def xcheck_icarus(top: str, params: dict[str, int], sources: list[Path] | None = None) -> str:
+    """The signals of `top` that are X or Z after reset and settling in Icarus, or ""."""
+    files = rtl_files() if sources is None else sources
+    found = ports(top, params, files)
+    decl, conn = [], []
+    for name, (direction, width) in found.items():
+        kind = "wire" if direction == "output" else "reg"
+        init = "" if direction == "output" else f" = {width}'d0"
+        decl.append(f"    {kind} [{width - 1}:0] {name}{init};")
+        conn.append(f".{name}({name})")
+    if "clk" not in found or "rst" not in found:
+        return f"{top}: no clk or rst port to simulate it with"
+    overrides = ", ".join(f".{k}({v})" for k, v in params.items())
+    tb = "\n".join(
+        [
+            "`timescale 1ns / 1ps",
+            "module lint_xcheck;",
+            *decl,
+            "    always #5 clk = ~clk;",
+            f"    {top} {'#(' + overrides + ') ' if overrides else ''}dut ({', '.join(conn)});",
+            "    initial begin",
+            "        rst = 1'b1;",
+            "        repeat (4) @(posedge clk);",
+            "        rst <= 1'b0;",
+            f"        repeat ({SETTLE_CYCLES}) @(posedge clk);",
+            "        #1;",
+            '        $dumpfile("xcheck.vcd");',
+            "        $dumpvars(0, dut);  // the values now: the VCD's only ones",
+            "        #1 $finish;",
+            "    end",
+            "endmodule",
+        ]
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        (work / "lint_xcheck.v").write_text(tb + "\n")
+        build = subprocess.run(
+            [
+                "iverilog",
+                "-g2012",
+                f"-I{RTL}",
+                "-s",
+                "lint_xcheck",
+                "-o",
+                "xcheck.vvp",
+                "lint_xcheck.v",
+                *[str(p) for p in files],
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=work,
+            timeout=300,
+        )
+        if build.returncode != 0:
+            return (build.stdout + build.stderr).strip()
+        sim = subprocess.run(
+            ["vvp", "-n", "xcheck.vvp"],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=work,
+            timeout=600,
+        )
+        if sim.returncode != 0:
+            return (sim.stdout + sim.stderr).strip()
+        bad = unknown_after_reset((work / "xcheck.vcd").read_text())
+    if not bad:
+        return ""
+    return f"{top}: X or Z after reset ({len(bad)} signals): " + ", ".join(bad[:40])
+
+
 def main() -> int:
     failed = False
     for name, top, params in RUNS:
-        for tool, run in (("verilator -Wall", lint_verilator), ("yosys check", lint_yosys)):
+        for tool, run in (
+            ("verilator -Wall", lint_verilator),
+            ("yosys check", lint_yosys),
+            ("icarus x-check", xcheck_icarus),
+        ):
             messages = run(top, params)
             if messages:
                 failed = True
                 print(f"lint: {tool}, configuration {name}:\n{messages}", file=sys.stderr)
     if not failed:
-        print(f"lint: RTL clean (verilator -Wall, yosys check) in {len(RUNS)} configurations")
+        print(
+            "lint: RTL clean (verilator -Wall, yosys check, no X after reset in Icarus) in "
+            f"{len(RUNS)} configurations"
+        )
     return 1 if failed else 0
 
 

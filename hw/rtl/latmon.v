@@ -358,6 +358,9 @@ module latmon #(
                     $fatal(1, "latmon: hist_rd_shut %0d with AR ready %0d", hist_rd_shut,
                            s_axil_arready);
             // synthesis translate_on
+`ifdef FORMAL
+            always @* assert(hist_rd_shut == !s_axil_arready);  // (hw/formal/latmon_axil.sby)
+`endif
 
             // The histogram takes each latency a cycle after the statistics and the trace, from
             // a register of its own next to it: its first stage (a 32-bit subtraction) then
@@ -407,7 +410,20 @@ module latmon #(
                 hist_wr_hit_reg <= wr_in_hist;
             assign wr_hits[9] = hist_wr_hit_reg;
             assign rd_hits[9] = hist_hit_reg;
-            assign rd_datas[32*9 +: 32] = hist_sel_reg ? hist_bin : 32'd0;
+            // The bin is on the bus from the RAM's output register in the first cycle of R,
+            // and from a register of its own after it: a snapshot (a write, which AXI lets
+            // complete while R waits for RREADY) swaps the banks and the new active bank's
+            // output register then follows the counting, so RDATA would change while RVALID is
+            // high (found by hw/formal/latmon_axil.sby, task all).
+            reg        hist_first_r = 1'b0;  // the first cycle of R (rd_load a cycle ago)
+            reg [31:0] hist_bin_hold = 32'd0;
+            wire [31:0] hist_bin_now = hist_sel_reg ? hist_bin : 32'd0;
+            always @(posedge clk) begin
+                hist_first_r <= rd_load;
+                if (hist_first_r)
+                    hist_bin_hold <= hist_bin_now;
+            end
+            assign rd_datas[32*9 +: 32] = hist_first_r ? hist_bin_now : hist_bin_hold;
 
             // HIST_READY: the end of a snapshot (not of the clear after reset or CTRL.CLEAR).
             reg hist_busy_d = 1'b0;

@@ -85,6 +85,11 @@ module latmon_axil_rd #(
         end
     end
 
+`ifdef FORMAL
+    // (hw/formal: arready_reg is "no read in flight", in every state)
+    always @* assert(arready_reg == (!load_reg && !rvalid_reg));
+`endif
+
     // The protection bits are accepted and ignored.
     wire unused_prot = ^s_axil_arprot;
 

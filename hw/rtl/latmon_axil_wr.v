@@ -74,6 +74,11 @@ module latmon_axil_wr #(
         end
     end
 
+`ifdef FORMAL
+    // (hw/formal: AW and W are accepted only when no response is pending)
+    always @* if (accept_reg) assert(!bvalid_reg);
+`endif
+
     // The protection bits are accepted and ignored.
     wire unused_prot = ^s_axil_awprot;
 

@@ -259,6 +259,42 @@ module latmon_core #(
         end
     end
 
+`ifdef FORMAL
+    // Invariants of the core's redundant state (hw/formal/latmon_core.sby proves them with the
+    // harness's properties; they make the induction close): each register that stands for a
+    // function of others agrees with it in every reachable state.
+    localparam [CNT_WIDTH-1:0] F_ONES = {CNT_WIDTH{1'b1}};
+    // the TIMEOUT the pending measurement started with (a ghost register: proof only)
+    reg [CNT_WIDTH:0] f_timeout = {(CNT_WIDTH+1){1'b0}};
+    always @(posedge clk)
+        if (starts_load)
+            f_timeout <= timeout_less3_reg + 2'd3;
+    always @* begin
+        assert(start_ok_n_reg == !start_ok_reg);
+        assert(start_ok_reg == (!busy_reg || hit_reg));
+        if (full_reg)
+            assert(count_reg == F_ONES);
+        if (started_reg)
+            assert(count_reg == {{(CNT_WIDTH-1){1'b0}}, 1'b1} && busy_reg && !full_reg);
+        if (!started_reg && almost_reg)
+            assert(&count_reg[CNT_WIDTH-1:1]);
+        if (!started_reg && count_reg == F_ONES)
+            assert(almost_reg);
+        if (busy_reg) begin
+            assert(count_reg != {CNT_WIDTH{1'b0}});
+            if (timeout_run_reg) begin
+                assert(f_timeout != {(CNT_WIDTH+1){1'b0}});
+                assert({1'b0, count_reg} <= f_timeout);
+                assert(!full_reg);
+                assert(left_reg == f_timeout - 2'd2 - {1'b0, count_reg});
+                assert(hit_reg == ({1'b0, count_reg} == f_timeout));
+            end else begin
+                assert(!hit_reg);
+            end
+        end
+    end
+`endif
+
     // synthesis translate_off
     always @(posedge clk)
         if (start_ok_n_reg == start_ok_reg)

@@ -50,6 +50,10 @@ module latmon_counter #(
             always @(posedge clk)
                 full_reg <= !clear && (full_reg || (inc && high_ones && value[1:0] == 2'b10));
             assign full = full_reg;
+`ifdef FORMAL
+            // (hw/formal: the registered `full` is the value at all ones, in every state)
+            always @* assert(full_reg == &value);
+`endif
         end else begin : g_narrow
             assign full = &value;
         end

@@ -225,14 +225,21 @@ module latmon_hist #(
                 bins_mask_of[k] = k < CNT_WIDTH && k < BINS_LOG2 + sh;
         end
     endfunction
-    reg  [CNT_WIDTH:0]   bins_mask_n;
-    integer sh_table;
-    always @* begin
-        bins_mask_n = {(CNT_WIDTH+1){1'b0}};
-        for (sh_table = 0; sh_table < 32; sh_table = sh_table + 1)
-            if ({27'd0, shift} == sh_table)
-                bins_mask_n = bins_mask_of(sh_table);
-    end
+    // The table as a function in a continuous assignment, not an `always @*` block: an
+    // `always @*` runs only when one of its inputs changes, and the shift, a register that keeps
+    // its power-up value, may never change — in Icarus the mask then stayed X at the reset
+    // settings and no latency was binned (a continuous assignment is evaluated at time 0).
+    function [CNT_WIDTH:0] bins_mask_table;  // bins_mask_of(sh), as a table of the 32 shifts
+        input [4:0] sh;
+        integer t;
+        begin
+            bins_mask_table = {(CNT_WIDTH+1){1'b0}};
+            for (t = 0; t < 32; t = t + 1)
+                if ({27'd0, sh} == t)
+                    bins_mask_table = bins_mask_of(t);
+        end
+    endfunction
+    wire [CNT_WIDTH:0]   bins_mask_n = bins_mask_table(shift);
     always @(posedge clk) begin
         bins_mask <= bins_mask_n;
         past_m1 <= {1'b0, offset} + bins_mask;

@@ -116,6 +116,17 @@ module latmon_trace #(
         end
     end
 
+`ifdef FORMAL
+    // (hw/formal: last_word, from almost_reg and bit 0, is "the count's low AW bits are all
+    // ones" in every state)
+    always @* begin
+        if (&count[AW-1:0])
+            assert(almost_reg);
+        if (almost_reg)  // bits AW-1..1 all ones, or the count just left the last word
+            assert(&(count[AW-1:0] | 1'b1) || count[AW-1:0] == 0);
+    end
+`endif
+
     // LOST stops at all ones (the IP's saturated flag does not include it).
     wire lost_full;
     wire unused_lost_full = lost_full;

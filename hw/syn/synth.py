@@ -123,13 +123,19 @@ CONFIGS: dict[str, tuple[str, dict[str, int], str | None]] = {
 }
 # The top module of a configuration: latmon unless named here.
 TOPS = {"minimal": "latmon_min"}
-# The configurations the size goal (twice the published IP) is judged on, and reported for.
-SIZE_GOAL = "minimal"
+# The configuration the size goal is judged on — the one with every function of the paper (last,
+# min, max, count, threshold and alarm, the 512 x 16 trace, AXI4-Lite) — and its limits in LUT
+# sites (LUT1-6, INV and SRL cells: each takes a LUT of a slice), flip-flops and RAMB18; and the
+# configurations reported beside it. The measurement path alone (latmon_core) is held to twice
+# the paper's figures.
+SIZE_GOAL = "published"
+SIZE_LIMITS = {"lut_sites": 150, "ff": 188, "bram18": 1}
 SIZE_REPORTED = ("minimal", "published")
 # What the published Latencies IP costs on a XCZU9EG (its paper): the size goal is twice that.
 PAPER_FIGURES = {"ff": 94, "lut": 36, "bram18": 1}
 
 LUT = re.compile(r"^LUT[1-6]$")
+SITE_EXTRA = re.compile(r"^(INV|SRL16E?|SRLC16E|SRLC32E)$")  # cells that occupy a LUT site too
 FF = re.compile(r"^FD[CPRSE]+$")
 COMB = re.compile(r"^(LUT[1-6]|MUXF[789]|CARRY[48]|INV)$")
 
@@ -171,6 +177,7 @@ def count_cells(netlist: dict, top: str) -> dict[str, int]:
 def summarize(cells: dict[str, int]) -> dict[str, int]:
     return {
         "lut": sum(n for t, n in cells.items() if LUT.match(t)),
+        "lut_sites": sum(n for t, n in cells.items() if LUT.match(t) or SITE_EXTRA.match(t)),
         "ff": sum(n for t, n in cells.items() if FF.match(t)),
         "bram18": cells.get("RAMB18E2", 0) + 2 * cells.get("RAMB36E2", 0),
         "carry": sum(n for t, n in cells.items() if t.startswith("CARRY")),
@@ -607,13 +614,24 @@ def goals(results: dict[str, dict]) -> list[str]:
     p = PAPER_FIGURES
     for name in [n for n in SIZE_REPORTED if n in results]:
         x = results[name]["xcup"]
-        ok = x["lut"] <= 2 * p["lut"] and x["ff"] <= 2 * p["ff"] and x["bram18"] <= p["bram18"]
+        lim = SIZE_LIMITS
+        ok = x["lut_sites"] <= lim["lut_sites"] and x["ff"] <= lim["ff"]
+        ok = ok and x["bram18"] <= lim["bram18"]
         role = "the size goal" if name == SIZE_GOAL else "reported"
         lines.append(
-            f"- {name} configuration ({role}) within 2x the published IP ({2 * p['lut']} LUT / "
-            f"{2 * p['ff']} FF / {p['bram18']} RAMB18): {x['lut']} LUT / {x['ff']} FF / "
-            f"{x['bram18']} RAMB18 — **{'met' if ok else 'not met'}**"
+            f"- {name} configuration ({role}) at most {lim['lut_sites']} LUT sites (LUT1-6 + INV +"
+            f" SRL) / {lim['ff']} FF / {lim['bram18']} RAMB18: {x['lut_sites']} LUT sites"
+            f" ({x['lut']} LUT) / {x['ff']} FF / {x['bram18']} RAMB18 — "
+            f"**{'met' if ok else 'not met'}**"
         )
+        m = results[name].get("measurement")
+        if m and name == SIZE_GOAL:
+            mok = m["lut"] <= 2 * p["lut"] and m["ff"] <= 2 * p["ff"]
+            lines.append(
+                f"- {name}: measurement path alone (latmon_core) within 2x the paper's figures "
+                f"({2 * p['lut']} LUT / {2 * p['ff']} FF): {m['lut']} LUT / {m['ff']} FF — "
+                f"**{'met' if mok else 'not met'}**"
+            )
     levels = {n: r["xcup"]["depth"]["lut_levels"] for n, r in results.items() if n != "reference"}
     if "default" in levels:
         d = levels["default"]
@@ -623,13 +641,13 @@ def goals(results: dict[str, dict]) -> list[str]:
         )
     if all("ecp5" in r for r in results.values()):
         slow = {
-            n: r["ecp5"]["fmax_mhz"]
+            n: r["ecp5"]["fmax_min_mhz"]
             for n, r in results.items()
-            if n != "reference" and r["ecp5"]["fmax_mhz"] < TARGET_MHZ
+            if n != "reference" and r["ecp5"]["fmax_min_mhz"] < TARGET_MHZ
         }
         lines.append(
-            f"- every configuration at least {TARGET_MHZ} MHz on ECP5-25 speed 8: "
-            + ("**met**" if not slow else f"**not met** ({slow})")
+            f"- every configuration at least {TARGET_MHZ} MHz on ECP5-25 speed 8 on every seed "
+            "(the lowest seed's Fmax): " + ("**met**" if not slow else f"**not met** ({slow})")
         )
         if "published" in results:
             ref = results["reference"]["ecp5"]["fmax_mhz"]
@@ -648,8 +666,8 @@ def markdown(results: dict[str, dict]) -> str:
     seeds = max(
         (len(r["ecp5"]["fmax_by_seed"]) for r in results.values() if "ecp5" in r), default=0
     )
-    head = "| configuration | LUT | FF | RAMB18 | carry | logic levels |"
-    rule = "|---|---|---|---|---|---|"
+    head = "| configuration | LUT | LUT sites | FF | RAMB18 | carry | logic levels |"
+    rule = "|---|---|---|---|---|---|---|"
     if pnr:
         head += " ECP5 LUT4 | ECP5 FF | EBR | Fmax ECP5 median (MHz) | Fmax spread (MHz) |"
         rule += "---|---|---|---|---|"
@@ -664,19 +682,20 @@ def markdown(results: dict[str, dict]) -> str:
         "# latmon resources and speed",
         "",
         f"UltraScale+: Yosys `synth_xilinx -family xcup -abc9`. {ecp5}"
-        "Logic levels: LUT and MUXF cells on the deepest combinational path.",
+        "Logic levels: LUT and MUXF cells on the deepest combinational path. LUT sites: LUT1-6,"
+        " INV and SRL cells (each occupies a LUT of a slice).",
         "",
         head,
         rule,
-        f"| published Latencies IP (XCZU9EG, Vivado) | {p['lut']} | {p['ff']} | "
+        f"| published Latencies IP (XCZU9EG, Vivado) | {p['lut']} | {p['lut']} | {p['ff']} | "
         f"{p['bram18']} (0.5 RAMB36) | — | — |" + (" — | — | — | — | — |" if pnr else ""),
     ]
     for name, r in results.items():
         x = r["xcup"]
         d = x["depth"]
         row = (
-            f"| {name} | {x['lut']} | {x['ff']} | {x['bram18']} | {x['carry']} | "
-            f"{d['lut_levels']} LUT + {d['carry']} carry |"
+            f"| {name} | {x['lut']} | {x['lut_sites']} | {x['ff']} | {x['bram18']} | "
+            f"{x['carry']} | {d['lut_levels']} LUT + {d['carry']} carry |"
         )
         if pnr:
             e = r["ecp5"]

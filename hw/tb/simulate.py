@@ -66,11 +66,14 @@ def run_sim(
     includes: Sequence[Path] = (),
     plusargs: Sequence[str] = (),
     defines: Mapping[str, object] | None = None,
+    cxx_opt: str | None = None,
 ) -> Path:
     """Build and run; return the results file. Raises AssertionError when a cocotb test failed."""
     build_dir = SIM_BUILD / build
     extra_env = {k: str(v) for k, v in (env or {}).items()}
     build_args: list[str] = []
+    if os.environ.get("MAKEFLAGS", "").startswith("OPT_FAST="):  # an earlier netlist build's
+        del os.environ["MAKEFLAGS"]
     if simulator == "verilator":
         os.environ.update(verilator_env())
         build_args = [
@@ -87,6 +90,11 @@ def run_sim(
             "--output-split",
             "0",
         ]
+        if cxx_opt:
+            # the C++ optimization of the model (Verilator's OPT_FAST, -Os by default): a
+            # netlist's model is tens of MB of C++ that -Os takes very long to compile. The
+            # runner calls make itself; make takes variables in MAKEFLAGS as command-line ones.
+            os.environ["MAKEFLAGS"] = f"OPT_FAST={cxx_opt}"
     runner = get_runner(simulator)
     runner.build(
         sources=list(sources),

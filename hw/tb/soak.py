@@ -11,7 +11,12 @@ scoreboard (check_soak, run by pytest) checks:
    between their values at the request and at the response; trace words read with the
    documented consistent-window protocol equal to the model's sample of that number;
 3. every register and the whole trace window at the end against the register model;
-4. accounting: measured + timed out + overruns = irq events; measured + ignored = ack events.
+4. accounting: measured + timed out + overruns = irq events; measured + ignored = ack events;
+5. the histogram (a snapshot at the end, HIST_START and HIST_SHIFT left at their reset values)
+   against the model's histogram of the samples.
+
+`compare_soaks` compares two runs of the same soak (the RTL and its synthesized netlist,
+hw/tb/netlist.py) event by event and read by read: a mismatch is any difference.
 """
 
 from __future__ import annotations
@@ -22,9 +27,11 @@ import os
 import random
 from pathlib import Path
 
+import numpy as np
 from cocotb.triggers import RisingEdge, Timer
 from latmon_tb import CLOCK_NS, PIPELINE_EXTRA, Stimulus, random_stimulus
 from model.latmon_core_model import Kind, Output, core_model
+from model.latmon_hist_model import histogram
 from model.latmon_model import RESULT_REGISTERS, expected_registers
 
 # The player turns stimulus cycle c into a pulse the core's input sees from cycle c + 1.
@@ -123,6 +130,19 @@ async def soak_body(tb) -> None:  # tb: test_latmon.IPTB
     await tb.settle(TIMEOUT + 50)
     final = {name: await tb.read(name) for name in FINAL}
     trace = [await tb.read_trace(i) for i in range(depth)]
+    # The histogram at its reset settings (HIST_START 0, HIST_SHIFT 0: never written here).
+    hist = None
+    if tb.p["HAS_HIST"]:
+        bank = await tb.read_bank()
+        hist = {
+            "bins": [int(b) for b in bank.bins],
+            "underflow": bank.underflow,
+            "overflow": bank.overflow,
+            "count": bank.count,
+            "total": bank.total,
+            "min": bank.min,
+            "max": bank.max,
+        }
     dut.flush.value = 1  # close the event file
     await RisingEdge(dut.clk)
     (folder / "reads.json").write_text(
@@ -133,6 +153,7 @@ async def soak_body(tb) -> None:  # tb: test_latmon.IPTB
                 "final": final,
                 "trace": trace,
                 "alarm": int(dut.alarm.value),
+                "hist": hist,
             }
         )
     )
@@ -201,6 +222,19 @@ def check_soak(folder: Path, stim: Stimulus, p: dict[str, int]) -> dict[str, int
     assert (f["SUM_HI"] << 32) | f["SUM_LO"] == e.sum and f["SUM_COUNT"] == e.count
     assert bool(reads["alarm"]) == e.alarm
     assert reads["trace"] == [e.trace.get(i, 0) for i in range(depth)]
+    # the histogram, binned at its reset settings (offset 0, one cycle per bin)
+    if p["HAS_HIST"]:
+        h = reads["hist"]
+        want = histogram(np.array(samples, dtype=np.int64), 0, 0, p["HIST_BINS_LOG2"])
+        assert h["bins"] == [int(b) for b in want.bins], "histogram bins at the reset settings"
+        assert (h["underflow"], h["overflow"], h["count"], h["total"], h["min"], h["max"]) == (
+            want.underflow,
+            want.overflow,
+            want.count,
+            want.total,
+            want.min,
+            want.max,
+        )
 
     # 4. accounting
     n = {k.name: len(v) for k, v in stamps.items()}
@@ -216,4 +250,38 @@ def check_soak(folder: Path, stim: Stimulus, p: dict[str, int]) -> dict[str, int
         "trace_reads": len(reads["window_reads"]),
         "trace_reads_verified": verified,
         "cycles": got[-1].cycle if got else 0,
+    }
+
+
+def _leaves(value: object, path: str = "") -> dict[str, object]:
+    """A JSON value as {path: scalar}."""
+    if isinstance(value, dict):
+        return {
+            k: v for key, item in value.items() for k, v in _leaves(item, f"{path}/{key}").items()
+        }
+    if isinstance(value, list):
+        return {
+            k: v for i, item in enumerate(value) for k, v in _leaves(item, f"{path}/{i}").items()
+        }
+    return {path: value}
+
+
+def compare_soaks(a: Path, b: Path) -> dict[str, object]:
+    """Two runs of one soak (folders with events.txt and reads.json), compared: the number of
+    events and of values read, and how many of each differ (an event or value present in one
+    run only counts as a mismatch), with the first few differences."""
+    ea = (a / "events.txt").read_text().splitlines()
+    eb = (b / "events.txt").read_text().splitlines()
+    event_diffs = [i for i, (x, y) in enumerate(zip(ea, eb, strict=False)) if x != y]
+    event_mismatches = len(event_diffs) + abs(len(ea) - len(eb))
+    ra = _leaves(json.loads((a / "reads.json").read_text()))
+    rb = _leaves(json.loads((b / "reads.json").read_text()))
+    read_diffs = sorted(k for k in ra.keys() | rb.keys() if ra.get(k, None) != rb.get(k, None))
+    return {
+        "events": max(len(ea), len(eb)),
+        "event_mismatches": event_mismatches,
+        "reads": max(len(ra), len(rb)),
+        "read_mismatches": len(read_diffs),
+        "first_event_mismatches": [(i, ea[i], eb[i]) for i in event_diffs[:5]],
+        "first_read_mismatches": [(k, ra.get(k), rb.get(k)) for k in read_diffs[:5]],
     }

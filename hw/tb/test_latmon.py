@@ -1018,9 +1018,12 @@ def test_latmon(config: str) -> None:
     )
 
 
-def run_soak(events: int, sim: str = "verilator", seed: int = 2026) -> tuple[dict, float]:
-    """Build and run the soak, then the scoreboard; return its summary and the seconds the
-    simulation took (build excluded when the build is up to date)."""
+def run_soak(
+    events: int, sim: str = "verilator", seed: int = 2026, netlist: bool = False
+) -> tuple[dict, float]:
+    """Build and run the soak, then the scoreboard; return its summary (with the folder of the
+    run's data) and the seconds the simulation took (build excluded when the build is up to
+    date). With `netlist`, the IP is Yosys's synthesized netlist of it (hw/tb/netlist.py)."""
     import time
 
     from simulate import SIM_BUILD
@@ -1029,14 +1032,23 @@ def run_soak(events: int, sim: str = "verilator", seed: int = 2026) -> tuple[dic
     # Verilator hangs with cocotb when the clock is generated in HDL (--timing): there cocotb's
     # C++ clock driver runs it; Icarus toggles the HDL clock natively.
     external_clock = sim == "verilator"
-    build = build_id("latmon-soak", sim, events)
+    build = build_id("latmon-soak", sim, events, *(["netlist"] if netlist else []))
     folder = SIM_BUILD / build / "data"
     stim = soak_stimulus(events, seed)
     params = dict(DEFAULTS)
+    defines: dict[str, object] = {"TB_EXTERNAL_CLOCK": 1} if external_clock else {}
+    dut_sources = sources()
+    if netlist:
+        from netlist import CORE_PATH, synthesize
+
+        # one netlist per parameter set, shared by the simulators and event counts
+        key = build_id("latmon-netlist", *(f"{k}{v}" for k, v in sorted(params.items())))
+        dut_sources = synthesize(params, SIM_BUILD / key) + tb_hdl("tb_latmon")
+        defines["LATMON_CORE"] = CORE_PATH
     t0 = time.monotonic()
     run_sim(
         toplevel="tb_latmon",
-        sources=sources(),
+        sources=dut_sources,
         module="test_latmon",
         build=build,
         simulator=sim,
@@ -1049,13 +1061,14 @@ def run_soak(events: int, sim: str = "verilator", seed: int = 2026) -> tuple[dic
             "TB_EXTERNAL_CLOCK": "1" if external_clock else "0",
             "COCOTB_LOG_LEVEL": "WARNING",
         },
-        defines={"TB_EXTERNAL_CLOCK": 1} if external_clock else {},
+        defines=defines,
+        cxx_opt="-O1" if netlist else None,
         testcase="soak",
         includes=[rtl("latmon")[0].parent],
         plusargs=write_stimulus(stim, folder),
     )
     elapsed = time.monotonic() - t0
-    return check_soak(folder, stim, params), elapsed
+    return {**check_soak(folder, stim, params), "folder": str(folder)}, elapsed
 
 
 @pytest.mark.sim
@@ -1066,3 +1079,32 @@ def test_latmon_soak() -> None:
     summary, seconds = run_soak(events, os.environ.get("LATMON_SOAK_SIM", "verilator"))
     print(f"soak: {summary} in {seconds:.1f} s")
     assert summary["irq"] == events
+
+
+def netlist_soak(events: int, sim: str = "verilator") -> dict:
+    """The soak on the RTL and on its synthesized netlist, each with the scoreboard, then the
+    two runs compared event by event and read by read."""
+    from pathlib import Path
+
+    from soak import compare_soaks
+
+    rtl_summary, rtl_s = run_soak(events, sim)
+    net_summary, net_s = run_soak(events, sim, netlist=True)
+    diff = compare_soaks(Path(rtl_summary["folder"]), Path(net_summary["folder"]))
+    print(f"netlist soak: RTL {rtl_s:.1f} s, netlist {net_s:.1f} s: {diff}")
+    return diff
+
+
+@pytest.mark.sim
+@pytest.mark.slow
+@pytest.mark.skipif(
+    "LATMON_NETLIST_SOAK_EVENTS" not in os.environ,
+    reason="make netlist-soak runs it (the netlist's Verilator model takes long to compile)",
+)
+def test_latmon_netlist_soak() -> None:
+    """The soak on Yosys's netlist of the IP gives the RTL's events and reads, every one
+    (`make netlist-soak`: a million events in Verilator)."""
+    events = int(os.environ["LATMON_NETLIST_SOAK_EVENTS"])
+    diff = netlist_soak(events, os.environ.get("LATMON_NETLIST_SOAK_SIM", "verilator"))
+    assert diff["events"] >= events and diff["reads"] > 0
+    assert diff["event_mismatches"] == 0 and diff["read_mismatches"] == 0, diff

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from lint import lint_verilator, lint_yosys
+from lint import lint_verilator, lint_yosys, xcheck_icarus
 
 CLEAN = """
 module clean (input wire clk, input wire a, output reg q);
@@ -37,6 +37,40 @@ module with_latch (input wire [1:0] sel, output reg [3:0] y);
 endmodule
 """
 
+# an `always @*` block whose only input is a register that keeps its power-up value: Icarus never
+# evaluates it, synthesis does (the histogram's bin mask at its reset settings, once)
+STATIC_COMB = """
+module static_comb (input wire clk, input wire rst, input wire [1:0] a, output reg [3:0] q);
+    reg [1:0] setting = 2'd0;  // a register that software has not written yet
+    reg [3:0] mask;
+    integer t;
+    always @* begin
+        mask = 4'd0;
+        for (t = 0; t < 4; t = t + 1)
+            if ({30'd0, setting} == t)
+                mask = 4'hF >> t;
+    end
+    initial q = 4'd0;
+    always @(posedge clk) q <= rst ? 4'd0 : mask & {2'b00, a};
+endmodule
+"""
+
+# the same table as a function in a continuous assignment: evaluated at time 0
+STATIC_COMB_FIXED = STATIC_COMB.replace(
+    """    reg [3:0] mask;
+    integer t;
+    always @* begin
+        mask = 4'd0;
+        for (t = 0; t < 4; t = t + 1)
+            if ({30'd0, setting} == t)
+                mask = 4'hF >> t;
+    end""",
+    """    function [3:0] mask_of(input [1:0] s);
+        mask_of = 4'hF >> s;
+    endfunction
+    wire [3:0] mask = mask_of(setting);""",
+)
+
 
 def write(tmp_path: Path, name: str, text: str) -> list[Path]:
     path = tmp_path / f"{name}.v"
@@ -62,3 +96,18 @@ def test_latch_fails(tmp_path: Path) -> None:
     messages = lint_yosys("with_latch", {}, sources)
     assert "dlatch" in messages
     assert "with_latch" in messages  # the message names the module
+
+
+def test_static_always_comb_fails(tmp_path: Path) -> None:
+    sources = write(tmp_path, "static_comb", STATIC_COMB)
+    assert lint_yosys("static_comb", {}, sources) == ""  # the other checks do not see it
+    messages = xcheck_icarus("static_comb", {}, sources)
+    assert "X or Z after reset" in messages
+    assert "lint_xcheck.dut.mask" in messages  # names the signal
+    assert "static_comb" in messages
+
+
+def test_static_table_as_function_passes(tmp_path: Path) -> None:
+    assert STATIC_COMB_FIXED != STATIC_COMB
+    sources = write(tmp_path, "static_comb", STATIC_COMB_FIXED)
+    assert xcheck_icarus("static_comb", {}, sources) == ""

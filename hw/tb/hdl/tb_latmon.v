@@ -140,12 +140,17 @@ module tb_latmon #(
 
     // ---- event recorder ------------------------------------------------------------------
 
-    wire sample_valid = dut.core_inst.sample_valid;
-    wire timeout_pulse = dut.core_inst.timeout_pulse;
-    wire overrun_pulse = dut.core_inst.overrun_pulse;
-    wire ignored_pulse = dut.core_inst.ignored_pulse;
-    wire saturated = dut.core_inst.sample_saturated;
-    wire [63:0] value = {{(64-CNT_WIDTH){1'b0}}, dut.core_inst.sample_latency};
+    // The measurement core's outputs, by hierarchical name: the RTL's core_inst, or (with
+    // LATMON_CORE defined) the same instance in the synthesized netlist (hw/tb/netlist.py).
+`ifndef LATMON_CORE
+`define LATMON_CORE dut.core_inst
+`endif
+    wire sample_valid = `LATMON_CORE.sample_valid;
+    wire timeout_pulse = `LATMON_CORE.timeout_pulse;
+    wire overrun_pulse = `LATMON_CORE.overrun_pulse;
+    wire ignored_pulse = `LATMON_CORE.ignored_pulse;
+    wire saturated = `LATMON_CORE.sample_saturated;
+    wire [63:0] value = {{(64-CNT_WIDTH){1'b0}}, `LATMON_CORE.sample_latency};
     wire [2:0] kind = sample_valid ? 3'd1 : timeout_pulse ? 3'd2 : overrun_pulse ? 3'd3 :
                       ignored_pulse ? 3'd4 : 3'd0;
     wire [2:0] active = {2'd0, sample_valid} + {2'd0, timeout_pulse} + {2'd0, overrun_pulse} +
