@@ -34,6 +34,7 @@ apt_packages=(
   flex                     # the kernel's Kconfig and dtc parsers
   bison                    # the kernel's Kconfig and dtc parsers
   bc                       # the kernel build's timeconst generator
+  cpio                     # lists the Linux SoC's initramfs in its test, a reader independent of ours
   clang-format             # C style check
   ghdl                     # checks the VHDL component declaration of the IP
   git                      # generated-file staleness check, version strings

@@ -1,15 +1,12 @@
-"""The Linux SoC (docs/hw/linux-soc.md): its parts build, the cross-check and the stage split
-are right on known traces, and — the smoke test — Linux boots in the simulated SoC and the IP's
-samples of both interrupt paths equal the bus and irq record."""
+"""The Linux SoC (docs/hw/linux-soc.md): its parts build (firmware, /init, initramfs, device
+tree), and the cross-check and the stage split are right on known traces. A boot of the SoC is
+not part of make test (make linux-soc runs it)."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -64,8 +61,6 @@ def test_the_stages_add_up_to_the_raise_to_ack_time(tmp_path: Path) -> None:
 
 
 def test_the_initramfs_is_a_newc_archive_the_kernel_reads(tmp_path: Path) -> None:
-    if shutil.which("cpio") is None:
-        pytest.skip("cpio not installed")
     init = tmp_path / "init"
     init.write_bytes(b"\x7fELF" + bytes(100))
     archive = linux_soc.build_initramfs(init)
