@@ -26,7 +26,7 @@ MONITORS = {
     "LINE0": ("L0", "A0"),  # a raise of irqgen line 0 -> its ACK write
     "LINE1": ("L1", "A1"),
 }
-TIMEOUT = 1_000_000  # the suite's core timeout (fabric_suite_cases.c TIMEOUT)
+TIMEOUT = 1_000_000  # the suite's core timeout (suite/fabric_cases.c TIMEOUT)
 
 
 def monitor_of(series_name: str) -> str:

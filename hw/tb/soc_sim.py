@@ -34,7 +34,7 @@ SUITE_ELF = ROOT / "build" / "sw" / "examples" / "fabric-suite-rv32.elf"
 RISCV_PREFIX = "riscv64-unknown-elf-"
 
 # The suite's cases in the order of the firmware's table
-# (sw/examples/baremetal/fabric_suite_cases.c); bit i of fsuite_config.cases runs case i.
+# (sw/examples/baremetal/suite/fabric_cases.c); bit i of fsuite_config.cases runs case i.
 SUITE_CASES = (
     "baseline",
     "isr-loop100",
@@ -49,7 +49,7 @@ SUITE_CASES = (
     "throughput",
 )
 CONFIG_MAGIC = 0x53554954
-# fsuite_config: magic, rounds, cases, uart_divisor, seed (sw/examples/baremetal/fabric_suite.h)
+# fsuite_config: magic, rounds, cases, uart_divisor, seed (sw/examples/baremetal/suite/fabric_suite.h)
 CONFIG_WORDS = 5
 
 

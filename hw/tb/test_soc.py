@@ -1,5 +1,5 @@
 """The virtual SoC (hw/soc) running the fabric-measured interrupt test-case suite
-(sw/examples/baremetal/fabric_suite*.c) on its VexRiscv harts: every latency the latmon cores
+(sw/examples/baremetal/suite/fabric_*.c) on its VexRiscv harts: every latency the latmon cores
 measured equals the simulator's own record of the measured signals, and each case shows the
 effect it is there to show.
 
@@ -24,7 +24,7 @@ from soc_check import CheckReport, check
 from soc_sim import HW, SIM_BUILD, SUITE_CASES, SUITE_ELF, SocRun, build, run
 
 ROUNDS = 120  # interrupts per case: ~1,500 samples in all, about 15 M cycles
-GEN_DELAY = 50  # fabric_suite_cases.c: the fabric's production time; T1 = GEN_DELAY + 2
+GEN_DELAY = 50  # suite/fabric_cases.c: the fabric's production time; T1 = GEN_DELAY + 2
 
 
 @pytest.fixture(scope="module")
@@ -170,8 +170,8 @@ def test_throughput_sweep_finds_where_loss_begins(suite) -> None:
 
 
 def test_memory_map_of_the_firmware_matches_the_decoder() -> None:
-    """sw/examples/baremetal/soc_map.h against the address decoder of hw/soc/soc_top.v."""
-    header = (HW.parent / "sw/examples/baremetal/soc_map.h").read_text()
+    """sw/examples/baremetal/board/soc_map.h against the address decoder of hw/soc/soc_top.v."""
+    header = (HW.parent / "sw/examples/baremetal/board/soc_map.h").read_text()
     defines = {
         m.group(1): int(m.group(2), 16)
         for m in re.finditer(r"#define (SOC_\w+)\s+0x([0-9A-Fa-f]+)u", header)

@@ -29,7 +29,7 @@ LOAD_KINDS = ("none", "stress-ng", "hackbench", "memory")
 TARGET_KINDS = ("host", "qemu-arm64", "qemu-baremetal", "xen", "amp")
 GUEST_KERNELS = ("std", "rt")
 XEN_DOMAINS = ("dom0", "domu", "dom0less")
-#: the A53 suite's cases (sw/examples/baremetal/suite.c)
+#: the A53 suite's cases (sw/examples/baremetal/suite/timer_suite.c)
 SUITE_CASES = (
     "caches-on",
     "caches-off",

@@ -1,7 +1,7 @@
 /*
  * What the bare-metal example needs from the platform: addresses of the reference design, the
- * interrupt controller and the UART. One implementation per CPU: platform_a53.c (Cortex-A53,
- * AArch64, GIC-400 of the APU) and platform_r5.c (Cortex-R5, AArch32, GIC of the RPU).
+ * interrupt controller and the UART. One implementation per CPU: cpu/a53/platform.c (Cortex-A53,
+ * AArch64, GIC-400 of the APU) and cpu/r5/platform.c (Cortex-R5, AArch32, GIC of the RPU).
  */
 #ifndef PLATFORM_H
 #define PLATFORM_H

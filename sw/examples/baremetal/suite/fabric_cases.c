@@ -11,12 +11,12 @@
  */
 #include <stdint.h>
 
-#include "fabric_suite.h"
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 #include "latmon/latmon_map.h"
 #include "latmon/latmon_regs.h"
 #include "platform.h"
+#include "suite/fabric_suite.h"
 
 /* The reference design's layout (docs/hw/refdesign.md), wherever the platform maps it. */
 #define REF_BASE	 (PLATFORM_DATA_ADDR - 0x20000u)

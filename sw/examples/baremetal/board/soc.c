@@ -5,8 +5,8 @@
  */
 #include <stdint.h>
 
-#include "fabric_suite.h"
-#include "soc_map.h"
+#include "board/soc_map.h"
+#include "suite/fabric_suite.h"
 
 #define REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 

@@ -6,10 +6,10 @@
  * a debugger with semihosting (exit = SYS_EXIT with main's status, so the emulator's exit
  * status is the firmware's).
  */
+#include "cpu/a53/a53.h"
+#include "cpu/arm/gic.h"
 #include "platform.h"
-#include "platform_a53.h"
-#include "platform_gic.h"
-#include "suite.h"
+#include "suite/timer_suite.h"
 
 #define UART0_BASE	     0xFF000000u
 #define UART_CR		     0x00u

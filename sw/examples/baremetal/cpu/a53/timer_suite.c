@@ -1,18 +1,18 @@
 /*
- * The interrupt test-case suite on a Cortex-A53: what suite.h asks of a platform, with the ARM
- * generic timer (virtual timer, PPI 27), the GICv2 (software-generated interrupt 1 as the
+ * The interrupt test-case suite on a Cortex-A53: what suite/timer_suite.h asks of a platform, with
+ * the ARM generic timer (virtual timer, PPI 27), the GICv2 (software-generated interrupt 1 as the
  * low-priority one), the MMU and caches (an identity map of 4 GiB), PSCI CPU_ON for the second
  * core, and main(). Where the GIC is and which cores are the suite's come from the board
- * (board_zcu102.c, board_virt.c).
+ * (board/zcu102.c, board/virt.c).
  *
  * Priorities: the timer 0x40 (high), the SGI 0xA0 (low); the binary point is 0, so the timer
  * preempts the SGI's handler once that unmasks interrupts.
  */
+#include "suite/timer_suite.h"
+#include "cpu/a53/a53.h"
+#include "cpu/arm/gic.h"
 #include "latmon_errno.h"
 #include "platform.h"
-#include "platform_a53.h"
-#include "platform_gic.h"
-#include "suite.h"
 
 #define TIMER_PPI 27u /* the EL1 virtual timer */
 #define SOFT_SGI  1u
@@ -176,7 +176,7 @@ static void watchdog_isr(uint64_t entry)
 	suite_watchdog_expired();
 }
 
-/* The watchdog's view of the dispatch (platform_a53.c): every interrupt but its own timer. */
+/* The watchdog's view of the dispatch (cpu/a53/platform.c): every interrupt but its own timer. */
 int a53_irq_admit(unsigned id)
 {
 	return id == WATCHDOG_PPI ? 0 : suite_irq_entry(id);
@@ -272,7 +272,7 @@ unsigned suite_many_irqs(int on)
 
 /* ---- MMU and caches ---- */
 
-/* The identity map (platform_a53.h); what is normal memory and what is a device: the board's. */
+/* The identity map (cpu/a53/a53.h); what is normal memory and what is a device: the board's. */
 static uint64_t l1_table[512] __attribute__((aligned(4096)));
 static uint64_t l2_table[512] __attribute__((aligned(4096)));
 
@@ -411,7 +411,7 @@ static uint64_t core1_stack[2048] __attribute__((aligned(16)));
 static void (*volatile core1_fn)(void);
 
 extern void secondary_entry(void);
-extern volatile uint64_t platform_spin_release; /* start_a53.S */
+extern volatile uint64_t platform_spin_release; /* cpu/a53/start.S */
 
 void platform_secondary_main(void);
 void platform_secondary_main(void)
@@ -432,8 +432,8 @@ int suite_core_start(unsigned core, void (*fn)(void))
 	dcache_clean_invalidate_all(); /* core 1 starts with its caches off */
 	/*
 	 * Below EL3 a PSCI firmware (ATF on a board, QEMU's built-in PSCI, Xen for its guests)
-	 * starts the core with CPU_ON. At EL3 there is none: a core parked in start_a53.S's spin
-	 * table (a boot loader that released every core) is released by the word.
+	 * starts the core with CPU_ON. At EL3 there is none: a core parked in cpu/a53/start.S's
+	 * spin table (a boot loader that released every core) is released by the word.
 	 */
 	if (current_el() == 3) {
 		platform_spin_release = stack_top;

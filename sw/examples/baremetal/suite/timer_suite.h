@@ -2,11 +2,11 @@
  * The interrupt test-case suite (docs/target/qemu.md, "The A53 suite"): the published interrupt
  * latency test cases of Horst et al. (fortiss) as far as an emulator can express them.
  *
- * suite.c is portable: the case table, the runner loop, the checks and the latmon-log output.
- * Everything a CPU defines — the timer, the interrupt controller, caches, the second core — is
- * behind the functions below, implemented per platform (suite_a53.c: ARM generic timer, GIC-400,
- * MMU and caches, PSCI). The platform's interrupt handlers call suite_on_timer() and
- * suite_on_soft_irq() with the counter value they read first thing on entry.
+ * suite/timer_suite.c is portable: the case table, the runner loop, the checks and the latmon-log
+ * output. Everything a CPU defines — the timer, the interrupt controller, caches, the second core —
+ * is behind the functions below, implemented per platform (cpu/a53/timer_suite.c: ARM generic
+ * timer, GIC-400, MMU and caches, PSCI). The platform's interrupt handlers call suite_on_timer()
+ * and suite_on_soft_irq() with the counter value they read first thing on entry.
  */
 #ifndef SUITE_H
 #define SUITE_H

@@ -1,6 +1,6 @@
 /*
- * The interrupt test-case suite, portable part (suite.h): the case table, the runner loop, the
- * checks and the latmon-log output. Nothing here knows the CPU.
+ * The interrupt test-case suite, portable part (suite/timer_suite.h): the case table, the runner
+ * loop, the checks and the latmon-log output. Nothing here knows the CPU.
  *
  * Every case measures the latency of the suite's high-priority interrupt (a one-shot timer) in
  * counts of the platform's counter: the value the handler read on entry minus the value the
@@ -40,7 +40,7 @@
  * emulators on a busy host, where 20 ms of the counter can pass before a guest runs at all;
  * "storm-limit=N" and "case-timeout-ms=N" set the watchdog's limits.
  */
-#include "suite.h"
+#include "suite/timer_suite.h"
 
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"

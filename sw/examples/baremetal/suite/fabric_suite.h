@@ -1,16 +1,15 @@
 /*
  * The fabric-measured interrupt test-case suite (docs/hw/soc.md): every latency measured by a
- * latmon core in the fabric (suite.c/suite.h is the A53 suite measured with the CPU's own
+ * latmon core in the fabric (suite/timer_suite.c is the A53 suite measured with the CPU's own
  * counter). The published interrupt test cases — baseline,
  * caches invalidated / data cache off, many enabled sources, priority of two simultaneous
  * interrupts, nested interrupts, parallel handlers on two harts, background memory traffic, and
  * throughput — each measured by latmon cores and written as one latmon-log.
  *
- * Portable part: fabric_suite.c (runner, latmon-log output) and fabric_suite_cases.c (the cases)
- * use only the
- * functions declared here. A platform implements the CPU part (platform_<cpu>.c: interrupts,
- * caches, cycle counter, harts) and the board part (fabric_suite_<board>.c: the fabric's test
- * interrupt sources, their monitors and the traffic generator).
+ * Portable part: suite/fabric_suite.c (runner, latmon-log output) and suite/fabric_cases.c (the
+ * cases) use only the functions declared here. A platform implements the CPU part
+ * (platform_<cpu>.c: interrupts, caches, cycle counter, harts) and the board part (board/<board>.c:
+ * the fabric's test interrupt sources, their monitors and the traffic generator).
  */
 #ifndef FFABRIC_SUITE_H
 #define FFABRIC_SUITE_H
@@ -85,7 +84,7 @@ void platform_console_speed(uint32_t cycles_per_bit);
 /** End the program with @p code (the virtual SoC's simulation ends; a board stops). */
 void platform_exit(int code) __attribute__((noreturn));
 
-/* ---- board: the fabric's test sources (fabric_suite_<board>.c)
+/* ---- board: the fabric's test sources (board/<board>.c)
  * ------------------------------------- */
 
 /** Number of test interrupt lines; line 0 can be driven by the stimulus generator. */
@@ -118,7 +117,7 @@ void board_traffic(int on, void *window, uint32_t bytes, uint32_t gap_max, uint3
 /** Accesses the traffic master completed. */
 uint32_t board_traffic_count(void);
 
-/* ---- the suite (fabric_suite.c, fabric_suite_cases.c)
+/* ---- the suite (suite/fabric_suite.c, suite/fabric_cases.c)
  * ------------------------------------------------- */
 
 struct fsuite;
@@ -133,7 +132,7 @@ struct fsuite_case {
 extern const struct fsuite_case fsuite_cases[];
 extern const size_t fsuite_case_count;
 
-/* Output of a case (fabric_suite.c): series, samples, counters, free header lines. */
+/* Output of a case (suite/fabric_suite.c): series, samples, counters, free header lines. */
 int fsuite_header(struct fsuite *s, const char *key, const char *value);
 int fsuite_header_u64(struct fsuite *s, const char *key, uint64_t value);
 int fsuite_series(struct fsuite *s, unsigned id, const char *name, const char *channel);

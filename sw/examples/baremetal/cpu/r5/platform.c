@@ -1,9 +1,9 @@
 /*
  * Zynq UltraScale+ RPU (Cortex-R5, AArch32): the RPU's GIC and UART0 (docs/baremetal.md). The
- * vector table and the start code (stacks, FPU, .bss, main) are start_r5.S.
+ * vector table and the start code (stacks, FPU, .bss, main) are cpu/r5/start.S.
  */
 #include "platform.h"
-#include "platform_gic.h"
+#include "cpu/arm/gic.h"
 
 #define GICD_BASE  0xF9000000u
 #define GICC_BASE  0xF9001000u
@@ -43,8 +43,8 @@ void platform_irq_enable(unsigned id, void (*isr)(void))
 }
 
 /*
- * Called from the IRQ exception entry (start_r5.S), which saves the caller-saved core registers;
- * the handler does not use floating point (the FP registers are not saved).
+ * Called from the IRQ exception entry (cpu/r5/start.S), which saves the caller-saved core
+ * registers; the handler does not use floating point (the FP registers are not saved).
  */
 void platform_irq_handler(void);
 void platform_irq_handler(void)
