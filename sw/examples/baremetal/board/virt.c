@@ -24,7 +24,6 @@
 #include "latmon/latmon_ring.h"
 #include "latmon_errno.h"
 #include "platform.h"
-#include "suite/timer_suite.h"
 
 /* QEMU virt's own addresses, for a start without a device tree */
 struct a53_board a53_board = {
@@ -325,17 +324,17 @@ void a53_board_mmu_map(uint64_t *l1, uint64_t *l2)
 	l1[3] = A53_DESC_BLOCK(0xC0000000ull, A53_ATTR_NORMAL);
 }
 
-const char *suite_platform_name(void)
+const char *platform_board_name(void)
 {
 	return platform_name;
 }
 
-const char *suite_emulated(void)
+const char *platform_emulated(void)
 {
 	return emulated;
 }
 
-const char *suite_hypervisor(void)
+const char *platform_hypervisor(void)
 {
 	return hypervisor;
 }

@@ -7,6 +7,7 @@
 #include "platform.h"
 #include "cpu/a53/a53.h"
 #include "cpu/arm/gic.h"
+#include "latmon_errno.h"
 
 const char PLATFORM_CPU_NAME[] = "cortex-a53";
 
@@ -15,6 +16,8 @@ static struct {
 	unsigned id;
 	void (*plain)(void);
 	void (*with_entry)(uint64_t entry);
+	platform_isr_fn attached;
+	void *ctx;
 } handlers[MAX_HANDLERS];
 static unsigned handler_count;
 
@@ -23,7 +26,7 @@ static unsigned handler_count;
  * "inject=wrong-eoi": the interrupt handler ends another ID than it acknowledged;
  * "inject=data-abort": alignment checking on (SCTLR_ELx.A) and a word read at a misaligned
  * PL address: a real data abort (alignment fault), taken by platform_fault().
- * The suite's own (cpu/a53/timer_suite.c): "inject=no-clear", "inject=second-line-storm",
+ * The suite's own (cpu/a53/timer.c): "inject=no-clear", "inject=second-line-storm",
  * "inject=isr-fault", "inject=isr-spin".
  */
 static int inject_wrong_eoi;
@@ -66,30 +69,48 @@ void a53_apply_cmdline(void)
 	}
 }
 
-static void add_handler(unsigned id, void (*plain)(void), void (*with_entry)(uint64_t))
+static int add_handler(unsigned id, void (*plain)(void), void (*with_entry)(uint64_t),
+		       platform_isr_fn attached, void *ctx)
 {
-	if (handler_count < MAX_HANDLERS) {
-		handlers[handler_count].id = id;
-		handlers[handler_count].plain = plain;
-		handlers[handler_count].with_entry = with_entry;
-		handler_count++;
-	}
+	if (handler_count >= MAX_HANDLERS)
+		return ENOSPC;
+	handlers[handler_count].id = id;
+	handlers[handler_count].plain = plain;
+	handlers[handler_count].with_entry = with_entry;
+	handlers[handler_count].attached = attached;
+	handlers[handler_count].ctx = ctx;
+	handler_count++;
+	return 0;
 }
 
 void platform_irq_enable(unsigned id, void (*isr)(void))
 {
-	add_handler(id, isr, 0);
+	(void)add_handler(id, isr, 0, 0, 0);
 	gic_enable(a53_board.gicd, a53_board.gicc, id);
 	__asm__ volatile("msr daifclr, #2" ::: "memory"); /* unmask IRQ */
 }
 
 void a53_irq_route(unsigned id, void (*isr)(uint64_t entry))
 {
-	add_handler(id, 0, isr);
+	(void)add_handler(id, 0, isr, 0, 0);
+}
+
+int platform_irq_attach(unsigned id, platform_isr_fn isr, void *ctx)
+{
+	int err;
+
+	if (!isr || id >= 1020u)
+		return EINVAL;
+	err = add_handler(id, 0, 0, isr, ctx);
+	if (err)
+		return err;
+	gic_enable(a53_board.gicd, a53_board.gicc, id);
+	__asm__ volatile("msr daifclr, #2" ::: "memory"); /* unmask IRQ */
+	return 0;
 }
 
 /*
- * The watchdog's hooks (cpu/a53/timer_suite.c has the suite's; a program without one runs every
+ * The watchdog's hooks (cpu/a53/timer.c has the suite's; a program without one runs every
  * handler): a53_irq_admit() after the acknowledge, nonzero when the interrupt is not to be handled
  * (a storm the watchdog masked); a53_irq_done() when its handler has returned.
  */
@@ -146,6 +167,8 @@ void platform_irq_handler(uint64_t entry)
 			continue;
 		if (handlers[i].with_entry)
 			handlers[i].with_entry(entry);
+		else if (handlers[i].attached)
+			handlers[i].attached(handlers[i].ctx);
 		else if (handlers[i].plain)
 			handlers[i].plain();
 		break;

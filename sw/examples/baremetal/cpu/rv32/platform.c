@@ -60,7 +60,7 @@ CSR_READER(read_irq_pending, 0xFC0)
 #define UART_TX_IDLE  0x2u
 
 struct handler {
-	fsuite_isr_fn fn;
+	platform_isr_fn fn;
 	void *ctx;
 };
 
@@ -86,7 +86,7 @@ static volatile struct mailbox *shared_mailbox(void)
 	return platform_uncached(&mailbox);
 }
 
-FSUITE_ISR_CODE unsigned platform_hart_id(void)
+PLATFORM_ISR_CODE unsigned platform_hart_id(void)
 {
 	unsigned id;
 
@@ -117,7 +117,7 @@ void platform_init(void)
 	CSR_SET(mie, MIE_MEIE);
 }
 
-int platform_irq_attach(unsigned id, fsuite_isr_fn isr, void *ctx)
+int platform_irq_attach(unsigned id, platform_isr_fn isr, void *ctx)
 {
 	struct hart_state *h = &hart_states[platform_hart_id()];
 
@@ -190,7 +190,7 @@ __attribute__((noinline)) static void fatal_trap(uint32_t mcause)
 
 /* Called by trap_entry (cpu/rv32/start.S) with the caller-saved registers saved. */
 void platform_trap(uint32_t mcause);
-FSUITE_ISR_CODE void platform_trap(uint32_t mcause)
+PLATFORM_ISR_CODE void platform_trap(uint32_t mcause)
 {
 	struct hart_state *h = &hart_states[platform_hart_id()];
 	uint32_t pending;
@@ -243,7 +243,7 @@ void platform_run_dcache_off(void (*fn)(void *), void *arg)
 	platform_cache_invalidate();
 }
 
-FSUITE_ISR_CODE void platform_delay_loop(uint32_t iterations)
+PLATFORM_ISR_CODE void platform_delay_loop(uint32_t iterations)
 {
 	if (!iterations)
 		return;

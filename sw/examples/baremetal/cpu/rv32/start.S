@@ -42,7 +42,7 @@ _start:
 3:	call	platform_hart_main
 6:	j	6b
 
-	.section .text.isr, "ax"	/* the interrupt path together (fabric_suite.h FSUITE_ISR_CODE) */
+	.section .text.isr, "ax"	/* the interrupt path together (fabric_suite.h PLATFORM_ISR_CODE) */
 	.balign 32			/* trap_entry starts an instruction-cache line */
 	.globl	trap_entry
 trap_entry:
