@@ -66,7 +66,7 @@ struct suite_case {
 	int invalidate_each;
 };
 
-static const struct suite_case suite_cases[] = {
+__attribute__((used)) static const struct suite_case suite_cases[] = {
 	{ "caches-on", "timer-irq-busy-core-caches-on", KIND_TIMER, PLATFORM_CACHES_ON, 0, 0 },
 	{ "caches-off", "timer-irq-busy-core-mmu-and-caches-off", KIND_TIMER, PLATFORM_CACHES_OFF,
 	  0, 0 },
@@ -84,6 +84,9 @@ static const struct suite_case suite_cases[] = {
 	  0 },
 };
 #define SUITE_CASES (sizeof suite_cases / sizeof suite_cases[0])
+/* The one home of the case names: the host reads them from the image's symbol table
+ * (src/latmon/firmware.py: this table and its length). */
+__attribute__((used)) const size_t suite_case_count = SUITE_CASES;
 
 /* What the interrupt handlers record, per core. Written in handlers, read by the runner. */
 struct suite_core_state {
