@@ -136,7 +136,7 @@ EX_A53_SRCS := $(EX_DIR)/cpu/a53/start.S $(EX_DIR)/cpu/a53/platform.c $(EX_DIR)/
 EX_VIRT_SRCS := $(EX_DIR)/cpu/a53/start.S $(EX_DIR)/cpu/a53/platform.c $(EX_DIR)/board/virt.c \
 	$(EX_DIR)/board/fdt.c sw/lib/latmon_ring.c
 EX_R5_SRCS := $(EX_DIR)/cpu/r5/start.S $(EX_DIR)/cpu/r5/platform.c
-EX_SUITE_SRCS := $(EX_DIR)/suite/timer_suite.c $(EX_DIR)/cpu/a53/timer.c
+EX_SUITE_SRCS := $(EX_DIR)/suite/timer_suite.c $(EX_DIR)/suite/timer_cases.c $(EX_DIR)/cpu/a53/timer.c
 
 # The example for a board (A53 and R5), and the A53 images for QEMU's ZCU102 model
 # (-DPLATFORM_SEMIHOSTING: exit through semihosting with main's status; docs/target/qemu.md).

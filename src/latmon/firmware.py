@@ -5,7 +5,7 @@ their order; the host reads them from the built image's symbol table instead of 
 A table is an array of structures whose first member is the case name (``const char *``) and a
 ``size_t`` beside it with the number of entries:
 
-- the timer suite (``suite/timer_suite.c``): ``suite_cases``, ``suite_case_count``;
+- the timer suite (``suite/timer_cases.c``): ``suite_cases``, ``suite_case_count``;
 - the fabric suite (``suite/fabric_cases.c``): ``fsuite_cases``, ``fsuite_case_count``
   (bit i of ``fsuite_config.cases`` runs entry i).
 """
