@@ -351,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = check(result.uart, result.trace)
         print(report.summary())
         if args.notes:
-            from soc_check import notes
+            from soc_figures import notes
 
             args.notes.write_text(notes(result.uart, report))
         if report.mismatches:

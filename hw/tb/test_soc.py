@@ -20,7 +20,9 @@ import statistics
 from pathlib import Path
 
 import pytest
+import soc_figures
 from soc_check import CheckReport, check
+from soc_figures import ROUNDS as FIGURES_ROUNDS
 from soc_sim import HW, SIM_BUILD, SUITE_ELF, SocRun, build, run, suite_cases
 
 ROUNDS = 120  # interrupts per case: ~1,500 samples in all, about 15 M cycles
@@ -84,6 +86,20 @@ def test_every_sample_equals_the_simulators_trace(suite) -> None:
     # T1/T2 cases print 2 x ROUNDS (and a word that arrived while stopping), line cases 2 x
     # ROUNDS, throughput up to ROUNDS per rate
     assert report.checked >= 12 * ROUNDS, report.summary()
+
+
+@pytest.mark.sim
+@pytest.mark.slow
+def test_the_figures_page_is_this_runs(suite) -> None:
+    """docs/hw/soc_figures.md is what `make soc-figures` writes from a run of this image: the
+    same page, rendered from this test's own run, must equal the checked-in one."""
+    result, _, report = suite
+    assert ROUNDS == FIGURES_ROUNDS  # the page's run is this one
+    want = soc_figures.page(result.uart, report, ROUNDS)
+    have = soc_figures.PAGE.read_text() if soc_figures.PAGE.exists() else ""
+    assert have == want, (
+        f"{soc_figures.PAGE} is stale (not what this build measures); run 'make soc-figures'"
+    )
 
 
 @pytest.mark.sim
