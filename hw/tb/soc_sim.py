@@ -68,10 +68,10 @@ def cpu_file(variant: str = "Full") -> Path:
 def rtl_sources() -> list[Path]:
     """Every HDL file of the SoC and its testbench: the IP (hw/latmon.core), the reference
     design, the SoC's own modules and the CPU."""
-    from test_latmon import RTL_FILES  # the IP's file list, kept in one place
+    from simulate import ip_modules  # the IP's file list, from its one home (hw/latmon.core)
 
     return [
-        *(HW / "rtl" / f"{name}.v" for name in RTL_FILES),
+        *(HW / "rtl" / f"{name}.v" for name in ip_modules()),
         HW / "rtl" / "refdesign" / "refdesign.v",
         *sorted(SOC.glob("soc_*.v")),
         TB_HDL / "tb_soc.v",
