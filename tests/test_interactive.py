@@ -9,8 +9,8 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from latmon.distribution import Distribution
-from latmon.interactive import (
+from latmon.analysis.distribution import Distribution
+from latmon.figures.interactive import (
     DASHES,
     EXCEEDANCE_TAIL,
     MAX_SPIKES,

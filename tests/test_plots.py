@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 from matplotlib.collections import PolyCollection
 
-from latmon.model import Histogram, Series
-from latmon.plots import (
+from latmon.figures.plots import (
     MAX_SPIKES,
     exceedance_figure,
     labelled,
@@ -17,6 +16,7 @@ from latmon.plots import (
     timeline_figure,
     violin_figure,
 )
+from latmon.model import Histogram, Series
 
 
 @pytest.fixture(autouse=True)

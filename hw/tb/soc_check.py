@@ -86,7 +86,7 @@ def _between(cycles: list[int], lo: int, hi: int) -> list[int]:
 
 
 def check(uart_log: Path, trace: Path) -> CheckReport:
-    from latmon.ingest import load
+    from latmon.inputs.ingest import load
 
     runs = load(uart_log)
     events = read_trace(trace)
@@ -148,7 +148,7 @@ def median(values: list[int]) -> float | None:
 def notes(uart_log: Path, report: CheckReport) -> str:
     """What the suite's run shows, in words and figures from this run: the cross-check, the
     interrupt entry split by the trace, the ISR-loop and cache effects explained."""
-    from latmon.ingest import load
+    from latmon.inputs.ingest import load
 
     runs = {r.meta.get("scenario", "?"): r for r in load(uart_log)}
     cases = {c.case: c for c in report.cases}
