@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from matplotlib.collections import PolyCollection
 
+from latmon.figures.data import MAX_SPIKES
 from latmon.figures.plots import (
-    MAX_SPIKES,
     exceedance_figure,
     labelled,
     mean_max_figure,

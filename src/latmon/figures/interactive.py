@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from latmon.analysis import chunks
 from latmon.analysis.distribution import Distribution
+from latmon.figures.data import TIMELINE_BUCKETS, timeline_points
 from latmon.model import Series
 from latmon.tables import say_ns, unit_for
 
@@ -44,10 +44,6 @@ from latmon.tables import say_ns, unit_for
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000")
 DASHES = ("solid", "dash", "dot", "dashdot")
 DEADLINE_COLOR = "#B2182B"
-#: Buckets of a latency-over-time plot; longer series are drawn as each bucket's min and max.
-TIMELINE_BUCKETS = 2000
-#: Samples marked one by one in a latency-over-time plot, at most.
-MAX_SPIKES = 50
 EXCEEDANCE_POINTS = 1500
 EXCEEDANCE_TAIL = 200
 HISTOGRAM_BINS = 400
@@ -168,73 +164,6 @@ def _deadline(
 
 
 # -- latency over time -------------------------------------------------------------------------
-
-
-@dataclass
-class Timeline:
-    """What a latency-over-time trace draws: x (s or sample index) and y (ns) of the envelope,
-    and the marked samples."""
-
-    x: np.ndarray
-    y: np.ndarray
-    spike_x: np.ndarray
-    spike_y: np.ndarray
-    spike_index: np.ndarray
-    decimated: bool
-    x_is_time: bool
-
-
-def timeline_points(
-    series: Series, deadline_ns: int | None = None, buckets: int = TIMELINE_BUCKETS
-) -> Timeline | None:
-    """The points of a latency-over-time plot (see the module's docstring), in ns."""
-    if not series.has_samples:
-        return None
-    to_ns = float(series.ns_per_unit)
-    raw = series.latency  # read in place: nothing of the series' size is copied
-    n = len(raw)
-    t = series.columns.get("t")
-    x_is_time = t is not None
-
-    def x_at(index: np.ndarray) -> np.ndarray:
-        if t is None:
-            return index.astype(np.float64)
-        return np.asarray((t[index].astype(np.float64) * to_ns - float(t[0]) * to_ns) / 1e9)
-
-    def ns_at(index: np.ndarray) -> np.ndarray:
-        return np.asarray(raw[index].astype(np.float64) * to_ns)
-
-    decimated = n > 2 * buckets
-    if decimated:
-        edges = np.linspace(0, n, buckets + 1).astype(np.int64)
-        starts = edges[:-1]
-        # the index of each bucket's min and max, drawn in time order within the bucket
-        segments = np.split(raw, edges[1:-1])
-        lo = np.array([int(np.argmin(s)) for s in segments]) + starts
-        hi = np.array([int(np.argmax(s)) for s in segments]) + starts
-        idx = np.sort(np.concatenate((lo, hi)))
-    else:
-        idx = np.arange(n)
-    px, py = x_at(idx), ns_at(idx)
-    k = max(1, n // 1000)  # the top 0.1 %
-    threshold = float(chunks.largest(raw, k).min()) * to_ns
-    if deadline_ns is not None:
-        threshold = min(threshold, float(deadline_ns))
-    # a sample at the median is no spike, however many share the maximum (a flat series has
-    # none), unless it misses the deadline; the median is needed only when at least half the
-    # samples reach the threshold (else it lies below the threshold)
-    at_least = chunks.indices(raw, lambda c: c.astype(np.float64) * to_ns >= threshold)
-    if 2 * len(at_least) >= n:
-        median = float(np.median(raw)) * to_ns
-        at_least = at_least[raw[at_least].astype(np.float64) * to_ns > median]
-    if deadline_ns is not None:
-        late = chunks.indices(raw, lambda c: c.astype(np.float64) * to_ns > deadline_ns)
-        at_least = np.union1d(at_least, late)
-    spikes = at_least
-    if len(spikes) > MAX_SPIKES:
-        values = raw[spikes]
-        spikes = np.sort(spikes[np.argsort(values, kind="stable")[-MAX_SPIKES:]])
-    return Timeline(px, py, x_at(spikes), ns_at(spikes), spikes, decimated, x_is_time)
 
 
 def _round_unit(values: np.ndarray, factor: int, exact: bool = False) -> np.ndarray:

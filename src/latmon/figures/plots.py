@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import warnings
 from dataclasses import dataclass
-from fractions import Fraction
 
 import matplotlib
 
@@ -21,6 +20,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from latmon.analysis.distribution import Distribution
+from latmon.figures.data import display_scale, display_unit, timeline_points
 from latmon.model import Series
 
 # Labels come from file names and metadata: a character the font lacks is drawn as a box, not
@@ -52,17 +52,6 @@ def bin_samples(values: np.ndarray, resolution: int = 1, max_bins: int = PLOT_BI
     counts = np.bincount((values - start) // width)
     edges = start + width * np.arange(len(counts) + 1, dtype=np.int64)
     return Binned(edges, counts)
-
-
-def display_scale(series: Series, largest: float) -> tuple[Fraction, str]:
-    """Factor from the series unit to a readable display unit (ns, µs or ms), and its name."""
-    to_ns = series.ns_per_unit
-    largest_ns = largest * float(to_ns)
-    if largest_ns >= 10_000_000:
-        return to_ns / 1_000_000, "ms"
-    if largest_ns >= 10_000:
-        return to_ns / 1_000, "µs"
-    return to_ns, "ns"
 
 
 def histogram_figure(series: Series, title: str) -> Figure | None:
@@ -187,14 +176,6 @@ def labelled(series: Series, label: str) -> Labelled | None:
     return Labelled(label, d.in_ns()) if d.n else None
 
 
-def _unit_for(largest_ns: float) -> tuple[float, str]:
-    if largest_ns >= 10_000_000:
-        return 1e-6, "ms"
-    if largest_ns >= 10_000:
-        return 1e-3, "µs"
-    return 1.0, "ns"
-
-
 def _short(label: str, width: int = 28) -> str:
     return label if len(label) <= width else label[: width - 1] + "…"
 
@@ -206,7 +187,7 @@ def exceedance_figure(dists: list[Labelled], deadline_ns: int | None = None) -> 
     if not dists:
         return None
     drawn = [(d, *d.values_counts()) for d in dists]
-    factor, unit = _unit_for(max(float(v[-1]) for _, v, _ in drawn))
+    factor, unit = display_unit(max(float(v[-1]) for _, v, _ in drawn))
     fig, ax = plt.subplots(figsize=(7.5, 3.6), dpi=100)
     for i, (d, values, counts) in enumerate(drawn):
         at_or_above = (d.n - np.cumsum(counts) + counts) / d.n
@@ -247,7 +228,7 @@ def violin_figure(dists: list[Labelled], deadline_ns: int | None = None) -> Figu
     drawn = [(d, *d.values_counts()) for d in dists]
     top = max(float(v[-1]) for _, v, _ in drawn)
     bottom = min(float(v[0]) for _, v, _ in drawn)
-    factor, unit = _unit_for(top)
+    factor, unit = display_unit(top)
     # Latencies are skewed: bins and axis go logarithmic when the range spans decades.
     log_axis = bottom > 0 and top / bottom > 20
     if log_axis:
@@ -287,7 +268,7 @@ def mean_max_figure(rows: list[tuple[str, float, float]]) -> Figure | None:
     published comparisons; log scale when the maxima dwarf the means."""
     if not rows:
         return None
-    factor, unit = _unit_for(max(r[2] for r in rows))
+    factor, unit = display_unit(max(r[2] for r in rows))
     x = np.arange(len(rows))
     means = np.asarray([r[1] for r in rows]) * factor
     maxima = np.asarray([r[2] for r in rows]) * factor
@@ -308,43 +289,26 @@ def mean_max_figure(rows: list[tuple[str, float, float]]) -> Figure | None:
     return fig
 
 
-#: Points of a latency-over-time plot: longer series are drawn as the max and min per bucket.
-TIMELINE_BUCKETS = 1500
-#: Spikes marked: the samples above the 99.9th percentile (or the deadline), at most this many.
-MAX_SPIKES = 50
-
-
 def timeline_figure(series: Series, title: str, deadline_ns: int | None = None) -> Figure | None:
-    """Latency over time (the ``t`` column, else the sample index): every sample when there are
-    few, else the max and min of each bucket as a band (a spike is never averaged away); the
-    largest samples above p99.9 (or above the deadline) marked."""
-    if not series.has_samples:
+    """Latency over time (the ``t`` column, else the sample index), from the figure data the
+    HTML report draws too (:func:`latmon.figures.data.timeline_points`): every sample when
+    there are few, else the max and min of each bucket as a band (a spike is never averaged
+    away); the spikes marked."""
+    tl = timeline_points(series, deadline_ns)
+    if tl is None:
         return None
-    lat = series.latency.astype(np.float64) * float(series.ns_per_unit)
-    n = len(lat)
-    if "t" in series.columns:
-        t = series.columns["t"].astype(np.float64) * float(series.ns_per_unit)
-        x, xlabel = (t - t[0]) / 1e9, "time since the first sample (s)"
-    else:
-        x, xlabel = np.arange(n, dtype=np.float64), "sample"
-    factor, unit = _unit_for(float(lat.max()))
+    factor, unit = display_unit(float(tl.y.max()))
+    xlabel = "time since the first sample (s)" if tl.x_is_time else "sample"
     fig, ax = plt.subplots(figsize=(7.5, 3.0), dpi=100)
-    if n <= 2 * TIMELINE_BUCKETS:
-        ax.plot(x, lat * factor, lw=0.6, color="#3b6ea5")
+    if tl.decimated:
+        ax.fill_between(
+            tl.band_x, tl.band_low * factor, tl.band_high * factor, color="#3b6ea5", lw=0.5
+        )
     else:
-        edges = np.linspace(0, n, TIMELINE_BUCKETS + 1).astype(np.int64)
-        top = np.maximum.reduceat(lat, edges[:-1])
-        low = np.minimum.reduceat(lat, edges[:-1])
-        ax.fill_between(x[edges[:-1]], low * factor, top * factor, color="#3b6ea5", lw=0.5)
-    k = max(1, n // 1000)  # the top 0.1 %
-    threshold = float(np.partition(lat, n - k)[n - k])
+        ax.plot(tl.x, tl.y * factor, lw=0.6, color="#3b6ea5")
     if deadline_ns is not None:
-        threshold = min(threshold, float(deadline_ns))
         ax.axhline(deadline_ns * factor, color="#b33", ls="--", lw=1, label="deadline")
-    spikes = np.flatnonzero(lat >= threshold)
-    if len(spikes) > MAX_SPIKES:
-        spikes = spikes[np.argsort(lat[spikes], kind="stable")[-MAX_SPIKES:]]
-    ax.plot(x[spikes], lat[spikes] * factor, "x", color="#b33", ms=5, label="largest samples")
+    ax.plot(tl.spike_x, tl.spike_y * factor, "x", color="#b33", ms=5, label="largest samples")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(f"latency ({unit})")
     ax.set_title(title, fontsize=10)

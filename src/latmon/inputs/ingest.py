@@ -1,4 +1,5 @@
-"""Load any supported input into runs: run files, and latmon-log (other formats join here).
+"""Load any supported input into runs: run files and every reader's format (latmon-log, cyclictest,
+rtla, jitterdebugger, ILA CSV, HdrHistogram, plain numbers).
 
 The format is detected from the content, never from the file name.
 """
@@ -10,10 +11,7 @@ import re
 import stat
 from pathlib import Path
 
-import numpy as np
-
 from latmon.errors import InputError, LatmonError
-from latmon.inputs.logformat import LogRun, LogSeries, looks_like_latmon_log, read_file
 from latmon.inputs.readers import (
     ReadOptions,
     cyclictest_hist,
@@ -22,16 +20,18 @@ from latmon.inputs.readers import (
     hdr_log,
     ila_csv,
     jitterdebugger,
+    latmon_log,
     plain,
     rtla_timerlat_hist,
 )
 from latmon.inputs.runfile import is_run_file, read_run
 from latmon.inputs.textscan import shown
 from latmon.measure import record_measures
-from latmon.model import Histogram, Run, Series
+from latmon.model import Run
 
 #: text formats in the order they are tried; plain (any list of numbers) comes last
 _TEXT_READERS = (
+    latmon_log,
     cyclictest_json,
     jitterdebugger,
     cyclictest_hist,
@@ -44,12 +44,10 @@ _TEXT_READERS = (
 FORMATS = (
     "auto",
     "run",
-    "latmon-log",
     *(r.NAME for r in _TEXT_READERS),
     jitterdebugger.RAW_NAME,
 )
 SNIFF_BYTES = 64 * 1024
-_SERIES_KEYS = ("unit", "clock_hz", "resolution")
 
 
 def detect_format(path: Path) -> str:
@@ -61,8 +59,6 @@ def detect_format(path: Path) -> str:
             head = f.read(SNIFF_BYTES).decode("latin-1")
     except OSError as error:
         raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
-    if looks_like_latmon_log(head):
-        return "latmon-log"
     for reader in _TEXT_READERS:
         if reader.sniff(head):
             return str(reader.NAME)
@@ -163,8 +159,6 @@ def _read(path: Path, fmt: str, keep_going: bool, options: ReadOptions | None) -
         fmt = detect_format(path)
     if fmt == "run":
         return [read_run(path)]
-    if fmt == "latmon-log":
-        return [run_from_log(log) for log in read_file(path, keep_going=keep_going)]
     opts = options or ReadOptions()
     opts.keep_going = keep_going
     for reader in _TEXT_READERS:
@@ -174,80 +168,6 @@ def _read(path: Path, fmt: str, keep_going: bool, options: ReadOptions | None) -
     if fmt == jitterdebugger.RAW_NAME:
         return jitterdebugger.read_raw(path, opts)
     raise LatmonError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-
-
-def _int_key(where: str, key: str, text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(where, None, f"{key}={text!r} is not an integer") from None
-    if value <= 0:
-        raise InputError(where, None, f"{key}={text} must be positive")
-    return value
-
-
-def histogram_from_bins(bins: list[tuple[int | None, int | None, int]]) -> Histogram:
-    """The model's histogram from latmon-log B records (lo None: underflow, hi None: overflow)."""
-    lo, hi, count = [], [], []
-    h = Histogram(np.empty(0), np.empty(0), np.empty(0))
-    for b_lo, b_hi, b_count in bins:
-        if b_lo is None:
-            h.underflow += b_count
-            h.underflow_hi = b_hi
-        elif b_hi is None:
-            h.overflow += b_count
-            h.overflow_lo = b_lo
-        else:
-            lo.append(b_lo)
-            hi.append(b_hi)
-            count.append(b_count)
-    return Histogram(
-        np.asarray(lo, dtype=np.int64),
-        np.asarray(hi, dtype=np.int64),
-        np.asarray(count, dtype=np.int64),
-        h.underflow,
-        h.underflow_hi,
-        h.overflow,
-        h.overflow_lo,
-    )
-
-
-def _series_from_log(log: LogRun, s: LogSeries) -> Series:
-    where = f"{log.path}:{log.first_line}"
-    merged = {k: log.meta[k] for k in _SERIES_KEYS if k in log.meta}
-    merged.update({k: s.meta[k] for k in _SERIES_KEYS if k in s.meta})
-    unit = merged.get("unit")
-    if unit not in ("ns", "cycles"):
-        raise InputError(where, None, f"series {s.name!r}: unit must be ns or cycles, not {unit!r}")
-    clock_hz = _int_key(where, "clock_hz", merged["clock_hz"]) if "clock_hz" in merged else None
-    if unit == "cycles" and clock_hz is None:
-        raise InputError(where, None, f"series {s.name!r}: unit=cycles needs clock_hz=")
-    resolution = _int_key(where, "resolution", merged.get("resolution", "1"))
-    columns = {name: np.ascontiguousarray(s.values[:, i]) for i, name in enumerate(s.fields)}
-    if not len(s.values) and s.bins:
-        columns = {}
-    return Series(
-        name=s.name,
-        unit=unit,
-        clock_hz=clock_hz,
-        resolution=resolution,
-        columns=columns,
-        histogram=histogram_from_bins(s.bins) if s.bins else None,
-        counters=dict(s.counters),
-        meta={k: v for k, v in s.meta.items() if k not in _SERIES_KEYS},
-    )
-
-
-def run_from_log(log: LogRun) -> Run:
-    """Convert one latmon-log into the run model."""
-    if "source" not in log.meta:
-        raise InputError(f"{log.path}:{log.first_line}", None, "the log header has no source=")
-    return Run(
-        meta={k: v for k, v in log.meta.items() if k not in _SERIES_KEYS},
-        series=[_series_from_log(log, s) for s in log.series],
-        path=log.path,
-        problems=[str(p) for p in log.problems],
-    )
 
 
 def load_all(

@@ -21,6 +21,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from latmon.figures.data import display_unit
 from latmon.tail.analysis import MethodResult, TailAnalysis
 from latmon.tail.base import Quantile
 from latmon.tail.checks import value_counts
@@ -32,15 +33,6 @@ LOWEST_PROBABILITY = 1e-12
 #: The measured curve: its top values all drawn, the body below them thinned to as many.
 CURVE_POINTS = 2000
 FIT_COLOR = "#1f5fa8"
-
-
-def display_unit(largest_ns: float) -> tuple[float, str]:
-    """Factor from ns to a readable unit (ns, µs or ms) for values up to ``largest_ns``."""
-    if largest_ns >= 10_000_000:
-        return 1e-6, "ms"
-    if largest_ns >= 10_000:
-        return 1e-3, "µs"
-    return 1.0, "ns"
 
 
 def band_probabilities(start: float) -> list[float]:
