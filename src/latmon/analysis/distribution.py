@@ -24,6 +24,9 @@ underflow bin are *open*: an order statistic that falls into one has no value, o
 Samples spread over more integers than ``max_bins`` are counted in coarser bins (width doubled
 until they fit); count, min, max, Σx and Σx² stay exact, and :meth:`refine` makes chosen ranks
 exact again from a second pass over the data (a run file or a text file can be read again).
+Over 500 lines on purpose: one class whose methods share its invariants (exact integer
+bins, the bounds each statistic carries, the batch-streaming state); split, each part would
+reach into the others' state.
 """
 
 from __future__ import annotations

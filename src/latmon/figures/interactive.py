@@ -21,6 +21,8 @@ so that it never squashes the data into the bottom of the plot. Colours: the Oka
 on white; past seven series the dash pattern changes too (28 distinct styles).
 Each figure has a log/linear switch, hover values, zoom and pan; a click on a legend entry hides
 or shows that series.
+Over 500 lines on purpose: the five Plotly figures share the style, the axes switch and the
+deadline rule defined at the top; what each figure shows comes from :mod:`latmon.figures.data`.
 """
 
 from __future__ import annotations

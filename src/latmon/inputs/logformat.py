@@ -5,6 +5,8 @@ calls. The reader checks every line's CRC, the sequence numbers and counts of ea
 trailer, and reports each problem with the file name and line number. In strict mode it raises
 :class:`~latmon.errors.InputError` at the first problem; with ``keep_going=True`` it keeps every
 record that passed its own check and lists the problems on the result.
+Over 500 lines on purpose: the writer and the parser of one format share its grammar (keys,
+integers, escapes, the CRC), so that what the writer emits is what the parser accepts.
 """
 
 from __future__ import annotations

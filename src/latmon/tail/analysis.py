@@ -1,4 +1,8 @@
-"""The analysis of one series: both fits with their checks (docs/tail.md); see latmon.tail."""
+"""The analysis of one series: both fits with their checks (docs/tail.md); see latmon.tail.
+
+Over 500 lines on purpose: the analysis of one series in the order it runs (pool, POT, GEV,
+held-out check, the result types), each step reading the one before.
+"""
 
 from __future__ import annotations
 
