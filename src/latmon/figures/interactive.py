@@ -84,14 +84,14 @@ class Figure:
         return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
 
-def _label(text: str) -> str:
+def plotly_label(text: str) -> str:
     """A label from an input file, as plotly shows text (it reads a few HTML tags)."""
     return html.escape(text, quote=False)
 
 
 def _layout(title: str, xaxis: str, yaxis: str, log_x: bool, log_y: bool) -> dict[str, Any]:
     return {
-        "meta": {"title": _label(title)},
+        "meta": {"title": plotly_label(title)},
         "xaxis": {
             "title": {"text": xaxis},
             "type": "log" if log_x else "linear",
@@ -111,7 +111,7 @@ def _layout(title: str, xaxis: str, yaxis: str, log_x: bool, log_y: bool) -> dic
     }
 
 
-def _axis_switch(axis: str, log_default: bool, x: float = 1.0) -> dict[str, Any]:
+def axis_switch(axis: str, log_default: bool, x: float = 1.0) -> dict[str, Any]:
     """Buttons that switch one axis between log and linear, above the plot (x = 0: at its
     left, else at its right)."""
     name = axis.replace("axis", "")
@@ -190,7 +190,7 @@ def timeline_figure(
     many = len(drawn) > len(PALETTE)
     for i, (label, tl) in enumerate(drawn):
         color, dash = style(i)
-        name = _label(label)
+        name = plotly_label(label)
         how = "min and max per bucket" if tl.decimated else "every sample"
         fig.add_scatter(
             x=np.round(tl.x, 6),
@@ -219,7 +219,7 @@ def timeline_figure(
             visible=True if not many or i < len(PALETTE) else "legendonly",
         )
     _deadline(fig, deadline_ns, factor, unit, largest, "y")
-    fig.update_layout(updatemenus=[_axis_switch("yaxis", False)], dragmode="zoom")
+    fig.update_layout(updatemenus=[axis_switch("yaxis", False)], dragmode="zoom")
     caption = (
         "Drag to zoom into a spike (double-click: whole run); the x markers are the largest "
         "samples (above p99.9 or the deadline, at most 50 per series). Series longer than "
@@ -280,7 +280,7 @@ def exceedance_figure(dists: list[Dist], title: str, deadline_ns: int | None) ->
     for i, (d, values, counts) in enumerate(drawn):
         x, y = exceedance_points(values, counts)
         color, dash = style(i)
-        name = _label(d.label)
+        name = plotly_label(d.label)
         fig.add_scatter(
             x=_round_unit(x.astype(np.float64), factor),
             y=y,
@@ -293,9 +293,7 @@ def exceedance_figure(dists: list[Dist], title: str, deadline_ns: int | None) ->
         )
     _deadline(fig, deadline_ns, factor, unit, largest, "x")
     fig.update_yaxes(exponentformat="power")  # 10⁻⁴, not 100µ: a fraction, not a latency
-    fig.update_layout(
-        updatemenus=[_axis_switch("xaxis", True, 0), _axis_switch("yaxis", True, 1.0)]
-    )
+    fig.update_layout(updatemenus=[axis_switch("xaxis", True, 0), axis_switch("yaxis", True, 1.0)])
     caption = (
         "Each curve falls to 1/n at its maximum; the further right a curve ends, the worse its "
         "tail. Click a legend entry to hide or show it."
@@ -380,7 +378,7 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
         binned = np.zeros(len(edges) - 1, dtype=np.int64)
         np.add.at(binned, index, counts)
         color, dash = style(i)
-        name = _label(d.label)
+        name = plotly_label(d.label)
         x, y, bin_of = histogram_steps(_round_unit(edges.astype(np.float64), factor, True), binned)
         fig.add_scatter(
             x=x,
@@ -397,9 +395,7 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
             ),
         )
     _deadline(fig, deadline_ns, factor, unit, largest, "x")
-    fig.update_layout(
-        updatemenus=[_axis_switch("xaxis", log_x, 0), _axis_switch("yaxis", True, 1.0)]
-    )
+    fig.update_layout(updatemenus=[axis_switch("xaxis", log_x, 0), axis_switch("yaxis", True, 1.0)])
     bins = "geometric bins (each a fixed ratio wider)" if log_x else "bins of equal width"
     caption = (
         f"Counts in {bins}, log scale: single samples in the tail stay visible; each point is a "
@@ -431,7 +427,7 @@ def percentile_figure(
         return None
     largest = max(values)
     unit, factor = unit_for(largest)
-    labels = [_label(label) for label, _ in rows]
+    labels = [plotly_label(label) for label, _ in rows]
     fig = go.Figure(layout=_layout(title, "", f"latency ({unit})", False, True))
     xs: list[str | None] = []
     ys: list[float | None] = []
@@ -465,7 +461,7 @@ def percentile_figure(
             hovertemplate=f"%{{x}}<br>{name}: %{{y:,.6~g}} {unit}<extra></extra>",
         )
     _deadline(fig, deadline_ns, factor, unit, largest, "y")
-    fig.update_layout(updatemenus=[_axis_switch("yaxis", True)])
+    fig.update_layout(updatemenus=[axis_switch("yaxis", True)])
     fig.update_xaxes(type="category", tickangle=-30 if len(rows) > 6 else 0)
     caption = (
         "The bar spans min to max; the markers are the nearest-rank percentiles (those that "
@@ -541,7 +537,7 @@ def stage_figure(series: Series, title: str, max_points: int = 2000) -> Figure |
                 "tickvals": ticks_125(float(lat.min()) / factor, float(lat.max()) / factor)},
         legend={"x": 1.08, "xanchor": "left"},
         margin={"r": 20},
-        updatemenus=[_axis_switch("yaxis2", True, 1.0)],
+        updatemenus=[axis_switch("yaxis2", True, 1.0)],
     )  # fmt: skip
     caption = (
         "Stacked: the share of each stage in each wake-up's latency; line: the latency "

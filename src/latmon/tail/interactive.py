@@ -25,8 +25,8 @@ from latmon.figures.interactive import (
     DEADLINE_DRAWN_BELOW,
     PALETTE,
     Figure,
-    _axis_switch,
-    _label,
+    axis_switch,
+    plotly_label,
 )
 from latmon.tables import say_ns, unit_for
 from latmon.tail.analysis import MethodResult, TailAnalysis
@@ -94,8 +94,8 @@ def tail_figure(
         margin={"l": 70, "r": 20, "t": 40, "b": 55},
         font={"family": "system-ui, sans-serif", "size": 12},
         legend={"font": {"size": 11}, "itemclick": "toggle", "itemdoubleclick": "toggleothers"},
-        updatemenus=[_axis_switch("xaxis", False, x=0)],
-        meta={"title": _label(title)},
+        updatemenus=[axis_switch("xaxis", False, x=0)],
+        meta={"title": plotly_label(title)},
     )
     fig.update_yaxes(type="log", range=[math.log10(LOWEST_PROBABILITY / 2), 0.05], row=1, col=1)
     fig.update_yaxes(title_text="P(latency > x) per activation", exponentformat="power",
