@@ -22,7 +22,7 @@ from elftools.elf.sections import SymbolTableSection
 
 from latmon.errors import LatmonError
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "build" / "sw" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "build" / "sw" / "examples"
 #: the timer suite's image whose cases a scenario's ``target.cases`` names
 TIMER_SUITE_ELF = EXAMPLES / "suite-a53-virt.elf"
 
