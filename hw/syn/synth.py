@@ -41,7 +41,8 @@ from pathlib import Path
 
 HW = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HW))
-from ip_files import RTL, rtl_files  # noqa: E402 (after the path insert)
+from ip_configs import CONFIGS  # noqa: E402 (after the path insert)
+from ip_files import GENERATED, RTL, rtl_files  # noqa: E402
 
 REFERENCE = Path(__file__).resolve().parent / "latmon_ref_axil_ram.v"
 REFERENCE_PARAMS = {"ADDR_WIDTH": 12}  # 1,024 words of 32 bits, as the issue measured axil_ram
@@ -54,75 +55,6 @@ TARGET_MHZ = 250  # the goal: every configuration at least this on ECP5 speed gr
 # lowest seeds raised), and 252.5 on another netlist of `default` (233.6 at weight 10).
 NEXTPNR_TIMING_OPTIONS = ["--placer-heap-timingweight", "100", "--tmg-ripup"]
 
-OPTIONS_OFF = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
-# The published design's sizes: 16-bit latencies and samples, 512 deep, one channel.
-PAPER_SIZES = {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "TRACE_DEPTH": 512, "COUNTER_WIDTH": 16}
-# The published configuration: those sizes, the published register set (core part only), and
-# irq and ack from the fabric's clock domain (no synchronizers), as in the published set-up.
-PUBLISHED = {
-    **PAPER_SIZES,
-    "SYNC_STAGES": 0,
-    **OPTIONS_OFF,
-    "HAS_IRQ": 0,
-    "HAS_TIMEOUT": 0,
-    "HAS_COUNTERS": 0,
-    "HAS_SUM": 0,
-}
-
-# name -> (description, parameters of the IP, the configuration an option is added to or None)
-CONFIGS: dict[str, tuple[str, dict[str, int], str | None]] = {
-    "published": (
-        "the published configuration: 16-bit, 512 deep, inputs in the fabric's clock domain, the "
-        "published register set (ID, VERSION, CAPS, CTRL, STATUS, THRESHOLD, LAST, MIN, MAX, "
-        "COUNT, TRACE_COUNT, CAPS2)",
-        PUBLISHED,
-        None,
-    ),
-    "published+irq": (
-        "published + irq_out, IRQ_ENABLE, IRQ_STATUS",
-        {**PUBLISHED, "HAS_IRQ": 1},
-        "published",
-    ),
-    "published+timeout": (
-        "published + TIMEOUT, TIMEOUTS",
-        {**PUBLISHED, "HAS_TIMEOUT": 1},
-        "published",
-    ),
-    "published+counters": (
-        "published + VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST",
-        {**PUBLISHED, "HAS_COUNTERS": 1},
-        "published",
-    ),
-    "published+sum": (
-        "published + SUM_LO, SUM_HI, SUM_COUNT",
-        {**PUBLISHED, "HAS_SUM": 1},
-        "published",
-    ),
-    "paper": (
-        "the published sizes with the whole core register map (interrupts, timeout, counters, "
-        "sum), no histogram, timestamp or stimulus",
-        {**PAPER_SIZES, **OPTIONS_OFF},
-        None,
-    ),
-    "core": ("32-bit counter and samples, 512 deep, whole core map, no options", OPTIONS_OFF, None),
-    "core+hist": ("core + histogram (256 bins x 2 banks)", {**OPTIONS_OFF, "HAS_HIST": 1}, "core"),
-    "core+stamp": (
-        "core + timestamp mode (16 outstanding, 16-bit IDs)",
-        {**OPTIONS_OFF, "HAS_STAMP": 1},
-        "core",
-    ),
-    "core+stim": ("core + stimulus generator", {**OPTIONS_OFF, "HAS_STIM": 1}, "core"),
-    "default": ("the default: everything on (histogram, timestamp mode, stimulus)", {}, None),
-    "minimal": (
-        "the minimal configuration (latmon_min): 16-bit, 512 deep, inputs in the fabric's clock "
-        "domain, ID, VERSION, CAPS, CTRL (ENABLE, CLEAR), STATUS (BUSY, TRACE_FULL), TRACE_COUNT "
-        "and the trace window; stop mode, rising edges, no statistics",
-        {"CNT_WIDTH": 16, "SYNC_STAGES": 0, "TRACE_DEPTH": 512},
-        None,
-    ),
-}
-# The top module of a configuration: latmon unless named here.
-TOPS = {"minimal": "latmon_min"}
 # The configuration the size goal is judged on — the one with every function of the paper (last,
 # min, max, count, threshold and alarm, the 512 x 16 trace, AXI4-Lite) — and its limits in LUT
 # sites (LUT1-6, INV and SRL cells: each takes a LUT of a slice), flip-flops and RAMB18; and the
@@ -159,7 +91,7 @@ def run(cmd: list[str], log: Path, cwd: Path | None = None) -> None:
 
 def read_script(sources: list[Path], top: str, params: dict[str, int]) -> str:
     chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
-    return f"read_verilog -I{RTL} {' '.join(str(s) for s in sources)}; " + (
+    return f"read_verilog -I{GENERATED} {' '.join(str(s) for s in sources)}; " + (
         f"chparam {chparam} {top}; " if chparam else ""
     )
 
@@ -575,8 +507,9 @@ def evaluate(name: str, tmp: Path, seeds: int) -> dict:
         sources, top, params = [REFERENCE], "latmon_ref_axil_ram", REFERENCE_PARAMS
         result: dict = {"description": "AXI4-Lite RAM, 1,024 x 32 bits, registered outputs"}
     else:
-        description, params, base = CONFIGS[name]
-        sources, top = rtl_files(), TOPS.get(name, "latmon")
+        config = CONFIGS[name]
+        description, params, base = config.description, config.params, config.base
+        sources, top = rtl_files(), config.top
         core_params = {k: v for k, v in params.items() if k in ("CNT_WIDTH", "SYNC_STAGES")}
         core = synth_xcup([RTL / f"{f}.v" for f in CORE_FILES], "latmon_core", core_params, work)
         result = {

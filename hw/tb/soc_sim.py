@@ -70,10 +70,11 @@ def cpu_file(variant: str = "Full") -> Path:
 def rtl_sources() -> list[Path]:
     """Every HDL file of the SoC and its testbench: the IP (hw/latmon.core), the reference
     design, the SoC's own modules and the CPU."""
+    from simulate import rtl
     from test_latmon import RTL_FILES  # the IP's file list, kept in one place
 
     return [
-        *(HW / "rtl" / f"{name}.v" for name in RTL_FILES),
+        *rtl(*RTL_FILES),
         HW / "rtl" / "refdesign" / "refdesign.v",
         *sorted(SOC.glob("soc_*.v")),
         TB_HDL / "tb_soc.v",
@@ -144,7 +145,7 @@ def build(simulator: str = "verilator", harts: int = 2) -> Path:
                 "-o",
                 exe.name,
                 *(f"-G{k}={v}" for k, v in params.items()),
-                f"-I{HW / 'rtl'}",
+                f"-I{HW / 'rtl' / 'generated'}",
                 str(MAIN_CPP),
                 *map(str, sources),
             ]
@@ -158,7 +159,7 @@ def build(simulator: str = "verilator", harts: int = 2) -> Path:
                 "-s",
                 "tb_soc",
                 *(f"-Ptb_soc.{k}={v}" for k, v in params.items()),
-                f"-I{HW / 'rtl'}",
+                f"-I{HW / 'rtl' / 'generated'}",
                 *map(str, sources),
             ]
             env = dict(os.environ)

@@ -78,11 +78,17 @@ def core_file() -> dict:
 
 def test_fusesoc_core_lists_every_rtl_file() -> None:
     """hw/latmon.core is the one home of the IP's file list: it names every module file of
-    hw/rtl (the generated register blocks included) and the generated include file."""
+    hw/rtl and every generated register block of hw/rtl/generated, with their include file; the
+    generated files, and only they, are in hw/rtl/generated and say so in their first line."""
     core = core_file()
     files = [next(iter(f)) if isinstance(f, dict) else f for f in core["filesets"]["rtl"]["files"]]
-    on_disk = sorted(f"rtl/{p.name}" for p in RTL.glob("latmon*.v"))
-    assert sorted(files) == sorted([*on_disk, "rtl/latmon_regs.vh"])
+    written = sorted(f"rtl/{p.name}" for p in RTL.glob("latmon*.v"))
+    generated = sorted(f"rtl/generated/{p.name}" for p in (RTL / "generated").glob("latmon*.v"))
+    assert sorted(files) == sorted([*written, *generated, "rtl/generated/latmon_regs.vh"])
+    for path in (RTL / "generated").iterdir():
+        assert path.read_text().startswith("// Generated from hw/regs/latmon.rdl"), path
+    for path in RTL.glob("latmon*.v"):
+        assert "Generated from" not in path.read_text().splitlines()[0], path
     for name in files:
         assert (HW / name).exists(), name
     assert set(core["targets"]) >= {"sim", "synth"}
