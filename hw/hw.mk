@@ -52,9 +52,10 @@ bitstream: setup
 	$(PY) hw/litex/soc.py --board $(BOARD) --output-dir $(BUILD)/litex/$(BOARD) --build
 	$(PY) hw/litex/report.py $(BUILD)/litex/$(BOARD)
 
-## synth: Yosys synthesis of the cores; writes build/synth/resources.json and resources.md
+## synth: Yosys synthesis of the cores; build/synth/, and the committed results hw/syn/resources.json
+## with the page generated from them, docs/hw/resources.md
 synth: setup
-	$(PY) hw/syn/synth.py --out $(BUILD)/synth
+	$(PY) hw/syn/synth.py --out $(BUILD)/synth --publish
 
 ## formal: the SymbiYosys proofs of the core, the statistics and trace, and the AXI4-Lite slave
 ## (hw/formal; k-induction, full proofs); build/formal/results.json

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -124,3 +125,24 @@ def test_fusesoc_builds_the_sim_target(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     compiled = tmp_path / "latmon_ip_latmon_0.1.0" / "sim-icarus" / "latmon_ip_latmon_0.1.0"
     assert compiled.exists() and compiled.read_bytes().startswith(b"#! "), "no Icarus output"
+
+
+def test_resources_page_is_not_stale() -> None:
+    """docs/hw/resources.md is what `make synth` generates from the committed results file
+    hw/syn/resources.json (no synthesis here: the page is rendered from the file and compared),
+    and each configuration in the results has the parameters it has now."""
+    sys.path.insert(0, str(HW))
+    from ip_configs import CONFIGS
+
+    proc = subprocess.run(
+        [sys.executable, str(HW / "syn" / "synth.py"), "--check-page"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    measured = json.loads((HW / "syn" / "resources.json").read_text())["configurations"]
+    assert set(measured) <= {*CONFIGS, "reference"}
+    for name in set(measured) - {"reference"}:
+        assert measured[name]["parameters"] == CONFIGS[name].params, f"{name}: run make synth"
