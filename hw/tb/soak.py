@@ -22,10 +22,12 @@ hw/tb/netlist.py) event by event and read by read: a mismatch is any difference.
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import os
 import random
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -291,18 +293,27 @@ def compare_soaks(a: Path, b: Path) -> dict[str, object]:
 
 
 def run_soak(
-    events: int, sim: str = "verilator", seed: int = 2026, netlist: bool = False
+    events: int,
+    sim: str = "verilator",
+    seed: int = 2026,
+    netlist: bool = False,
+    changes: Mapping[str, int] | None = None,
 ) -> tuple[dict, float]:
     """Build and run the soak, then the scoreboard; return its summary (with the folder of the
     run's data) and the seconds the simulation took (build excluded when the build is up to
-    date). With `netlist`, the IP is Yosys's synthesized netlist of it (hw/tb/netlist.py)."""
+    date). With `netlist`, the IP is Yosys's synthesized netlist of it (hw/tb/netlist.py);
+    `changes` are parameters that differ from the defaults."""
     # Verilator hangs with cocotb when the clock is generated in HDL (--timing): there cocotb's
     # C++ clock driver runs it; Icarus toggles the HDL clock natively.
     external_clock = sim == "verilator"
-    build = build_id("latmon-soak", sim, events, *(["netlist"] if netlist else []))
+    params = {**DEFAULTS, **(changes or {})}
+    # a short name for a parameter set (the testbench reads its files' paths into a fixed-width
+    # string, so the build folder's name stays short)
+    text = ",".join(f"{k}={v}" for k, v in sorted((changes or {}).items()))
+    variant = [hashlib.sha256(text.encode()).hexdigest()[:8]] if changes else []
+    build = build_id("latmon-soak", sim, events, *variant, *(["netlist"] if netlist else []))
     folder = SIM_BUILD / build / "data"
     stim = soak_stimulus(events, seed)
-    params = dict(DEFAULTS)
     defines: dict[str, object] = {"TB_EXTERNAL_CLOCK": 1} if external_clock else {}
     dut_sources = sources()
     if netlist:
@@ -338,11 +349,13 @@ def run_soak(
     return {**check_soak(folder, stim, params), "folder": str(folder)}, elapsed
 
 
-def netlist_soak(events: int, sim: str = "verilator") -> dict:
+def netlist_soak(
+    events: int, sim: str = "verilator", changes: Mapping[str, int] | None = None
+) -> dict:
     """The soak on the RTL and on its synthesized netlist, each with the scoreboard, then the
     two runs compared event by event and read by read."""
-    rtl_summary, rtl_s = run_soak(events, sim)
-    net_summary, net_s = run_soak(events, sim, netlist=True)
+    rtl_summary, rtl_s = run_soak(events, sim, changes=changes)
+    net_summary, net_s = run_soak(events, sim, netlist=True, changes=changes)
     diff = compare_soaks(Path(rtl_summary["folder"]), Path(net_summary["folder"]))
     print(f"netlist soak: RTL {rtl_s:.1f} s, netlist {net_s:.1f} s: {diff}")
     return diff
