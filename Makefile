@@ -29,7 +29,7 @@ help:
 	@echo "make test    the whole test suite (C, Python, cocotb simulations, CLI) — what CI runs"
 	@echo "make bench   the benchmarks; results in build/bench/ (QUICK=1: small sizes, as CI runs them)"
 	@echo "make synth   size (Yosys, UltraScale+) and Fmax (ECP5 place and route) of every"
-	@echo "             configuration beside a reference; build/synth/resources.md"
+	@echo "             configuration beside a reference; docs/hw/resources.md"
 	@echo "make bitstream BOARD=colorlight_i5  the example LiteX SoC with latmon, open flow;"
 	@echo "             timing and resources in build/litex/BOARD/bitstream.md"
 	@echo "make formal  the SymbiYosys proofs of the IP (core, statistics and trace, AXI4-Lite)"

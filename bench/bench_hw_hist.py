@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "hw" / "tb"))
 
-from test_latmon_hist import run_hist_soak  # noqa: E402
+from soak import run_hist_soak  # noqa: E402
 
 
 def main() -> int:

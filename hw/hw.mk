@@ -6,11 +6,11 @@ RDL := hw/regs/latmon.rdl
 # they are stale.
 REGS_HEADER := sw/include/latmon/latmon_regs.h
 REGS_MAP_HEADER := sw/include/latmon/latmon_map.h
-REGS_VERILOG := hw/rtl/latmon_regs.vh
+REGS_VERILOG := hw/rtl/generated/latmon_regs.vh
 REGS_DOC := docs/hw/latmon_regs.md
 REGS_IPXACT := hw/regs/generated/latmon.xml
 # The register blocks of the IP, one per part of the map (hw/regs/regblock.py).
-REGS_BLOCKS_DIR := hw/rtl
+REGS_BLOCKS_DIR := hw/rtl/generated
 # The IP-XACT component for Vivado's IP catalog: the register map above, hw/latmon.core's
 # parameters and files, hw/rtl/latmon.v's ports (hw/vivado/component.py).
 REGS_COMPONENT := hw/vivado/ip/latmon/component.xml
@@ -52,9 +52,10 @@ bitstream: setup
 	$(PY) hw/litex/soc.py --board $(BOARD) --output-dir $(BUILD)/litex/$(BOARD) --build
 	$(PY) hw/litex/report.py $(BUILD)/litex/$(BOARD)
 
-## synth: Yosys synthesis of the cores; writes build/synth/resources.json and resources.md
+## synth: Yosys synthesis of the cores; build/synth/, and the committed results hw/syn/resources.json
+## with the page generated from them, docs/hw/resources.md
 synth: setup
-	$(PY) hw/syn/synth.py --out $(BUILD)/synth
+	$(PY) hw/syn/synth.py --out $(BUILD)/synth --publish
 
 ## formal: the SymbiYosys proofs of the core, the statistics and trace, and the AXI4-Lite slave
 ## (hw/formal; k-induction, full proofs); build/formal/results.json

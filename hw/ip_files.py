@@ -13,6 +13,9 @@ import yaml
 HW = Path(__file__).resolve().parent
 CORE = HW / "latmon.core"
 RTL = HW / "rtl"
+# The files `make regs` generates from hw/regs/latmon.rdl (register blocks and their include
+# file): apart from the hand-written RTL, and the include directory of the IP.
+GENERATED = RTL / "generated"
 
 
 def rtl_files() -> list[Path]:
@@ -27,6 +30,11 @@ def rtl_files() -> list[Path]:
         if not (attrs or {}).get("is_include_file"):
             files.append(HW / name)
     return files
+
+
+def rtl_paths() -> dict[str, Path]:
+    """The Verilog sources of the IP by module name."""
+    return {p.stem: p for p in rtl_files()}
 
 
 def rtl_modules() -> list[str]:

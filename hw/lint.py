@@ -33,23 +33,13 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ip_files import RTL, rtl_files
+from ip_configs import CONFIGS as IP_CONFIGS
+from ip_files import GENERATED, rtl_files
 
-OFF = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
 # name -> parameters of the top module `latmon`
 CONFIGS: dict[str, dict[str, int]] = {
     "default": {},
-    "published": {
-        "SYNC_STAGES": 0,
-        "CNT_WIDTH": 16,
-        "TRACE_WIDTH": 16,
-        "COUNTER_WIDTH": 16,
-        **OFF,
-        "HAS_IRQ": 0,
-        "HAS_TIMEOUT": 0,
-        "HAS_COUNTERS": 0,
-        "HAS_SUM": 0,
-    },
+    "published": IP_CONFIGS["published"].params,
     "narrow": {
         "CNT_WIDTH": 8,
         "TRACE_DEPTH": 16,
@@ -64,7 +54,7 @@ CONFIGS: dict[str, dict[str, int]] = {
 }
 # name -> parameters of the top module `latmon_min`, the minimal configuration
 MIN_CONFIGS: dict[str, dict[str, int]] = {
-    "minimal": {"SYNC_STAGES": 0},
+    "minimal": IP_CONFIGS["minimal"].params,
     "minimal-narrow": {"CNT_WIDTH": 2, "TRACE_DEPTH": 2},
 }
 # (name, top module, parameters): every configuration linted
@@ -89,7 +79,7 @@ def lint_verilator(top: str, params: dict[str, int], sources: list[Path] | None 
         "--lint-only",
         "-Wall",
         "-Wno-PROCASSINIT",
-        f"-I{RTL}",
+        f"-I{GENERATED}",
         "--top-module",
         top,
         *[f"-G{k}={v}" for k, v in params.items()],
@@ -104,7 +94,7 @@ def lint_yosys(top: str, params: dict[str, int], sources: list[Path] | None = No
     chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
     files = rtl_files() if sources is None else sources
     script = (
-        f"read_verilog -I{RTL} {' '.join(str(p) for p in files)}; "
+        f"read_verilog -I{GENERATED} {' '.join(str(p) for p in files)}; "
         + (f"chparam {chparam} {top}; " if chparam else "")
         + f"hierarchy -check -top {top}; proc; check -assert; "
         + "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr"
@@ -125,7 +115,7 @@ def ports(top: str, params: dict[str, int], files: list[Path]) -> dict[str, tupl
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "ports.json"
         script = (
-            f"read_verilog -I{RTL} {' '.join(str(p) for p in files)}; "
+            f"read_verilog -I{GENERATED} {' '.join(str(p) for p in files)}; "
             + (f"chparam {chparam} {top}; " if chparam else "")
             + f"hierarchy -top {top}; proc; write_json {out}"
         )
@@ -207,7 +197,7 @@ def xcheck_icarus(top: str, params: dict[str, int], sources: list[Path] | None =
             [
                 "iverilog",
                 "-g2012",
-                f"-I{RTL}",
+                f"-I{GENERATED}",
                 "-s",
                 "lint_xcheck",
                 "-o",

@@ -28,6 +28,7 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parents[1]
 COMPONENT = ROOT / "hw" / "vivado" / "ip" / "latmon" / "component.xml"
 CORE = ROOT / "hw" / "latmon.core"
+INCLUDE = CORE.parent / "rtl" / "generated"  # the register map's include file
 NS = {"ipxact": "http://www.accellera.org/XMLSchema/IPXACT/1685-2014"}
 LIMIT = 300
 
@@ -119,7 +120,7 @@ def yosys_ports(params: dict[str, int], tmp_path: Path) -> dict[str, tuple[str, 
     out = tmp_path / f"latmon-{'-'.join(f'{k}{v}' for k, v in params.items()) or 'default'}.json"
     chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
     script = (
-        f"read_verilog -I{CORE.parent / 'rtl'} {' '.join(str(p) for p in rtl_files(False))}; "
+        f"read_verilog -I{INCLUDE} {' '.join(str(p) for p in rtl_files(False))}; "
         + (f"chparam {chparam} latmon; " if chparam else "")
         + f"hierarchy -top latmon; proc; write_json {out}"
     )
@@ -215,7 +216,7 @@ def icarus(params: dict[str, int], tmp_path: Path) -> subprocess.CompletedProces
     """Elaborate and start the IP with Icarus; its initial blocks run the RTL's $fatal checks."""
     out = tmp_path / "latmon.vvp"
     build = subprocess.run(
-        ["iverilog", "-g2005", "-o", str(out), "-s", "latmon", f"-I{CORE.parent / 'rtl'}",
+        ["iverilog", "-g2005", "-o", str(out), "-s", "latmon", f"-I{INCLUDE}",
          *[f"-Platmon.{k}={v}" for k, v in params.items()], *[str(p) for p in rtl_files(False)]],
         capture_output=True, text=True, timeout=LIMIT, check=False,
     )  # fmt: skip

@@ -34,7 +34,7 @@ def core_files() -> tuple[list[Path], Path]:
         name, opts = next(iter(entry.items())) if isinstance(entry, dict) else (entry, {})
         if not opts.get("is_include_file"):
             files.append(HW / name)
-    return files, HW / "rtl"
+    return files, HW / "rtl" / "generated"
 
 
 def core_defaults() -> dict[str, int]:

@@ -1,7 +1,7 @@
 """Generate the register blocks of the latmon IP (Verilog-2005) from the SystemRDL map.
 
 Each part of the map (the `latmon_part` property of a register: "core", "irq", "hist", ...)
-becomes one module, hw/rtl/latmon_regs_<part>.v, that holds every register of that part —
+becomes one module, hw/rtl/generated/latmon_regs_<part>.v, that holds every register of that part —
 declaration, reset, write decode, read multiplexer — written once, here, from the RDL. The
 AXI4-Lite handshake is not in these modules: latmon_axil_wr and latmon_axil_rd (hand-written,
 after verilog-axi's axil_reg_if_wr/_rd) turn the bus into the register interface below, and the

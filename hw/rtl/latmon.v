@@ -10,7 +10,7 @@
 // One AXI4-Lite slave serves the registers and the trace RAM window, where the published design
 // had two: one bus interface, one address range in the device tree and one UIO map. The slave is
 // split as in verilog-axi: latmon_axil_wr/_rd do the handshake only; the register blocks,
-// generated from the map (hw/rtl/latmon_regs_<part>.v), decode and hold their own registers; a
+// generated from the map (hw/rtl/generated/latmon_regs_<part>.v), decode and hold their own registers; a
 // part the IP is built without is not instantiated. A read is registered twice: the AR cycle
 // registers which register it is (the RAM windows their word, in the RAM's read latch), the next
 // the register's value; the read data is the OR of the blocks' answers (latmon_axil_rd.v).

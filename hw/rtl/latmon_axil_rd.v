@@ -1,6 +1,6 @@
 // latmon_axil_rd: the read half of the latmon AXI4-Lite slave — the bus handshake only.
 //
-// After verilog-axi's axil_reg_if_rd: the register blocks (hw/rtl/latmon_regs_<part>.v,
+// After verilog-axi's axil_reg_if_rd: the register blocks (hw/rtl/generated/latmon_regs_<part>.v,
 // generated from hw/regs/latmon.rdl) and the memory windows decode the address themselves. AR
 // is accepted when no read is in flight; rd_req is that cycle, rd_addr the bus address: every
 // block registers which of its registers the address is (one select flip-flop per register,

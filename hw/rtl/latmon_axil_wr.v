@@ -1,7 +1,7 @@
 // latmon_axil_wr: the write half of the latmon AXI4-Lite slave — the bus handshake only.
 //
 // It turns AW + W into one register-interface write (after verilog-axi's axil_reg_if_wr): the
-// register blocks (hw/rtl/latmon_regs_<part>.v, generated from hw/regs/latmon.rdl) decode the
+// register blocks (hw/rtl/generated/latmon_regs_<part>.v, generated from hw/regs/latmon.rdl) decode the
 // address and store the data themselves. A write takes two cycles before its response, so that
 // the address decode ends in a flip-flop and no path runs from s_axil_awaddr into a register's
 // enable (or into CTRL.CLEAR and everything a clear resets):

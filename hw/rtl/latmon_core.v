@@ -103,9 +103,8 @@ module latmon_core #(
     reg [CNT_WIDTH:0]   left_reg = {(CNT_WIDTH+1){1'b0}};
     reg                 timeout_run_reg = 1'b0;  // the pending measurement has a timeout
 
-    // "bits above 0 all zero" from pieces of four bits, each a net of its own (one LUT4): the
-    // 31-bit compare was mapped four LUT4s deep, a critical path of the everything-on build on
-    // ECP5; the flip-flop now ANDs at most eight pieces (two levels).
+    // "bits above 0 all zero" from pieces of four bits, each a net of its own (one LUT4), so
+    // that the flip-flop ANDs at most eight pieces (two levels, not four for 31 bits).
     localparam TZ = (CNT_WIDTH - 1 + 3) / 4;  // pieces of bits CNT_WIDTH-1:1
     function [4*TZ-1:0] timeout_high_of;  // bits CNT_WIDTH-1:1, zero-extended to whole pieces
         input [CNT_WIDTH-1:1] t;

@@ -86,11 +86,11 @@ module latmon_hist #(
             $fatal(1, "latmon_hist: CNT_WIDTH must be 2..32, not %0d", CNT_WIDTH);
     end
 
-    // A read and a write of one address at one edge never decide a count: the counting reads
-    // take a write of the same edge by forwarding, the bus reads the frozen bank only while
-    // nothing writes it (busy low). So what the RAM returns then does not matter, and synthesis
-    // need not emulate a defined result around the block RAM (no_rw_check): its read register
-    // goes straight into its output register.
+    // What the RAM returns for a read and a write of one address at one edge is never used: a
+    // counting read that meets s5's write takes the written value instead (fwd3 below), and the
+    // bus reads the frozen bank only while nothing writes it (busy low). So synthesis need not
+    // emulate a defined result around the block RAM (no_rw_check): its read register goes
+    // straight into its output register.
     (* no_rw_check *) reg [BIN_WIDTH-1:0] mem0 [0:BINS-1];
     (* no_rw_check *) reg [BIN_WIDTH-1:0] mem1 [0:BINS-1];
 
@@ -505,16 +505,18 @@ module latmon_hist #(
 
     // ---- s1: RAM read; s2: its output register; s3: the bin's bank; s4: + count; s5: write --
     //
-    // No value is forwarded (a forwarded value would put the selection and the increment of a
-    // 32-bit counter in one cycle). Instead a latency counts itself and the latencies of its bin
-    // whose writes its read did not see: its RAM read (at the end of s1) sees every write made
-    // before that edge, so the ones it misses are those of the four latencies in s2..s5 then
-    // (s5 writes at that very edge). Its new count is
+    // A latency counts itself and the latencies of its bin whose writes its read did not see:
+    // its RAM read (at the end of s1) sees every write made before that edge, so the ones it
+    // misses are those of the three latencies in s2..s4 then. Its new count is
     //
-    //     read + 1 + (latencies of the same bank and bin in s2..s5 when it was in s1),
+    //     read + 1 + (latencies of the same bank and bin in s2..s4 when it was in s1),
     //
     // saturated; each write is the whole count up to that latency, so the last write of a bin
-    // is its total. The four matches are compared in s1, their sum (1..5) in s2.
+    // is its total. s5 writes at the edge that ends s1: when s5's latency has the same bank and
+    // bin, what the RAM reads then is undefined, so the value s5 writes is carried beside the
+    // read (fwd2, fwd3) and taken instead of it in s4 — a copy of the word, selected in the same
+    // LUT as the bank, not a 32-bit increment after a selection. The matches are compared in
+    // s1, their sum (1..4) in s2.
 
     localparam DEPTH = 4;  // the stages after s1: s2..s5
 
@@ -522,6 +524,9 @@ module latmon_hist #(
     reg                 bank_p [1:DEPTH];
     reg [BINS_LOG2-1:0] bin_p [1:DEPTH];
     reg [DEPTH-1:0]     same2 = {DEPTH{1'b0}};     // s2: the matches found in s1 (s2..s5)
+    reg [BIN_WIDTH-1:0] fwd2 = {BIN_WIDTH{1'b0}};   // s2: the word s5 wrote at the end of s1
+    reg [BIN_WIDTH-1:0] fwd3 = {BIN_WIDTH{1'b0}};   // s3: ... and whether it is this bin's
+    reg                 coll3 = 1'b0;
     reg [2:0]           add3 = 3'd1;               // s3: 1 + the matches
     reg [2:0]           add4 = 3'd1;
     reg [BIN_WIDTH-1:0] q0 = {BIN_WIDTH{1'b0}};     // each bank's read register (in the RAM)
@@ -551,7 +556,7 @@ module latmon_hist #(
 
     // read4 + add4 as a carry-select adder: the low half + add4 and the high half + 1 side by
     // side, the low half's carry-out selects (no carry chain across all BIN_WIDTH bits).
-    localparam LOB = BIN_WIDTH / 2 < 3 ? 3 : BIN_WIDTH / 2;  // add4 (<= 5) fits the low half
+    localparam LOB = BIN_WIDTH / 2 < 3 ? 3 : BIN_WIDTH / 2;  // add4 (<= 4) fits the low half
     localparam HIB = BIN_WIDTH - LOB;
     wire [LOB:0]         lo_sum4 = {1'b0, read4[LOB-1:0]} + {{(LOB-2){1'b0}}, add4};
     wire [HIB:0]         hi_inc4 = {1'b0, read4[BIN_WIDTH-1:LOB]} + {{HIB{1'b0}}, 1'b1};
@@ -598,10 +603,12 @@ module latmon_hist #(
         // s1 (v1, bank1, bin1) against the latencies in s2..s5: the writes its read misses.
         for (k_pipe = 1; k_pipe <= DEPTH; k_pipe = k_pipe + 1)
             same2[k_pipe-1] <= v_p[k_pipe] && bank_p[k_pipe] == bank1 && bin_p[k_pipe] == bin1;
-        add3 <= 3'd1 + {2'd0, same2[0]} + {2'd0, same2[1]} + {2'd0, same2[2]}
-                + {2'd0, same2[3]};
+        add3 <= 3'd1 + {2'd0, same2[0]} + {2'd0, same2[1]} + {2'd0, same2[2]};
         add4 <= add3;
-        read4 <= bank_p[2] ? q1_out : q0_out;  // s3's bank
+        fwd2 <= new5 | {BIN_WIDTH{full5}};  // what s5 writes at this edge
+        fwd3 <= fwd2;
+        coll3 <= same2[DEPTH-1];
+        read4 <= coll3 ? fwd3 : bank_p[2] ? q1_out : q0_out;  // s3's bank, or s5's write
         new5 <= sum4;  // wrapped past all ones: full5 makes the write all ones
         full5 <= full4;
         if (v5 && full5)

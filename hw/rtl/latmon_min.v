@@ -202,8 +202,8 @@ module latmon_min #(
     // The AR cycle registers the decoded address bits, the hit, and reads the RAM word (the
     // RAM's read latch: the trace window's answer); the next cycle takes a snapshot of the
     // register the address names, so that R's data holds still however long RREADY waits. The
-    // data of an SLVERR is whatever the multiplexer picks (AXI leaves it undefined): zeroing it,
-    // or gating the RAM's output register by the decode, cost 5 LUT and ECP5 313.0 -> 259.7 MHz.
+    // data of an SLVERR is whatever the multiplexer picks (AXI leaves it undefined), so the
+    // RAM's output register is not gated by the decode.
     reg [CNT_WIDTH-1:0] trace_word_reg = {CNT_WIDTH{1'b0}};
     reg                 rd_hit_reg = 1'b0;
     reg                 rd_window_reg = 1'b0;

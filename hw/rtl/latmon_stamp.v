@@ -192,13 +192,11 @@ module latmon_stamp #(
     reg [ENTRIES-1:0]  wrote = {ENTRIES{1'b0}};     // the entries written at the last edge
     reg [ENTRIES-1:0]  wrote2 = {ENTRIES{1'b0}};    // the entries written at the edge before
     // The timebase's low TW bits again, counted by themselves, for the table's writes and the
-    // match (`now`): with every entry's time written from it, the timebase's own flip-flops were
-    // pulled away from their carry chain (a 2.3 ns route into it, a critical path of the
-    // core+stamp build); the timebase now drives its outputs alone.
+    // match (`now`), so that the table's load does not pull the timebase's flip-flops away from
+    // their carry chain: the timebase drives its outputs alone.
     reg [TW-1:0]       now = {TW{1'b0}};
-    // `now` counts as two halves too, the high one from a registered wrap of the low one: its
-    // one TW-bit carry chain from now[0] was a critical path of the core+stamp build (now[0]'s
-    // flip-flop pulled away from the chain by the table's writes)
+    // `now` counts as two halves too, the high one from a registered wrap of the low one, so
+    // that no TW-bit carry chain starts at a flip-flop the table's writes pull away.
     localparam NOW_LO = TW / 2;
     reg                now_lo_max = 1'b0;            // now[NOW_LO-1:0] is all ones
 
@@ -265,12 +263,9 @@ module latmon_stamp #(
     // Stage b's IDs against stage a's and stage s's start IDs, in the 4-bit pieces of the table
     // compare, registered a cycle ahead: the IDs move through the stages unconditionally, so
     // "b's ID == a's start ID" is "the input ID == b's start ID" of the cycle before (and
-    // "== s's" is "== a's"). Compared in stage b, each flag was four LUT4 levels deep (two for
-    // a piece, two for the AND of the pieces and the valid: the everything-on build's critical
-    // path on a seed). For an end, piece 0 also holds the event's valid, so that its two flags
-    // are one LUT of four flip-flops; a start's valid stays out of them (the stimulus's pulse
-    // is a start's valid: folded into piece 0 too, when the pulse also selected the start's ID,
-    // the route from the generator into these compares became that build's critical path).
+    // "== s's" is "== a's"), so that no flag is more than two LUT4 levels deep. For an end,
+    // piece 0 also holds the event's valid, so that its two flags are one LUT of four
+    // flip-flops; a start's valid (it can be the stimulus's pulse, far away) stays out of them.
     wire [4*NQ-1:0] in_start_pieces = pieces(start_id);
     wire [4*NQ-1:0] in_end_pieces = pieces(end_id);
     wire            in_start = start_valid && enable;
@@ -390,9 +385,8 @@ module latmon_stamp #(
     reg  [TSW-1:0]     cand [0:GROUPS-1];        // per group: the entry at scan_ahead's low bits
     // The selects of those reads, one copy per group and piece of the time (cand_sel,
     // the low bits of scan_ahead), and per piece for the group select after them (cand_group,
-    // scan_ahead of the cycle before): a single select drove the multiplexers of every group,
-    // and the route to the farthest was the everything-on build's critical path (4.1 ns of
-    // routing in 5 ns). Each copy counts by itself, as scan_ahead does, from nothing but
+    // scan_ahead of the cycle before), so that no single select routes to the multiplexers of
+    // every group. Each copy counts by itself, as scan_ahead does, from nothing but
     // itself (no reset: see below), so that it can sit beside the multiplexers it drives; the
     // synthesis cannot merge the copies (their inputs differ), nor is a route to them long.
     localparam SW = ENTRIES % 4 == 0 ? 2 : EW;  // with whole groups, the low two bits count alone
@@ -531,8 +525,8 @@ module latmon_stamp #(
     always @(posedge clk) begin : scan_step
         integer c;
         // The timeout's flags in two steps, as lim (no 32-bit compare before a flip-flop):
-        // whether bits 17:3 and bits 31:18 are 0 (as one, 29 bits were three levels and the
-        // core+stamp build's critical path on a seed), and bits 2:0; then the flags from those.
+        // whether bits 17:3 and bits 31:18 are 0 (two LUT levels each, not three for 29 bits),
+        // and bits 2:0; then the flags from those.
         timeout_mid_0 <= timeout[17:3] == 15'd0;
         timeout_hi_0 <= timeout[31:18] == 14'd0;
         timeout_lo <= timeout[2:0];
@@ -678,8 +672,7 @@ module latmon_stamp #(
     reg [ENTRIES-1:0] m_hit = {ENTRIES{1'b0}};
     // m_hit again, for the upper half of the time (bits MH and up), kept inverted so that the
     // synthesis cannot merge it with m_hit: each copy selects half of an entry's time bits,
-    // which are spread over the table (one select across the whole of them was a critical
-    // path of the everything-on build, a 2.4 ns route)
+    // which are spread over the table (no one select routes across the whole of them)
     localparam MH = (TW + 1) / 2;
     reg [ENTRIES-1:0] m_hit_hi_n = {ENTRIES{1'b1}};
     reg               m_end = 1'b0;   // an end was decided (matched or not)
@@ -692,8 +685,8 @@ module latmon_stamp #(
     reg [TW-1:0]      t_now = {TW{1'b0}};
     reg [TW:0]        t_start = {(TW+1){1'b0}};
     // t_* again, a cycle later: the selection (at the table) and the subtraction (at the
-    // statistics) are far apart in a large build, and the route from one to the other was the
-    // everything-on build's critical path, 3 ns of a 5 ns cycle with one carry chain behind it.
+    // statistics) are far apart in a large build: the route between them gets a cycle of its
+    // own, not one shared with a carry chain.
     reg               u_valid = 1'b0;
     reg [TW-1:0]      u_now = {TW{1'b0}};
     reg [TW:0]        u_start = {(TW+1){1'b0}};

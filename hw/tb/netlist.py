@@ -32,7 +32,8 @@ from pathlib import Path
 HW = Path(__file__).resolve().parents[1]
 if HW.as_posix() not in sys.path:
     sys.path.insert(0, HW.as_posix())
-from ip_files import RTL, rtl_files  # noqa: E402 (after the path insert)
+from ip_configs import ADDR_WIDTH, DEFAULTS  # noqa: E402 (after the path insert)
+from ip_files import GENERATED, RTL, rtl_files  # noqa: E402
 
 # Yosys's `synth` from its start up to the memory mapping, then its fine steps without
 # `memory_map` (the memories stay memories), as `help synth` lists them.
@@ -43,25 +44,7 @@ SCRIPT = (
     "rename latmon latmon_netlist; "
 )
 # The parameters of the RTL's top (hw/rtl/latmon.v) and their defaults.
-RTL_PARAMS = {
-    "CNT_WIDTH": 32,
-    "SYNC_STAGES": 2,
-    "TRACE_DEPTH": 512,
-    "TRACE_WIDTH": 32,
-    "COUNTER_WIDTH": 32,
-    "SUM_WIDTH": 48,
-    "ADDR_WIDTH": 16,
-    "HAS_HIST": 1,
-    "HIST_BINS_LOG2": 8,
-    "HAS_STAMP": 1,
-    "STAMP_ENTRIES": 16,
-    "HAS_STIM": 1,
-    "ID_WIDTH": 16,
-    "HAS_IRQ": 1,
-    "HAS_TIMEOUT": 1,
-    "HAS_COUNTERS": 1,
-    "HAS_SUM": 1,
-}
+RTL_PARAMS = {**DEFAULTS, "ADDR_WIDTH": ADDR_WIDTH}
 # Where the testbench finds the measurement core in the netlist (tb_latmon.v's LATMON_CORE).
 CORE_PATH = "dut.syn.core_inst"
 # A synthesis of `default` takes about a minute on an idle core.
@@ -83,7 +66,7 @@ def synthesize(params: Mapping[str, int], out: Path) -> list[Path]:
     chparam = " ".join(f"-set {k} {v}" for k, v in full.items())
     files = rtl_files()
     script = (
-        f"read_verilog -I{RTL} {' '.join(str(p) for p in files)}; chparam {chparam} latmon; "
+        f"read_verilog -I{GENERATED} {' '.join(str(p) for p in files)}; chparam {chparam} latmon; "
         + SCRIPT
         + f"write_verilog -noattr {netlist}"
     )

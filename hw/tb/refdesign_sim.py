@@ -32,7 +32,7 @@ from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 from latmon_driver import SW, SimDriver, build_driver
 from model.latmon_core_model import Kind, core_model
 from model.xorshift import xorshift
-from simulate import RTL, SIM_BUILD, build_id, ip_modules, rtl, run_sim, tb_hdl
+from simulate import GENERATED, SIM_BUILD, build_id, ip_modules, rtl, run_sim, tb_hdl
 
 CLOCK_NS = 10
 CLOCK_HZ = 100_000_000
@@ -183,7 +183,7 @@ def run_scenario(name: str, rounds: int, log: Path, seed: int = 1) -> None:
             "LOG_PATH": log.resolve(),
             "COCOTB_LOG_LEVEL": os.environ.get("COCOTB_LOG_LEVEL", "INFO"),
         },
-        includes=[RTL],
+        includes=[GENERATED],
         testcase="refdesign_scenario",
     )
 

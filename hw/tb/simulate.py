@@ -17,14 +17,19 @@ from cocotb_tools.runner import get_results, get_runner
 
 HW = Path(__file__).resolve().parents[1]
 RTL = HW / "rtl"
+# What `make regs` generates from hw/regs/latmon.rdl: the register blocks and their include file.
+GENERATED = RTL / "generated"
 TB = HW / "tb"
 TB_HDL = TB / "hdl"
 SIM_BUILD = TB / "sim_build"
 
 
 def rtl(*names: str) -> list[Path]:
-    """Paths of RTL files by module name (hw/rtl/<name>.v)."""
-    return [RTL / f"{name}.v" for name in names]
+    """Paths of RTL files by module name (hw/rtl/<name>.v, or hw/rtl/generated/<name>.v)."""
+    return [
+        GENERATED / f"{name}.v" if (GENERATED / f"{name}.v").exists() else RTL / f"{name}.v"
+        for name in names
+    ]
 
 
 def ip_modules() -> list[str]:

@@ -22,17 +22,22 @@ hw/tb/netlist.py) event by event and read by read: a mismatch is any difference.
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import os
 import random
+import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 from cocotb.triggers import RisingEdge, Timer
+from latmon_ip import DEFAULTS, sources
 from latmon_tb import CLOCK_NS, PIPELINE_EXTRA, Stimulus, random_stimulus
 from model.latmon_core_model import Kind, Output, core_model
 from model.latmon_hist_model import histogram
 from model.latmon_model import RESULT_REGISTERS, expected_registers
+from simulate import GENERATED, SIM_BUILD, build_id, rtl, run_sim, tb_hdl
 
 # The player turns stimulus cycle c into a pulse the core's input sees from cycle c + 1.
 PLAYER_DELAY = 1
@@ -87,7 +92,7 @@ def write_stimulus(stim: Stimulus, folder: Path) -> list[str]:
     return [f"+{k}={v}" for k, v in args.items()]
 
 
-async def soak_body(tb) -> None:  # tb: test_latmon.IPTB
+async def soak_body(tb) -> None:  # tb: latmon_ip.IPTB
     """The simulation side: configure, read while the player runs, dump what was read."""
     dut = tb.dut
     folder = Path(os.environ["SOAK_DIR"])
@@ -285,3 +290,97 @@ def compare_soaks(a: Path, b: Path) -> dict[str, object]:
         "first_event_mismatches": [(i, ea[i], eb[i]) for i in event_diffs[:5]],
         "first_read_mismatches": [(k, ra.get(k), rb.get(k)) for k in read_diffs[:5]],
     }
+
+
+def run_soak(
+    events: int,
+    sim: str = "verilator",
+    seed: int = 2026,
+    netlist: bool = False,
+    changes: Mapping[str, int] | None = None,
+) -> tuple[dict, float]:
+    """Build and run the soak, then the scoreboard; return its summary (with the folder of the
+    run's data) and the seconds the simulation took (build excluded when the build is up to
+    date). With `netlist`, the IP is Yosys's synthesized netlist of it (hw/tb/netlist.py);
+    `changes` are parameters that differ from the defaults."""
+    # Verilator hangs with cocotb when the clock is generated in HDL (--timing): there cocotb's
+    # C++ clock driver runs it; Icarus toggles the HDL clock natively.
+    external_clock = sim == "verilator"
+    params = {**DEFAULTS, **(changes or {})}
+    # a short name for a parameter set (the testbench reads its files' paths into a fixed-width
+    # string, so the build folder's name stays short)
+    text = ",".join(f"{k}={v}" for k, v in sorted((changes or {}).items()))
+    variant = [hashlib.sha256(text.encode()).hexdigest()[:8]] if changes else []
+    build = build_id("latmon-soak", sim, events, *variant, *(["netlist"] if netlist else []))
+    folder = SIM_BUILD / build / "data"
+    stim = soak_stimulus(events, seed)
+    defines: dict[str, object] = {"TB_EXTERNAL_CLOCK": 1} if external_clock else {}
+    dut_sources = sources()
+    if netlist:
+        from netlist import CORE_PATH, synthesize
+
+        # one netlist per parameter set, shared by the simulators and event counts
+        key = build_id("latmon-netlist", *(f"{k}{v}" for k, v in sorted(params.items())))
+        dut_sources = synthesize(params, SIM_BUILD / key) + tb_hdl("tb_latmon")
+        defines["LATMON_CORE"] = CORE_PATH
+    t0 = time.monotonic()
+    run_sim(
+        toplevel="tb_latmon",
+        sources=dut_sources,
+        module="test_latmon",
+        build=build,
+        simulator=sim,
+        parameters={**params, "STIM_MAX": max(len(stim.irq), len(stim.ack)) + 16},
+        env={
+            **params,
+            "SOAK": "1",
+            "SOAK_SEED": seed,
+            "SOAK_DIR": folder,
+            "TB_EXTERNAL_CLOCK": "1" if external_clock else "0",
+            "COCOTB_LOG_LEVEL": "WARNING",
+        },
+        defines=defines,
+        cxx_opt="-O1" if netlist else None,
+        testcase="soak",
+        includes=[GENERATED],
+        plusargs=write_stimulus(stim, folder),
+    )
+    elapsed = time.monotonic() - t0
+    return {**check_soak(folder, stim, params), "folder": str(folder)}, elapsed
+
+
+def netlist_soak(
+    events: int, sim: str = "verilator", changes: Mapping[str, int] | None = None
+) -> dict:
+    """The soak on the RTL and on its synthesized netlist, each with the scoreboard, then the
+    two runs compared event by event and read by read."""
+    rtl_summary, rtl_s = run_soak(events, sim, changes=changes)
+    net_summary, net_s = run_soak(events, sim, netlist=True, changes=changes)
+    diff = compare_soaks(Path(rtl_summary["folder"]), Path(net_summary["folder"]))
+    print(f"netlist soak: RTL {rtl_s:.1f} s, netlist {net_s:.1f} s: {diff}")
+    return diff
+
+
+def run_hist_soak(events: int, sim: str = "icarus", seed: int = 2026) -> float:
+    """The histogram's million-event soak (test_latmon_hist.py, random_snapshots_under_load):
+    random snapshots under full load; returns the seconds it took (build included only when the
+    build is not up to date)."""
+    external_clock = sim == "verilator"  # as in the IP soak: cocotb drives Verilator's clock
+    t0 = time.monotonic()
+    run_sim(
+        toplevel="tb_latmon_hist",
+        sources=rtl("latmon_counter", "latmon_hist") + tb_hdl("tb_latmon_hist"),
+        module="test_latmon_hist",
+        build=build_id("latmon_hist-soak", sim),
+        simulator=sim,
+        parameters={"BINS_LOG2": 8},
+        env={
+            "BINS_LOG2": 8,
+            "EVENTS": events,
+            "SEED": seed,
+            "TB_EXTERNAL_CLOCK": "1" if external_clock else "0",
+        },
+        defines={"TB_EXTERNAL_CLOCK": 1} if external_clock else {},
+        testcase="random_snapshots_under_load",
+    )
+    return time.monotonic() - t0

@@ -68,10 +68,10 @@ def cpu_file(variant: str = "Full") -> Path:
 def rtl_sources() -> list[Path]:
     """Every HDL file of the SoC and its testbench: the IP (hw/latmon.core), the reference
     design, the SoC's own modules and the CPU."""
-    from simulate import ip_modules  # the IP's file list, from its one home (hw/latmon.core)
+    from simulate import ip_modules, rtl  # the IP's file list, from its one home (hw/latmon.core)
 
     return [
-        *(HW / "rtl" / f"{name}.v" for name in ip_modules()),
+        *rtl(*ip_modules()),
         HW / "rtl" / "refdesign" / "refdesign.v",
         *sorted(SOC.glob("soc_*.v")),
         TB_HDL / "tb_soc.v",
@@ -142,7 +142,7 @@ def build(simulator: str = "verilator", harts: int = 2) -> Path:
                 "-o",
                 exe.name,
                 *(f"-G{k}={v}" for k, v in params.items()),
-                f"-I{HW / 'rtl'}",
+                f"-I{HW / 'rtl' / 'generated'}",
                 str(MAIN_CPP),
                 *map(str, sources),
             ]
@@ -156,7 +156,7 @@ def build(simulator: str = "verilator", harts: int = 2) -> Path:
                 "-s",
                 "tb_soc",
                 *(f"-Ptb_soc.{k}={v}" for k, v in params.items()),
-                f"-I{HW / 'rtl'}",
+                f"-I{HW / 'rtl' / 'generated'}",
                 *map(str, sources),
             ]
             env = dict(os.environ)

@@ -13,257 +13,20 @@ import random
 import cocotb
 import numpy as np
 import pytest
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
-from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
-from latmon_tb import CLOCK_NS, TB, Stimulus, check, random_stimulus, waveform
+from cocotbext.axi import AxiResp
+from latmon_ip import CONFIGS as NAMED
+from latmon_ip import DEFAULTS, IPTB, OPTIONS_OFF, RTL_FILES, caps, caps2, present, sources
+from latmon_tb import CLOCK_NS, Stimulus, check, random_stimulus, waveform
 from model.latmon_core_model import Kind, core_model
-from model.latmon_hist_model import Bank, histogram
-from model.latmon_model import (
-    RESULT_REGISTERS,
-    Expected,
-    core_cycle_model,
-    expected_registers,
-)
+from model.latmon_hist_model import histogram
+from model.latmon_model import core_cycle_model
 from model.latmon_stamp_model import stamp_model
-from regmap import regmap
-from simulate import build_id, ip_modules, rtl, run_sim, tb_hdl
+from simulate import GENERATED, build_id, run_sim
+from soak import netlist_soak, run_soak
 
-# The IP's modules, from their one home (hw/latmon.core).
-RTL_FILES = ip_modules()
-PARAMS = (
-    "CNT_WIDTH",
-    "SYNC_STAGES",
-    "TRACE_DEPTH",
-    "TRACE_WIDTH",
-    "COUNTER_WIDTH",
-    "SUM_WIDTH",
-    "HAS_HIST",
-    "HIST_BINS_LOG2",
-    "HAS_STAMP",
-    "STAMP_ENTRIES",
-    "HAS_STIM",
-    "ID_WIDTH",
-    "HAS_IRQ",
-    "HAS_TIMEOUT",
-    "HAS_COUNTERS",
-    "HAS_SUM",
-)
-DEFAULTS = {
-    "CNT_WIDTH": 32,
-    "SYNC_STAGES": 2,
-    "TRACE_DEPTH": 512,
-    "TRACE_WIDTH": 32,
-    "COUNTER_WIDTH": 32,
-    "SUM_WIDTH": 48,
-    "HAS_HIST": 1,
-    "HIST_BINS_LOG2": 8,
-    "HAS_STAMP": 1,
-    "STAMP_ENTRIES": 16,
-    "HAS_STIM": 1,
-    "ID_WIDTH": 16,
-    "HAS_IRQ": 1,
-    "HAS_TIMEOUT": 1,
-    "HAS_COUNTERS": 1,
-    "HAS_SUM": 1,
-}
-NONE_OPTIONAL = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
-# The published configuration: the published design's sizes and its register set (the parts of
-# the core register block only: no interrupt, timeout, event counters or sum), irq and ack from
-# the fabric's clock domain (no synchronizers), as in the published set-up.
-PUBLISHED = {
-    "SYNC_STAGES": 0,
-    "CNT_WIDTH": 16,
-    "TRACE_WIDTH": 16,
-    "COUNTER_WIDTH": 16,
-    **NONE_OPTIONAL,
-    "HAS_IRQ": 0,
-    "HAS_TIMEOUT": 0,
-    "HAS_COUNTERS": 0,
-    "HAS_SUM": 0,
-}
-# Registers whose width follows a parameter (they read zero above it).
-CNT_REGS = {"TIMEOUT", "THRESHOLD", "LAST", "MIN", "MAX", "HIST_START", "HIST_MIN", "HIST_MAX"}
-COUNTER_REGS = {"COUNT", "VIOLATIONS", "TIMEOUTS", "OVERRUNS", "IGNORED", "TRACE_LOST"}
-
-
-class IPTB(TB):
-    """The latmon IP's testbench: event monitor plus an AXI4-Lite master."""
-
-    def __init__(self, dut) -> None:
-        super().__init__(dut, irq="irq_py", ack="ack_py")
-        self.p = {k: int(os.environ.get(k, DEFAULTS[k])) for k in PARAMS}
-        self.map = regmap()
-        if os.environ.get("TB_EXTERNAL_CLOCK") == "1":
-            cocotb.start_soon(Clock(dut.clk, CLOCK_NS, unit="ns").start())
-        self.axil = AxiLiteMaster(AxiLiteBus.from_prefix(dut, "s_axil"), dut.clk, dut.rst)
-        dut.flush.value = 0
-        dut.start_valid.value = 0
-        dut.start_id.value = 0
-        dut.end_valid.value = 0
-        dut.end_id.value = 0
-
-    def has(self, reg: str) -> bool:
-        """Is the register in this build (its part of the IP present)?"""
-        return present(self.p, reg)
-
-    def timeout(self, cycles: int) -> int:
-        """The timeout the IP applies when `cycles` is written: none without the timeout part."""
-        return cycles if self.has("TIMEOUT") else 0
-
-    def width_of(self, reg: str) -> int:
-        if reg in CNT_REGS:
-            return self.p["CNT_WIDTH"]
-        if reg in COUNTER_REGS:
-            return self.p["COUNTER_WIDTH"]
-        return 32
-
-    async def read_addr(self, addr: int) -> tuple[int, AxiResp]:
-        r = await self.axil.read(addr, 4)
-        return int.from_bytes(r.data, "little"), r.resp
-
-    async def read(self, reg: str) -> int:
-        value, resp = await self.read_addr(self.map.offset(reg))
-        assert resp == AxiResp.OKAY, f"read {reg}: {resp}"
-        return value
-
-    async def write(self, reg: str, value: int) -> None:
-        r = await self.axil.write(self.map.offset(reg), value.to_bytes(4, "little"))
-        assert r.resp == AxiResp.OKAY, f"write {reg}: {r.resp}"
-
-    def ctrl(self, **fields: int) -> int:
-        value = 0
-        for name, v in fields.items():
-            value |= v << self.map.field("CTRL", name.upper()).lsb
-        return value
-
-    async def read_trace(self, index: int) -> int:
-        value, resp = await self.read_addr(self.map.mems["TRACE"].offset + 4 * index)
-        assert resp == AxiResp.OKAY
-        return value
-
-    async def bring_up(
-        self,
-        *,
-        enable: int = 1,
-        ring: int = 0,
-        timeout: int = 0,
-        threshold: int = 0,
-        irq_mode: int = 0,
-        ack_mode: int = 0,
-        irq_enable: int = 0,
-        idle_irq: int = 0,
-        idle_ack: int = 0,
-        monitor: bool = True,
-    ) -> None:
-        """Reset, put irq and ack at their idle levels, configure over the bus, then enable and
-        start monitoring."""
-        await self.reset()
-        self.irq.value = idle_irq
-        self.ack.value = idle_ack
-        await self.settle(8)  # through the synchronizer before the modes change
-        if self.has("TIMEOUT"):
-            await self.write("TIMEOUT", timeout)
-        await self.write("THRESHOLD", threshold)
-        if self.has("IRQ_ENABLE"):
-            await self.write("IRQ_ENABLE", irq_enable)
-        await self.write(
-            "CTRL", self.ctrl(enable=enable, trace_ring=ring, irq_mode=irq_mode, ack_mode=ack_mode)
-        )
-        if monitor:
-            await self.start_monitor()
-
-    def expected(self, threshold: int = 0, ring: bool = False) -> Expected:
-        return expected_registers(
-            self.events,
-            cnt_width=self.p["CNT_WIDTH"],
-            counter_width=self.p["COUNTER_WIDTH"],
-            sum_width=self.p["SUM_WIDTH"],
-            threshold=threshold,
-            trace_depth=self.p["TRACE_DEPTH"],
-            trace_width=self.p["TRACE_WIDTH"],
-            ring=ring,
-        )
-
-    def fields(self, reg: str, **values: int) -> int:
-        out = 0
-        for name, v in values.items():
-            out |= v << self.map.field(reg, name.upper()).lsb
-        return out
-
-    async def read_bank(self) -> Bank:
-        """Take a histogram snapshot over the bus and read the frozen bank."""
-        m = self.map
-        await self.write("HIST_CTRL", m.bit("HIST_CTRL", "SNAPSHOT"))
-        while m.get("HIST_STATUS", "BUSY", await self.read("HIST_STATUS")):
-            pass
-        bins = np.array(
-            [
-                (await self.read_addr(m.mems["HIST"].offset + 4 * k))[0]
-                for k in range(1 << self.p["HIST_BINS_LOG2"])
-            ],
-            dtype=np.int64,
-        )
-        count = await self.read("HIST_COUNT_LO") | (await self.read("HIST_COUNT_HI") << 32)
-        return Bank(
-            bins=bins,
-            underflow=await self.read("HIST_UNDERFLOW"),
-            overflow=await self.read("HIST_OVERFLOW"),
-            count=count,
-            total=await self.read("HIST_SUM_LO") | (await self.read("HIST_SUM_HI") << 32),
-            min=await self.read("HIST_MIN") if count else None,
-            max=await self.read("HIST_MAX") if count else None,
-            saturated=bool(m.get("HIST_STATUS", "SATURATED", await self.read("HIST_STATUS"))),
-        )
-
-    async def check_registers(self, e: Expected, ring: bool = False) -> None:
-        """Every result register and the whole trace window against the register model."""
-        got = {name: await self.read(name) for name in RESULT_REGISTERS if self.has(name)}
-        want = {k: v for k, v in e.result_registers().items() if self.has(k)}
-        assert got == want
-        if self.has("SUM_LO"):
-            # SUM_LO, then SUM_HI and SUM_COUNT: one snapshot
-            lo = await self.read("SUM_LO")
-            hi = await self.read("SUM_HI")
-            assert (hi << 32) | lo == e.sum
-            assert await self.read("SUM_COUNT") == e.count
-        status = await self.read("STATUS")
-        m = self.map
-        assert m.get("STATUS", "ALARM", status) == e.alarm
-        assert m.get("STATUS", "SATURATED", status) == e.saturated
-        assert m.get("STATUS", "TRACE_FULL", status) == (e.trace_filled and not ring)
-        assert m.get("STATUS", "TRACE_WRAPPED", status) == e.trace_wrapped
-        assert int(self.dut.alarm.value) == e.alarm
-        for index in range(self.p["TRACE_DEPTH"]):
-            assert await self.read_trace(index) == e.trace.get(index, 0), f"trace word {index}"
-
-
-def _caps(p: dict[str, int]) -> int:
-    m = regmap()
-    value = 1 << m.field("CAPS", "TRACE").lsb
-    value |= p["CNT_WIDTH"] << m.field("CAPS", "CNT_WIDTH").lsb
-    value |= (p["TRACE_DEPTH"].bit_length() - 1) << m.field("CAPS", "TRACE_DEPTH_LOG2").lsb
-    value |= p["SYNC_STAGES"] << m.field("CAPS", "SYNC_STAGES").lsb
-    value |= p["TRACE_WIDTH"] << m.field("CAPS", "TRACE_WIDTH").lsb
-    for part in ("HIST", "STAMP", "STIM", "IRQ", "TIMEOUT", "COUNTERS", "SUM"):
-        value |= p[f"HAS_{part}"] << m.field("CAPS", part).lsb
-    return value
-
-
-def _caps2(p: dict[str, int]) -> int:
-    m = regmap()
-    value = (p["HIST_BINS_LOG2"] if p["HAS_HIST"] else 0) << m.field("CAPS2", "HIST_BINS_LOG2").lsb
-    value |= (p["STAMP_ENTRIES"] if p["HAS_STAMP"] else 0) << m.field("CAPS2", "STAMP_ENTRIES").lsb
-    ids = p["HAS_STAMP"] or p["HAS_STIM"]
-    value |= (p["ID_WIDTH"] if ids else 0) << m.field("CAPS2", "ID_WIDTH").lsb
-    return value
-
-
-def present(p: dict[str, int], reg: str) -> bool:
-    """Is the register's part of the IP (the RDL's latmon_part) in this build?"""
-    part = regmap().regs[reg].part
-    return part == "core" or bool(p[f"HAS_{part.upper()}"])
-
+# soc_sim.py, linux_soc.py and test_refdesign.py take the IP's file list from here.
+__all__ = ["RTL_FILES"]
 
 # Registers that change by themselves (the free-running timebase).
 VOLATILE = {"STAMP_TIME_LO", "STAMP_TIME_HI"}
@@ -287,7 +50,7 @@ async def register_map_matches_rdl(dut) -> None:
         assert resp == AxiResp.OKAY, f"{reg.name} at {reg.offset:#x} is not mapped"
         if reg.name in VOLATILE:
             continue
-        want = {"CAPS": _caps(tb.p), "CAPS2": _caps2(tb.p)}.get(reg.name, reg.reset & mask)
+        want = {"CAPS": caps(tb.p), "CAPS2": caps2(tb.p)}.get(reg.name, reg.reset & mask)
         assert value == want, f"{reg.name}: reset {value:#x}, RDL says {want:#x}"
     # access types: write all ones, read back
     for reg in m.regs.values():
@@ -980,9 +743,9 @@ CONFIGS = {
     "default": {},
     # the published configuration: its sizes and register set (no interrupt, timeout, counters,
     # sum, histogram, timestamp mode or stimulus)
-    "published": PUBLISHED,
+    "published": NAMED["published"].params,
     # the published core: no histogram, timestamp mode or stimulus
-    "paper": {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "COUNTER_WIDTH": 16, **NONE_OPTIONAL},
+    "paper": NAMED["paper"].params,
     "hist4096-stamp4-id8": {"HIST_BINS_LOG2": 12, "STAMP_ENTRIES": 4, "ID_WIDTH": 8},
     "depth16-nosync": {"TRACE_DEPTH": 16, "SYNC_STAGES": 0},
     "depth4096-nosync": {"TRACE_DEPTH": 4096, "SYNC_STAGES": 0},
@@ -994,13 +757,9 @@ CONFIGS = {
         "TRACE_WIDTH": 6,
         "COUNTER_WIDTH": 4,
         "SUM_WIDTH": 10,
-        **NONE_OPTIONAL,
+        **OPTIONS_OFF,
     },
 }
-
-
-def sources() -> list:
-    return rtl(*RTL_FILES) + tb_hdl("tb_latmon")
 
 
 @pytest.mark.sim
@@ -1014,61 +773,8 @@ def test_latmon(config: str) -> None:
         build=build_id("latmon", config),
         parameters={**params, "STIM_MAX": 16},
         env={**params, "SEED": sum(params.values())},
-        includes=[rtl("latmon")[0].parent],
+        includes=[GENERATED],
     )
-
-
-def run_soak(
-    events: int, sim: str = "verilator", seed: int = 2026, netlist: bool = False
-) -> tuple[dict, float]:
-    """Build and run the soak, then the scoreboard; return its summary (with the folder of the
-    run's data) and the seconds the simulation took (build excluded when the build is up to
-    date). With `netlist`, the IP is Yosys's synthesized netlist of it (hw/tb/netlist.py)."""
-    import time
-
-    from simulate import SIM_BUILD
-    from soak import check_soak, soak_stimulus, write_stimulus
-
-    # Verilator hangs with cocotb when the clock is generated in HDL (--timing): there cocotb's
-    # C++ clock driver runs it; Icarus toggles the HDL clock natively.
-    external_clock = sim == "verilator"
-    build = build_id("latmon-soak", sim, events, *(["netlist"] if netlist else []))
-    folder = SIM_BUILD / build / "data"
-    stim = soak_stimulus(events, seed)
-    params = dict(DEFAULTS)
-    defines: dict[str, object] = {"TB_EXTERNAL_CLOCK": 1} if external_clock else {}
-    dut_sources = sources()
-    if netlist:
-        from netlist import CORE_PATH, synthesize
-
-        # one netlist per parameter set, shared by the simulators and event counts
-        key = build_id("latmon-netlist", *(f"{k}{v}" for k, v in sorted(params.items())))
-        dut_sources = synthesize(params, SIM_BUILD / key) + tb_hdl("tb_latmon")
-        defines["LATMON_CORE"] = CORE_PATH
-    t0 = time.monotonic()
-    run_sim(
-        toplevel="tb_latmon",
-        sources=dut_sources,
-        module="test_latmon",
-        build=build,
-        simulator=sim,
-        parameters={**params, "STIM_MAX": max(len(stim.irq), len(stim.ack)) + 16},
-        env={
-            **params,
-            "SOAK": "1",
-            "SOAK_SEED": seed,
-            "SOAK_DIR": folder,
-            "TB_EXTERNAL_CLOCK": "1" if external_clock else "0",
-            "COCOTB_LOG_LEVEL": "WARNING",
-        },
-        defines=defines,
-        cxx_opt="-O1" if netlist else None,
-        testcase="soak",
-        includes=[rtl("latmon")[0].parent],
-        plusargs=write_stimulus(stim, folder),
-    )
-    elapsed = time.monotonic() - t0
-    return {**check_soak(folder, stim, params), "folder": str(folder)}, elapsed
 
 
 @pytest.mark.sim
@@ -1081,18 +787,29 @@ def test_latmon_soak() -> None:
     assert summary["irq"] == events
 
 
-def netlist_soak(events: int, sim: str = "verilator") -> dict:
-    """The soak on the RTL and on its synthesized netlist, each with the scoreboard, then the
-    two runs compared event by event and read by read."""
-    from pathlib import Path
+# Every part built in, at small sizes, so that Yosys's netlist of it builds and simulates in
+# about a minute: the netlist soak of make test (make netlist-soak runs `default`).
+NETLIST_QUICK = {
+    "CNT_WIDTH": 16,
+    "TRACE_DEPTH": 64,
+    "TRACE_WIDTH": 16,
+    "COUNTER_WIDTH": 16,
+    "SUM_WIDTH": 32,
+    "HIST_BINS_LOG2": 4,
+    "STAMP_ENTRIES": 4,
+    "ID_WIDTH": 8,
+}
+NETLIST_QUICK_EVENTS = 2000
 
-    from soak import compare_soaks
 
-    rtl_summary, rtl_s = run_soak(events, sim)
-    net_summary, net_s = run_soak(events, sim, netlist=True)
-    diff = compare_soaks(Path(rtl_summary["folder"]), Path(net_summary["folder"]))
-    print(f"netlist soak: RTL {rtl_s:.1f} s, netlist {net_s:.1f} s: {diff}")
-    return diff
+@pytest.mark.sim
+def test_latmon_netlist_soak_quick() -> None:
+    """The soak on Yosys's netlist of a narrow everything-on configuration gives the RTL's
+    events and reads, every one (Icarus, 4-state: a value synthesis left undefined is X there)."""
+    events = int(os.environ.get("LATMON_NETLIST_QUICK_EVENTS", NETLIST_QUICK_EVENTS))
+    diff = netlist_soak(events, "icarus", NETLIST_QUICK)
+    assert diff["events"] >= events and diff["reads"] > 0
+    assert diff["event_mismatches"] == 0 and diff["read_mismatches"] == 0, diff
 
 
 @pytest.mark.sim

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from cocotb.triggers import First, RisingEdge, Timer
 from latmon_driver import Config, HistBank, SimDriver, Stats, build_driver
+from latmon_ip import DEFAULTS, IPTB, sources
 from latmon_tb import CLOCK_NS, random_stimulus, waveform
 from model.latmon_core_model import Kind
 from model.latmon_hist_model import histogram
-from simulate import SIM_BUILD, build_id, run_sim
-from test_latmon import DEFAULTS, IPTB, sources
+from simulate import GENERATED, SIM_BUILD, build_id, run_sim
 
 
 def driver_for(tb: IPTB) -> SimDriver:
@@ -218,5 +218,5 @@ def test_latmon_driver(config: str) -> None:
         build=build_id("latmon_driver", config),
         parameters={**params, "STIM_MAX": 16},
         env={**params},
-        includes=[sources()[0].parent],
+        includes=[GENERATED],
     )

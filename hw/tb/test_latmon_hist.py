@@ -17,6 +17,7 @@ from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
 from model.latmon_hist_model import Bank, histogram, source_events
 from simulate import build_id, rtl, run_sim, tb_hdl
+from soak import run_hist_soak
 
 BINS_LOG2 = int(os.environ.get("BINS_LOG2", "8"))
 BIN_WIDTH = int(os.environ.get("BIN_WIDTH", "32"))
@@ -224,32 +225,6 @@ def test_latmon_hist(bins_log2: int, bin_width: int, cnt_width: int, events: int
         parameters=params,
         env={**params, "EVENTS": events, "SEED": bins_log2 + bin_width},
     )
-
-
-def run_hist_soak(events: int, sim: str = "icarus", seed: int = 2026) -> float:
-    """The million-event soak: random snapshots under full load; returns the seconds it took
-    (build included only when the build is not up to date)."""
-    import time
-
-    external_clock = sim == "verilator"  # as in the IP soak: cocotb drives Verilator's clock
-    t0 = time.monotonic()
-    run_sim(
-        toplevel="tb_latmon_hist",
-        sources=rtl("latmon_counter", "latmon_hist") + tb_hdl("tb_latmon_hist"),
-        module="test_latmon_hist",
-        build=build_id("latmon_hist-soak", sim),
-        simulator=sim,
-        parameters={"BINS_LOG2": 8},
-        env={
-            "BINS_LOG2": 8,
-            "EVENTS": events,
-            "SEED": seed,
-            "TB_EXTERNAL_CLOCK": "1" if external_clock else "0",
-        },
-        defines={"TB_EXTERNAL_CLOCK": 1} if external_clock else {},
-        testcase="random_snapshots_under_load",
-    )
-    return time.monotonic() - t0
 
 
 @pytest.mark.sim

@@ -18,14 +18,15 @@ import pytest
 from cocotb.triggers import ReadOnly, RisingEdge
 from cocotbext.axi import AxiLiteBus, AxiLiteMaster, AxiResp
 from latmon_driver import Config, SimDriver, Stats, build_driver
+from latmon_ip import CONFIGS, MIN_DEFAULTS
 from latmon_tb import TB, Stimulus, check, random_stimulus, waveform
 from model.latmon_core_model import Kind, core_model
 from model.latmon_model import Expected, expected_registers
 from regmap import regmap
-from simulate import SIM_BUILD, build_id, ip_modules, rtl, run_sim, tb_hdl
+from simulate import GENERATED, SIM_BUILD, build_id, ip_modules, rtl, run_sim, tb_hdl
 
 PARAMS = ("CNT_WIDTH", "SYNC_STAGES", "TRACE_DEPTH")
-DEFAULTS = {"CNT_WIDTH": 16, "SYNC_STAGES": 0, "TRACE_DEPTH": 512}
+DEFAULTS = MIN_DEFAULTS
 # The registers the minimal configuration has; every other one of the RDL is absent.
 PRESENT = ("ID", "VERSION", "CAPS", "CTRL", "STATUS", "TRACE_COUNT")
 
@@ -457,18 +458,18 @@ async def driver_on_the_minimal_core(dut) -> None:
 
 # ---- pytest: parameter sweep ---------------------------------------------------------------
 
-CONFIGS = {
+SWEEP = {
     # the named configuration `minimal` (make synth): 16-bit, 512 deep, no synchronizers
-    "minimal": {},
+    "minimal": CONFIGS["minimal"].params,
     # latencies that saturate (8 bits), a trace that fills quickly, synchronizers
     "cnt8-depth16-sync2": {"CNT_WIDTH": 8, "TRACE_DEPTH": 16, "SYNC_STAGES": 2},
 }
 
 
 @pytest.mark.sim
-@pytest.mark.parametrize("config", list(CONFIGS))
+@pytest.mark.parametrize("config", list(SWEEP))
 def test_latmon_min(config: str) -> None:
-    params = {**DEFAULTS, **CONFIGS[config]}
+    params = {**DEFAULTS, **SWEEP[config]}
     run_sim(
         toplevel="tb_latmon_min",
         sources=rtl(*ip_modules()) + tb_hdl("tb_latmon_min"),
@@ -476,5 +477,5 @@ def test_latmon_min(config: str) -> None:
         build=build_id("latmon_min", config),
         parameters=params,
         env={**params, "SEED": sum(params.values())},
-        includes=[rtl("latmon_min")[0].parent],
+        includes=[GENERATED],
     )

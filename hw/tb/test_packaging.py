@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -78,11 +79,17 @@ def core_file() -> dict:
 
 def test_fusesoc_core_lists_every_rtl_file() -> None:
     """hw/latmon.core is the one home of the IP's file list: it names every module file of
-    hw/rtl (the generated register blocks included) and the generated include file."""
+    hw/rtl and every generated register block of hw/rtl/generated, with their include file; the
+    generated files, and only they, are in hw/rtl/generated and say so in their first line."""
     core = core_file()
     files = [next(iter(f)) if isinstance(f, dict) else f for f in core["filesets"]["rtl"]["files"]]
-    on_disk = sorted(f"rtl/{p.name}" for p in RTL.glob("latmon*.v"))
-    assert sorted(files) == sorted([*on_disk, "rtl/latmon_regs.vh"])
+    written = sorted(f"rtl/{p.name}" for p in RTL.glob("latmon*.v"))
+    generated = sorted(f"rtl/generated/{p.name}" for p in (RTL / "generated").glob("latmon*.v"))
+    assert sorted(files) == sorted([*written, *generated, "rtl/generated/latmon_regs.vh"])
+    for path in (RTL / "generated").iterdir():
+        assert path.read_text().startswith("// Generated from hw/regs/latmon.rdl"), path
+    for path in RTL.glob("latmon*.v"):
+        assert "Generated from" not in path.read_text().splitlines()[0], path
     for name in files:
         assert (HW / name).exists(), name
     assert set(core["targets"]) >= {"sim", "synth"}
@@ -118,3 +125,24 @@ def test_fusesoc_builds_the_sim_target(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     compiled = tmp_path / "latmon_ip_latmon_0.1.0" / "sim-icarus" / "latmon_ip_latmon_0.1.0"
     assert compiled.exists() and compiled.read_bytes().startswith(b"#! "), "no Icarus output"
+
+
+def test_resources_page_is_not_stale() -> None:
+    """docs/hw/resources.md is what `make synth` generates from the committed results file
+    hw/syn/resources.json (no synthesis here: the page is rendered from the file and compared),
+    and each configuration in the results has the parameters it has now."""
+    sys.path.insert(0, str(HW))
+    from ip_configs import CONFIGS
+
+    proc = subprocess.run(
+        [sys.executable, str(HW / "syn" / "synth.py"), "--check-page"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    measured = json.loads((HW / "syn" / "resources.json").read_text())["configurations"]
+    assert set(measured) <= {*CONFIGS, "reference"}
+    for name in set(measured) - {"reference"}:
+        assert measured[name]["parameters"] == CONFIGS[name].params, f"{name}: run make synth"

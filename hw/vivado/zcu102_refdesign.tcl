@@ -42,8 +42,8 @@ foreach line [split [read [open [file join $repo hw latmon.core]]] "\n"] {
     if {$in_rtl && [regexp {^\s+file_type:} $line]} { break }
 }
 add_files -norecurse [concat $core_files [list [file join $rtl refdesign refdesign.v]]]
-set_property file_type {Verilog Header} [get_files [file join $rtl latmon_regs.vh]]
-set_property include_dirs [list $rtl] [current_fileset]
+set_property file_type {Verilog Header} [get_files [file join $rtl generated latmon_regs.vh]]
+set_property include_dirs [list [file join $rtl generated]] [current_fileset]
 update_compile_order -fileset sources_1
 
 # ---- block design ------------------------------------------------------------------------------
