@@ -32,7 +32,7 @@ from cocotbext.axi import AxiLiteBus, AxiLiteMaster
 from latmon_driver import SW, SimDriver, build_driver
 from model.latmon_core_model import Kind, core_model
 from model.xorshift import xorshift
-from simulate import GENERATED, SIM_BUILD, build_id, ip_modules, rtl, run_sim, tb_hdl
+from simulate import GENERATED, RTL, SIM_BUILD, build_id, ip_modules, rtl, run_sim, tb_hdl
 
 CLOCK_NS = 10
 CLOCK_HZ = 100_000_000
