@@ -6,11 +6,11 @@
  */
 #include <stdint.h>
 
-#include "fabric_suite.h"
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 #include "latmon_errno.h"
 #include "platform.h"
+#include "suite/fabric_suite.h"
 
 #define MAX_SERIES 24
 

@@ -5,7 +5,7 @@
  */
 #include <stdint.h>
 
-#include "fabric_suite.h"
+#include "suite/fabric_suite.h"
 
 #define STORM_LINE 5u /* the injected second line: test line 5 */
 
@@ -51,7 +51,7 @@ static void isr_line0_wrong_ack(void *ctx)
 	count_one(ctx);
 }
 
-fsuite_isr_fn fsuite_inject_data_isr(fsuite_isr_fn right)
+platform_isr_fn fsuite_inject_data_isr(platform_isr_fn right)
 {
 	switch (fsuite_config.inject) {
 	case FSUITE_INJECT_NO_READ:
@@ -65,7 +65,7 @@ fsuite_isr_fn fsuite_inject_data_isr(fsuite_isr_fn right)
 	}
 }
 
-fsuite_isr_fn fsuite_inject_line0_isr(fsuite_isr_fn right)
+platform_isr_fn fsuite_inject_line0_isr(platform_isr_fn right)
 {
 	switch (fsuite_config.inject) {
 	case FSUITE_INJECT_NO_ACK:
