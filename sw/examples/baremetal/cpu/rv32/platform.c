@@ -71,7 +71,6 @@ struct hart_state {
 	int nesting;
 };
 
-
 /*
  * The watchdog (docs/hw/soc.md, "When a handler is broken"). Two parts, neither in the measured
  * path (trap entry -> dispatcher -> the ISR's acknowledge) and neither depending on the broken
