@@ -1,5 +1,5 @@
-"""The fabric suite's watchdog on the virtual SoC (sw/examples/baremetal: fabric_suite*.c,
-platform_rv32.c; docs/hw/soc.md, "When a handler is broken"): the firmware is built to run a
+"""The fabric suite's watchdog on the virtual SoC (sw/examples/baremetal: suite/fabric_*.c,
+cpu/rv32/platform.c; docs/hw/soc.md, "When a handler is broken"): the firmware is built to run a
 broken handler, and every run ends by itself with a message that names the interrupt and its
 count (or the fault), long before the simulation's cycle limit.
 
