@@ -35,7 +35,8 @@ help:
 	@echo "make formal  the SymbiYosys proofs of the IP (core, statistics and trace, AXI4-Lite)"
 	@echo "make netlist-soak  the million-event soak on the synthesized netlist, compared with the RTL"
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"
-	@echo "make lint    RTL lint (Verilator -Wall, Yosys check), ruff, mypy and clang-format checks"
+	@echo "make lint    RTL lint (Verilator -Wall, Yosys check), ruff, mypy, the host package's layers"
+	@echo "             and import cycles (import-linter) and clang-format checks"
 	@echo "make fuzz    fuzz every input reader with 150,000 inputs"
 	@echo "make soc-soak  the suite's firmware on the virtual SoC, >10,000 interrupts, each sample"
 	@echo "             cross-checked with the simulator's trace (build/soc-soak)"
@@ -68,6 +69,7 @@ lint: setup
 	$(VENV)/bin/ruff check $(PY_DIRS)
 	$(VENV)/bin/ruff format --check $(PY_DIRS)
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 	clang-format --dry-run --Werror $(C_STYLE_FILES)
 
 format: setup

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from latmon.browser import CHROMIUM_FLAGS
+from latmon.inputs.runfile import write_run
 from latmon.model import Run, Series
-from latmon.runfile import write_run
+from latmon.report.browser import CHROMIUM_FLAGS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 SIZES = (10_000, 1_000_000)  # samples per series: baseline, measured (--small, --large)

@@ -38,9 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peak_rss
 
+from latmon.analysis.stats import PERCENTILES
+from latmon.inputs.runfile import write_run
 from latmon.model import Run, Series
-from latmon.runfile import write_run
-from latmon.stats import PERCENTILES
 
 REPEAT = 2
 QUANTILES = list(PERCENTILES.values())

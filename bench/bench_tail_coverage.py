@@ -41,12 +41,12 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from synthetic_tails import MODELS, ar1, drifting  # noqa: E402
 
-from latmon.distribution import Distribution  # noqa: E402
+from latmon.analysis.distribution import Distribution  # noqa: E402
+from latmon.analysis.stats import summarize  # noqa: E402
 from latmon.model import Run, Series  # noqa: E402
 from latmon.report import HtmlReport, analyse  # noqa: E402
-from latmon.stats import summarize  # noqa: E402
 from latmon.tail import analyse_tail, fit_tail, iid_checks  # noqa: E402
-from latmon.tail_report import TailSection  # noqa: E402
+from latmon.tail.report import TailSection  # noqa: E402
 
 P = 1e-6
 METHODS = (("pot", "POT/GPD"), ("gev", "block maxima/GEV"))

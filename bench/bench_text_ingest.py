@@ -3,8 +3,8 @@
 against numpy reading the same file and computing the same statistics, in the same run; and
 `latmon stats` on a text file of 10^8 numbers: its time and peak memory.
 
-- latmon: :func:`latmon.analysis.text_stats` — the path of ``latmon stats`` for these formats:
-  the C parser (latmon._textparse) on 4 MiB blocks, every line checked;
+- latmon: :func:`latmon.analysis.files.text_stats` — the path of ``latmon stats`` for these formats:
+  the C parser (latmon.inputs._textparse) on 4 MiB blocks, every line checked;
 - numpy: ``np.loadtxt(..., dtype=np.int64)`` (cyclictest -v: ``delimiter=":"``), then
   ``np.percentile`` (inverted_cdf) of the six quantiles, median, mean, std, min, max;
 - pyarrow: ``pyarrow.csv.read_csv`` on one thread into int64 (plain numbers; parse only, a
@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import peak_rss
 
-from latmon.analysis import text_stats
-from latmon.readers import ReadOptions
-from latmon.stats import PERCENTILES
+from latmon.analysis.files import text_stats
+from latmon.analysis.stats import PERCENTILES
+from latmon.inputs.readers import ReadOptions
 
 QUANTILES = [100 * q for q in PERCENTILES.values()]
 

@@ -22,7 +22,7 @@ apt_packages=(
   stress-ng                # load generator for the scenarios
   python3                  # host analysis
   python3-venv             # the virtual environment below
-  python3-dev              # headers for cocotb's VPI/VHPI libraries and latmon's C text parser (latmon._textparse)
+  python3-dev              # headers for cocotb's VPI/VHPI libraries and latmon's C text parser (latmon.inputs._textparse)
   gcc-aarch64-linux-gnu    # bare-metal example, Cortex-A53 build; latprobe for arm64 guests
   libc6-dev-arm64-cross    # the static arm64 latprobe links glibc's static libraries
   qemu-system-arm          # qemu-system-aarch64: the A53 images on the ZCU102 model, arm64 Linux guests, Xen
@@ -74,10 +74,10 @@ if [ ! -x "$venv/bin/python" ]; then
   "$py" -m venv "$venv" || die "could not create $venv (is python3-venv installed?)"
 fi
 
-want=$(cat "$here/pyproject.toml" "$here/requirements.lock" "$here/src/latmon/_textparse.c" | sha256sum | cut -d' ' -f1)
+want=$(cat "$here/pyproject.toml" "$here/requirements.lock" "$here/src/latmon/inputs/_textparse.c" | sha256sum | cut -d' ' -f1)
 # (also when latmon's C text parser is missing, e.g. after git clean: pip builds it)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] \
-  || ! "$venv/bin/python" -c 'import latmon._textparse' 2>/dev/null; then
+  || ! "$venv/bin/python" -c 'import latmon.inputs._textparse' 2>/dev/null; then
   echo "setup: installing Python dependencies into $venv (pinned by requirements.lock)"
   "$venv/bin/python" -m pip install -q -c "$here/requirements.lock" -e "$here[dev]" \
     || die "pip install failed; see the messages above"

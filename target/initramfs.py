@@ -33,7 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
-from latmon.cpio import CpioWriter  # noqa: E402
+from latmon.campaign.cpio import CpioWriter  # noqa: E402
 
 PROGRAMS = ("usr/bin/cyclictest", "usr/bin/rtla", "usr/bin/stress-ng")
 LIB_DIRS = ("lib/aarch64-linux-gnu", "usr/lib/aarch64-linux-gnu", "lib", "usr/lib")

@@ -1,5 +1,5 @@
-"""AMP on QEMU virt (latmon.amp, docs/amp.md): the device tree Linux and the firmware share —
-read back through the real dtc — and Linux's job. The whole machine (Linux on CPUs 1-2, the
+"""AMP on QEMU virt (latmon.campaign.amp, docs/amp.md): the device tree Linux and the firmware share
+— read back through the real dtc — and Linux's job. The whole machine (Linux on CPUs 1-2, the
 suite on CPUs 0 and 3, the log through shared memory) runs in `make hv-campaign`
 (tests/test_hv_campaign.py); the ring's two ends are tested in sw/tests/test_latmon_ring.c and
 tests/test_latctl.py."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from latmon import amp, devicetree
+from latmon.campaign import amp, devicetree
 
 
 @pytest.mark.qemu

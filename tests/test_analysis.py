@@ -1,4 +1,4 @@
-"""latmon.analysis: the streamed paths (text files, run files) give exactly what reading the
+"""latmon.analysis.files: the streamed paths (text files, run files) give exactly what reading the
 whole input gives."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-from latmon.analysis import run_file_stats, series_stats, text_stats
-from latmon.ingest import load
+from latmon.analysis.files import run_file_stats, series_stats, text_stats
+from latmon.inputs.ingest import load
+from latmon.inputs.readers import ReadOptions
+from latmon.inputs.runfile import write_run
 from latmon.model import Run, Series
-from latmon.readers import ReadOptions
-from latmon.runfile import write_run
 
 DATA = Path(__file__).parent / "data" / "third-party"
 

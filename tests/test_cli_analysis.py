@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.logformat import LogWriter
+from latmon.inputs.logformat import LogWriter
+from latmon.inputs.runfile import read_run, write_run
 from latmon.model import Run, Series
-from latmon.runfile import read_run, write_run
 from latmon.tables import fmt
 
 REQUIRED_KEYS = [

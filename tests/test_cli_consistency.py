@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.logformat import LogWriter
+from latmon.inputs.logformat import LogWriter
 
 DATA = Path(__file__).parent / "data" / "third-party"
 SHARED = ["min", "mean", "median", "max", "stdev", "jitter", "rsd_pct", "p50", "p99", "p99_9"]

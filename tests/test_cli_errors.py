@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.logformat import LogWriter
+from latmon.inputs.logformat import LogWriter
+from latmon.inputs.runfile import write_run
 from latmon.model import Run, Series
-from latmon.runfile import write_run
 
 DATA = Path(__file__).parent / "data" / "third-party"
 

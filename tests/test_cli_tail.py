@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from synthetic_tails import MODELS, ar1
 
-from latmon.logformat import LogWriter
+from latmon.inputs.logformat import LogWriter
 
 
 def write_log(path: Path, latency: np.ndarray, unit: str = "ns", **meta: str) -> None:

@@ -1,4 +1,4 @@
-"""latmon compare (src/latmon/compare.py, commands/compare.py) against values computed here
+"""latmon compare (src/latmon/analysis/compare.py, commands/compare.py) against values computed here
 independently: brute-force A12 over all pairs, binomial CI ranks from math.comb sums, pooled
 statistics with numpy."""
 
@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.compare import a12, compare, comparison_table, distribution_of, group_runs
-from latmon.distribution import Distribution
-from latmon.logformat import LogWriter
+from latmon.analysis.compare import a12, compare, comparison_table, distribution_of, group_runs
+from latmon.analysis.distribution import Distribution
+from latmon.inputs.logformat import LogWriter
 from latmon.model import Histogram, Run, Series
 
 
@@ -103,7 +103,7 @@ def test_histogram_inputs_use_the_bins_lower_edges() -> None:
 def test_overflow_is_the_same_in_compare_and_stats() -> None:
     """An overflow without a recorded maximum: compare and stats agree (the overflow is open,
     bounded below by the histogram's end) instead of placing it at different values."""
-    from latmon.stats import summarize_series
+    from latmon.analysis.stats import summarize_series
 
     h = Histogram(
         np.array([0]), np.array([100_000]), np.array([990]), overflow=10, overflow_lo=100_000
@@ -159,7 +159,7 @@ def test_cli_formats_and_errors(latmon_cli: Path, tmp_path: Path) -> None:
 
 
 def test_cpus_pool_but_hardware_channels_stay_apart() -> None:
-    from latmon.compare import group_runs
+    from latmon.analysis.compare import group_runs
     from latmon.model import Run, Series
 
     def series(name: str, values: list[int]) -> Series:
@@ -185,7 +185,7 @@ def test_cpus_pool_but_hardware_channels_stay_apart() -> None:
 def test_only_series_of_one_measure_are_compared() -> None:
     """The fabric's irq→ack and a CPU's wake-up are never differenced; channels of one path of
     two scenarios are, and a scenario's two channels of one path are two groups."""
-    from latmon.compare import compare, comparison_table, group_runs
+    from latmon.analysis.compare import compare, comparison_table, group_runs
     from latmon.model import Run, Series
     from latmon.tables import render
 

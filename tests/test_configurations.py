@@ -1,4 +1,4 @@
-"""Configurations side by side (latmon.configurations): one row per scenario with where it
+"""Configurations side by side (latmon.analysis.configurations): one row per scenario with where it
 ran and its headline measurement, computed independently here from the samples."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from latmon.configurations import configuration_rows
+from latmon.analysis.configurations import configuration_rows
 from latmon.model import Run, Series
 
 
@@ -95,7 +95,7 @@ def test_the_report_opens_with_the_configurations_side_by_side() -> None:
 def test_the_caption_is_written_for_the_campaign_that_ran() -> None:
     """A hypervisor campaign's note speaks of Dom0 and DomU; a comparison of kernels with no
     hypervisor (the preemption-model campaign) speaks of kernels and loads, never of domains."""
-    from latmon.configurations import meaning
+    from latmon.analysis.configurations import meaning
 
     xen = configuration_rows(
         [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import stat
 
-from latmon.cpio import CpioWriter
+from latmon.campaign.cpio import CpioWriter
 
 
 def parse_newc(data: bytes) -> list[tuple[str, int, bytes]]:

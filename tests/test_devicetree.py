@@ -1,5 +1,5 @@
-"""Device trees with boot modules (latmon.devicetree): module placement, dts literals, and a
-tree dumped by the real QEMU, extended and compiled by the real dtc, read back."""
+"""Device trees with boot modules (latmon.campaign.devicetree): module placement, dts literals, and
+a tree dumped by the real QEMU, extended and compiled by the real dtc, read back."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from latmon import devicetree
-from latmon.devicetree import MIB, QEMU_DTB_WINDOW, RAM_BASE, Module
+from latmon.campaign import devicetree
+from latmon.campaign.devicetree import MIB, QEMU_DTB_WINDOW, RAM_BASE, Module
 
 
 def files(tmp_path: Path, *sizes: int) -> list[Path]:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from latmon.distribution import Distribution, nearest_rank, quantile_ci_ranks
+from latmon.analysis.distribution import Distribution, nearest_rank, quantile_ci_ranks
 from latmon.model import Histogram
 
 QUANTILES = (0.5, 0.9, 0.99, 0.999, 0.9999, 0.99999)

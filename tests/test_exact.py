@@ -1,4 +1,5 @@
-"""Exact arithmetic (latmon.exact) against Python integers, Decimal and term-by-term sums."""
+"""Exact arithmetic (latmon.analysis.exact) against Python integers, Decimal and term-by-term
+sums."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from latmon.exact import binomial_ppf, exact_sums, sqrt_rational, weighted_offset_sums
+from latmon.analysis.exact import binomial_ppf, exact_sums, sqrt_rational, weighted_offset_sums
 
 
 @settings(max_examples=200, deadline=None)

@@ -1,4 +1,4 @@
-"""latmon.firmware reads the suites' case names from the built images (their one home):
+"""latmon.campaign.firmware reads the suites' case names from the built images (their one home):
 both tables, both word sizes (RV32 and AArch64), and a clear message for an image that is not
 built, not an ELF, or not a suite. That the names are the ones the firmware runs is checked where
 it runs: hw/tb/test_soc.py (every case's log, in the table's order) and tests/test_qemu_a53.py."""
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from latmon import firmware
+from latmon.campaign import firmware
 from latmon.errors import LatmonError
 
 

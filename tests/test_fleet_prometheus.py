@@ -36,8 +36,8 @@ import numpy as np
 import pytest
 from prometheus_support import Prometheus, free_port
 
-from latmon.logformat import read_file
-from latmon.runfile import read_run
+from latmon.inputs.logformat import read_file
+from latmon.inputs.runfile import read_run
 
 PROBE = ["--policy", "other", "--no-mlock", "-i", "1ms", "--deadline", "200us"]
 LINGER = "120s"  # ended by SIGTERM once the checks are done

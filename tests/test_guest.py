@@ -1,12 +1,12 @@
-"""The guest side of `latmon run` in QEMU (latmon.guest) without booting: the results channel
-is split into files even when a file holds marker-like text, the job script has the commands
+"""The guest side of `latmon run` in QEMU (latmon.campaign.guest) without booting: the results
+channel is split into files even when a file holds marker-like text, the job script has the commands
 the scenario asks for, and the preemption model is read from a kernel config."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from latmon.guest import measurement_job, parse_channel, preemption_model
+from latmon.campaign.guest import measurement_job, parse_channel, preemption_model
 
 CHANNEL = """@@guest kernel=6.1.0-56-rt-arm64 cpus=2 preempt=#1_SMP_PREEMPT_RT
 @@guest tracers=timerlat,osnoise,nop

@@ -34,10 +34,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.compare import a12, distribution_of
-from latmon.distribution import Bounded
+from latmon.analysis.compare import a12, distribution_of
+from latmon.analysis.distribution import Bounded
+from latmon.inputs.runfile import read_run
 from latmon.model import Run
-from latmon.runfile import read_run
 
 pytestmark = pytest.mark.target
 
@@ -171,7 +171,7 @@ def bounded_us(b: Bounded) -> str:
 
 def nearest_rank_p99_us(run: Run) -> float:
     """p99 of a run's latprobe wake-ups (every CPU pooled), nearest rank, in µs: computed here
-    with numpy from the samples, independently of latmon.distribution."""
+    with numpy from the samples, independently of latmon.analysis.distribution."""
     values = np.sort(
         np.concatenate(
             [

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from latmon.errors import InputError
-from latmon.ingest import detect_format, load
-from latmon.logformat import LogWriter
+from latmon.inputs.ingest import detect_format, load
+from latmon.inputs.logformat import LogWriter
 
 
 def write_log(path: Path, **header: object) -> None:
@@ -94,9 +94,9 @@ def test_plain_numbers_are_ingested_as_a_stream(tmp_path: Path, monkeypatch, cap
     resolution and the problems found on the way included."""
     import pyarrow.parquet as pq
 
-    import latmon.textscan as textscan
+    import latmon.inputs.textscan as textscan
     from latmon.cli import main
-    from latmon.runfile import read_run
+    from latmon.inputs.runfile import read_run
 
     monkeypatch.setattr(textscan, "BLOCK", 4096)
     monkeypatch.setattr(textscan, "MAX_LINE", 4096)

@@ -9,13 +9,12 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from latmon.distribution import Distribution
-from latmon.interactive import (
+from latmon.analysis.distribution import Distribution
+from latmon.figures.data import MAX_SPIKES, TIMELINE_BUCKETS, timeline_points
+from latmon.figures.interactive import (
     DASHES,
     EXCEEDANCE_TAIL,
-    MAX_SPIKES,
     PALETTE,
-    TIMELINE_BUCKETS,
     Dist,
     bin_index,
     exceedance_figure,
@@ -27,7 +26,6 @@ from latmon.interactive import (
     style,
     ticks_125,
     timeline_figure,
-    timeline_points,
 )
 from latmon.model import Series
 

@@ -30,9 +30,9 @@ from pathlib import Path
 import pytest
 from tracefs_support import instances, tracing_unavailable
 
-from latmon.ingest import load
-from latmon.logformat import read_file
-from latmon.spikes import spikes_of
+from latmon.analysis.spikes import spikes_of
+from latmon.inputs.ingest import load
+from latmon.inputs.logformat import read_file
 
 pytestmark = pytest.mark.skipif(
     tracing_unavailable() is not None, reason=str(tracing_unavailable())

@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 from tracefs_support import tracing_unavailable
 
-from latmon.distribution import nearest_rank
-from latmon.logformat import read_file
+from latmon.analysis.distribution import nearest_rank
+from latmon.inputs.logformat import read_file
 
 IS_ROOT = os.geteuid() == 0
 CPUS = sorted(os.sched_getaffinity(0))

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.logformat import read_file
+from latmon.inputs.logformat import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 IS_ROOT = os.geteuid() == 0
@@ -78,8 +78,8 @@ def test_timerlat_option_refuses_what_the_tracer_cannot_do(c_binary) -> None:
 def test_timerlat_series_are_measurements_of_their_own(tmp_path: Path) -> None:
     """With --timerlat there is no cpuN series: cpuN.irq and cpuN.thread (from=timerlat) are
     what latmon stats reports, while the same names from the stages stay parts of cpuN."""
-    from latmon.ingest import load
-    from latmon.logformat import LogWriter
+    from latmon.inputs.ingest import load
+    from latmon.inputs.logformat import LogWriter
 
     path = tmp_path / "t.log"
     with path.open("w") as f:
@@ -150,8 +150,8 @@ def matching_window(buckets: np.ndarray, want: collections.Counter[int]) -> int 
 
 @pytest.mark.target
 def test_timerlat_agrees_with_rtla_on_the_same_run(tmp_path: Path) -> None:
-    from latmon.guest import run_guest, target_dir
-    from latmon.ingest import load
+    from latmon.campaign.guest import run_guest, target_dir
+    from latmon.inputs.ingest import load
 
     images = target_dir()
     run = run_guest(images / "vmlinuz-rt", images / "initramfs.cpio.gz", guest_job(), tmp_path, 300)

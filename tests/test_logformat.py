@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from latmon.errors import InputError
-from latmon.logformat import (
+from latmon.inputs.logformat import (
     LogWriter,
     escape_value,
     looks_like_latmon_log,
@@ -207,7 +207,7 @@ def test_keep_going_keeps_every_valid_sample(kind: str) -> None:
 
 
 def test_unknown_version_is_refused() -> None:
-    from latmon.logformat import with_crc
+    from latmon.inputs.logformat import with_crc
 
     with pytest.raises(InputError, match="version '2' is not supported"):
         read_lines([with_crc("H latmon_log=2") + "\n"], "future.log", keep_going=True)

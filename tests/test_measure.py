@@ -7,8 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from latmon.ingest import load
-from latmon.logformat import LogWriter
+from latmon.inputs.ingest import load
+from latmon.inputs.logformat import LogWriter
+from latmon.inputs.runfile import read_run, write_run
 from latmon.measure import (
     INTERRUPT,
     TIMER_TO_USER,
@@ -19,7 +20,6 @@ from latmon.measure import (
     measure_of,
 )
 from latmon.model import Run, Series
-from latmon.runfile import read_run, write_run
 
 
 def series(name: str, **meta: str) -> Series:

@@ -56,11 +56,15 @@ def test_sdist_and_wheel_install_into_a_clean_venv(tmp_path: Path) -> None:
     # the fallback, the typing marker and plotly-free data it needs at run time.
     with tarfile.open(sdist) as tar:
         names = {Path(n).relative_to(Path(n).parts[0]).as_posix() for n in tar.getnames()}
-    for want in ("src/latmon/_textparse.c", "src/latmon/_textparse_py.py", "pyproject.toml"):
+    for want in (
+        "src/latmon/inputs/_textparse.c",
+        "src/latmon/inputs/_textparse_py.py",
+        "pyproject.toml",
+    ):
         assert want in names, f"{want} missing from {sdist.name}"
     wheel_names = set(zipfile.ZipFile(wheel).namelist())
-    assert "latmon/_textparse_py.py" in wheel_names and "latmon/py.typed" in wheel_names
-    assert any(n.startswith("latmon/_textparse.") and n.endswith(".so") for n in wheel_names)
+    assert "latmon/inputs/_textparse_py.py" in wheel_names and "latmon/py.typed" in wheel_names
+    assert any(n.startswith("latmon/inputs/_textparse.") and n.endswith(".so") for n in wheel_names)
     # A wheel with a compiled module says so in its tag (cpXY-cpXY-<platform>), never py3-none-any.
     assert f"-cp{sys.version_info.major}{sys.version_info.minor}-" in wheel.name, wheel.name
     assert "none-any" not in wheel.name
@@ -97,7 +101,7 @@ def test_sdist_and_wheel_install_into_a_clean_venv(tmp_path: Path) -> None:
     )
     version = run([latmon, "--version"], "latmon --version", env=env, cwd=tmp_path).stdout
     assert version.strip() == "latmon, version 0.1.0"
-    probe = "import importlib.util as u; print(u.find_spec('latmon._textparse') is not None)"
+    probe = "import importlib.util as u; print(u.find_spec('latmon.inputs._textparse') is not None)"
     assert run([py, "-c", probe], "probe", env=env, cwd=tmp_path).stdout.strip() == "False"
     check(stats())
 

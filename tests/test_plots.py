@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 from matplotlib.collections import PolyCollection
 
-from latmon.model import Histogram, Series
-from latmon.plots import (
-    MAX_SPIKES,
+from latmon.figures.data import MAX_SPIKES
+from latmon.figures.plots import (
     exceedance_figure,
     labelled,
     mean_max_figure,
@@ -17,6 +16,7 @@ from latmon.plots import (
     timeline_figure,
     violin_figure,
 )
+from latmon.model import Histogram, Series
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""latmon.prometheus without a server: the range answers of a store, made up here, turned into
+"""latmon.fleet.prometheus without a server: the range answers of a store, made up here, turned into
 exact histograms; restarts seen by the start time or by any counter falling."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from latmon.errors import LatmonError
-from latmon.prometheus import growth, le_to_ns, parse_time, pull
+from latmon.fleet.prometheus import growth, le_to_ns, parse_time, pull
 
 BOUNDS = ["0.00001", "0.0001", "0.001", "+Inf"]
 

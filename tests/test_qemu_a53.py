@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from latmon import firmware, qemu
+from latmon.campaign import firmware, qemu
 
 pytestmark = pytest.mark.qemu
 
@@ -66,7 +66,7 @@ def test_suite_passes_and_latmon_reads_every_case(suite_run, latmon_cli, tmp_pat
 
 
 def test_suite_metadata_says_emulated(suite_run, tmp_path) -> None:
-    from latmon.ingest import load  # the reader `latmon ingest` uses
+    from latmon.inputs.ingest import load  # the reader `latmon ingest` uses
 
     log = tmp_path / "uart.log"
     log.write_text(suite_run.console)
@@ -204,7 +204,7 @@ def test_the_host_limit_names_the_case_that_was_running(c_binary, tmp_path) -> N
     """With the firmware's watchdog set beyond the host's limit, a stuck handler is ended by
     the host's time limit; the console's `suite: case` lines say which case ran (what the
     campaign runner's note reports)."""
-    from latmon.targets import running_case
+    from latmon.campaign.kinds import running_case
 
     elf = c_binary("examples/suite-a53-qemu.elf")
     args = ["inject=isr-spin", "cases=caches-off", "case-timeout-ms=3600000"]
@@ -217,7 +217,7 @@ def test_the_host_limit_names_the_case_that_was_running(c_binary, tmp_path) -> N
 def test_print_the_suite_cases(suite_run, tmp_path) -> None:
     """The case table as make target-test shows it (counts of the 62.5 MHz generic timer; under
     -icount shift=4 one count is one executed instruction)."""
-    from latmon.ingest import load
+    from latmon.inputs.ingest import load
 
     log = tmp_path / "uart.log"
     log.write_text(suite_run.console)

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.runfile import read_run
+from latmon.inputs.runfile import read_run
 
 pytestmark = pytest.mark.target
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from latmon.inputs.runfile import write_run
 from latmon.model import Histogram, Run, Series
-from latmon.runfile import write_run
 
 
 def nearest_rank(values: np.ndarray, q: float) -> int:

@@ -1,4 +1,4 @@
-"""cyclictest readers (src/latmon/readers/cyclictest_{hist,json,verbose}.py) on real outputs.
+"""cyclictest readers (src/latmon/inputs/readers/cyclictest_{hist,json,verbose}.py) on real outputs.
 
 The text histogram and the JSON of one run must give the same histogram; the values are checked
 against numbers read off the files independently here (plain string handling, not the reader's).
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from latmon.errors import InputError
-from latmon.ingest import detect_format, load
-from latmon.readers import ReadOptions
+from latmon.inputs.ingest import detect_format, load
+from latmon.inputs.readers import ReadOptions
 
 DATA = Path(__file__).parent / "data" / "third-party"
 

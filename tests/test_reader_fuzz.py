@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from latmon._textparse import parse
 from latmon.errors import InputError, LatmonError
-from latmon.ingest import load
-from latmon.readers import ReadOptions, decimal_to_int
+from latmon.inputs._textparse import parse
+from latmon.inputs.ingest import load
+from latmon.inputs.readers import ReadOptions, decimal_to_int
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = int(os.environ.get("LATMON_FUZZ_EXAMPLES", "150"))

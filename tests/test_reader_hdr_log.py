@@ -10,11 +10,11 @@ import pytest
 from hdrh.histogram import HdrHistogram
 from hdrh.log import HistogramLogWriter
 
-from latmon.distribution import Distribution
+from latmon.analysis.distribution import Distribution
+from latmon.analysis.stats import summarize, summarize_series
 from latmon.errors import InputError
-from latmon.ingest import detect_format, load
-from latmon.readers import ReadOptions
-from latmon.stats import summarize, summarize_series
+from latmon.inputs.ingest import detect_format, load
+from latmon.inputs.readers import ReadOptions
 
 DATA = Path(__file__).parent / "data" / "third-party"
 

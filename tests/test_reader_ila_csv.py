@@ -1,4 +1,4 @@
-"""ILA CSV reader (src/latmon/readers/ila_csv.py): latencies from irq/ack edges, on captures
+"""ILA CSV reader (src/latmon/inputs/readers/ila_csv.py): latencies from irq/ack edges, on captures
 built here in the Vivado export layout from a known event list (no board or Vivado here)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from latmon.errors import InputError
-from latmon.ingest import detect_format, load
-from latmon.readers import ReadOptions
+from latmon.inputs.ingest import detect_format, load
+from latmon.inputs.readers import ReadOptions
 
 HEADER = "Sample in Buffer,Sample in Window,TRIGGER,design_1_i/lm/irq,design_1_i/lm/ack_pulse\n"
 RADIX = "Radix - UNSIGNED,UNSIGNED,UNSIGNED,BINARY,BINARY\n"

@@ -1,4 +1,4 @@
-"""jitterdebugger reader (src/latmon/readers/jitterdebugger.py) on one real run: results.json
+"""jitterdebugger reader (src/latmon/inputs/readers/jitterdebugger.py) on one real run: results.json
 and samples.raw must agree, and both with values decoded here independently (struct)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from latmon.errors import InputError
-from latmon.ingest import detect_format, load
+from latmon.inputs.ingest import detect_format, load
 
 DATA = Path(__file__).parent / "data" / "third-party"
 

@@ -1,4 +1,4 @@
-"""Plain-number reader (src/latmon/readers/plain.py): units, exact decimals, bad lines."""
+"""Plain-number reader (src/latmon/inputs/readers/plain.py): units, exact decimals, bad lines."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from latmon.errors import InputError
-from latmon.ingest import detect_format, load
-from latmon.readers import ReadOptions
+from latmon.inputs.ingest import detect_format, load
+from latmon.inputs.readers import ReadOptions
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from latmon.errors import InputError
-from latmon.ingest import load
-from latmon.readers import ReadOptions
+from latmon.inputs.ingest import load
+from latmon.inputs.readers import ReadOptions
 
 DATA = Path(__file__).parent / "data" / "third-party" / "rtla-timerlat-hist.txt"
 

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from latmon.logformat import LogWriter
+from latmon.inputs.logformat import LogWriter
+from latmon.inputs.runfile import write_run
 from latmon.model import Run, Series
-from latmon.runfile import write_run
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "build" / "report-browser"

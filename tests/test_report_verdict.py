@@ -1,6 +1,6 @@
 """The report's verdict: a configuration is named best only when the samples say so — its tail
 interval wholly below the others' (or it alone meets the deadline) — not on one worst sample;
-overlapping intervals are a tie (src/latmon/report.py: rank_rows)."""
+overlapping intervals are a tie (src/latmon/report/html.py: rank_rows)."""
 
 from __future__ import annotations
 

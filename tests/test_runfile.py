@@ -10,8 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from latmon.errors import InputError
+from latmon.inputs.runfile import META_KEY, read_run, write_run
 from latmon.model import Histogram, Run, Series
-from latmon.runfile import META_KEY, read_run, write_run
 
 
 def sample_run() -> Run:
@@ -114,7 +114,7 @@ def test_write_is_atomic(tmp_path: Path) -> None:
 def test_checksum_detects_damage_anywhere_in_the_data(tmp_path: Path) -> None:
     """64 random bytes written into the middle of a run file: refused on every read, never
     turned into wrong statistics."""
-    from latmon.runfile import iter_latency
+    from latmon.inputs.runfile import iter_latency
 
     path = tmp_path / "r.parquet"
     write_run(sample_run(), path)

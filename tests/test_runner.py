@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from latmon.campaign.scenario import load_scenario
+from latmon.campaign.steps import cyclictest_command, cyclictest_dma_latency, interleave
 from latmon.errors import InputError
-from latmon.runfile import read_run
-from latmon.runner import cyclictest_command, cyclictest_dma_latency, interleave
-from latmon.scenario import load_scenario
+from latmon.inputs.runfile import read_run
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK_PROBE = "probe: {policy: other, mlock: false, interval: 1ms}\n"

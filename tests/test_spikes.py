@@ -1,5 +1,5 @@
-"""latmon.spikes: spike explanations read back from latprobe's series, field by field, against
-the values written; priorities as people read them; a damaged spike series named."""
+"""latmon.analysis.spikes: spike explanations read back from latprobe's series, field by field,
+against the values written; priorities as people read them; a damaged spike series named."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from latmon.analysis.spikes import Contributor, spikes_of
 from latmon.errors import InputError
-from latmon.ingest import load
-from latmon.logformat import LogWriter
-from latmon.spikes import Contributor, spikes_of
+from latmon.inputs.ingest import load
+from latmon.inputs.logformat import LogWriter
 
 FIELDS = ("latency", "stage", "holder", "id", "prio", "first")
 

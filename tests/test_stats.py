@@ -1,5 +1,5 @@
-"""Statistics (latmon.stats.summarize) against values computed independently: by hand, by plain
-numpy, by term-by-term binomial sums."""
+"""Statistics (latmon.analysis.stats.summarize) against values computed independently: by hand, by
+plain numpy, by term-by-term binomial sums."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from latmon.analysis import run_file_stats
-from latmon.distribution import Distribution
+from latmon.analysis.distribution import Distribution
+from latmon.analysis.files import run_file_stats
+from latmon.analysis.stats import PERCENTILES, Summary, stat_cell, summarize
+from latmon.inputs.runfile import write_run
 from latmon.model import Histogram, Run, Series
-from latmon.runfile import write_run
-from latmon.stats import PERCENTILES, Summary, stat_cell, summarize
 from latmon.tables import plain
 
 

@@ -18,6 +18,7 @@ from statsmodels.sandbox.stats.runs import runstest_1samp
 from synthetic_tails import MODELS, ar1, drifting
 
 from latmon import tail
+from latmon.analysis import chunks
 from latmon.model import Histogram, Series
 
 LEVEL = 0.0125
@@ -272,7 +273,7 @@ def test_chunked_checks_equal_statsmodels_and_scipy_on_whole_arrays(
     numpy's median computed on the whole array."""
     from statsmodels.tsa.stattools import acf, kpss
 
-    monkeypatch.setattr(tail, "CHUNK", 10_007)
+    monkeypatch.setattr(chunks, "CHUNK", 10_007)
     x = ar1(np.random.default_rng(21), 200_000, 0.02)
     x[100_000:] += 3  # the halves differ a little
     stat, p, lags, _ = kpss(x.astype(np.float64), regression="c", nlags="auto", result_object=False)
@@ -296,7 +297,7 @@ def test_chunked_checks_equal_statsmodels_and_scipy_on_whole_arrays(
 def test_the_tail_is_fitted_from_the_largest_values_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """The pool kept chunk by chunk is the top 3√n + 1 values; the mean excess summed in
     chunks equals the one from the sorted series."""
-    monkeypatch.setattr(tail, "CHUNK", 10_007)
+    monkeypatch.setattr(chunks, "CHUNK", 10_007)
     x = MODELS["exponential"].draw(np.random.default_rng(22), 100_000)
     pool = np.sort(tail.tail_pool(x))
     assert np.array_equal(pool, np.sort(x)[-(round(3 * math.sqrt(len(x))) + 1) :])

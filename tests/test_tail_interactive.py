@@ -1,4 +1,4 @@
-"""latmon.tail_interactive: the report's interactive tail figure draws the measured curve
+"""latmon.tail.interactive: the report's interactive tail figure draws the measured curve
 (thinned, the maximum kept), the fit's own extrapolated quantiles with their band, the pWCETs
 and the diagnostics, in the unit of the figure; the deadline never stretches the axis."""
 
@@ -11,9 +11,9 @@ import pytest
 from synthetic_tails import MODELS, ar1
 
 from latmon import tail
-from latmon.interactive import spec_json
-from latmon.tail_interactive import measured_curve, tail_figure
-from latmon.tail_plots import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
+from latmon.figures.interactive import spec_json
+from latmon.tail.interactive import measured_curve, tail_figure
+from latmon.tail.plotting import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 
 
 def _decoded(value: object) -> np.ndarray:

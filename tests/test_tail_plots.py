@@ -1,4 +1,4 @@
-"""latmon.tail_plots: the tail figure draws the measured curve (thinned, never one point per
+"""latmon.tail.plotting: the tail figure draws the measured curve (thinned, never one point per
 sample), the fit's own extrapolated quantiles with their band, and the diagnostics; nothing for
 a series without a pWCET."""
 
@@ -11,7 +11,7 @@ import pytest
 from synthetic_tails import MODELS, ar1
 
 from latmon import tail
-from latmon.tail_plots import (
+from latmon.tail.plotting import (
     CURVE_POINTS,
     LOWEST_PROBABILITY,
     band_probabilities,

@@ -1,4 +1,4 @@
-"""latmon.tail_report: the report's section shows the checks first; pWCETs with intervals and
+"""latmon.tail.report: the report's section shows the checks first; pWCETs with intervals and
 the tail figure only for a series that passes them; otherwise the reasons — for a dependent
 series, a drifting one and a histogram."""
 
@@ -11,9 +11,9 @@ import pytest
 from matplotlib.figure import Figure as StaticFigure
 from synthetic_tails import MODELS, ar1, drifting
 
-from latmon.interactive import Figure
+from latmon.figures.interactive import Figure
 from latmon.model import Histogram, Series
-from latmon.tail_report import StaticMaker, TailSection
+from latmon.tail.report import StaticMaker, TailSection
 
 
 class Images:

@@ -1,4 +1,4 @@
-"""latmon.tail_tables: the checks and pWCET tables hold the analysis' own numbers, with the
+"""latmon.tail.tables: the checks and pWCET tables hold the analysis' own numbers, with the
 verdict decided by the interval's upper end, in every format of the one table writer."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from latmon.tables import render
 from latmon.tail import Check, GpdFit, MethodResult, Quantile, TailAnalysis
-from latmon.tail_tables import checks_table, fit_text, pwcet_table
+from latmon.tail.tables import checks_table, fit_text, pwcet_table
 
 
 def _analysis() -> TailAnalysis:

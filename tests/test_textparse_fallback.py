@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from latmon import _textparse_py
-from latmon._textparse import parse as parse_c
+from latmon.inputs import _textparse_py
+from latmon.inputs._textparse import parse as parse_c
 
 # Bytes that matter to the grammar, plus a few that do not.
 ALPHABET = b"0123456789+-.,: \t\r\n#xe9"

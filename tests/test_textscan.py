@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import latmon.textscan as textscan
-from latmon._textparse import parse
+import latmon.inputs.textscan as textscan
 from latmon.errors import InputError
-from latmon.textscan import scan
+from latmon.inputs._textparse import parse
+from latmon.inputs.textscan import scan
 
 
 def collect(path: Path, **kw: object) -> tuple[list[int], list[tuple[int, int, bytes]]]:

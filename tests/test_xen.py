@@ -1,4 +1,4 @@
-"""Xen on QEMU's virt machine (latmon.xen, docs/target/xen.md).
+"""Xen on QEMU's virt machine (latmon.campaign.xen, docs/target/xen.md).
 
 The pure parts against captured output of a real Xen 4.17 Dom0 (tests/data/xen): `xl info`,
 `xl vcpu-list`, the console prefix of dom0less guests, the xl configuration and Xen's command
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from latmon import guest, xen
-from latmon.ingest import load
+from latmon.campaign import guest, xen
+from latmon.inputs.ingest import load
 
 DATA = Path(__file__).parent / "data" / "xen"
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ import cocotb
 from latmon_tb import TB, Stimulus, check, waveform
 from model.latmon_core_model import Kind, core_model
 
-from latmon.logformat import LogWriter
+from latmon.inputs.logformat import LogWriter
 
 CLOCK_HZ = 100_000_000
 TIMEOUT = 5000  # cycles: 50 µs

@@ -120,7 +120,7 @@ def _compare(name: str, got: list[int], want: list[Pair]) -> SeriesCheck:
 
 
 def check(uart_log: Path, trace: Path) -> CheckReport:
-    from latmon.ingest import load
+    from latmon.inputs.ingest import load
 
     runs = load(uart_log)
     ev = read_trace(trace)

@@ -125,7 +125,7 @@ async def refdesign_scenario(dut) -> None:
     assert words == want_words
 
     # scoreboard: T1 and T2 from the recorded edges through the event model of the core
-    from latmon.ingest import load
+    from latmon.inputs.ingest import load
 
     (run,) = load(log)
     got = {s.name: s.latency.tolist() for s in run.series}

@@ -60,7 +60,7 @@ class Figures:
 
 def figures(uart_log: Path, report: CheckReport) -> Figures:
     """Every figure the notes and the page show, from the UART's logs and the cross-check."""
-    from latmon.ingest import load
+    from latmon.inputs.ingest import load
 
     runs = {r.meta.get("scenario", "?"): r for r in load(uart_log)}
     cases = {c.case: c for c in report.cases}

@@ -56,8 +56,8 @@ class SocSimError(Exception):
 def suite_cases(elf: Path = SUITE_ELF) -> tuple[str, ...]:
     """The suite's cases in the order of the image's table (sw/examples/baremetal/suite/
     fabric_cases.c, read from the ELF's symbol table); bit i of fsuite_config.cases runs case i."""
+    from latmon.campaign.firmware import fabric_suite_cases
     from latmon.errors import LatmonError
-    from latmon.firmware import fabric_suite_cases
 
     try:
         return fabric_suite_cases(elf)

@@ -59,7 +59,7 @@ def suite():
                     }
                 )
             )
-    from latmon.ingest import load
+    from latmon.inputs.ingest import load
 
     runs = {r.meta["scenario"]: r for r in load(result.uart)}
     return result, runs, check(result.uart, result.trace)

@@ -5,9 +5,10 @@
 Only series that measure the same thing are compared: an FPGA core's irq→ack latency and a Linux
 thread's wake-up latency are different quantities, and T1 (timer → data ready) and T2 (data ready
 → ISR read) of one core are different paths. :func:`record_measures` fills both keys for every
-series a reader produces (``latmon.ingest.load``), so run files written by ``latmon ingest`` and
-``latmon run`` carry them; a producer states them itself with ``quantity=`` and ``path=`` in the
-``H`` or ``C`` records of a latmon-log (docs/latmon-log.md), which always wins. Inputs that do not
+series a reader produces (``latmon.inputs.ingest.load``), so run files written by
+``latmon ingest`` and ``latmon run`` carry them; a producer states them itself with ``quantity=``
+and ``path=`` in the ``H`` or ``C`` records of a latmon-log (docs/latmon-log.md), which always wins.
+Inputs that do not
 say what they measured (plain numbers, HdrHistogram logs) are ``latency`` along an
 ``unspecified`` path: comparable with each other only.
 """

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from latmon.analysis.compare import compare, comparison_table, group_runs, json_rows
 from latmon.commands.options import (
     EXIT_DAMAGED,
     input_options,
@@ -14,8 +15,7 @@ from latmon.commands.options import (
     parse_deadline,
     report_problems,
 )
-from latmon.compare import compare, comparison_table, group_runs, json_rows
-from latmon.readers import ReadOptions
+from latmon.inputs.readers import ReadOptions
 from latmon.tables import render
 
 

@@ -12,8 +12,8 @@ import click
 
 from latmon.commands.options import run_files_output
 from latmon.errors import LatmonError
-from latmon.prometheus import http_fetch, parse_time, pull, selector_for
-from latmon.runfile import write_run
+from latmon.fleet.prometheus import http_fetch, parse_time, pull, selector_for
+from latmon.inputs.runfile import write_run
 
 
 def _file_name(value: str) -> str:

@@ -18,12 +18,12 @@ from latmon.commands.options import (
     run_files_output,
 )
 from latmon.errors import LatmonError, printable
-from latmon.ingest import check_input, detect_format, load
+from latmon.inputs.ingest import check_input, detect_format, load
+from latmon.inputs.readers import ReadOptions, plain
+from latmon.inputs.readers.plain import Streamed
+from latmon.inputs.runfile import write_run, write_streamed_run
 from latmon.measure import record_measures
 from latmon.model import Run
-from latmon.readers import ReadOptions, plain
-from latmon.readers.plain import Streamed
-from latmon.runfile import write_run, write_streamed_run
 
 
 @click.command()
@@ -121,7 +121,7 @@ def command(
 
 def _plain_stream(path: Path, fmt: str, keep_going: bool, options: ReadOptions) -> Streamed | None:
     """A plain-number input as a stream (its values are never held whole), or None for every
-    other format (read whole by :func:`latmon.ingest.load`)."""
+    other format (read whole by :func:`latmon.inputs.ingest.load`)."""
     if fmt not in ("auto", plain.NAME):
         return None
     check_input(path)

@@ -11,10 +11,10 @@ from typing import Any
 
 import click
 
-from latmon.ingest import FORMATS, load
+from latmon.campaign.scenario import parse_duration_ns
+from latmon.inputs.ingest import FORMATS, load
+from latmon.inputs.readers import UNIT_NS, ReadOptions
 from latmon.model import Run
-from latmon.readers import UNIT_NS, ReadOptions
-from latmon.scenario import parse_duration_ns
 
 #: Exit status when results were produced from damaged input (with --keep-going).
 EXIT_DAMAGED = 3

@@ -9,7 +9,7 @@ import sys
 import click
 from scipy import stats as sps
 
-from latmon.scenario import parse_duration_ns
+from latmon.campaign.scenario import parse_duration_ns
 from latmon.tail import EXCEEDANCES_PER_ROOT, MIN_EXCEEDANCES, PROBABILITIES
 
 

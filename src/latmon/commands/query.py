@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import click
 
-from latmon.query import run_files, run_query
+from latmon.fleet.query import run_files, run_query
 from latmon.tables import Column, Table, render
 
 

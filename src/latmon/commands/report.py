@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 
-from latmon.browser import open_in_browser, print_pdf
 from latmon.commands.options import (
     EXIT_DAMAGED,
     input_options,
@@ -16,9 +15,10 @@ from latmon.commands.options import (
     parse_deadline,
     report_problems,
 )
+from latmon.inputs.readers import ReadOptions
 from latmon.output import write_text
-from latmon.readers import ReadOptions
 from latmon.report import HtmlReport, MarkdownReport
+from latmon.report.browser import open_in_browser, print_pdf
 
 
 @click.command()

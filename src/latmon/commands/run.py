@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from latmon.runner import find_latprobe, run_campaign
-from latmon.scenario import load_scenario, parse_duration_ns
+from latmon.campaign.runner import find_latprobe, run_campaign
+from latmon.campaign.scenario import load_scenario, parse_duration_ns
 
 EXIT_INTERRUPTED = 130
 

@@ -13,7 +13,15 @@ from pathlib import Path
 
 import click
 
-from latmon.analysis import STREAMED_TEXT, SeriesStats, run_file_stats, series_stats, text_stats
+from latmon.analysis.distribution import MAX_BINS
+from latmon.analysis.files import (
+    STREAMED_TEXT,
+    SeriesStats,
+    run_file_stats,
+    series_stats,
+    text_stats,
+)
+from latmon.analysis.stats import CONFIDENCE, EXTRA_KEYS, PERCENTILES, SUMMARY_KEYS, stat_cell
 from latmon.commands.options import (
     EXIT_DAMAGED,
     input_options,
@@ -22,12 +30,10 @@ from latmon.commands.options import (
     report_problems,
     show_progress,
 )
-from latmon.distribution import MAX_BINS
-from latmon.ingest import detect_format
+from latmon.inputs.ingest import detect_format
+from latmon.inputs.readers import ReadOptions
+from latmon.inputs.runfile import read_run_header
 from latmon.model import Run
-from latmon.readers import ReadOptions
-from latmon.runfile import read_run_header
-from latmon.stats import CONFIDENCE, EXTRA_KEYS, PERCENTILES, SUMMARY_KEYS, stat_cell
 from latmon.tables import FORMATS, Column, Table, fmt, render
 
 #: Show a progress bar for run files with at least this many rows (and only on a terminal).
@@ -252,7 +258,7 @@ def shorten(text: str, width: int) -> str:
 
 
 def stats_table(results: list[SeriesStats], with_deadline: bool, compact: bool = False) -> Table:
-    """The statistics table; every figure through :func:`latmon.stats.stat_cell`, as in
+    """The statistics table; every figure through :func:`latmon.analysis.stats.stat_cell`, as in
     compare and the report. ``compact``: n, min, p50, p99 with its interval and max (and
     the deadline's columns), run labels shortened."""
     columns = STATS_COLUMNS

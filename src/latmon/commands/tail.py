@@ -9,6 +9,8 @@ from fractions import Fraction
 
 import click
 
+from latmon.analysis.stats import deadline_in_unit
+from latmon.campaign.scenario import parse_duration_ns
 from latmon.commands.options import (
     EXIT_DAMAGED,
     input_options,
@@ -16,10 +18,8 @@ from latmon.commands.options import (
     parse_deadline,
     report_problems,
 )
+from latmon.inputs.readers import ReadOptions
 from latmon.model import Run, Series
-from latmon.readers import ReadOptions
-from latmon.scenario import parse_duration_ns
-from latmon.stats import deadline_in_unit
 from latmon.tables import Table, escape_markdown, fmt, render
 from latmon.tail import (
     ALPHA,
@@ -30,7 +30,7 @@ from latmon.tail import (
     analyse_series,
     quantisation_of,
 )
-from latmon.tail_tables import checks_table, fit_text, pwcet_table
+from latmon.tail.tables import checks_table, fit_text, pwcet_table
 
 
 def row_of(

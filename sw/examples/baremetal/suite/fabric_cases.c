@@ -576,7 +576,8 @@ static int case_throughput(struct fsuite *s, const struct fsuite_case *c)
 /* ---- the table ----------------------------------------------------------------------------- */
 
 /* The one home of the case names and their order: the host reads this table and its length from
- * the image's symbol table (src/latmon/firmware.py); bit i of fsuite_config.cases runs entry i. */
+ * the image's symbol table (src/latmon/campaign/firmware.py); bit i of fsuite_config.cases runs
+ * entry i. */
 
 const struct fsuite_case fsuite_cases[] = {
 	{ "baseline", "T1/T2, caches on and warm, one source", case_baseline },

@@ -1,6 +1,6 @@
 /*
  * The timer suite's cases (timer_suite.h): the table — the one home of the case names, which the
- * host reads from the image's symbol table (src/latmon/firmware.py: suite_cases and
+ * host reads from the image's symbol table (src/latmon/campaign/firmware.py: suite_cases and
  * suite_case_count) — the interrupt handlers' records, and how one sample of each kind is taken.
  */
 #include "latmon_errno.h"
@@ -25,7 +25,7 @@ const struct suite_case suite_cases[] = {
 	  0 },
 };
 /* The one home of the case names: the host reads them from the image's symbol table
- * (src/latmon/firmware.py: this table and its length). */
+ * (src/latmon/campaign/firmware.py: this table and its length). */
 const size_t suite_case_count = sizeof suite_cases / sizeof suite_cases[0];
 
 /* What the interrupt handlers record, per core. Written in handlers, read by the runner. */

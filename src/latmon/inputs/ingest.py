@@ -1,0 +1,184 @@
+"""Load any supported input into runs: run files and every reader's format (latmon-log, cyclictest,
+rtla, jitterdebugger, ILA CSV, HdrHistogram, plain numbers).
+
+The format is detected from the content, never from the file name.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path
+
+from latmon.errors import InputError, LatmonError
+from latmon.inputs.readers import (
+    ReadOptions,
+    cyclictest_hist,
+    cyclictest_json,
+    cyclictest_verbose,
+    hdr_log,
+    ila_csv,
+    jitterdebugger,
+    latmon_log,
+    plain,
+    rtla_timerlat_hist,
+)
+from latmon.inputs.runfile import is_run_file, read_run
+from latmon.inputs.textscan import shown
+from latmon.measure import record_measures
+from latmon.model import Run
+
+#: text formats in the order they are tried; plain (any list of numbers) comes last
+_TEXT_READERS = (
+    latmon_log,
+    cyclictest_json,
+    jitterdebugger,
+    cyclictest_hist,
+    cyclictest_verbose,
+    ila_csv,
+    hdr_log,
+    rtla_timerlat_hist,
+    plain,
+)
+FORMATS = (
+    "auto",
+    "run",
+    *(r.NAME for r in _TEXT_READERS),
+    jitterdebugger.RAW_NAME,
+)
+SNIFF_BYTES = 64 * 1024
+
+
+def detect_format(path: Path) -> str:
+    """Name the format of a file from its content."""
+    if is_run_file(path):
+        return "run"
+    try:
+        with path.open("rb") as f:
+            head = f.read(SNIFF_BYTES).decode("latin-1")
+    except OSError as error:
+        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+    for reader in _TEXT_READERS:
+        if reader.sniff(head):
+            return str(reader.NAME)
+    with path.open("rb") as f:
+        if jitterdebugger.sniff_raw(f.read(SNIFF_BYTES - SNIFF_BYTES % 28)):
+            return jitterdebugger.RAW_NAME
+    raise _unrecognised(path, head)
+
+
+_NUMBERISH = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*(,|$)")
+
+
+def _unrecognised(path: Path, head: str) -> InputError:
+    """The error for a file no reader recognises: it names the first line that does not fit
+    (for a list of numbers, the first line that is not a number: NaN, inf, 12us ...)."""
+    formats = (
+        "not a latmon run file or latmon-log, cyclictest (-h text, -v, --json), jitterdebugger "
+        "(results.json, samples.raw), ILA CSV, an HdrHistogram log or a list of numbers; give "
+        "--format to say which it is"
+    )
+    if "\n" not in head and len(head) >= SNIFF_BYTES:
+        return InputError(
+            str(path),
+            1,
+            f"a line longer than {SNIFF_BYTES >> 10} KiB ({shown(head[:30].encode('latin-1'))}…): "
+            f"no format latmon reads has such lines (numbers: one per line); {formats}",
+        )
+    lines = head.split("\n")
+    numbers = 0
+    for number, line in enumerate(lines[:-1] if len(lines) > 1 else lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        if _NUMBERISH.match(text):
+            numbers += 1
+            continue
+        shown_text = shown(line.encode("latin-1", "replace"))  # the bytes as they are
+        if numbers:
+            return InputError(
+                str(path),
+                number,
+                f"{shown_text} is not a number: a list of numbers holds one integer or decimal "
+                "per line, without a unit (give it with --input-unit); NaN and inf are not "
+                "latencies",
+            )
+        return InputError(str(path), number, f"unrecognised format: {shown_text}; {formats}")
+    return InputError(str(path), None, f"unrecognised format: {formats}")
+
+
+def load(
+    path: str | Path,
+    fmt: str = "auto",
+    keep_going: bool = False,
+    options: ReadOptions | None = None,
+) -> list[Run]:
+    """Read a file into one or more runs, each series with what it measures
+    (:func:`latmon.measure.record_measures`)."""
+    return [record_measures(run) for run in _read(Path(path), fmt, keep_going, options)]
+
+
+#: What a path that is not a regular file is, by its file type.
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a pipe (a FIFO, or /dev/stdin fed by a pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def check_input(path: Path) -> None:
+    """Refuse what cannot be read as an input file, before opening it: a missing path, a
+    folder, an unreadable file, and anything but a regular file — a FIFO would make the first
+    open wait for a writer, and every input is read more than once (the format is detected
+    from its head, text is streamed twice for exact ranks)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        raise InputError(str(path), None, "no such file") from None
+    except OSError as error:
+        raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise InputError(str(path), None, "is a folder; give the files in it")
+    for test, kind in _NOT_REGULAR:
+        if test(mode):
+            raise InputError(
+                str(path),
+                None,
+                f"{kind}, not a regular file: latmon reads an input more than once; save the "
+                "stream to a file first (e.g. cyclictest ... > run.txt) and give that",
+            )
+    if not os.access(path, os.R_OK):
+        raise InputError(str(path), None, "cannot read: permission denied")
+
+
+def _read(path: Path, fmt: str, keep_going: bool, options: ReadOptions | None) -> list[Run]:
+    check_input(path)
+    if fmt == "auto":
+        fmt = detect_format(path)
+    if fmt == "run":
+        return [read_run(path)]
+    opts = options or ReadOptions()
+    opts.keep_going = keep_going
+    for reader in _TEXT_READERS:
+        if fmt == reader.NAME:
+            runs: list[Run] = reader.read(path, opts)
+            return runs
+    if fmt == jitterdebugger.RAW_NAME:
+        return jitterdebugger.read_raw(path, opts)
+    raise LatmonError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def load_all(
+    paths: list[str],
+    fmt: str = "auto",
+    keep_going: bool = False,
+    options: ReadOptions | None = None,
+) -> list[Run]:
+    """Read every file; raises on the first unreadable file (strict or not: a file that is not
+    an input at all is a user error). With keep_going, damaged logs yield their valid part."""
+    runs: list[Run] = []
+    for path in paths:
+        runs.extend(load(path, fmt, keep_going, options))
+    return runs

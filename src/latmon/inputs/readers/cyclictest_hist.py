@@ -1,0 +1,164 @@
+"""cyclictest histogram text (``cyclictest -q -h N``, standard output).
+
+    # Histogram
+    000000 000000	000003          bucket, then one count per thread (µs; ns with -N)
+    ...
+    # Total: 000000826 000000983     rt-tests <= 2.6 only; >= 2.7 also drops all-zero rows
+    # Min Latencies: 00008 00004
+    # Avg Latencies: 00023 00021
+    # Max Latencies: 00406 01002
+    # Histogram Overflows: 01174 01012
+    # Histogram Overflow at cycle number:
+    # Thread 0: 00000 00001 ... # 01154 others
+
+cyclictest truncates each latency to a whole unit, so bucket k holds latencies in [k, k+1).
+The text does not say whether -N was given: the unit is µs unless --input-unit ns says so.
+Values above the histogram's range are counted as overflows (an overflow bin whose lower edge is
+the histogram's end).
+
+Strict: inside the table every line must be a row (a damaged row is reported with its file:line
+and text), and the footer (``# Total`` or ``# Max Latencies``) must follow — without it the
+output was cut short and samples are missing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from latmon.inputs.readers import Problems, ReadOptions, in_range, us_or_ns
+from latmon.inputs.textscan import shown
+from latmon.model import Histogram, Run, Series
+
+NAME = "cyclictest-hist"
+
+_ROW = re.compile(r"^(\d+)((?:[ \t]+\d+)+)[ \t]*$")
+_SUMMARY = re.compile(
+    r"^# (Total|Min Latencies|Max Latencies|Histogram Overflows):((?:\s+\d+)*)\s*$"
+)
+_THREAD = re.compile(r"^# Thread (\d+):((?:\s+\d+)*)(?:\s+#\s+(\d+) others)?\s*$")
+
+
+def sniff(head: str) -> bool:
+    return "# Histogram" in head and bool(re.search(r"^\d{6} \d", head, re.M))
+
+
+def read(path: Path, options: ReadOptions) -> list[Run]:
+    text = path.read_text(errors="replace")
+    problems = Problems(str(path), options.keep_going)
+    unit_ns = us_or_ns(options, str(path), "cyclictest histograms")
+    rows: dict[int, list[int]] = {}
+    summary: dict[str, list[str]] = {}
+    overflow_cycles: dict[int, str] = {}
+    nthreads: int | None = None
+    in_hist = False
+    foreign = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("# Histogram") and not line.startswith("# Histogram O"):
+            in_hist = True
+            continue
+        m = _ROW.match(line)
+        if m and in_hist:
+            row = [int(v) for v in m.group(2).split()]
+            if not all(in_range(v * unit_ns) for v in [int(m.group(1)), *row]):
+                problems.add(number, "a number too large to be a count or a latency")
+                continue
+            if nthreads is None:
+                nthreads = len(row)
+            if len(row) != nthreads:
+                problems.add(number, f"{len(row)} counts where the rows have {nthreads}")
+                continue
+            bucket = int(m.group(1))
+            if bucket in rows or (rows and bucket < max(rows)):
+                problems.add(number, f"bucket {bucket} is repeated or out of order")
+                continue
+            rows[bucket] = row
+            continue
+        m = _SUMMARY.match(line)
+        if m:
+            values = m.group(2).split()
+            if not all(in_range(int(v) * unit_ns) for v in values):
+                problems.add(number, "a number too large to be a count or a latency")
+                continue
+            summary[m.group(1)] = values
+            continue
+        m = _THREAD.match(line)
+        if m:
+            listed = m.group(2).split()
+            others = f" and {int(m.group(3))} others" if m.group(3) else ""
+            overflow_cycles[int(m.group(1))] = " ".join(str(int(c)) for c in listed) + others
+            continue
+        if line.startswith("#") or not line.strip():
+            continue
+        if in_hist and not summary:
+            # inside the table: a row that is not one is damage, never skipped silently
+            problems.add(number, f"not a histogram row: {shown(line.encode())}")
+            continue
+        foreign += 1
+    if nthreads is None:
+        raise problems.fatal(None, "no histogram rows: is this cyclictest -h output?")
+    if "Max Latencies" not in summary and "Total" not in summary:
+        problems.add(
+            None,
+            "no '# Total' or '# Max Latencies' footer after the histogram: the output is cut "
+            "short (rows and samples lost?)",
+        )
+    buckets = np.array(sorted(rows), dtype=np.int64)
+    matrix = np.array([rows[b] for b in sorted(rows)], dtype=np.int64).reshape(-1, nthreads)
+
+    def per_thread(key: str) -> list[str] | None:
+        values = summary.get(key)
+        if values is not None and len(values) != nthreads:
+            problems.add(None, f"'# {key}' has {len(values)} values for {nthreads} threads")
+            return None
+        return values
+
+    totals, overflows = per_thread("Total"), per_thread("Histogram Overflows")
+    minima, maxima = per_thread("Min Latencies"), per_thread("Max Latencies")
+    end = int(buckets[-1]) + 1 if len(buckets) else 0
+    series = []
+    for i in range(nthreads):
+        counts = matrix[:, i]
+        keep = counts > 0
+        overflow = int(overflows[i]) if overflows else 0
+        if totals and int(totals[i]) != int(counts.sum()):
+            problems.add(
+                None,
+                f"thread {i}: '# Total' says {int(totals[i])}, the rows add up to "
+                f"{int(counts.sum())} (rows lost?)",
+            )
+        counters = {"events": int(counts.sum()) + overflow, "overflows": overflow}
+        if minima:
+            counters["min"] = int(minima[i]) * unit_ns
+        if maxima:
+            counters["max"] = int(maxima[i]) * unit_ns
+        meta = {"thread": str(i)}
+        if i in overflow_cycles:
+            meta["overflow_cycles"] = overflow_cycles[i]
+        series.append(
+            Series(
+                name=f"thread{i}",
+                unit="ns",
+                resolution=unit_ns,
+                histogram=Histogram(
+                    buckets[keep] * unit_ns,
+                    (buckets[keep] + 1) * unit_ns,
+                    counts[keep],
+                    overflow=overflow,
+                    overflow_lo=end * unit_ns if overflow else None,
+                ),
+                counters=counters,
+                meta=meta,
+            )
+        )
+    meta = {
+        "source": "cyclictest",
+        "format": NAME,
+        "input_unit": "ns" if unit_ns == 1 else "us",
+        "rt_tests_style": "<=2.6 (all rows, Total)" if "Total" in summary else ">=2.7",
+    }
+    if foreign:
+        meta["foreign_lines"] = str(foreign)
+    return [Run(meta=meta, series=series, path=str(path), problems=problems.items)]

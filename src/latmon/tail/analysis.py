@@ -1,0 +1,543 @@
+"""The analysis of one series: both fits with their checks (docs/tail.md); see latmon.tail.
+
+Over 500 lines on purpose: the analysis of one series in the order it runs (pool, POT, GEV,
+held-out check, the result types), each step reading the one before.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats as sps
+
+from latmon.errors import LatmonError
+from latmon.model import Series
+from latmon.tables import fmt
+from latmon.tail.base import (
+    ALPHA,
+    CONFIDENCE,
+    EXCEEDANCES_PER_ROOT,
+    HEAVY_LEVEL,
+    HELD_OUT_ALPHA,
+    HELD_OUT_COUNTS,
+    HELD_OUT_MIN_BLOCKS,
+    HELD_OUT_MIN_EXCEEDANCES,
+    MIN_BLOCKS,
+    MIN_DISTINCT,
+    MIN_EXCEEDANCES,
+    PROBABILITIES,
+    STABILITY_CONFIDENCE,
+    Check,
+    Quantile,
+    quiet,
+)
+from latmon.tail.checks import half_counts, iid_checks
+from latmon.tail.gev import GevFit, block_maxima, default_block_size, fit_gev
+from latmon.tail.gpd import QUANTISATION, GpdFit, data_tick, fit_pot
+from latmon.tail.threshold import (
+    MeanExcess,
+    StabilityPoint,
+    count_above,
+    mean_residual_life,
+    select_threshold,
+    stability,
+    tail_pool,
+)
+
+# --- the analysis of one series -----------------------------------------------------------
+
+
+@dataclass
+class MethodResult:
+    """One method's fit (POT or block maxima), its own checks and its pWCETs (none when a
+    check failed)."""
+
+    method: str
+    fit: GpdFit | GevFit | None
+    checks: list[Check]
+    quantiles: list[Quantile]
+
+    @property
+    def valid(self) -> bool:
+        return self.fit is not None and all(c.passed for c in self.checks)
+
+    def as_dict(self, factor: float = 1.0, deadline: float | None = None) -> dict[str, object]:
+        out: dict[str, object] = {"method": self.method, "valid": self.valid}
+        fit = self.fit
+        if isinstance(fit, GpdFit):
+            out.update(
+                threshold=fit.threshold * factor,
+                exceedances=fit.exceedances,
+                rate=fit.rate,
+                scale=fit.sigma * factor,
+                shape=fit.xi,
+                shape_ci=list(fit.xi_ci),
+            )
+        elif isinstance(fit, GevFit):
+            out.update(
+                block=fit.block,
+                blocks=fit.blocks,
+                location=fit.mu * factor,
+                scale=fit.sigma * factor,
+                shape=fit.xi,
+                shape_ci=list(fit.xi_ci),
+            )
+        out["checks"] = [c.as_dict() for c in self.checks]
+        out["pwcet"] = [q.as_dict(factor, deadline) for q in self.quantiles]
+        return out
+
+
+@dataclass
+class TailAnalysis:
+    """Everything ``latmon tail`` says about one series, in the series' unit."""
+
+    n: int
+    #: Why nothing could be analysed at all (histogram only, too few samples), else None.
+    unavailable: str | None
+    checks: list[Check]
+    pot: MethodResult | None = None
+    gev: MethodResult | None = None
+    stability: list[StabilityPoint] = field(default_factory=list)
+    mean_excess: MeanExcess | None = None
+    alpha: float = ALPHA
+    confidence: float = CONFIDENCE
+    probabilities: tuple[float, ...] = PROBABILITIES
+    #: The empirical exceedance curve: sorted values and P(X > value) (for plots).
+    sample_max: float = math.nan
+
+    @property
+    def iid(self) -> bool:
+        return self.unavailable is None and all(c.passed for c in self.checks)
+
+    @property
+    def valid(self) -> bool:
+        """At least one method gives a pWCET."""
+        return any(m is not None and m.valid for m in (self.pot, self.gev))
+
+    def reasons(self) -> list[str]:
+        """Why no pWCET (or a method's pWCET) is given: one line each."""
+        if self.unavailable is not None:
+            return [self.unavailable]
+        out = [
+            f"{c.name}: p = {_p(c.p_value)} < {c.level:g}: {c.detail}"
+            if c.level is not None
+            else f"{c.name}: {c.detail}"
+            for c in self.checks
+            if not c.passed
+        ]
+        if out:
+            return out
+        for m in (self.pot, self.gev):
+            if m is None:
+                continue
+            out += [f"{m.method}: {c.name}: {c.detail}" for c in m.checks if not c.passed]
+        return out
+
+    def as_dict(self, factor: float = 1.0, deadline: float | None = None) -> dict[str, object]:
+        """JSON: values times ``factor``; ``deadline`` (in the series' unit) adds a verdict to
+        every pWCET."""
+        return {
+            "n": self.n,
+            "valid": self.valid,
+            "reasons": self.reasons(),
+            "alpha": self.alpha,
+            "confidence": self.confidence,
+            "checks": [c.as_dict() for c in self.checks],
+            "pot": None if self.pot is None else self.pot.as_dict(factor, deadline),
+            "block_maxima": None if self.gev is None else self.gev.as_dict(factor, deadline),
+            "threshold_stability": [s.as_dict(factor) for s in self.stability],
+        }
+
+
+def _p(p: float | None) -> str:
+    return "—" if p is None else f"{p:.3g}"
+
+
+def _shape_check(
+    xi: float, xi_ci: tuple[float, float], confidence: float, nll: float, light_nll: float
+) -> Check:
+    """The heavy-tail screen: the signed root of the likelihood ratio of ξ̂ against the best
+    fit with ξ = 0, r = sign(ξ̂) √(2 (nll(0) - nll(ξ̂))), is standard normal at the boundary of a
+    light tail; the tail is called heavy when the one-sided p = 1 - Φ(r) is below
+    HEAVY_LEVEL."""
+    lo, hi = xi_ci
+    text = f"ξ = {xi:+.3f}, {confidence:.0%} interval [{lo:+.3f}, {hi:+.3f}]"
+    deviance = max(2.0 * (light_nll - nll), 0.0) if math.isfinite(light_nll) else 0.0
+    r = math.copysign(math.sqrt(deviance), xi)
+    p = float(sps.norm.sf(r))
+    if p < HEAVY_LEVEL:
+        return Check(
+            "shape",
+            False,
+            text + ": a heavy tail (a light one, ξ ≤ 0, is rejected): the latency has no upper "
+            "bound in this model and its quantiles grow as a power of 1/p, so an "
+            "extrapolation to small p is not supported by the data",
+            r,
+            p,
+            HEAVY_LEVEL,
+        )
+    kind = "bounded" if hi < 0 else "light or bounded"
+    return Check("shape", True, f"{text}: {kind} tail", r, p, HEAVY_LEVEL)
+
+
+def _count_check(name: str, have: int, need: int, what: str) -> Check:
+    ok = have >= need
+    return Check(name, ok, f"{have:,} {what}" + ("" if ok else f", at least {need} needed"))
+
+
+@quiet
+def analyse_tail(
+    values: np.ndarray,
+    probabilities: Sequence[float] = PROBABILITIES,
+    alpha: float = ALPHA,
+    confidence: float = CONFIDENCE,
+    threshold: float | None = None,
+    block: int | None = None,
+    min_exceedances: int = MIN_EXCEEDANCES,
+    unit: str = "",
+    resolution: int = 1,
+    quantisation: str = "round",
+) -> TailAnalysis:
+    """Checks, then (when they pass) the POT and block-maxima fits of samples in time order.
+
+    ``threshold`` fixes the POT threshold (a value in the samples' unit) instead of the
+    automatic choice; ``block`` fixes the block size; ``unit`` names the samples' unit in the
+    checks' details; ``resolution`` is the run's recorded resolution and ``quantisation`` how
+    a recorded value stands for the true latency (:data:`QUANTISATION`)."""
+    x = np.asarray(values)
+    n = len(x)
+    probs = tuple(sorted(set(probabilities), reverse=True))
+    min_n = math.ceil((min_exceedances / EXCEEDANCES_PER_ROOT) ** 2)
+    result = TailAnalysis(n, None, [], alpha=alpha, confidence=confidence, probabilities=probs)
+    if n < min_n:
+        result.unavailable = (
+            f"{n:,} samples: too few for an extreme-value analysis (at least {min_n:,} give "
+            f"{min_exceedances} exceedances; see latmon plan)"
+        )
+        return result
+    result.sample_max = float(x.max())
+    counts = half_counts(x)
+    result.checks = iid_checks(x, alpha, unit, counts)
+    if not result.iid:
+        return result
+    result.pot, result.gev, result.stability = fit_tail(
+        x,
+        probs,
+        confidence,
+        threshold,
+        block,
+        min_exceedances,
+        resolution=resolution,
+        quantisation=quantisation,
+        unit=unit,
+    )
+    median = counts.median() if counts is not None else None
+    result.mean_excess = mean_residual_life(x, confidence=confidence, median=median)
+    return result
+
+
+@quiet
+def fit_tail(
+    values: np.ndarray,
+    probabilities: Sequence[float] = PROBABILITIES,
+    confidence: float = CONFIDENCE,
+    threshold: float | None = None,
+    block: int | None = None,
+    min_exceedances: int = MIN_EXCEEDANCES,
+    resolution: int = 1,
+    quantisation: str = "round",
+    unit: str = "",
+    held_out: bool = True,
+) -> tuple[MethodResult, MethodResult, list[StabilityPoint]]:
+    """The POT and block-maxima fits with their own checks (exceedances, blocks, shape, the
+    held-out check) and pWCETs, and the threshold-stability points — without the i.i.d.
+    checks (which :func:`analyse_tail` runs first).
+
+    The grid of the samples is found in the largest values (:func:`data_tick`, at least the
+    recorded ``resolution``): POT fits it by the interval-censored likelihood, block maxima
+    take each maximum at the middle of its cell. A tail that POT shows heavy gets no number
+    from block maxima either (POT sees √n times more of the tail)."""
+    x = np.asarray(values)
+    probs = tuple(sorted(set(probabilities), reverse=True))
+    if quantisation not in QUANTISATION:
+        raise LatmonError(f"quantisation must be one of {', '.join(QUANTISATION)}")
+    n = len(x)
+    # POT sees only the largest values: every candidate threshold's exceedances are among them
+    pool = tail_pool(x, min_exceedances)
+    if threshold is not None and (len(pool) == 0 or threshold < float(pool.min())):
+        pool = x[x > threshold]
+    tick = float(data_tick(pool, resolution))
+    grid = Grid(tick, quantisation, resolution)
+    points = stability(pool, min_exceedances, tick, quantisation, n)
+    pot = _pot(pool, n, points, probs, confidence, threshold, min_exceedances, grid)
+    gev = _block_maxima(x, probs, confidence, block, grid)
+    if held_out:
+        half = len(x) // 2
+        first, second = x[:half], x[half:]
+        for method in (pot, gev):
+            if method.valid and isinstance(method.fit, GpdFit | GevFit):
+                check = held_out_check(method.fit, first, second, min_exceedances, grid, unit)
+                method.checks.append(check)
+                if not check.passed:
+                    method.quantiles = []
+    heavy = next((c for c in pot.checks if c.name == "shape" and not c.passed), None)
+    if heavy is not None and gev.fit is not None:
+        gev.checks.append(
+            Check(
+                "shape (POT)", False, "the peaks over threshold show a heavy tail: " + heavy.detail
+            )
+        )
+        gev.quantiles = []
+    return pot, gev, points
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The grid the samples lie on: ``tick`` (0: continuous), how a value stands for its
+    cell (:data:`QUANTISATION`) and the run's recorded resolution."""
+
+    tick: float
+    quantisation: str = "round"
+    resolution: int = 1
+
+    def midpoint_shift(self) -> float:
+        """From a recorded value to the middle of its cell."""
+        return (0.5 - QUANTISATION[self.quantisation]) * self.tick
+
+    def text(self) -> str:
+        if self.tick <= 0:
+            return "continuous values"
+        cell = "[y - h/2, y + h/2)" if self.quantisation == "round" else "[y, y + h)"
+        text = f"on a grid of h = {fmt(self.tick)}: each value y stands for {cell}"
+        if self.tick > self.resolution > 0:
+            text += f" (the run records a resolution of {fmt(self.resolution)}; the values show h)"
+        return text
+
+
+def held_out_check(
+    fit: GpdFit | GevFit,
+    first: np.ndarray,
+    second: np.ndarray,
+    min_exceedances: int,
+    grid: Grid,
+    unit: str = "",
+) -> Check:
+    """The reliability test of the MBPTA literature: the method fitted, as it was fitted to
+    the whole series, to the first half of the samples alone; its quantiles at p = c / m (m
+    the samples of the second half, c each of HELD_OUT_COUNTS, where p lies beyond the data
+    the fit starts from) must not be exceeded by the second half more often than a binomial
+    count of mean c allows: the count above the upper end of the quantile's interval is
+    tested one-sided (Bonferroni over the levels at HELD_OUT_ALPHA). A fit that underestimates
+    the tail fails; one that overestimates it passes (it is only conservative)."""
+    name = "held-out exceedances"
+    m = len(second)
+    suffix = f" {unit}" if unit else ""
+    part: GpdFit | GevFit | None
+    if isinstance(fit, GpdFit):
+        # the same threshold rule on the first half: the same exceedance rate
+        k = max(round(fit.rate * len(first)), 2)
+        if k < min(min_exceedances, HELD_OUT_MIN_EXCEEDANCES) or k >= len(first):
+            part = None
+        else:
+            top = tail_pool(first, keep=k + 1)  # the threshold and the k values above it
+            u = float(top.min())
+            part = fit_pot(top, u, fit.confidence, grid.tick, grid.quantisation, len(first))
+        limit = fit.rate
+    else:
+        maxima = block_maxima(first, fit.block)
+        part = None
+        if len(maxima) >= HELD_OUT_MIN_BLOCKS and len(np.unique(maxima)) >= MIN_DISTINCT:
+            part = fit_gev(maxima + grid.midpoint_shift(), fit.block, fit.confidence)
+        limit = 1.0 / fit.block
+    if part is None:
+        return Check(
+            name,
+            False,
+            f"the first half ({len(first):,} samples) is too short to fit the model again and "
+            "test it on the second half: no pWCET without that check",
+        )
+    levels = [c / m for c in HELD_OUT_COUNTS if c / m < limit]
+    if not levels:
+        return Check(name, False, f"the second half ({m:,} samples) is too short to test the tail")
+    worst_p, parts = 1.0, []
+    for p in levels:
+        q = part.quantile_ci(p)
+        observed = count_above(second, q.high) if math.isfinite(q.high) else 0
+        pv = float(sps.binom.sf(observed - 1, m, p))
+        worst_p = min(worst_p, pv)
+        high = "∞" if not math.isfinite(q.high) else fmt(q.high)
+        parts.append(
+            f"{observed} above its {p:.2g} quantile's upper end {high}{suffix} "
+            f"({fmt(p * m)} expected at most)"
+        )
+    level = HELD_OUT_ALPHA / len(levels)
+    passed = worst_p * len(levels) >= HELD_OUT_ALPHA
+    detail = f"fitted to the first {len(first):,} samples, tested on the last {m:,}: " + "; ".join(
+        parts
+    )
+    if not passed:
+        detail += ": the fit underestimates the tail of the samples it did not see"
+    return Check(name, passed, detail, None, worst_p, level)
+
+
+def _pot(
+    x: np.ndarray,
+    n: int,
+    points: list[StabilityPoint],
+    probs: tuple[float, ...],
+    confidence: float,
+    threshold: float | None,
+    min_exceedances: int,
+    grid: Grid,
+) -> MethodResult:
+    method = "POT/GPD"
+    if threshold is None:
+        if not points:
+            check = Check(
+                "exceedances",
+                False,
+                f"no threshold has {min_exceedances} samples with {MIN_DISTINCT} distinct "
+                f"values above it ({grid.text()}): too few distinct values in the tail to fit "
+                "its shape; record with a finer resolution or more samples",
+            )
+            return MethodResult(method, None, [check], [])
+        chosen = select_threshold(points)
+        threshold = points[chosen].threshold
+        choice = Check("threshold", True, _threshold_choice(points, chosen))
+    else:
+        choice = Check("threshold", True, "given (--threshold)")
+    fit = fit_pot(x, threshold, confidence, grid.tick, grid.quantisation, n)
+    above = x[x > threshold]
+    checks = [
+        choice,
+        Check("resolution", True, grid.text() + " (interval-censored likelihood)")
+        if grid.tick > 0
+        else Check("resolution", True, "continuous values"),
+        _count_check("exceedances", len(above), min_exceedances, "samples above the threshold"),
+    ]
+    distinct = len(np.unique(above))
+    if distinct < MIN_DISTINCT:
+        checks.append(
+            _count_check(
+                "distinct exceedances",
+                distinct,
+                MIN_DISTINCT,
+                f"distinct values above the threshold ({grid.text()})",
+            )
+        )
+    if fit is None:
+        return MethodResult(method, None, checks, [])
+    checks.append(_shape_check(fit.xi, fit.xi_ci, confidence, fit.nll, fit.light_nll))
+    bad = [p for p in probs if p > fit.rate]
+    if bad:
+        checks.append(
+            Check(
+                "probability",
+                False,
+                f"p = {bad[0]:g} is not beyond the threshold's exceedance rate {fit.rate:.3g}: "
+                "read it from the samples (latmon stats)",
+            )
+        )
+    result = MethodResult(method, fit, checks, [])
+    if result.valid:
+        result.quantiles = [fit.quantile_ci(p) for p in probs]
+    return result
+
+
+def _threshold_choice(points: Sequence[StabilityPoint], chosen: int) -> str:
+    """How the automatic threshold was chosen, in one line."""
+    first = f"{len(points)} candidates from {points[0].exceedances:,} down to "
+    first += f"{points[-1].exceedances:,} exceedances"
+    if chosen == 0:
+        return (
+            f"the lowest of {first}: its ξ agrees with ξ at every higher one "
+            f"({STABILITY_CONFIDENCE:.0%} family)"
+        )
+    return (
+        f"candidate {chosen + 1} of {first}: ξ at the {chosen} lower one(s) disagrees with ξ "
+        "higher up (the tail is not yet generalised Pareto there; see the stability plot)"
+    )
+
+
+def _block_maxima(
+    x: np.ndarray, probs: tuple[float, ...], confidence: float, block: int | None, grid: Grid
+) -> MethodResult:
+    method = "block maxima/GEV"
+    b = block or default_block_size(len(x))
+    maxima = block_maxima(x, b)
+    checks = [_count_check("blocks", len(maxima), MIN_BLOCKS, f"blocks of {b:,} samples")]
+    if len(maxima) < MIN_BLOCKS or len(np.unique(maxima)) < MIN_DISTINCT:
+        if len(maxima) >= MIN_BLOCKS:
+            checks.append(
+                Check("distinct maxima", False, f"{len(np.unique(maxima))} distinct block maxima")
+            )
+        return MethodResult(method, None, checks, [])
+    # on a grid, each maximum at the middle of the cell it stands for
+    fit = fit_gev(maxima + grid.midpoint_shift(), b, confidence)
+    checks.append(_shape_check(fit.xi, fit.xi_ci, confidence, fit.nll, fit.light_nll))
+    result = MethodResult(method, fit, checks, [])
+    if result.valid:
+        result.quantiles = [fit.quantile_ci(p) for p in probs]
+    return result
+
+
+def time_ordered(series: Series) -> np.ndarray | None:
+    """The series' samples in time order (sorted by its time column ``t`` when it has one and
+    that column is not already in order), or None for a histogram-only series."""
+    if not series.has_samples:
+        return None
+    latency = series.latency
+    t = series.columns.get("t")
+    if t is not None and len(t) > 1 and bool(np.any(np.diff(t) < 0)):
+        return np.asarray(latency[np.argsort(t, kind="stable")])
+    return latency
+
+
+def analyse_series(
+    series: Series,
+    probabilities: Sequence[float] = PROBABILITIES,
+    alpha: float = ALPHA,
+    confidence: float = CONFIDENCE,
+    threshold: float | None = None,
+    block: int | None = None,
+    min_exceedances: int = MIN_EXCEEDANCES,
+    quantisation: str = "round",
+) -> TailAnalysis:
+    """:func:`analyse_tail` of a series in time order (on the series' recorded resolution, its
+    values standing for their cells as ``quantisation`` says); a histogram-only series gets a
+    reason instead."""
+    values = time_ordered(series)
+    if values is None:
+        kind = "a histogram only" if series.histogram is not None else "no samples"
+        return TailAnalysis(
+            0,
+            f"{kind}: an extreme-value analysis needs the samples in time order (for the "
+            "independence and stationarity checks and the block maxima); record samples "
+            "(e.g. latprobe without --hist, latctl read) to get a pWCET",
+            [],
+            alpha=alpha,
+            confidence=confidence,
+            probabilities=tuple(sorted(set(probabilities), reverse=True)),
+        )
+    return analyse_tail(
+        values,
+        probabilities,
+        alpha,
+        confidence,
+        threshold,
+        block,
+        min_exceedances,
+        series.unit,
+        series.resolution,
+        quantisation,
+    )
+
+
+def quantisation_of(meta: dict[str, str]) -> str:
+    """How a run's tool turns a latency into the value it records (:data:`QUANTISATION`):
+    cyclictest truncates (its µs are ns divided by 1000); every other source is taken as
+    rounding to its grid (a cycle counter's count is the elapsed time to within a cycle)."""
+    return "floor" if meta.get("source") == "cyclictest" else "round"

@@ -1,0 +1,280 @@
+"""Validity checks of a series for extreme-value analysis: independence (Ljung–Box, runs) and
+identical distribution (KPSS, two-half Kolmogorov–Smirnov), read in chunks."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as sps
+
+from latmon.analysis.chunks import chunks
+from latmon.tables import fmt
+from latmon.tail.base import ALPHA, CHECK_NAMES, LJUNG_BOX_LAGS, Check
+
+# --- validity checks ----------------------------------------------------------------------
+
+
+#: Above this many samples the two halves' KS distance is computed from their value counts
+#: (both halves > 10,000: scipy's asymptotic p-value, the same formula) instead of by sorting.
+KS_COUNTS_FROM = 100_000
+#: The value counts have at most this many bins (8 bytes each, per half).
+COUNT_BINS = 1 << 22
+
+
+def lagged_products(
+    x: np.ndarray, mean: float, lags: int, known: np.ndarray | None = None
+) -> np.ndarray:
+    """Σ_t (x_t - mean)(x_{t+k} - mean) for k = 0..lags, in chunks; the lags in ``known``
+    (the same sums for lags 0..len(known)-1) are not summed again. (einsum, not np.dot: a
+    BLAS dot product spins its threads on a busy machine, ten times slower here.)"""
+    first = 0 if known is None else len(known)
+    out = np.zeros(lags + 1)
+    if known is not None:
+        out[: min(first, lags + 1)] = known[: lags + 1]
+    if first > lags:
+        return out
+    for start, stop, ahead in chunks(len(x), lags):
+        a = np.asarray(x[start:stop], dtype=np.float64) - mean
+        b = np.asarray(x[start:ahead], dtype=np.float64) - mean
+        for k in range(first, lags + 1):
+            m = min(len(a), len(b) - k)
+            if m > 0:
+                out[k] += float(np.einsum("i,i->", a[:m], b[k : k + m]))
+    return out
+
+
+def _kpss_covlags(n: int) -> int:
+    """The autocovariances the KPSS bandwidth rule starts from (Hobijn et al. 1998)."""
+    return int(n ** (2.0 / 9.0))
+
+
+def ljung_box(
+    values: np.ndarray,
+    level: float,
+    lags: int = LJUNG_BOX_LAGS,
+    products: np.ndarray | None = None,
+) -> Check:
+    """Ljung–Box Q = n(n+2) Σ r_k²/(n-k) over ``lags`` autocorrelations r_k = c_k / c_0 with
+    c_k = Σ (x_t - x̄)(x_{t+k} - x̄) (statsmodels' acf, unadjusted), χ²(lags) under
+    independence. The lagged sums are read in chunks: O(lags · n) time in bounded memory."""
+    x = np.asarray(values)
+    n = len(x)
+    h = max(1, min(lags, n // 5))
+    if n == 0 or float(x.max()) == float(x.min()):
+        return Check(CHECK_NAMES[0], False, "the series is constant: nothing to test")
+    c = lagged_products(x, float(x.mean()), h, products)
+    r = c[1 : h + 1] / c[0]
+    q = float(n * (n + 2) * np.sum(r * r / (n - np.arange(1, h + 1))))
+    p = float(sps.chi2.sf(q, h))
+    passed = p >= level
+    detail = f"Q = {q:.4g} over {h} lags, lag-1 autocorrelation {float(r[0]):+.3f}" + (
+        "" if passed else ": successive latencies are correlated"
+    )
+    return Check(CHECK_NAMES[0], passed, detail, q, p, level)
+
+
+def runs_test(values: np.ndarray, level: float, median: float | None = None) -> Check:
+    """Wald–Wolfowitz runs test about the median (samples equal to the median are left out):
+    the number of runs R against its mean 2 n₁n₂/n + 1 and variance under independence, as a
+    two-sided normal z test. Counted in chunks (``median``: the series' median when the caller
+    knows it)."""
+    x = np.asarray(values)
+    m = float(np.median(x)) if median is None else median
+    n1 = n2 = changes = 0
+    last: bool | None = None
+    for start, stop, _ in chunks(len(x)):
+        chunk = x[start:stop]
+        above = chunk[chunk != m] > m
+        if not len(above):
+            continue
+        k = int(np.count_nonzero(above))
+        n1 += k
+        n2 += len(above) - k
+        changes += int(np.count_nonzero(above[1:] != above[:-1]))
+        if last is not None and bool(above[0]) != last:
+            changes += 1
+        last = bool(above[-1])
+    if n1 < 2 or n2 < 2:
+        return Check(CHECK_NAMES[1], False, "too few samples on one side of the median", None)
+    runs = 1 + changes
+    n = n1 + n2
+    mean = 2.0 * n1 * n2 / n + 1.0
+    var = 2.0 * n1 * n2 * (2.0 * n1 * n2 - n) / (n * n * (n - 1.0))
+    z = (runs - mean) / math.sqrt(var)
+    p = float(2 * sps.norm.sf(abs(z)))
+    passed = p >= level
+    what = "fewer runs than chance: latencies come in streaks" if z < 0 else "more runs than chance"
+    detail = f"{runs} runs, {mean:.1f} expected, z = {z:+.2f}" + ("" if passed else f": {what}")
+    return Check(CHECK_NAMES[1], passed, detail, z, p, level)
+
+
+#: KPSS level stationarity: the critical values of Kwiatkowski et al. (1992), Table 1, at
+#: these p-values (statsmodels' table).
+KPSS_CRITICAL = (0.347, 0.463, 0.574, 0.739)
+KPSS_P = (0.10, 0.05, 0.025, 0.01)
+
+
+def kpss_statistic(x: np.ndarray, products: np.ndarray | None = None) -> tuple[float, float, int]:
+    """(KPSS statistic, p, lags) as statsmodels' ``kpss(x, "c", nlags="auto")`` computes
+    them — the residuals' partial sums over the Newey–West long-run variance, the bandwidth
+    of Hobijn et al. (1998) from int(n^(2/9)) autocovariances, the p-value interpolated in
+    the table — with the sums taken in chunks."""
+    n = len(x)
+    mean = float(x.mean())
+    covlags = _kpss_covlags(n)
+    c = lagged_products(x, mean, covlags, products)
+    s0 = c[0] / n
+    s1 = 0.0
+    for i in range(1, covlags + 1):
+        product = c[i] / (n / 2.0)
+        s0 += product
+        s1 += i * product
+    ratio = s1 / s0
+    lags = min(int(1.1447 * (ratio * ratio) ** (1.0 / 3.0) * n ** (1.0 / 3.0)), n - 1)
+    if lags > covlags:
+        c = lagged_products(x, mean, lags, c)
+    s_hat = (c[0] + sum(2 * c[i] * (1.0 - i / (lags + 1.0)) for i in range(1, lags + 1))) / n
+    eta, carry = 0.0, 0.0
+    for start, stop, _ in chunks(n):
+        partial = np.cumsum(np.asarray(x[start:stop], dtype=np.float64) - mean) + carry
+        eta += float(np.dot(partial, partial))
+        carry = float(partial[-1])
+    stat = eta / (n * n) / s_hat
+    p = float(np.interp(stat, KPSS_CRITICAL, KPSS_P))
+    return stat, p, lags
+
+
+def kpss_level(values: np.ndarray, level: float, products: np.ndarray | None = None) -> Check:
+    """KPSS test of level stationarity (:func:`kpss_statistic`: statsmodels' ``kpss``,
+    regression "c", automatic Newey–West bandwidth). Its p-value is interpolated in the
+    published table, so it is only known within [0.01, 0.1]: p = 0.1 means "at least 0.1",
+    p = 0.01 "at most 0.01"."""
+    x = np.asarray(values)
+    if len(x) == 0 or float(x.max()) == float(x.min()):
+        return Check(CHECK_NAMES[2], True, "the series is constant", 0.0, 1.0, level)
+    stat, p, lags = kpss_statistic(x, products)
+    passed = p >= level
+    bound = "≥ " if p >= 0.1 else "≤ " if p <= 0.01 else "= "
+    detail = f"KPSS = {stat:.3f} ({lags} lags), p {bound}{p:.3g}" + (
+        "" if passed else ": the level drifts over the run"
+    )
+    return Check(CHECK_NAMES[2], passed, detail, stat, p, level)
+
+
+@dataclass(frozen=True)
+class HalfCounts:
+    """The values of the two halves of a whole-number series counted in bins of ``width``
+    from ``low`` (width 1: exact), for the KS distance and the median without sorting."""
+
+    low: int
+    width: int
+    first: np.ndarray
+    second: np.ndarray
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> HalfCounts:
+        low, high = int(x.min()), int(x.max())
+        width = max(1, -(-(high - low + 1) // COUNT_BINS))
+        bins = (high - low) // width + 1
+        half = len(x) // 2
+        counts = []
+        for part in (x[:half], x[half:]):
+            c = np.zeros(bins, dtype=np.int64)
+            for start, stop, _ in chunks(len(part)):
+                c += np.bincount((part[start:stop] - low) // width, minlength=bins)
+            counts.append(c)
+        return cls(low, width, counts[0], counts[1])
+
+    def median(self) -> float:
+        """The median (the mean of the two middle values, as numpy's); with bins wider than
+        1, the lower edge of the bin that holds it."""
+        total = self.first + self.second
+        n = int(total.sum())
+        cumulative = np.cumsum(total)
+        lower = int(np.searchsorted(cumulative, (n - 1) // 2 + 1))
+        upper = int(np.searchsorted(cumulative, n // 2 + 1))
+        return self.low + self.width * (lower + upper) / 2
+
+    def ks(self) -> float:
+        """max |F₁ - F₂| over the bin edges (every value when the width is 1)."""
+        f1 = np.cumsum(self.first) / max(int(self.first.sum()), 1)
+        f2 = np.cumsum(self.second) / max(int(self.second.sum()), 1)
+        return float(np.max(np.abs(f1 - f2)))
+
+
+def halves_ks(
+    values: np.ndarray, level: float, unit: str = "", counts: HalfCounts | None = None
+) -> Check:
+    """Two-sample Kolmogorov–Smirnov test between the first and the second half (scipy for
+    up to KS_COUNTS_FROM samples; above, the distance from the halves' value counts and
+    scipy's asymptotic p-value for it); the detail names the halves' medians and maxima in
+    ``unit``."""
+    x = np.asarray(values)
+    half = len(x) // 2
+    first, second = x[:half], x[half:]
+    if counts is None or len(x) <= KS_COUNTS_FROM:
+        result = sps.ks_2samp(first, second)
+        d, p = float(result.statistic), float(result.pvalue)
+        medians = float(np.median(first)), float(np.median(second))
+    else:
+        d = counts.ks()
+        en = half * (len(x) - half) / len(x)
+        p = float(sps.kstwo.sf(d, round(en)))
+        medians = (
+            HalfCounts(counts.low, counts.width, counts.first, 0 * counts.first).median(),
+            HalfCounts(counts.low, counts.width, 0 * counts.second, counts.second).median(),
+        )
+    passed = p >= level
+    suffix = f" {unit}" if unit else ""
+    detail = (
+        f"D = {d:.4f}; medians {fmt(medians[0])} and "
+        f"{fmt(medians[1])}{suffix}, maxima {fmt(int(first.max()))} and "
+        f"{fmt(int(second.max()))}{suffix}"
+    )
+    if not passed:
+        detail += ": the two halves differ"
+    return Check(CHECK_NAMES[3], passed, detail, d, p, level)
+
+
+def value_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values and their counts (np.unique), for a long series of whole numbers
+    counted in chunks in at most COUNT_BINS bins (exact when they span fewer values; else each
+    bin at its lower edge, as a histogram draws it)."""
+    x = np.asarray(values)
+    if len(x) <= KS_COUNTS_FROM or x.dtype.kind not in "iu":
+        distinct, counts = np.unique(x, return_counts=True)
+        return distinct, counts
+    c = HalfCounts.of(x)
+    total = c.first + c.second
+    where = np.flatnonzero(total)
+    return c.low + c.width * where, total[where]
+
+
+def half_counts(x: np.ndarray) -> HalfCounts | None:
+    """The halves' value counts of a long series of whole numbers (None otherwise)."""
+    return HalfCounts.of(x) if len(x) > KS_COUNTS_FROM and x.dtype.kind in "iu" else None
+
+
+def iid_checks(
+    values: np.ndarray, alpha: float = ALPHA, unit: str = "", counts: HalfCounts | None = None
+) -> list[Check]:
+    """The four i.i.d. tests, each at alpha / 4 (``unit`` names the values' unit in details).
+    A long series of whole numbers is counted once (:class:`HalfCounts`, or ``counts``) for
+    the median of the runs test and the KS distance; nothing is sorted or copied whole."""
+    x = np.asarray(values)
+    level = alpha / 4
+    if counts is None:
+        counts = half_counts(x)
+    median = counts.median() if counts is not None else None
+    products = None
+    if len(x) and float(x.max()) != float(x.min()):  # one pass for Ljung–Box and KPSS
+        lags = max(min(LJUNG_BOX_LAGS, len(x) // 5, len(x) - 1), _kpss_covlags(len(x)))
+        products = lagged_products(x, float(x.mean()), min(lags, len(x) - 1))
+    return [
+        ljung_box(x, level, products=products),
+        runs_test(x, level, median),
+        kpss_level(x, level, products),
+        halves_ks(x, level, unit, counts),
+    ]

@@ -1,0 +1,184 @@
+"""Block maxima: the generalised extreme-value fit by maximum likelihood and its quantiles."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize
+
+from latmon.errors import LatmonError
+from latmon.tail.base import CONFIDENCE, PROFILE_XI_STEP, XI_MAX, XI_MIN, XI_ZERO, Quantile, quiet
+from latmon.tail.gpd import chi2_limit, maximise_1d, profile_bounds, xi_profile_ci
+
+# --- generalised extreme value (block maxima) ---------------------------------------------
+
+
+def gev_nll(mu: float, sigma: float, xi: float, m: np.ndarray) -> float:
+    """Negative log-likelihood of GEV(μ, σ, ξ) for block maxima m (inf outside the support)."""
+    if not sigma > 0:
+        return math.inf
+    s = (m - mu) / sigma
+    if abs(xi) < XI_ZERO:
+        return len(m) * math.log(sigma) + float(s.sum()) + float(np.exp(-s).sum())
+    t = 1.0 + xi * s
+    if float(t.min()) <= 0:
+        return math.inf
+    log_t = np.log(t)
+    return (
+        len(m) * math.log(sigma)
+        + (1.0 + 1.0 / xi) * float(log_t.sum())
+        + float(np.exp(-log_t / xi).sum())
+    )
+
+
+def gev_quantile(mu: float, sigma: float, xi: float, y: float) -> float:
+    """z with G(z) = exp(-y), i.e. the level a block maximum exceeds with probability
+    1 - exp(-y): z = μ - σ/ξ (1 - y^-ξ)."""
+    if abs(xi) < XI_ZERO:
+        return mu - sigma * math.log(y)
+    return mu + sigma * math.expm1(-xi * math.log(y)) / xi
+
+
+def block_maxima(values: np.ndarray, block: int) -> np.ndarray:
+    """Maxima of consecutive blocks of ``block`` samples (an incomplete last block is left
+    out)."""
+    x = np.asarray(values)
+    blocks = len(x) // block
+    return np.asarray(x[: blocks * block].reshape(blocks, block).max(axis=1), dtype=np.float64)
+
+
+def default_block_size(n: int) -> int:
+    """√n samples per block (as many blocks as samples per block), at least 10."""
+    return max(10, round(math.sqrt(n)))
+
+
+def _nelder_mead(
+    fun: Callable[[np.ndarray], float], starts: list[np.ndarray]
+) -> tuple[np.ndarray, float]:
+    best: tuple[np.ndarray, float] | None = None
+    for start in starts:
+        with np.errstate(invalid="ignore"):  # inf outside the support is expected
+            result = optimize.minimize(
+                fun,
+                start,
+                method="Nelder-Mead",
+                options={"xatol": 1e-6, "fatol": 1e-7, "maxiter": 4000},
+            )
+        if math.isfinite(result.fun) and (best is None or result.fun < best[1]):
+            best = (np.asarray(result.x), float(result.fun))
+    if best is None:
+        raise LatmonError("the GEV fit did not converge")
+    return best
+
+
+@dataclass
+class GevFit:
+    """A GEV fit of the maxima of blocks of ``block`` samples."""
+
+    block: int
+    blocks: int
+    mu: float
+    sigma: float
+    xi: float
+    nll: float
+    xi_ci: tuple[float, float]
+    maxima: np.ndarray = field(repr=False)
+    confidence: float = CONFIDENCE
+    #: The negative log-likelihood with ξ held at 0 (the test of a light tail).
+    light_nll: float = math.nan
+
+    def _y(self, p: float) -> float:
+        # per activation p -> per block: 1 - (1-p)^b = 1 - exp(-y), y = -b log(1-p)
+        return -self.block * math.log1p(-p)
+
+    def quantile(self, p: float) -> float:
+        return gev_quantile(self.mu, self.sigma, self.xi, self._y(p))
+
+    def _profile_nll(self, z: float, y: float, hint: float | None = None) -> tuple[float, float]:
+        """min over (σ, ξ) of the negative log-likelihood with the quantile held at z, and the
+        ξ where it is reached: for each ξ, μ = z - σ c(ξ) with c = (y^-ξ - 1)/ξ, and the
+        support 1 + ξ(m - μ)/σ > 0 becomes σ > ξ (z - m) y^ξ for every maximum m, a lower
+        bound for a 1-D search in σ. With ``hint`` (the ξ of a nearby z) Brent's method within
+        ±PROFILE_XI_STEP of it first; a grid over ξ's whole range when the minimum is not
+        inside that bracket."""
+        m = self.maxima
+        log_y = math.log(y)
+        m_low, m_high = float(m.min()), float(m.max())
+
+        def nll_xi(xi: float) -> float:
+            c = -log_y if abs(xi) < XI_ZERO else math.expm1(-xi * log_y) / xi
+            edge = max(xi * (z - m_low), xi * (z - m_high), 0.0) * math.exp(xi * log_y)
+            low = edge * (1 + 1e-9) + 1e-9 * self.sigma
+            high = max(low, self.sigma) * 1e3
+
+            def nll_sigma(log_sigma: float) -> float:
+                sigma = math.exp(log_sigma)
+                return gev_nll(z - sigma * c, sigma, xi, m)
+
+            result = optimize.minimize_scalar(
+                nll_sigma, bounds=(math.log(low), math.log(high)), method="bounded"
+            )
+            return float(result.fun)
+
+        width = max(self.xi_ci[1] - self.xi_ci[0], 0.05)
+        xi_low = max(XI_MIN, self.xi_ci[0] - width)
+        xi_high = min(XI_MAX, self.xi_ci[1] + width)
+        if hint is not None:
+            a = max(xi_low, hint - PROFILE_XI_STEP)
+            b = min(xi_high, hint + PROFILE_XI_STEP)
+            local = optimize.minimize_scalar(nll_xi, bounds=(a, b), method="bounded")
+            x, value = float(local.x), float(local.fun)
+            inner_edge = (x - a < 1e-3 and a > xi_low) or (b - x < 1e-3 and b < xi_high)
+            if math.isfinite(value) and not inner_edge:
+                return value, x
+        x, value = maximise_1d(nll_xi, xi_low, xi_high)
+        return value, x
+
+    @quiet
+    def quantile_ci(self, p: float) -> Quantile:
+        estimate = self.quantile(p)
+        y = self._y(p)
+        limit = chi2_limit(self.confidence, self.xi)
+        hint = [self.xi]  # the ξ of the last z: the profile moves little between evaluations
+
+        def deviance(z: float) -> float:
+            value, hint[0] = self._profile_nll(z, y, hint[0])
+            return 2.0 * (value - self.nll)
+
+        scale = max(estimate - self.mu, self.sigma) * 0.05
+        floor = float(self.maxima.min()) - 10 * self.sigma
+        low, high = profile_bounds(deviance, estimate, limit, floor, scale)
+        return Quantile(p, estimate, low, high)
+
+
+@quiet
+def fit_gev(maxima: np.ndarray, block: int, confidence: float = CONFIDENCE) -> GevFit:
+    """Maximum-likelihood GEV of block maxima, with the profile interval of ξ."""
+    m = np.asarray(maxima, dtype=np.float64)
+    sd = float(m.std()) or 1.0
+    sigma0 = math.sqrt(6) * sd / math.pi
+    mu0 = float(m.mean()) - 0.5772 * sigma0
+
+    def nll3(v: np.ndarray) -> float:
+        if not XI_MIN <= v[2] <= XI_MAX:
+            return math.inf
+        return gev_nll(float(v[0]), math.exp(float(v[1])), float(v[2]), m)
+
+    starts = [np.array([mu0, math.log(sigma0), xi]) for xi in (-0.1, 0.0, 0.1)]
+    v, nll = _nelder_mead(nll3, starts)
+    mu, sigma, xi = float(v[0]), math.exp(float(v[1])), float(v[2])
+
+    def profile_xi(x: float) -> float:
+        def nll2(w: np.ndarray) -> float:
+            return gev_nll(float(w[0]), math.exp(float(w[1])), x, m)
+
+        try:
+            return _nelder_mead(nll2, [np.array([mu, math.log(sigma)])])[1]
+        except LatmonError:
+            return math.inf
+
+    xi_ci = xi_profile_ci(profile_xi, xi, nll, confidence)
+    return GevFit(block, len(m), mu, sigma, xi, nll, xi_ci, m, confidence, profile_xi(0.0))
