@@ -26,8 +26,8 @@ from latmon.model import Run, Series
 from latmon.report.browser import CHROMIUM_FLAGS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SIZES = (10_000, 1_000_000)
-ROUNDS = 3
+SIZES = (10_000, 1_000_000)  # samples per series: baseline, measured (--small, --large)
+ROUNDS = 3  # best / median of (--rounds)
 
 
 def make_runs(folder: Path, n: int) -> list[Path]:
@@ -60,8 +60,8 @@ def write_report(inputs: list[Path], out: Path) -> float:
     return time.perf_counter() - t0
 
 
-def browser_seconds(page: Path) -> float:
-    """Load to every figure drawn, in a fresh headless Chromium page (median of ROUNDS)."""
+def browser_seconds(page: Path, rounds: int = ROUNDS) -> float:
+    """Load to every figure drawn, in a fresh headless Chromium page (median of @rounds)."""
     from playwright.sync_api import sync_playwright
 
     times = []
@@ -71,7 +71,7 @@ def browser_seconds(page: Path) -> float:
             # offline, as latmon report --pdf runs it (Playwright adds --headless itself)
             args=["--no-sandbox", *(f for f in CHROMIUM_FLAGS if f != "--headless")],
         )
-        for _ in range(ROUNDS):
+        for _ in range(rounds):
             tab = browser.new_page(viewport={"width": 1280, "height": 800})
             t0 = time.perf_counter()
             tab.goto(page.as_uri())
@@ -88,25 +88,29 @@ def browser_seconds(page: Path) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--small", type=int, default=SIZES[0], help="baseline samples per series")
+    parser.add_argument("--large", type=int, default=SIZES[1], help="measured samples per series")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="repetitions of each timing")
     args = parser.parse_args()
+    sizes = (args.small, args.large)
     measured: dict[int, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-report-") as tmp:
-        for n in SIZES:
+        for n in sizes:
             folder = Path(tmp) / str(n)
             folder.mkdir()
             inputs = make_runs(folder, n)
             page = folder / "report.html"
-            write = min(write_report(inputs, page) for _ in range(ROUNDS))
+            write = min(write_report(inputs, page) for _ in range(args.rounds))
             measured[n] = {
                 "write_s": write,
                 "bytes": float(page.stat().st_size),
-                "browser_s": browser_seconds(page),
+                "browser_s": browser_seconds(page, args.rounds),
             }
-    small, large = measured[SIZES[0]], measured[SIZES[1]]
-    note = f"4 series of {SIZES[1]:,} samples against 4 of {SIZES[0]:,} (baseline)"
+    small, large = measured[sizes[0]], measured[sizes[1]]
+    note = f"4 series of {sizes[1]:,} samples against 4 of {sizes[0]:,} (baseline)"
     results = [
         {
-            "metric": "latmon report, whole process (best of 3)",
+            "metric": f"latmon report, whole process (best of {args.rounds})",
             "value": round(large["write_s"], 3),
             "unit": "s",
             "baseline": round(small["write_s"], 3),
@@ -122,7 +126,7 @@ def main() -> int:
             "note": "plotly.js is 4.8 MB of both",
         },
         {
-            "metric": "Chromium: load and draw every figure (median of 3)",
+            "metric": f"Chromium: load and draw every figure (median of {args.rounds})",
             "value": round(large["browser_s"], 3),
             "unit": "s",
             "baseline": round(small["browser_s"], 3),

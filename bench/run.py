@@ -32,6 +32,7 @@ QUICK_ARGS: dict[str, list[str]] = {
     "hw_hist": ["--events", "20000"],
     "hw_soak": ["--events", "5000"],
     "latprobe_vs_cyclictest": ["--rounds", "2", "--duration", "1"],
+    "report": ["--small", "1000", "--large", "20000", "--rounds", "1"],
     "soc": ["--soak-rounds", "20", "--icarus-cycles", "20000"],
     "stats": ["--samples", "1000000"],
     "tail_coverage": ["--reps", "10", "--n", "2000"],

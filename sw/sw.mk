@@ -170,7 +170,7 @@ EX_FABRIC_SUITE_SRCS := $(EX_DIR)/suite/fabric_suite.c $(EX_DIR)/suite/fabric_ca
 $(eval $(call EX_IMAGE,example-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
 	$(EX_DIR)/example/example.c $(EX_RV32_SRCS),$(EX_DIR)/cpu/rv32/rv32.ld))
 $(eval $(call EX_IMAGE,fabric-suite-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
-	$(EX_FABRIC_SUITE_SRCS) $(EX_RV32_SRCS),$(EX_DIR)/cpu/rv32/rv32.ld))
+	$(EX_FABRIC_SUITE_SRCS) $(EX_RV32_SRCS) $(EX_DIR)/suite/fabric_inject.c,$(EX_DIR)/cpu/rv32/rv32.ld))
 
 $(EX_BUILD)/%.img: $(EX_BUILD)/%.elf
 	aarch64-linux-gnu-objcopy -O binary $< $@

@@ -34,9 +34,19 @@ SUITE_ELF = ROOT / "build" / "sw" / "examples" / "fabric-suite-rv32.elf"
 RISCV_PREFIX = "riscv64-unknown-elf-"
 
 CONFIG_MAGIC = 0x53554954
-# fsuite_config: magic, rounds, cases, uart_divisor, seed
+# fsuite_config: magic, rounds, cases, uart_divisor, seed, inject
 # (sw/examples/baremetal/suite/fabric_suite.h)
-CONFIG_WORDS = 5
+CONFIG_WORDS = 6
+# the broken handlers the watchdog's tests inject (FSUITE_INJECT_* in fabric_suite.h)
+INJECT = {
+    "none": 0,
+    "no-ack": 1,
+    "wrong-ack": 2,
+    "second-line-storm": 3,
+    "no-read": 4,
+    "isr-spin": 5,
+    "isr-fault": 6,
+}
 
 
 class SocSimError(Exception):
@@ -191,9 +201,11 @@ def image_hex(
     cases: Sequence[str] | None = None,
     uart_divisor: int = 4,
     seed: int = 1,
+    inject: str = "none",
 ) -> Path:
     """Write the firmware image as $readmemh words; patch fsuite_config when the image is the
-    suite (rounds, the cases to run, the UART divisor, the traffic seed)."""
+    suite (rounds, the cases to run, the UART divisor, the traffic seed, a broken handler for
+    the watchdog's tests)."""
     binary = out.with_suffix(".bin")
     subprocess.run([RISCV_PREFIX + "objcopy", "-O", "binary", str(elf), str(binary)], check=True)
     data = bytearray(binary.read_bytes())
@@ -214,7 +226,9 @@ def image_hex(
                     f"unknown suite case(s) {', '.join(unknown)}; known: {', '.join(known)}"
                 )
             mask = sum(1 << known.index(c) for c in cases)
-        words = [CONFIG_MAGIC, rounds or old_rounds, mask, uart_divisor, seed]
+        if inject not in INJECT:
+            raise SocSimError(f"unknown injection {inject!r}; known: {', '.join(INJECT)}")
+        words = [CONFIG_MAGIC, rounds or old_rounds, mask, uart_divisor, seed, INJECT[inject]]
         for i, w in enumerate(words):
             data[at + 4 * i : at + 4 * i + 4] = w.to_bytes(4, "little")
     out.write_text(

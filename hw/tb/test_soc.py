@@ -139,8 +139,12 @@ def test_a_loop_in_the_isr_moves_t2_by_the_cycles_the_loop_takes(suite) -> None:
 def test_invalidated_caches_cost_line_refills(suite) -> None:
     _, runs, report = suite
     by_case = {c.case: c for c in report.cases}
-    base, cold = by_case["baseline"], by_case["cache-invalidate"]
-    assert median(base.irefills) == 0
+    cold = by_case["cache-invalidate"]
+    assert "baseline" in by_case
+    # warm: the interrupt path and the cases' waiting loops share the direct-mapped I$ without
+    # evicting each other (a layout in which they alias shows here, not only in the figures)
+    warm = {c.case: median(c.irefills) for c in report.cases if c.irefills and c is not cold}
+    assert warm and all(v == 0 for v in warm.values()), warm
     assert median(cold.irefills) >= 8  # trap entry, dispatcher, ISR: each line refilled
     extra = median(latencies(runs, "cache-invalidate", "T2")) - median(
         latencies(runs, "baseline", "T2")

@@ -10,18 +10,29 @@ Two machines are used:
 
 Every result of these runs is emulated: QEMU executes the instructions but does not model a
 Cortex-A53's timing, caches or the programmable logic.
+
+QEMU never outlives the process that started it: it runs in its own process group, which is
+killed at the time limit, when the console shows the end, on SIGTERM or SIGINT (before the
+signal's own handling goes on), and by the kernel (PR_SET_PDEATHSIG) if the caller is killed
+outright.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from latmon.errors import LatmonError
 
@@ -31,6 +42,9 @@ DATA_PORT = "org.latmon.results"
 #: -icount shift=4: every instruction advances virtual time by 16 ns, one tick of the ZCU102
 #: model's 62.5 MHz generic timer; align=off, sleep=off: virtual time only, never the host's.
 ICOUNT = "shift=4,align=off,sleep=off"
+
+
+PR_SET_PDEATHSIG = 1
 
 
 class QemuError(LatmonError):
@@ -108,23 +122,25 @@ def run(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=_die_with_parent,
     )
     timed_out = stopped = False
     try:
-        if until is None:
-            out, err = proc.communicate(timeout=timeout_s)
-        else:
-            stopped = _wait_for(proc, console, until, start + timeout_s)
-            timed_out = not stopped and proc.poll() is None
-            if stopped or timed_out:
-                os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
+        with _group_killed_on_signals(proc.pid):
+            if until is None:
+                out, err = proc.communicate(timeout=timeout_s)
+            else:
+                stopped = _wait_for(proc, console, until, start + timeout_s)
+                timed_out = not stopped and proc.poll() is None
+                if stopped or timed_out:
+                    _kill_group(proc.pid)
+                out, err = proc.communicate()
     except subprocess.TimeoutExpired:
         timed_out = True
-        os.killpg(proc.pid, signal.SIGKILL)
+        _kill_group(proc.pid)
         out, err = proc.communicate()
     except BaseException:
-        os.killpg(proc.pid, signal.SIGKILL)
+        _kill_group(proc.pid)
         proc.wait()
         raise
     seconds = time.monotonic() - start
@@ -139,6 +155,48 @@ def run(
         timed_out=timed_out,
         stopped_at_end=stopped,
     )
+
+
+def _die_with_parent() -> None:  # runs in QEMU's process between fork and exec
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _kill_group(pgid: int) -> None:
+    with suppress(ProcessLookupError):  # already gone
+        os.killpg(pgid, signal.SIGKILL)
+
+
+@contextmanager
+def _group_killed_on_signals(pgid: int) -> Iterator[None]:
+    """While QEMU runs, SIGTERM and SIGINT first kill its process group (which a signal to the
+    caller's group does not reach: QEMU has its own session), then go on as they would have:
+    the handler that was installed runs (the campaign's, Python's KeyboardInterrupt), or the
+    default action ends this process. Only the main thread can install handlers; elsewhere the
+    caller's cleanup and PR_SET_PDEATHSIG remain."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous: dict[int, Callable[[int, FrameType | None], Any] | int] = {}
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        _kill_group(pgid)
+        before = previous[signum]
+        if callable(before):
+            before(signum, frame)
+        elif before != signal.SIG_IGN:  # SIG_DFL (or a handler not set from Python)
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        before = signal.getsignal(sig)
+        if before is not None and before != signal.SIG_IGN:  # None: not set from Python
+            previous[sig] = before
+            signal.signal(sig, handler)
+    try:
+        yield
+    finally:
+        for signum, before in previous.items():
+            signal.signal(signum, before)
 
 
 def _wait_for(

@@ -232,7 +232,8 @@ static int t1t2_body(struct fsuite *s, const struct t1t2_options *o)
 		platform_irq_attach(board_line_irq(2 + k), extra_isrs[k], &st);
 		board_line_at(2 + k, board_now() + extra_periods[k]);
 	}
-	platform_irq_attach(PLATFORM_FABRIC_IRQ, o->isr, &st);
+	platform_irq_attach(PLATFORM_FABRIC_IRQ, fsuite_inject_data_isr(o->isr), &st);
+	fsuite_inject_second_line(1);
 	while (remaining && !err) {
 		uint32_t batch = remaining < BATCH ? remaining : BATCH, seen;
 
@@ -260,6 +261,7 @@ static int t1t2_body(struct fsuite *s, const struct t1t2_options *o)
 		remaining -= batch;
 	}
 	platform_irq_detach(PLATFORM_FABRIC_IRQ);
+	fsuite_inject_second_line(0);
 	for (k = 0; k < o->extra && k < sizeof extra_isrs / sizeof extra_isrs[0]; k++) {
 		platform_irq_detach(board_line_irq(2 + k));
 		board_line_ack(2 + k);
@@ -429,7 +431,7 @@ static int run_lines(struct fsuite *s, enum line_mode mode)
 	st->count[0] = st->count[1] = 0;
 	st->stop = 0;
 	platform_irq_nesting(mode == NESTED_ON);
-	platform_irq_attach(board_line_irq(0), isr_line0, (void *)st);
+	platform_irq_attach(board_line_irq(0), fsuite_inject_line0_isr(isr_line0), (void *)st);
 	if (mode == PARALLEL) {
 		if ((err = platform_hart_start(1, hart1_lines, (void *)st)))
 			return err;
@@ -534,7 +536,7 @@ static int case_throughput(struct fsuite *s, const struct fsuite_case *c)
 			name[d] = (char)('0' + v % 10u);
 		err = fsuite_series(s, (unsigned)i, name, "line0");
 	}
-	platform_irq_attach(board_line_irq(0), isr_line0, (void *)st);
+	platform_irq_attach(board_line_irq(0), fsuite_inject_line0_isr(isr_line0), (void *)st);
 	for (size_t i = 0; i < rates && !err; i++) {
 		struct latmon_stim stim = { 0, throughput_periods[i], 0, 0, 0, 0, total, 1, 0, 0 };
 		uint32_t status = 0, served;

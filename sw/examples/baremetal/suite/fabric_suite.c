@@ -8,6 +8,7 @@
 
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
+#include "latmon_errno.h"
 #include "platform.h"
 #include "suite/fabric_suite.h"
 
@@ -15,7 +16,7 @@
 
 /* Patched by the host runner in the image (docs/hw/soc.md); these are the defaults. */
 __attribute__((used)) const volatile struct fsuite_config fsuite_config = {
-	FSUITE_CONFIG_MAGIC, 200u, 0xFFFFFFFFu, 0u, 1u,
+	FSUITE_CONFIG_MAGIC, 200u, 0xFFFFFFFFu, 0u, 1u, FSUITE_INJECT_NONE,
 };
 
 struct fsuite {
@@ -124,11 +125,15 @@ int main(void)
 		if (!(chosen & (1u << i)))
 			continue;
 		s.w = 0;
+		platform_watch_case(fsuite_cases[i].name);
 		err = run_case(&s, &fsuite_cases[i]);
+		if (platform_storm_report(fsuite_cases[i].name) && !err)
+			err = EIO; /* measured, but with a line masked */
 		if (err) {
 			report_failure(fsuite_cases[i].name, err);
 			failures++;
 		}
 	}
+	platform_watch_case(0);
 	return failures ? 1 : 0;
 }

@@ -32,9 +32,47 @@ struct fsuite_config {
 	uint32_t cases;	       /**< bit i: run suite case i */
 	uint32_t uart_divisor; /**< cycles per UART bit (0: keep the platform's) */
 	uint32_t seed;	       /**< seed of the traffic generator */
+	uint32_t inject;       /**< a broken handler for the watchdog's tests (FSUITE_INJECT_*) */
 };
 
+/* Broken handlers the tests inject (fsuite_config.inject; docs/hw/soc.md, "When a handler is
+ * broken"). They are attached instead of the right ones; the right ones are unchanged. */
+#define FSUITE_INJECT_NONE	  0u
+#define FSUITE_INJECT_NO_ACK	  1u /* line 0's ISR never acknowledges its line */
+#define FSUITE_INJECT_WRONG_ACK	  2u /* line 0's ISR acknowledges line 1 instead */
+#define FSUITE_INJECT_SECOND_LINE 3u /* test line 5 raised, its ISR never acknowledges it */
+#define FSUITE_INJECT_NO_READ	  4u /* the data ISR never reads DATA: data-ready stays high */
+#define FSUITE_INJECT_SPIN	  5u /* the data ISR never returns */
+#define FSUITE_INJECT_FAULT	  6u /* the data ISR executes an illegal instruction */
+
 extern const volatile struct fsuite_config fsuite_config;
+
+/* ---- the watchdog's parts of the CPU platform (cpu/<cpu>/platform.c) ----------------------- */
+
+/**
+ * The storm guard: a source served more than FSUITE_STORM_LIMIT times without the interrupted
+ * code running in between is masked and recorded. @return 1 with its @p id, @p count and
+ * @p hart for the first one since the last call (then forgotten), else 0. Attaching a handler
+ * enables the source again.
+ */
+int platform_irq_storm(unsigned *id, uint32_t *count, unsigned *hart);
+#define FSUITE_STORM_LIMIT 4096u /* above a batch's 1,000 interrupts */
+/**
+ * Report a storm the guard masked since the last call (platform_irq_storm) on the console,
+ * naming the case @p name, its interrupt ID and count. @return 1 if there was one, else 0.
+ */
+int platform_storm_report(const char *name);
+/** Tell the watchdog (another hart, where there is one) which case runs now (0: none). */
+void platform_watch_case(const char *name);
+
+/* ---- the injections (suite/fabric_inject.c) ------------------------------------------------- */
+
+/* The handler to attach instead of @p right, the right one when nothing is injected; @p right's
+ * context must begin with its uint32_t count. */
+platform_isr_fn fsuite_inject_data_isr(platform_isr_fn right);
+platform_isr_fn fsuite_inject_line0_isr(platform_isr_fn right);
+/** The injected second line: attached and raised (@p on), or detached and cleared. */
+void fsuite_inject_second_line(int on);
 
 /* ---- board: the fabric's test sources (board/<board>.c) ------------------------------------ */
 

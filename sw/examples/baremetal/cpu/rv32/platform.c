@@ -7,6 +7,7 @@
 
 #include "board/soc_map.h"
 #include "latmon/latmon.h"
+#include "latmon/latmon_log.h"
 #include "platform.h"
 #include "suite/fabric_suite.h"
 
@@ -70,20 +71,53 @@ struct hart_state {
 	int nesting;
 };
 
-static struct hart_state hart_states[2];
+/*
+ * The watchdog (docs/hw/soc.md, "When a handler is broken"). Two parts, neither in the measured
+ * path (trap entry -> dispatcher -> the ISR's acknowledge) and neither depending on the broken
+ * interrupt:
+ *   - the storm guard, in the dispatcher after each handler has returned: a source served more
+ *     than FSUITE_STORM_LIMIT times without the interrupted code running in between is masked
+ *     and recorded; the suite ends its case with its ID and count;
+ *   - hart 1, between the work it is given, wakes every WATCHDOG_TICK cycles (the doorbell
+ *     line's compare) and checks that hart 0 has written to the console since: after
+ *     WATCHDOG_TICKS ticks without, it names the case, the storm if one was recorded, and ends
+ *     the run with status 1 (a handler that never returns, a storm on the measured line that
+ *     leaves the case waiting for samples).
+ * Shared by the harts: accessed through the uncached alias only.
+ */
+#define WATCHDOG_TICK  4000000u /* cycles: 40 ms of the SoC's 100 MHz */
+#define WATCHDOG_TICKS 3u	/* ticks without console output: stuck (a batch prints in < 3 M) */
 
-/* Work for hart 1, shared: always accessed through the uncached alias. */
+/* Work for hart 1 and the watchdog's state, shared: always accessed through the uncached
+ * alias. */
 struct mailbox {
 	void (*fn)(void *);
 	void *arg;
 	uint32_t started, finished;
+	/* the watchdog */
+	uint32_t progress;     /* console writes of hart 0 */
+	const char *case_name; /* the case hart 0 runs, or 0 */
+	uint32_t storm_id;     /* 1 + the ID the storm guard masked, or 0 */
+	uint32_t storm_count;  /* ... how often it was served without the case running */
+	uint32_t storm_hart;
+	uint32_t served[2]; /* per hart: handlers run since the interrupted code last ran */
 };
 
-static struct mailbox mailbox;
+/* One object, so that the dispatcher's hart_state stays first, where it was before the
+ * watchdog's fields were added to the mailbox. */
+static struct {
+	struct hart_state harts[2];
+	struct mailbox mailbox;
+} state;
 
 static volatile struct mailbox *shared_mailbox(void)
 {
-	return platform_uncached(&mailbox);
+	return platform_uncached(&state.mailbox);
+}
+
+static volatile struct mailbox *shared_watchdog(void)
+{
+	return shared_mailbox();
 }
 
 PLATFORM_ISR_CODE unsigned platform_hart_id(void)
@@ -119,7 +153,7 @@ void platform_init(void)
 
 int platform_irq_attach(unsigned id, platform_isr_fn isr, void *ctx)
 {
-	struct hart_state *h = &hart_states[platform_hart_id()];
+	struct hart_state *h = &state.harts[platform_hart_id()];
 
 	if (id >= IRQ_COUNT || !isr)
 		return EINVAL;
@@ -133,7 +167,7 @@ int platform_irq_attach(unsigned id, platform_isr_fn isr, void *ctx)
 
 void platform_irq_detach(unsigned id)
 {
-	struct hart_state *h = &hart_states[platform_hart_id()];
+	struct hart_state *h = &state.harts[platform_hart_id()];
 
 	if (id >= IRQ_COUNT)
 		return;
@@ -141,22 +175,44 @@ void platform_irq_detach(unsigned id)
 	h->handlers[id].fn = 0;
 }
 
-/* The example's interface (platform.h): no storm guard on this platform (its dispatcher is
- * part of the measured path of the fabric suite; docs/hw/soc.md). */
+int platform_irq_storm(unsigned *id, uint32_t *count, unsigned *hart)
+{
+	volatile struct mailbox *w = shared_watchdog();
+	uint32_t stormed = w->storm_id;
+
+	if (!stormed)
+		return 0;
+	*id = stormed - 1u;
+	*count = w->storm_count;
+	*hart = w->storm_hart;
+	w->storm_id = 0;
+	return 1;
+}
+
+void platform_watch_case(const char *name)
+{
+	volatile struct mailbox *w = shared_watchdog();
+
+	w->case_name = name;
+	w->progress = w->progress + 1u;
+}
+
+/* The example's interface (platform.h): the same storm guard; its main loop's passes are not
+ * counted (the dispatcher counts per trap entry). */
 void platform_progress(void)
 {
 }
 
 int platform_storm(unsigned *id, uint32_t *count)
 {
-	(void)id;
-	(void)count;
-	return 0;
+	unsigned hart;
+
+	return platform_irq_storm(id, count, &hart);
 }
 
 void platform_irq_nesting(int on)
 {
-	hart_states[platform_hart_id()].nesting = on;
+	state.harts[platform_hart_id()].nesting = on;
 }
 
 /* The example's interface (platform.h): one handler without context. */
@@ -188,11 +244,45 @@ __attribute__((noinline)) static void fatal_trap(uint32_t mcause)
 	platform_exit(3);
 }
 
+/*
+ * The storm guard, out of the interrupt path's section and called only after a handler has
+ * returned, so that the dispatcher's code up to the handler stays as it was: handlers run per
+ * hart since the interrupted code last ran.
+ */
+__attribute__((noinline)) static void storm_handler_returned(void)
+{
+	unsigned hart = platform_hart_id(), id = 0;
+	volatile struct mailbox *w = shared_watchdog();
+	uint32_t served = w->served[hart] + 1u, pending;
+
+	w->served[hart] = served;
+	if (served <= FSUITE_STORM_LIMIT)
+		return;
+	pending = read_irq_pending() & read_irq_mask();
+	if (!pending)
+		return;
+	/* the dispatcher would serve the same source again: the lowest pending one */
+	while (!(pending & (1u << id)))
+		id++;
+	IRQ_MASK_WRITE(read_irq_mask() & ~(1u << id));
+	if (!w->storm_id) {
+		w->storm_count = served;
+		w->storm_hart = hart;
+		w->storm_id = id + 1u;
+	}
+	w->served[hart] = 0;
+}
+
+__attribute__((noinline)) static void storm_trap_returns(void)
+{
+	shared_watchdog()->served[platform_hart_id()] = 0; /* the interrupted code runs again */
+}
+
 /* Called by trap_entry (cpu/rv32/start.S) with the caller-saved registers saved. */
 void platform_trap(uint32_t mcause);
 PLATFORM_ISR_CODE void platform_trap(uint32_t mcause)
 {
-	struct hart_state *h = &hart_states[platform_hart_id()];
+	struct hart_state *h = &state.harts[platform_hart_id()];
 	uint32_t pending;
 
 	if (!(mcause & MCAUSE_IRQ) || (mcause & 0x1Fu) != MCAUSE_MEI)
@@ -218,7 +308,9 @@ PLATFORM_ISR_CODE void platform_trap(uint32_t mcause)
 		} else {
 			h->handlers[id].fn(h->handlers[id].ctx);
 		}
+		storm_handler_returned(); /* after the acknowledge: not in what the cases measure */
 	}
+	storm_trap_returns();
 }
 
 void platform_cache_invalidate(void)
@@ -275,15 +367,90 @@ void platform_hart_join(unsigned hart)
 		platform_delay_loop(50); /* a poll every ~100 cycles, not a saturated bus */
 }
 
-/* Hart 1: sleep until the doorbell line rings, run the work, report it done. */
+static void say_u32(uint32_t v)
+{
+	char text[LATMON_LOG_U64_TEXT];
+
+	platform_uart_puts(latmon_log_format_u64(text, v));
+}
+
+struct watch_tick {
+	uint32_t progress; /* hart 0's progress at the last tick */
+	uint32_t stalled;  /* ticks since it changed */
+};
+
+/* Hart 1, a watchdog tick: has hart 0 written to the console since the last one? */
+static void watchdog_tick(struct watch_tick *t)
+{
+	volatile struct mailbox *w = shared_watchdog();
+	uint32_t progress = w->progress;
+	unsigned id, hart;
+	uint32_t count;
+
+	if (progress != t->progress || !w->case_name) {
+		t->progress = progress;
+		t->stalled = 0;
+		return;
+	}
+	if (++t->stalled < WATCHDOG_TICKS)
+		return;
+	platform_uart_puts("\nsuite: case ");
+	platform_uart_puts(w->case_name);
+	platform_uart_puts(": watchdog (hart 1): no progress on hart 0 for over ");
+	say_u32((WATCHDOG_TICKS - 1u) * WATCHDOG_TICK);
+	platform_uart_puts(" cycles");
+	if (platform_irq_storm(&id, &count, &hart)) {
+		platform_uart_puts("; interrupt ");
+		say_u32(id);
+		platform_uart_puts(" fired ");
+		say_u32(count);
+		platform_uart_puts(" times on hart ");
+		say_u32(hart);
+		platform_uart_puts(" without returning to the case (an interrupt storm: does its "
+				   "handler acknowledge its line?) and was masked");
+	} else {
+		platform_uart_puts(" (a handler that never returns, or an interrupt that never "
+				   "comes?)");
+	}
+	platform_uart_puts("; the run ends\n");
+	platform_exit(1);
+}
+
+int platform_storm_report(const char *name)
+{
+	unsigned id, hart;
+	uint32_t count;
+
+	if (!platform_irq_storm(&id, &count, &hart))
+		return 0;
+	platform_uart_puts("suite: case ");
+	platform_uart_puts(name);
+	platform_uart_puts(": watchdog: interrupt ");
+	say_u32(id);
+	platform_uart_puts(" fired ");
+	say_u32(count);
+	platform_uart_puts(" times on hart ");
+	say_u32(hart);
+	platform_uart_puts(" without returning to the case (an interrupt storm: does its handler "
+			   "acknowledge its line?); interrupt ");
+	say_u32(id);
+	platform_uart_puts(" masked\n");
+	return 1;
+}
+
+/* Hart 1: sleep until the doorbell line rings, run the work, report it done; the watchdog's
+ * ticks ring the same line. */
 void platform_hart_main(void);
 void platform_hart_main(void)
 {
 	volatile struct mailbox *m = shared_mailbox();
 	unsigned doorbell = board_line_irq(FSUITE_LINE_DOORBELL);
 
+	struct watch_tick tick = { 0, 0 };
+
 	IRQ_MASK_WRITE(1u << doorbell);
 	CSR_SET(mie, MIE_MEIE); /* wfi wakes on it; mstatus.MIE stays 0: no trap */
+	board_line_at(FSUITE_LINE_DOORBELL, board_now() + WATCHDOG_TICK);
 	for (;;) {
 		__asm__ volatile("wfi");
 		if (!(read_irq_pending() & (1u << doorbell)))
@@ -295,7 +462,11 @@ void platform_hart_main(void)
 			CSR_CLEAR(mstatus, MSTATUS_MIE);
 			IRQ_MASK_WRITE(1u << doorbell);
 			m->finished = m->started;
+		} else {
+			watchdog_tick(&tick);
 		}
+		/* the next tick (one shot; an earlier one armed during the work has rung) */
+		board_line_at(FSUITE_LINE_DOORBELL, board_now() + WATCHDOG_TICK);
 	}
 }
 
@@ -306,6 +477,11 @@ void platform_console_speed(uint32_t cycles_per_bit)
 
 void platform_uart_write(const char *data, size_t len)
 {
+	if (platform_hart_id() == 0) {
+		volatile struct mailbox *w = shared_watchdog();
+
+		w->progress = w->progress + 1u;
+	}
 	for (size_t i = 0; i < len; i++) {
 		while (REG(UART_STATUS) & UART_TX_FULL) {
 		}
