@@ -13,8 +13,11 @@ Series ``kernel-ack`` is line 1 (acknowledged in the kernel's handler: privilege
 from __future__ import annotations
 
 import bisect
+import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 PRIV = {0: "user", 1: "supervisor", 3: "machine"}
 
@@ -29,6 +32,7 @@ class TraceEvents:
     acks: dict[int, list[tuple[int, int]]] = field(default_factory=lambda: {0: [], 1: []})
     kernel: int | None = None
     user: int | None = None
+    checkpoint: int | None = None  # /init asked for its parameters (the boot's end)
     end: int | None = None
     exit_code: int | None = None
 
@@ -48,6 +52,8 @@ def read_trace(path: Path) -> TraceEvents:
             ev.kernel = cycle
         elif kind == "U":
             ev.user = cycle
+        elif kind == "C":
+            ev.checkpoint = cycle
         elif kind == "X":
             ev.end, ev.exit_code = cycle, int(parts[2])
     return ev
@@ -119,8 +125,19 @@ def _compare(name: str, got: list[int], want: list[Pair]) -> SeriesCheck:
     return SeriesCheck(name, got, want, mismatches, first)
 
 
+def _host_loader() -> Callable[[Path], list[Any]]:
+    """The host package's reader of latmon-log (latmon.inputs.ingest since the package's split
+    into sub-packages, latmon.ingest before)."""
+    for name in ("latmon.inputs.ingest", "latmon.ingest"):
+        try:
+            return importlib.import_module(name).load  # type: ignore[no-any-return]
+        except ModuleNotFoundError:
+            continue
+    raise ImportError("the latmon host package's reader (latmon.inputs.ingest) is not installed")
+
+
 def check(uart_log: Path, trace: Path) -> CheckReport:
-    from latmon.ingest import load
+    load = _host_loader()
 
     runs = load(uart_log)
     ev = read_trace(trace)
