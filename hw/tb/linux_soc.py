@@ -284,12 +284,13 @@ def build_kernel(preempt: str) -> Path:
     for tool in ("flex", "bison", "bc", LINUX_PREFIX + "gcc"):
         _need(tool)
     make = ["make", "-C", str(tree), "ARCH=riscv", f"CROSS_COMPILE={LINUX_PREFIX}", f"O={out}"]
-    with _locked("kernel"):
+    with _locked(f"kernel-{preempt}"):  # the tree is shared read-only: models build side by side
         if image.exists() and stamp.exists() and stamp.read_text() == digest:
             return image
         stamp.unlink(missing_ok=True)
         out.mkdir(parents=True, exist_ok=True)
-        _set_driver(tree)
+        with _locked("linux-tree"):
+            _set_driver(tree)
         _run([*make, "tinyconfig"], "kernel tinyconfig")
         _run(
             [

@@ -238,6 +238,49 @@ of their lines too.</p>
     (out / "report.html").write_text(page)
 
 
+def write_table(out: Path, results: list[dict[str, object]], nops: list[dict[str, object]]) -> None:
+    """table.md: the figures as docs/hw/linux-soc.md shows them."""
+    head = [n for n, _ in STAGES["user-ack"]]
+    lines = [
+        "| ack from | preemption | load | n | mismatches | min | median | p99 | max | "
+        + " | ".join(head)
+        + " |",
+        "|" + "---|" * 3 + "---:|" * (6 + len(head)),
+    ]
+    for r in (r for r in results if r["kernel"]):
+        for name, s in r["series"].items():  # type: ignore[union-attr]
+            st = [f"{c:,}" for c in s["stages_of_median"]]
+            st += [""] * (len(head) - len(st))
+            lines.append(
+                f"| {name} | {r['model']} | {'load' if r['load'] else 'idle'} | {s['n']:,} | "
+                f"{s['mismatches']} | {s['min']:,} | {s['median']:,} | {s['p99']:,} | "
+                f"{s['max']:,} | " + " | ".join(st) + " |"
+            )
+    if nops:
+        lines += [
+            "",
+            "| no-ops | pairs | median of the differences | differences equal to N | "
+            "median(N) - median(0) |",
+            "|---:|---:|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {t['nops']} | {t['pairs']} | {t['shift_median']} | {t['exactly_n']} | "
+            f"{t['median_shift']} |"
+            for t in nops
+        ]
+    lines += [
+        "",
+        "| run | /init asks (cycle) | boot wall / CPU (s) | run cycles | run wall / CPU (s) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {r['config']} | {r['checkpoint_cycle']:,} | {r['boot_wall_s']} / {r['boot_cpu_s']} | "
+        f"{int(r['cycles']) - int(r['checkpoint_cycle']):,} | {r['wall_s']} / {r['cpu_s']} |"  # type: ignore[call-overload]
+        for r in results
+    ]
+    (out / "table.md").write_text("\n".join(lines) + "\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -248,6 +291,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--nops", default="0,7,64", help="the no-op test: N no-ops, a list (empty: no test)"
     )
+    parser.add_argument("--nop-rounds", type=int, default=300, help="interrupts per no-op run")
     parser.add_argument("--jobs", type=int, default=2, help="simulations side by side")
     parser.add_argument("--timeout", type=float, default=1800, help="wall-time limit per run, s")
     parser.add_argument(
@@ -269,8 +313,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         nops = [0, *nops]
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
-    configs = [(m, ld == "load", 0, True) for m in models for ld in loads]
-    configs += [(models[0], False, n, False) for n in nops]
+    configs = [(m, ld == "load", 0, True, args.rounds) for m in models for ld in loads]
+    configs += [(models[0], False, n, False, args.nop_rounds) for n in nops]
     try:
         # the checkpoints first, one model at a time (each boot waits for its kernel)
         for m in models:
@@ -287,14 +331,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     args.out,
                     m,
                     load,
-                    args.rounds,
+                    rounds,
                     n,
                     args.gap,
                     args.timeout,
                     args.reuse,
                     kernel,
                 )
-                for m, load, n, kernel in configs
+                for m, load, n, kernel, rounds in configs
             ]
             results = []
             for f in futures:
@@ -321,12 +365,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         json.dumps({"runs": results, "nop_tests": nop_tests}, indent=1)
     )
     write_report(args.out, results, nop_tests)
+    write_table(args.out, results, nop_tests)
     bad = [
         str(r["config"])
         for r in results
         if r["exit_code"] != 0
         or any(
-            v["mismatches"] or v["n"] != args.rounds
+            v["mismatches"] or v["n"] != (args.rounds if r["kernel"] else args.nop_rounds)
             for v in r["series"].values()  # type: ignore[union-attr]
         )
         or len(r["series"]) != (2 if r["kernel"] else 1)  # type: ignore[arg-type]
