@@ -310,7 +310,22 @@ def build_kernel(preempt: str) -> Path:
         for line in (f.strip() for p in frags for f in p.read_text().splitlines()):
             if line.startswith("CONFIG_") and line.endswith("=y") and line not in config:
                 raise LinuxSocError(f"{line} did not survive olddefconfig (a dependency is off)")
-        _run([*make, "-j2", "Image"], "building the kernel", timeout=3600, log=out / "build.log")
+        # reproducible: no build time, user or host in the image (the banner's "#1" stays)
+        stamp_env = {
+            **os.environ,
+            "KBUILD_BUILD_TIMESTAMP": time.strftime(
+                "%Y-%m-%d", time.gmtime(LINUX_TARBALL.stat().st_mtime)
+            ),
+            "KBUILD_BUILD_USER": "latmon",
+            "KBUILD_BUILD_HOST": "latmon",
+        }
+        _run(
+            [*make, "-j2", "Image"],
+            "building the kernel",
+            timeout=3600,
+            env=stamp_env,
+            log=out / "build.log",
+        )
         stamp.write_text(digest)
     return image
 
@@ -524,7 +539,7 @@ def _images(out: Path, preempt: str) -> tuple[Path, Path, Path]:
 
 
 def checkpoint(
-    preempt: str, *, timeout_s: float = 1800, max_cycles: int = 400_000_000
+    preempt: str, *, timeout_s: float = 3600, max_cycles: int = 400_000_000
 ) -> Checkpoint:
     """Boot to /init's request for its parameters and save the model there; cached by the digest
     of what the boot ran (firmware, initramfs, kernel, device tree, simulator)."""
@@ -584,7 +599,7 @@ def run(
     uart, trace = out / "uart.log", out / "trace.txt"
     cmd: list[str]
     if restore:
-        ck = checkpoint(preempt, timeout_s=timeout_s)
+        ck = checkpoint(preempt)
         shutil.copy(ck.trace, trace)
         shutil.copy(ck.uart, uart)
         cmd = [str(build_sim())]
@@ -659,7 +674,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="build the model's checkpoint after the boot (if missing) and stop there",
     )
     parser.add_argument("--max-cycles", type=int, default=2_000_000_000)
-    parser.add_argument("--timeout", type=float, default=1800, help="wall-time limit, seconds")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=3600,
+        help="wall-time limit of each simulation, seconds (a boot takes 3 min of CPU; a loaded "
+        "host stretches that)",
+    )
     parser.add_argument(
         "--check",
         action="store_true",

@@ -293,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--nop-rounds", type=int, default=300, help="interrupts per no-op run")
     parser.add_argument("--jobs", type=int, default=2, help="simulations side by side")
-    parser.add_argument("--timeout", type=float, default=1800, help="wall-time limit per run, s")
+    parser.add_argument("--timeout", type=float, default=3600, help="wall-time limit per run, s")
     parser.add_argument(
         "--reuse",
         action="store_true",
