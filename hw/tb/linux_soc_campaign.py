@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linux_soc
 from linux_soc_check import check, read_trace
-from linux_soc_stages import STAGES, StageError, decompose, path_of, windows
+from linux_soc_stages import STAGES, StageError, decompose, path_of, took_interrupt, windows
 
 
 def rank(values: Sequence[int], q: float) -> int:
@@ -78,8 +78,10 @@ def run_config(
         return result
     report = check(boot.uart, boot.trace)
     split: dict[str, list[list[int]]] = {p: [] for p in STAGES}
+    taken: dict[str, int] = dict.fromkeys(STAGES, 0)
     for w in windows(boot.trace):
         split[path_of(w.line)].append(decompose(w, path_of(w.line)))
+        taken[path_of(w.line)] += took_interrupt(w, path_of(w.line))
     series: dict[str, object] = {}
     samples: dict[str, list[int]] = {}
     for s in report.series.values():
@@ -95,6 +97,7 @@ def run_config(
             "n": len(v),
             "mismatches": s.mismatches,
             "first_mismatch": s.first,
+            "irq_taken": taken[s.name],
             "min": min(v) if v else None,
             "median": rank(v, 0.5) if v else None,
             "p99": rank(v, 0.99) if v else None,
@@ -154,6 +157,7 @@ def write_report(
                     "load" if r["load"] else "idle",
                     s["n"],
                     s["mismatches"],
+                    s["irq_taken"],
                     s["min"],
                     s["median"],
                     s["p99"],
@@ -208,7 +212,7 @@ traffic master reading RAM. Each sample is compared with the bus and irq record 
 simulator (mismatches). Quantiles are nearest-rank.</p>
 <h2>Latency (cycles)</h2>
 <table><tr><th>ack from</th><th>preemption</th><th>load</th><th>n</th><th>mismatches</th>
-<th>min</th><th>median</th><th>p99</th><th>max</th></tr>
+<th>taken as an interrupt</th><th>min</th><th>median</th><th>p99</th><th>max</th></tr>
 {"".join(rows)}</table>
 <h2>Stages of the median sample (cycles), from the CPU's retired instructions</h2>
 <p>Each interrupt is split where the marks first retire after the previous one: trap entry
@@ -242,10 +246,10 @@ def write_table(out: Path, results: list[dict[str, object]], nops: list[dict[str
     """table.md: the figures as docs/hw/linux-soc.md shows them."""
     head = [n for n, _ in STAGES["user-ack"]]
     lines = [
-        "| ack from | preemption | load | n | mismatches | min | median | p99 | max | "
+        "| ack from | preemption | load | n | mismatches | irq taken | min | median | p99 | max | "
         + " | ".join(head)
         + " |",
-        "|" + "---|" * 3 + "---:|" * (6 + len(head)),
+        "|" + "---|" * 3 + "---:|" * (7 + len(head)),
     ]
     for r in (r for r in results if r["kernel"]):
         for name, s in r["series"].items():  # type: ignore[union-attr]
@@ -253,8 +257,8 @@ def write_table(out: Path, results: list[dict[str, object]], nops: list[dict[str
             st += [""] * (len(head) - len(st))
             lines.append(
                 f"| {name} | {r['model']} | {'load' if r['load'] else 'idle'} | {s['n']:,} | "
-                f"{s['mismatches']} | {s['min']:,} | {s['median']:,} | {s['p99']:,} | "
-                f"{s['max']:,} | " + " | ".join(st) + " |"
+                f"{s['mismatches']} | {s['irq_taken']:,} | {s['min']:,} | {s['median']:,} | "
+                f"{s['p99']:,} | {s['max']:,} | " + " | ".join(st) + " |"
             )
     if nops:
         lines += [
@@ -348,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     f"linux-soc: {r['config']}: "
                     + "; ".join(
                         f"{k} n={v['n']} median={v['median']} p99={v['p99']} "
-                        f"max={v['max']} mismatches={v['mismatches']}"
+                        f"max={v['max']} mismatches={v['mismatches']} irq taken={v['irq_taken']}"
                         for k, v in r["series"].items()  # type: ignore[union-attr]
                     )
                     + f" ({r['wall_s']} s wall, {r['cpu_s']} s CPU)",
@@ -371,7 +375,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for r in results
         if r["exit_code"] != 0
         or any(
-            v["mismatches"] or v["n"] != (args.rounds if r["kernel"] else args.nop_rounds)
+            v["mismatches"]
+            or v["n"] != (args.rounds if r["kernel"] else args.nop_rounds)
+            or v["irq_taken"] != v["n"]
             for v in r["series"].values()  # type: ignore[union-attr]
         )
         or len(r["series"]) != (2 if r["kernel"] else 1)  # type: ignore[arg-type]
