@@ -543,12 +543,10 @@ def checkpoint(
 ) -> Checkpoint:
     """Boot to /init's request for its parameters and save the model there; cached by the digest
     of what the boot ran (firmware, initramfs, kernel, device tree, simulator)."""
-    scratch = BUILD / f"boot-{preempt}"
-    image, syms, exe = _images(scratch, preempt)
-    digest = _digest([image, exe])
-    out = BUILD / f"ckpt-{preempt}-{digest}"
-    meta = out / "boot.json"
-    with _locked(f"ckpt-{preempt}"):
+    with _locked(f"ckpt-{preempt}"):  # also over the images: runs side by side share them
+        image, syms, exe = _images(BUILD / f"boot-{preempt}", preempt)
+        out = BUILD / f"ckpt-{preempt}-{_digest([image, exe])}"
+        meta = out / "boot.json"
         if not meta.exists():
             shutil.rmtree(out, ignore_errors=True)
             out.mkdir(parents=True)
