@@ -276,6 +276,9 @@ static void start_load(struct run *r)
 	if (pid == 0) {
 		volatile uint32_t spin = 0;
 
+		/* a child inherits SCHED_FIFO: at /init's priority it would never yield to it */
+		if (lsoc_sched_other(0))
+			lsoc_exit(1);
 		for (;;)
 			spin++;
 	}
