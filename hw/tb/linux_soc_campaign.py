@@ -289,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=1000, help="interrupts per path and run")
-    parser.add_argument("--gap", type=int, default=20000, help="cycles from arming to the raise")
+    parser.add_argument("--gap", type=int, default=80000, help="cycles from arming to the raise")
     parser.add_argument("--models", default="none,voluntary,full")
     parser.add_argument("--loads", default="idle,load")
     parser.add_argument(
