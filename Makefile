@@ -20,7 +20,7 @@ include sw/sw.mk
 include hw/hw.mk
 include target/target.mk
 
-.PHONY: help setup test demo bench lint format lock clean fuzz soc-soak soc-figures linux-soc
+.PHONY: help setup test demo bench lint format lock clean fuzz soc-soak soc-figures linux-soc linux-soc-checkpoint
 
 help:
 	@echo "make setup   install system packages (apt) and the Python venv ($(VENV)); idempotent"
@@ -45,6 +45,8 @@ help:
 	@echo "make linux-soc  Linux 6.1 on the virtual SoC (VexRiscv_Linux): irq -> ack by the kernel's"
 	@echo "             handler and by a SCHED_FIFO UIO process, per preemption model, idle and"
 	@echo "             loaded, each sample cross-checked; out/linux-soc/report.html"
+	@echo "make linux-soc-checkpoint  build and boot the PREEMPT_NONE kernel once and save the"
+	@echo "             simulator there (make test's smoke test restores it; cached)"
 	@echo "make target-test  the ARM targets on QEMU: A53 suite (ZCU102), arm64 guests with the"
 	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~36 min)"
 	@echo "make hv-campaign  bare metal, Linux, Xen Dom0/DomU (each idle and with the other domain"
@@ -57,7 +59,7 @@ setup:
 # tests boot them), then one pytest run that holds the Python, cocotb and CLI tests, so that
 # pytest's summary line is the last thing printed.
 test: setup
-	@$(MAKE) --no-print-directory regs-check sw-all sw-test lint target-images
+	@$(MAKE) --no-print-directory regs-check sw-all sw-test lint target-images linux-soc-checkpoint
 	$(PY) -m pytest -n $(JOBS) -p no:cacheprovider
 
 # Hand-written C (generated headers are left as their generator writes them).
@@ -99,11 +101,15 @@ soc-soak: setup sw-all
 soc-figures: setup sw-all
 	$(PY) hw/tb/soc_figures.py --out docs/hw/soc_figures.md
 
-# Linux on the virtual SoC (docs/hw/linux-soc.md): kernels, firmware, initramfs and the simulator
-# are built once and cached under build/linux-soc and hw/tb/sim_build.
+# Linux on the virtual SoC (docs/hw/linux-soc.md): kernels, firmware, initramfs, the simulator
+# and each kernel's checkpoint after the boot are built once and cached under build/linux-soc
+# and hw/tb/sim_build.
 LINUX_SOC_MODELS ?= none,voluntary,full
 linux-soc: setup
 	$(PY) hw/tb/linux_soc_campaign.py --out $(OUT)/linux-soc --models $(LINUX_SOC_MODELS)
+
+linux-soc-checkpoint: setup
+	$(PY) hw/tb/linux_soc.py --checkpoint-only --preempt none
 
 # Regenerate requirements.lock from pyproject.toml in a scratch venv.
 lock:

@@ -11,9 +11,13 @@ Parts, each under build/linux-soc/:
 - the device tree (sw/linux-soc/linux-soc.dts) with the run's parameters on the command line;
 - the Verilator model of tb_linux_soc (hw/tb/sim_build/linux-soc-<digest>).
 
+Each model's boot runs once: the simulator saves the model (Verilator's save/restore) when /init
+asks for its parameters, and every run restores that checkpoint and hands /init its own.
+
 Command line:
 
     python hw/tb/linux_soc.py --out DIR [--preempt none|voluntary|full] [--rounds N] [--nops N]
+        [--gap CYCLES] [--load] [--user-only] [--boot] [--check]
 """
 
 from __future__ import annotations
@@ -58,6 +62,8 @@ FW_ADDR = 0x80000000
 KERNEL_ADDR = 0x80400000
 INITRD_ADDR = 0x81800000
 DTB_ADDR = 0x81F00000
+PARAM_ADDR = 0x8003F000  # /init's parameter page (tb_linux_soc.v, init.c)
+PARAM_MAGIC = 0x4C4D5052
 CLOCK_HZ = 100_000_000
 
 FW_FLAGS = [
@@ -247,36 +253,29 @@ def _linux_tree() -> Path:
     return tree
 
 
-def _set_driver(tree: Path, present: bool) -> None:
-    """Put latmon_kack.c (the kernel-path acknowledger) into the tree's drivers/uio, or take it
-    out (the tree is shared by the builds, which run one at a time)."""
+def _set_driver(tree: Path) -> None:
+    """Put latmon_kack.c (the kernel-path acknowledger) into the tree's drivers/uio."""
     dst = tree / "drivers" / "uio" / "latmon_kack.c"
     makefile = tree / "drivers" / "uio" / "Makefile"
     line = "obj-$(CONFIG_UIO)\t+= latmon_kack.o\n"
+    src = (LSOC / "kernel" / "latmon_kack.c").read_bytes()
+    if not dst.exists() or dst.read_bytes() != src:
+        dst.write_bytes(src)
     text = makefile.read_text()
-    if present:
-        src = (LSOC / "kernel" / "latmon_kack.c").read_bytes()
-        if not dst.exists() or dst.read_bytes() != src:
-            dst.write_bytes(src)
-        if line not in text:
-            makefile.write_text(text + line)
-    else:
-        dst.unlink(missing_ok=True)
-        makefile.write_text(text.replace(line, ""))
+    if line not in text:
+        makefile.write_text(text + line)
 
 
-def build_kernel(preempt: str, kernel_ack: bool = False) -> Path:
-    """The kernel Image for one preemption model, rebuilt when its inputs' digest changes
-    (about 3 min of CPU at -j2 the first time, incremental after)."""
+def build_kernel(preempt: str) -> Path:
+    """The kernel Image for one preemption model, with the kernel-path driver (latmon_kack.c),
+    rebuilt when its inputs' digest changes (a few minutes of CPU at -j2 the first time)."""
     if preempt not in PREEMPT:
         raise LinuxSocError(f"unknown preemption model {preempt!r}; use {', '.join(PREEMPT)}")
     frags = [LSOC / "kernel.config", LSOC / PREEMPT[preempt]]
-    if kernel_ack:
-        frags.append(LSOC / "kernel-ack.config")
-    inputs = [*frags, LSOC / "kernel" / "latmon_kack.c"] if kernel_ack else frags
+    inputs = [*frags, LSOC / "kernel" / "latmon_kack.c"]
     version = LINUX_TARBALL.stat().st_size if LINUX_TARBALL.exists() else 0
     digest = _digest(inputs, version)
-    out = BUILD / f"kernel-{preempt}{'-kack' if kernel_ack else ''}"
+    out = BUILD / f"kernel-{preempt}"
     image = out / "arch" / "riscv" / "boot" / "Image"
     stamp = out / "latmon-digest"
     if image.exists() and stamp.exists() and stamp.read_text() == digest:
@@ -285,12 +284,13 @@ def build_kernel(preempt: str, kernel_ack: bool = False) -> Path:
     for tool in ("flex", "bison", "bc", LINUX_PREFIX + "gcc"):
         _need(tool)
     make = ["make", "-C", str(tree), "ARCH=riscv", f"CROSS_COMPILE={LINUX_PREFIX}", f"O={out}"]
-    with _locked("kernel"):
+    with _locked(f"kernel-{preempt}"):  # the tree is shared read-only: models build side by side
         if image.exists() and stamp.exists() and stamp.read_text() == digest:
             return image
         stamp.unlink(missing_ok=True)
         out.mkdir(parents=True, exist_ok=True)
-        _set_driver(tree, kernel_ack)
+        with _locked("linux-tree"):
+            _set_driver(tree)
         _run([*make, "tinyconfig"], "kernel tinyconfig")
         _run(
             [
@@ -310,7 +310,22 @@ def build_kernel(preempt: str, kernel_ack: bool = False) -> Path:
         for line in (f.strip() for p in frags for f in p.read_text().splitlines()):
             if line.startswith("CONFIG_") and line.endswith("=y") and line not in config:
                 raise LinuxSocError(f"{line} did not survive olddefconfig (a dependency is off)")
-        _run([*make, "-j2", "Image"], "building the kernel", timeout=3600, log=out / "build.log")
+        # reproducible: no build time, user or host in the image (the banner's "#1" stays)
+        stamp_env = {
+            **os.environ,
+            "KBUILD_BUILD_TIMESTAMP": time.strftime(
+                "%Y-%m-%d", time.gmtime(LINUX_TARBALL.stat().st_mtime)
+            ),
+            "KBUILD_BUILD_USER": "latmon",
+            "KBUILD_BUILD_HOST": "latmon",
+        }
+        _run(
+            [*make, "-j2", "Image"],
+            "building the kernel",
+            timeout=3600,
+            env=stamp_env,
+            log=out / "build.log",
+        )
         stamp.write_text(digest)
     return image
 
@@ -318,15 +333,13 @@ def build_kernel(preempt: str, kernel_ack: bool = False) -> Path:
 # ---- device tree ---------------------------------------------------------------------------------
 
 
-def build_dtb(out: Path, initrd_size: int, bootargs: str, kernel_ack: bool = False) -> Path:
+def build_dtb(out: Path, initrd_size: int) -> Path:
+    """The device tree with the initramfs's place; the run's parameters are not in it (/init asks
+    the simulator for them after the boot: the checkpoint)."""
     dts = (LSOC / "linux-soc.dts").read_text()
-    if not kernel_ack:  # the irq-ack node only for the kernel that has its driver
-        start, end = dts.index("\t\t/* @KACK-BEGIN@"), dts.index("@KACK-END@ */\n")
-        dts = dts[:start] + dts[end + len("@KACK-END@ */\n") :]
-    bootargs = f"{bootargs} latmon.kernel={int(kernel_ack)}".strip()
     dts = dts.replace("@INITRD_START@", f"0x{INITRD_ADDR:08x}")
     dts = dts.replace("@INITRD_END@", f"0x{INITRD_ADDR + initrd_size:08x}")
-    dts = dts.replace("rdinit=/init", f"rdinit=/init {bootargs}".rstrip())
+    out.mkdir(parents=True, exist_ok=True)
     src = out / "linux-soc.dts"
     src.write_text(dts)
     dtb = out / "linux-soc.dtb"
@@ -347,8 +360,7 @@ def cpu_file() -> Path:
 
 
 def rtl_sources() -> list[Path]:
-    from latmon_ip import RTL_FILES
-    from simulate import rtl
+    from simulate import ip_modules, rtl
 
     shared = (
         "soc_wb_arbiter",
@@ -360,7 +372,7 @@ def rtl_sources() -> list[Path]:
         "soc_traffic",
     )
     return [
-        *rtl(*RTL_FILES),
+        *rtl(*ip_modules()),
         HW / "rtl" / "refdesign" / "refdesign.v",
         *(SOC / f"{name}.v" for name in shared),
         *sorted((SOC / "linux").glob("*.v")),
@@ -387,6 +399,7 @@ def build_sim() -> Path:
             "verilator",
             "--cc",
             "--exe",
+            "--savable",
             "--build",
             "-Wno-fatal",
             "-Wno-lint",
@@ -436,6 +449,30 @@ def image_hex(out: Path, parts: Sequence[tuple[int, bytes]]) -> Path:
 
 
 @dataclass
+class Params:
+    """What /init reads from its parameter page after the boot (init.c)."""
+
+    rounds: int = 100
+    nops: int = 0
+    gap: int = 80000
+    load: bool = False
+    kernel: bool = True
+    config: str = "user"
+
+    def hex(self, out: Path) -> Path:
+        """The page as a $readmemh file for +params (word 1 on: word 0 is /init's request)."""
+        name = self.config.encode()[:31] + b"\0"
+        name += b"\0" * (-len(name) % 4)
+        words = [PARAM_MAGIC, self.rounds, self.nops, self.gap, int(self.load), int(self.kernel)]
+        words += [0, *memoryview(name).cast("I")]
+        path = out / "params.hex"
+        path.write_text(
+            f"@{(PARAM_ADDR - RAM_BASE) // 4 + 1:x}\n" + "".join(f"{w:08x}\n" for w in words)
+        )
+        return path
+
+
+@dataclass
 class Boot:
     exit_code: int
     cycles: int
@@ -445,24 +482,46 @@ class Boot:
     trace: Path
 
 
-def run(
-    out: Path,
-    *,
-    preempt: str = "none",
-    bootargs: str = "",
-    max_cycles: int = 2_000_000_000,
-    timeout_s: float = 1800,
-    kernel_ack: bool = False,
-) -> Boot:
-    """Build what is missing, boot, wait for the SBI system reset; return what the run left.
-    kernel_ack: also the kernel path (its driver, high-resolution timers, the irq-ack node)."""
-    out.mkdir(parents=True, exist_ok=True)
+@dataclass
+class Checkpoint:
+    """The model saved when /init asked for its parameters, and the boot that led there."""
+
+    path: Path  # the Verilator save file
+    trace: Path  # the boot's events (K, U, C)
+    uart: Path  # the boot's console
+    boot_cycles: int  # the cycle of the checkpoint (/init's request)
+    wall_s: float
+    cpu_s: float
+
+
+def _simulate(cmd: Sequence[str], timeout_s: float, what: str, log: Path) -> tuple[float, float]:
+    """Run the simulator; (wall, CPU) seconds."""
+    start = time.monotonic()
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise LinuxSocError(
+            f"{what} did not finish within {timeout_s:.0f} s of wall time (time limit); "
+            f"see {log.parent}"
+        ) from exc
+    wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime
+    log.write_text(proc.stdout + proc.stderr)
+    if proc.returncode != 0:
+        raise LinuxSocError(f"{what}: the simulator failed (exit {proc.returncode}); see {log}")
+    return wall, cpu
+
+
+def _images(out: Path, preempt: str) -> tuple[Path, Path, Path]:
+    """The RAM image, the stage marks and the simulator for one preemption model."""
     fw = build_firmware()
     initramfs = build_initramfs(build_init())
-    kernel = build_kernel(preempt, kernel_ack)
+    kernel = build_kernel(preempt)
     exe = build_sim()
     cpio = initramfs.read_bytes()
-    dtb = build_dtb(out, len(cpio), bootargs, kernel_ack)
+    dtb = build_dtb(out, len(cpio))
     image = image_hex(
         out,
         [
@@ -472,35 +531,90 @@ def run(
             (DTB_ADDR, dtb.read_bytes()),
         ],
     )
-    uart, trace = out / "uart.log", out / "trace.txt"
     from linux_soc_stages import write_syms
 
     syms = out / "syms.hex"
     write_syms(kernel.parents[3] / "System.map", syms)
-    cmd = [
-        str(exe),
-        f"+image={image}",
+    return image, syms, exe
+
+
+def checkpoint(
+    preempt: str, *, timeout_s: float = 3600, max_cycles: int = 400_000_000
+) -> Checkpoint:
+    """Boot to /init's request for its parameters and save the model there; cached by the digest
+    of what the boot ran (firmware, initramfs, kernel, device tree, simulator)."""
+    with _locked(f"ckpt-{preempt}"):  # also over the images: runs side by side share them
+        image, syms, exe = _images(BUILD / f"boot-{preempt}", preempt)
+        out = BUILD / f"ckpt-{preempt}-{_digest([image, exe])}"
+        meta = out / "boot.json"
+        if not meta.exists():
+            shutil.rmtree(out, ignore_errors=True)
+            out.mkdir(parents=True)
+            shutil.copy(syms, out / "syms.hex")
+            cmd = [
+                str(exe),
+                f"+image={image}",
+                f"+uart={out / 'uart.log'}",
+                f"+trace={out / 'trace.txt'}",
+                f"+syms={out / 'syms.hex'}",
+                f"+max_cycles={max_cycles}",
+                f"+save={out / 'model.save'}",
+            ]
+            wall, cpu = _simulate(cmd, timeout_s, "the boot to the checkpoint", out / "sim.log")
+            lines = (out / "trace.txt").read_text().split("\n")
+            marks = [ln.split() for ln in lines if ln.strip()]
+            c = [int(m[0]) for m in marks if m[1] == "C"]
+            if not c or not (out / "model.save").exists():
+                raise LinuxSocError(
+                    f"the boot did not reach /init's request for its parameters; see {out}"
+                )
+            meta.write_text(json.dumps({"boot_cycles": c[0], "wall_s": wall, "cpu_s": cpu}))
+    d = json.loads(meta.read_text())
+    return Checkpoint(
+        out / "model.save",
+        out / "trace.txt",
+        out / "uart.log",
+        int(d["boot_cycles"]),
+        float(d["wall_s"]),
+        float(d["cpu_s"]),
+    )
+
+
+def run(
+    out: Path,
+    *,
+    preempt: str = "none",
+    params: Params | None = None,
+    max_cycles: int = 2_000_000_000,
+    timeout_s: float = 1800,
+    restore: bool = True,
+) -> Boot:
+    """Build what is missing and measure: from the model's checkpoint (restore, the default) or
+    from the reset (the boot included); wait for the SBI system reset; return what the run left."""
+    params = params or Params()
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    uart, trace = out / "uart.log", out / "trace.txt"
+    cmd: list[str]
+    if restore:
+        ck = checkpoint(preempt)
+        shutil.copy(ck.trace, trace)
+        shutil.copy(ck.uart, uart)
+        cmd = [str(build_sim())]
+        cmd += [f"+restore={ck.path}", f"+syms={ck.path.parent / 'syms.hex'}"]
+    else:
+        image, syms, exe = _images(out, preempt)
+        cmd = [str(exe), f"+image={image}", f"+syms={syms}"]
+    cmd += [
         f"+uart={uart}",
         f"+trace={trace}",
-        f"+syms={syms}",
+        f"+params={params.hex(out)}",
         f"+max_cycles={max_cycles}",
     ]
-    start = time.monotonic()
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
-    except subprocess.TimeoutExpired as exc:
-        raise LinuxSocError(
-            f"the Linux SoC did not finish within {timeout_s:.0f} s of wall time "
-            f"(time limit); console so far: {uart}"
-        ) from exc
-    wall = time.monotonic() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime + after.ru_stime - usage.ru_utime - usage.ru_stime
-    (out / "sim.log").write_text(proc.stdout + proc.stderr)
+    wall, cpu = _simulate(cmd, timeout_s, "the Linux SoC", out / "sim.log")
     last = trace.read_text().splitlines()[-1].split() if trace.exists() else []
-    if proc.returncode != 0 or len(last) != 3 or last[1] != "X":
-        raise LinuxSocError(f"the simulator failed (exit {proc.returncode}); see {out / 'sim.log'}")
+    if len(last) != 3 or last[1] != "X":
+        raise LinuxSocError(f"the simulator ended without its exit record; see {out / 'sim.log'}")
     boot = Boot(int(last[2]), int(last[0]), wall, cpu, uart, trace)
     write_boot(out, boot)
     return boot
@@ -538,19 +652,33 @@ def read_boot(out: Path) -> Boot | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path)
     parser.add_argument("--preempt", default="none", choices=sorted(PREEMPT))
-    parser.add_argument("--rounds", type=int, default=100)
-    parser.add_argument("--nops", type=int, default=0)
-    parser.add_argument("--gap", type=int, default=40000, help="cycles from arming to the raise")
+    parser.add_argument("--rounds", type=int, default=100, help="interrupts per path")
+    parser.add_argument("--nops", type=int, default=0, help="no-ops before the user-space ack")
+    parser.add_argument("--gap", type=int, default=80000, help="cycles from arming to the raise")
     parser.add_argument("--load", action="store_true", help="a CPU hog and the traffic master")
     parser.add_argument(
-        "--kernel-ack",
+        "--user-only", action="store_true", help="the user-space path only (no kernel-ack)"
+    )
+    parser.add_argument(
+        "--boot",
         action="store_true",
-        help="also the kernel's hard-IRQ path (its kernel did not reach /init here: docs)",
+        help="boot from the reset instead of restoring the checkpoint taken after the boot",
+    )
+    parser.add_argument(
+        "--checkpoint-only",
+        action="store_true",
+        help="build the model's checkpoint after the boot (if missing) and stop there",
     )
     parser.add_argument("--max-cycles", type=int, default=2_000_000_000)
-    parser.add_argument("--timeout", type=float, default=1800, help="wall-time limit, seconds")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=3600,
+        help="wall-time limit of each simulation, seconds (a boot takes 3 min of CPU; a loaded "
+        "host stretches that)",
+    )
     parser.add_argument(
         "--check",
         action="store_true",
@@ -559,35 +687,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from linux_soc_check import check, read_trace
 
-    bootargs = (
-        f"latmon.rounds={args.rounds} latmon.nops={args.nops} latmon.gap={args.gap} "
-        f"latmon.load={int(args.load)} "
-        f"latmon.config={args.preempt}-{'load' if args.load else 'idle'}"
+    if args.out is None and not args.checkpoint_only:
+        parser.error("--out is required")
+    if not 0 <= args.nops <= 255 or args.rounds < 1 or args.gap < 1:
+        print("linux_soc: --nops must be 0..255, --rounds and --gap positive", file=sys.stderr)
+        return 2
+    params = Params(
+        rounds=args.rounds,
+        nops=args.nops,
+        gap=args.gap,
+        load=args.load,
+        kernel=not args.user_only,
+        config=f"{args.preempt}-{'load' if args.load else 'idle'}",
     )
     try:
+        if not args.boot:
+            ck = checkpoint(args.preempt, timeout_s=args.timeout)
+            print(
+                f"linux_soc: checkpoint {ck.path.parent.name}: /init asked for its parameters at "
+                f"cycle {ck.boot_cycles}; that boot took {ck.wall_s:.1f} s of wall time, "
+                f"{ck.cpu_s:.1f} s of CPU time"
+            )
+            if args.checkpoint_only:
+                return 0
         boot = run(
             args.out,
             preempt=args.preempt,
-            bootargs=bootargs,
+            params=params,
             max_cycles=args.max_cycles,
             timeout_s=args.timeout,
-            kernel_ack=args.kernel_ack,
+            restore=not args.boot,
         )
     except LinuxSocError as exc:
         print(f"linux_soc: {exc}", file=sys.stderr)
         return 1
     ev = read_trace(boot.trace)
     print(
-        f"linux_soc: exit {boot.exit_code} after {boot.cycles} cycles, {boot.wall_s:.1f} s of "
-        f"wall time, {boot.cpu_s:.1f} s of CPU time; kernel entered at cycle {ev.kernel}, "
-        f"/init's first instruction at cycle {ev.user}; console {boot.uart}"
+        f"linux_soc: exit {boot.exit_code} at cycle {boot.cycles}; this run took "
+        f"{boot.wall_s:.1f} s of wall time, {boot.cpu_s:.1f} s of CPU time; kernel entered at "
+        f"cycle {ev.kernel}, /init's first instruction at cycle {ev.user}, its request for "
+        f"parameters at cycle {ev.checkpoint}; console {boot.uart}"
     )
     if boot.exit_code != 0:
         return 1
     if args.check:
         report = check(boot.uart, boot.trace)
         print(f"linux_soc: {report.summary()}")
-        paths = 2 if args.kernel_ack else 1
+        paths = 1 if args.user_only else 2
         if report.mismatches or report.checked != paths * args.rounds:
             return 1
     return 0

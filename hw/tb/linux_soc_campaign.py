@@ -1,9 +1,11 @@
 """`make linux-soc`: the Linux SoC's measurements side by side (docs/hw/linux-soc.md).
 
-For each preemption model, each of idle / load and each number of no-ops, one boot of the Linux
-SoC measures the user-space path — a SCHED_FIFO process woken through /dev/uioN acknowledging
-(user-ack) — ROUNDS interrupts, every sample compared with the bus and irq record and split into
-stages. (The kernel path, kernel-ack, is hw/tb/linux_soc.py --kernel-ack: docs/hw/linux-soc.md.)
+For each preemption model and each of idle / load, one run of the Linux SoC (restored from the
+model's checkpoint after the boot) measures ROUNDS interrupts of each path: the kernel's hard-IRQ
+handler acknowledging (kernel-ack) and a SCHED_FIFO process woken through /dev/uioN
+acknowledging (user-ack); every sample is compared with the bus and irq record and split into
+stages. The no-op test: runs of the first model, idle, user-space path only, with N no-ops before
+the acknowledging store, compared sample by sample with the run without them.
 Writes out/linux-soc/report.html, results.json and the console logs.
 
     python hw/tb/linux_soc_campaign.py --out out/linux-soc [--rounds 1000] [--models none,...]
@@ -17,13 +19,14 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linux_soc
 from linux_soc_check import check, read_trace
-from linux_soc_stages import STAGES, decompose, path_of, windows
+from linux_soc_stages import STAGES, StageError, decompose, path_of, took_interrupt, windows
 
 
 def rank(values: Sequence[int], q: float) -> int:
@@ -42,48 +45,59 @@ def run_config(
     gap: int,
     timeout_s: float,
     reuse: bool = False,
+    kernel: bool = True,
 ) -> dict[str, object]:
-    name = f"{model}-{'load' if load else 'idle'}" + (f"-nops{nops}" if nops else "")
-    bootargs = (
-        f"latmon.rounds={rounds} latmon.nops={nops} latmon.gap={gap} "
-        f"latmon.load={int(load)} latmon.config={name}"
+    name = f"{model}-{'load' if load else 'idle'}" + ("" if kernel else f"-user-nops{nops}")
+    params = linux_soc.Params(
+        rounds=rounds, nops=nops, gap=gap, load=load, kernel=kernel, config=name
     )
     boot = linux_soc.read_boot(out / name) if reuse else None
     if boot is None:
-        boot = linux_soc.run(out / name, preempt=model, bootargs=bootargs, timeout_s=timeout_s)
+        boot = linux_soc.run(out / name, preempt=model, params=params, timeout_s=timeout_s)
+    ck = linux_soc.checkpoint(model, timeout_s=timeout_s)
     ev = read_trace(boot.trace)
     result: dict[str, object] = {
         "config": name,
         "model": model,
         "load": load,
         "nops": nops,
+        "kernel": kernel,
         "exit_code": boot.exit_code,
         "cycles": boot.cycles,
         "wall_s": round(boot.wall_s, 1),
         "cpu_s": round(boot.cpu_s, 1),
         "kernel_cycle": ev.kernel,
         "init_cycle": ev.user,
+        "checkpoint_cycle": ev.checkpoint,
+        "boot_wall_s": round(ck.wall_s, 1),
+        "boot_cpu_s": round(ck.cpu_s, 1),
         "series": {},
+        "samples": {},
     }
     if boot.exit_code != 0:
         return result
     report = check(boot.uart, boot.trace)
     split: dict[str, list[list[int]]] = {p: [] for p in STAGES}
+    taken: dict[str, int] = dict.fromkeys(STAGES, 0)
     for w in windows(boot.trace):
         split[path_of(w.line)].append(decompose(w, path_of(w.line)))
+        taken[path_of(w.line)] += took_interrupt(w, path_of(w.line))
     series: dict[str, object] = {}
+    samples: dict[str, list[int]] = {}
     for s in report.series.values():
         v = s.samples
         if not v and not s.pairs:
-            continue  # the path this run did not measure (kernel-ack: --kernel-ack only)
+            continue  # the path this run did not measure
         stages = split[s.name]
         if len(stages) != len(v) or any(sum(x) != t for x, t in zip(stages, v, strict=False)):
             raise linux_soc.LinuxSocError(f"{name}/{s.name}: the stages do not add up to the IP's")
         med = sorted(range(len(v)), key=lambda i: v[i])[(len(v) - 1) // 2] if v else None
+        samples[s.name] = list(v)
         series[s.name] = {
             "n": len(v),
             "mismatches": s.mismatches,
             "first_mismatch": s.first,
+            "irq_taken": taken[s.name],
             "min": min(v) if v else None,
             "median": rank(v, 0.5) if v else None,
             "p99": rank(v, 0.99) if v else None,
@@ -96,58 +110,96 @@ def run_config(
             ]
             if stages
             else [],
+            "stages_median": [rank([x[k] for x in stages], 0.5) for k in range(len(STAGES[s.name]))]
+            if stages
+            else [],
             "stages_of_median": stages[med] if med is not None else [],
         }
     result["series"] = series
+    result["samples"] = samples
     return result
 
 
-def write_report(out: Path, results: list[dict[str, object]]) -> None:
-    rows = []
-    for r in results:
-        for name, s in (r["series"] or {}).items():  # type: ignore[union-attr]
+def nop_effect(base: dict[str, object], run: dict[str, object]) -> dict[str, object]:
+    """The no-op test: each user-ack sample of `run` (N no-ops) minus the same sample of `base`."""
+    a = base["samples"].get("user-ack", [])  # type: ignore[union-attr]
+    b = run["samples"].get("user-ack", [])  # type: ignore[union-attr]
+    n = int(run["nops"])  # type: ignore[arg-type]
+    d = [y - x for x, y in zip(a, b, strict=False)]
+    return {
+        "nops": n,
+        "pairs": len(d),
+        "shift_median": rank(d, 0.5) if d else None,
+        "exactly_n": sum(1 for x in d if x == n),
+        "median_shift": (
+            int(run["series"]["user-ack"]["median"]) - int(base["series"]["user-ack"]["median"])  # type: ignore[index]
+        )
+        if d
+        else None,
+    }
+
+
+def _cells(*xs: object) -> str:
+    return "".join(f"<td>{html.escape(str(x))}</td>" for x in xs)
+
+
+def write_report(
+    out: Path, results: list[dict[str, object]], nop_tests: list[dict[str, object]]
+) -> None:
+    rows, stage_rows = [], []
+    for r in (r for r in results if r["kernel"]):
+        for name, s in r["series"].items():  # type: ignore[union-attr]
             rows.append(
                 "<tr>"
-                + "".join(
-                    f"<td>{html.escape(str(x))}</td>"
-                    for x in (
-                        r["model"],
-                        "load" if r["load"] else "idle",
-                        r["nops"],
-                        name,
-                        s["n"],
-                        s["min"],
-                        s["median"],
-                        s["p99"],
-                        s["max"],
-                        s["mismatches"],
-                    )
+                + _cells(
+                    name,
+                    r["model"],
+                    "load" if r["load"] else "idle",
+                    s["n"],
+                    s["mismatches"],
+                    s["irq_taken"],
+                    s["min"],
+                    s["median"],
+                    s["p99"],
+                    s["max"],
                 )
                 + "</tr>"
             )
-    stage_rows = []
-    for r in results:
-        for name, s in (r["series"] or {}).items():  # type: ignore[union-attr]
-            cells = " + ".join(
-                f"{n} {c}" for n, c in zip(s["stage_names"], s["stages_of_median"], strict=False)
-            )
-            means = " + ".join(
-                f"{n} {c}" for n, c in zip(s["stage_names"], s["stages_mean"], strict=False)
-            )
+            names = s["stage_names"]  # kernel-ack: the first three columns
             stage_rows.append(
-                f"<tr><td>{html.escape(str(r['config']))}</td><td>{name}</td>"
-                f"<td style='text-align:left'>{html.escape(cells)} = {s['median']}</td>"
-                f"<td style='text-align:left'>{html.escape(means)}</td></tr>"
+                "<tr>"
+                + _cells(name, r["model"], "load" if r["load"] else "idle")
+                + "".join(f"<td>{c}</td>" for c in s["stages_of_median"])
+                + "<td></td>" * (len(STAGES["user-ack"]) - len(names))
+                + f"<td><b>{s['median']}</b></td></tr>"
             )
+    nop_rows = "".join(
+        "<tr>"
+        + _cells(t["nops"], t["pairs"], t["shift_median"], t["exactly_n"], t["median_shift"])
+        + "</tr>"
+        for t in nop_tests
+    )
     boots = "".join(
-        f"<tr><td>{html.escape(str(r['config']))}</td><td>{r['init_cycle']}</td>"
-        f"<td>{r['cycles']}</td><td>{r['wall_s']}</td><td>{r['cpu_s']}</td>"
-        f"<td>{r['exit_code']}</td></tr>"
+        "<tr>"
+        + _cells(
+            r["config"],
+            r["kernel_cycle"],
+            r["init_cycle"],
+            r["checkpoint_cycle"],
+            r["boot_wall_s"],
+            r["boot_cpu_s"],
+            r["cycles"],
+            r["wall_s"],
+            r["cpu_s"],
+            r["exit_code"],
+        )
+        + "</tr>"
         for r in results
     )
+    user_stages = "".join(f"<th>{html.escape(n)}</th>" for n, _ in STAGES["user-ack"])
     page = f"""<!doctype html><html><head><meta charset="utf-8">
 <title>latmon: Linux on the virtual SoC</title>
-<style>body{{font-family:sans-serif;margin:2em;max-width:70em}}table{{border-collapse:collapse}}
+<style>body{{font-family:sans-serif;margin:2em;max-width:80em}}table{{border-collapse:collapse}}
 td,th{{border:1px solid #999;padding:.25em .6em;text-align:right}}th{{background:#eee}}</style>
 </head><body>
 <h1>Linux on the virtual SoC: irq &rarr; ack, measured by the latmon IP</h1>
@@ -155,92 +207,186 @@ td,th{{border:1px solid #999;padding:.25em .6em;text-align:right}}th{{background
 100&nbsp;MHz for CPU and fabric, so every figure is in cycles of that clock. <b>kernel-ack</b>:
 the kernel's hard-IRQ handler acknowledges (irqgen line 1). <b>user-ack</b>: a SCHED_FIFO
 process woken from <code>poll()</code> on <code>/dev/uioN</code> acknowledges through the
-mapping with liblatmon's UIO HAL (irqgen line 0). Each sample is compared with the bus and
-irq record of the simulator (mismatches column). Quantiles are nearest-rank.</p>
+mapping with liblatmon's UIO HAL (irqgen line 0). <b>load</b>: a SCHED_OTHER CPU hog and the
+traffic master reading RAM. Each sample is compared with the bus and irq record of the
+simulator (mismatches). Quantiles are nearest-rank.</p>
 <h2>Latency (cycles)</h2>
-<table><tr><th>preemption</th><th>load</th><th>no-ops</th><th>path</th><th>n</th><th>min</th>
-<th>median</th><th>p99</th><th>max</th><th>mismatches</th></tr>
+<table><tr><th>ack from</th><th>preemption</th><th>load</th><th>n</th><th>mismatches</th>
+<th>taken as an interrupt</th><th>min</th><th>median</th><th>p99</th><th>max</th></tr>
 {"".join(rows)}</table>
-<h2>Stages (cycles), from the CPU's retired instructions</h2>
-<p>Each interrupt split where the marks first retire: trap entry (raise &rarr; the trap
-vector <code>handle_exception</code>), irq layer (&rarr; the device's handler), handler,
-wake-up (<code>try_to_wake_up</code> &rarr; <code>__schedule</code>), switch (&rarr;
-<code>__switch_to</code>), return to user (&rarr; the first user-mode instruction), user code
-(&rarr; the acknowledging store). Left: the sample with the median total; right: the mean of
-each stage over all samples. The stages of every sample add up to the IP's figure.</p>
-<table><tr><th>run</th><th>path</th><th>median sample</th><th>mean per stage</th></tr>
+<h2>Stages of the median sample (cycles), from the CPU's retired instructions</h2>
+<p>Each interrupt is split where the marks first retire after the previous one: trap entry
+(raise &rarr; the trap vector <code>handle_exception</code>), irq layer (&rarr; the device's
+handler, <code>latmon_kack_irq</code> or <code>uio_interrupt</code>), handler (&rarr; the
+kernel's store, or <code>try_to_wake_up</code>), wake-up (&rarr; <code>__schedule</code>),
+switch (&rarr; <code>__switch_to</code>), return to user (&rarr; the first user-mode
+instruction), user code (&rarr; the acknowledging store). kernel-ack has the first three. The
+stages of every sample add up to the IP's figure; results.json has the mean and median of each
+stage too.</p>
+<table><tr><th>ack from</th><th>preemption</th><th>load</th>{user_stages}<th>total</th></tr>
 {"".join(stage_rows)}</table>
-<h2>Boots</h2>
-<table><tr><th>run</th><th>/init's first instruction (cycle)</th><th>cycles in all</th>
-<th>wall time (s)</th><th>simulator CPU time (s)</th><th>exit</th></tr>{boots}</table>
+<h2>No-ops before the user-space acknowledge</h2>
+<p>The user-space path alone, idle, with N no-ops before the store, each sample minus the same
+sample without them. The no-ops end at the store, in the same 32-byte I$ line up to N = 7: the
+line is fetched in any case, so they cost their issue cycles alone; more no-ops cost the fetch
+of their lines too.</p>
+<table><tr><th>N</th><th>pairs</th><th>median of the differences</th>
+<th>differences equal to N</th><th>median(N) &minus; median(0)</th></tr>{nop_rows}</table>
+<h2>Runs</h2>
+<table><tr><th>run</th><th>kernel's first instruction</th><th>/init's first instruction</th>
+<th>/init asks for its parameters (checkpoint)</th><th>boot wall (s)</th><th>boot CPU (s)</th>
+<th>end of the run (cycle)</th><th>run wall (s)</th><th>run CPU (s)</th><th>exit</th></tr>
+{boots}</table>
 </body></html>
 """
     (out / "report.html").write_text(page)
 
 
+def write_table(out: Path, results: list[dict[str, object]], nops: list[dict[str, object]]) -> None:
+    """table.md: the figures as docs/hw/linux-soc.md shows them."""
+    head = [n for n, _ in STAGES["user-ack"]]
+    lines = [
+        "| ack from | preemption | load | n | mismatches | irq taken | min | median | p99 | max | "
+        + " | ".join(head)
+        + " |",
+        "|" + "---|" * 3 + "---:|" * (7 + len(head)),
+    ]
+    for r in (r for r in results if r["kernel"]):
+        for name, s in r["series"].items():  # type: ignore[union-attr]
+            st = [f"{c:,}" for c in s["stages_of_median"]]
+            st += [""] * (len(head) - len(st))
+            lines.append(
+                f"| {name} | {r['model']} | {'load' if r['load'] else 'idle'} | {s['n']:,} | "
+                f"{s['mismatches']} | {s['irq_taken']:,} | {s['min']:,} | {s['median']:,} | "
+                f"{s['p99']:,} | {s['max']:,} | " + " | ".join(st) + " |"
+            )
+    if nops:
+        lines += [
+            "",
+            "| no-ops | pairs | median of the differences | differences equal to N | "
+            "median(N) - median(0) |",
+            "|---:|---:|---:|---:|---:|",
+        ]
+        lines += [
+            f"| {t['nops']} | {t['pairs']} | {t['shift_median']} | {t['exactly_n']} | "
+            f"{t['median_shift']} |"
+            for t in nops
+        ]
+    lines += [
+        "",
+        "| run | /init asks (cycle) | boot wall / CPU (s) | run cycles | run wall / CPU (s) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {r['config']} | {r['checkpoint_cycle']:,} | {r['boot_wall_s']} / {r['boot_cpu_s']} | "
+        f"{int(r['cycles']) - int(r['checkpoint_cycle']):,} | {r['wall_s']} / {r['cpu_s']} |"  # type: ignore[call-overload]
+        for r in results
+    ]
+    (out / "table.md").write_text("\n".join(lines) + "\n")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--rounds", type=int, default=1000)
-    parser.add_argument("--gap", type=int, default=20000)
+    parser.add_argument("--rounds", type=int, default=1000, help="interrupts per path and run")
+    parser.add_argument("--gap", type=int, default=80000, help="cycles from arming to the raise")
     parser.add_argument("--models", default="none,voluntary,full")
     parser.add_argument("--loads", default="idle,load")
     parser.add_argument(
-        "--nops", default="0", help="no-ops before the user-space ack, a list: one run each"
+        "--nops", default="0,7,64", help="the no-op test: N no-ops, a list (empty: no test)"
     )
-    parser.add_argument("--timeout", type=float, default=1800, help="wall-time limit per run, s")
+    parser.add_argument("--nop-rounds", type=int, default=300, help="interrupts per no-op run")
+    parser.add_argument("--jobs", type=int, default=2, help="simulations side by side")
+    parser.add_argument("--timeout", type=float, default=3600, help="wall-time limit per run, s")
     parser.add_argument(
         "--reuse",
         action="store_true",
         help="analyse the runs already in --out (boot.json) instead of rerunning",
     )
     args = parser.parse_args(argv)
+    models = [m for m in args.models.split(",") if m]
+    loads = [ld for ld in args.loads.split(",") if ld]
+    nops = [int(n) for n in args.nops.split(",") if n]
+    if not models or any(m not in linux_soc.PREEMPT for m in models):
+        print(f"linux-soc: --models: a list of {', '.join(linux_soc.PREEMPT)}", file=sys.stderr)
+        return 2
+    if not loads or any(ld not in ("idle", "load") for ld in loads):
+        print("linux-soc: --loads: a list of idle, load", file=sys.stderr)
+        return 2
+    if nops and 0 not in nops:
+        nops = [0, *nops]
     args.out.mkdir(parents=True, exist_ok=True)
-    results = []
     start = time.monotonic()
+    configs = [(m, ld == "load", 0, True, args.rounds) for m in models for ld in loads]
+    configs += [(models[0], False, n, False, args.nop_rounds) for n in nops]
     try:
-        configs = [
-            (m, ld, int(n))
-            for m in args.models.split(",")
-            for ld in args.loads.split(",")
-            for n in args.nops.split(",")
-        ]
-        for model, load, nops in configs:
-            r = run_config(
-                args.out,
-                model,
-                load == "load",
-                args.rounds,
-                nops,
-                args.gap,
-                args.timeout,
-                args.reuse,
-            )
-            results.append(r)
+        # the checkpoints first, one model at a time (each boot waits for its kernel)
+        for m in models:
+            ck = linux_soc.checkpoint(m, timeout_s=args.timeout)
             print(
-                f"linux-soc: {r['config']}: "
-                + "; ".join(
-                    f"{k} n={v['n']} median={v['median']} p99={v['p99']} "
-                    f"max={v['max']} mismatches={v['mismatches']}"
-                    for k, v in r["series"].items()
-                )  # type: ignore[union-attr]
-                + f" ({r['wall_s']} s)",
+                f"linux-soc: {m}: checkpoint at cycle {ck.boot_cycles} "
+                f"(boot: {ck.wall_s:.1f} s wall, {ck.cpu_s:.1f} s CPU)",
                 flush=True,
             )
-    except linux_soc.LinuxSocError as exc:
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            futures = [
+                pool.submit(
+                    run_config,
+                    args.out,
+                    m,
+                    load,
+                    rounds,
+                    n,
+                    args.gap,
+                    args.timeout,
+                    args.reuse,
+                    kernel,
+                )
+                for m, load, n, kernel, rounds in configs
+            ]
+            results = []
+            for f in futures:
+                r = f.result()
+                results.append(r)
+                print(
+                    f"linux-soc: {r['config']}: "
+                    + "; ".join(
+                        f"{k} n={v['n']} median={v['median']} p99={v['p99']} "
+                        f"max={v['max']} mismatches={v['mismatches']} irq taken={v['irq_taken']}"
+                        for k, v in r["series"].items()  # type: ignore[union-attr]
+                    )
+                    + f" ({r['wall_s']} s wall, {r['cpu_s']} s CPU)",
+                    flush=True,
+                )
+    except (linux_soc.LinuxSocError, StageError) as exc:
         print(f"linux-soc: {exc}", file=sys.stderr)
         return 1
-    (args.out / "results.json").write_text(json.dumps(results, indent=1))
-    write_report(args.out, results)
+    base = next((r for r in results if not r["kernel"] and r["nops"] == 0), None)
+    nop_tests = [
+        nop_effect(base, r) for r in results if base is not None and not r["kernel"] and r["nops"]
+    ]
+    (args.out / "results.json").write_text(
+        json.dumps({"runs": results, "nop_tests": nop_tests}, indent=1)
+    )
+    write_report(args.out, results, nop_tests)
+    write_table(args.out, results, nop_tests)
     bad = [
-        r["config"]
+        str(r["config"])
         for r in results
         if r["exit_code"] != 0
         or any(
-            v["mismatches"] or v["n"] != (args.rounds if k == "user-ack" else 0)
-            for k, v in r["series"].items()
+            v["mismatches"]
+            or v["n"] != (args.rounds if r["kernel"] else args.nop_rounds)
+            or v["irq_taken"] != v["n"]
+            for v in r["series"].values()  # type: ignore[union-attr]
         )
-    ]  # type: ignore
+        or len(r["series"]) != (2 if r["kernel"] else 1)  # type: ignore[arg-type]
+    ]
+    for t in nop_tests:
+        print(
+            f"linux-soc: {t['nops']} no-ops: {t['exactly_n']} of {t['pairs']} samples moved by "
+            f"exactly {t['nops']} cycles; median difference {t['shift_median']}"
+        )
     print(
         f"linux-soc: {len(results)} runs in {time.monotonic() - start:.0f} s; "
         f"report {args.out / 'report.html'}" + (f"; FAILED: {', '.join(bad)}" if bad else "")

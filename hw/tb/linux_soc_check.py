@@ -29,6 +29,7 @@ class TraceEvents:
     acks: dict[int, list[tuple[int, int]]] = field(default_factory=lambda: {0: [], 1: []})
     kernel: int | None = None
     user: int | None = None
+    checkpoint: int | None = None  # /init asked for its parameters (the boot's end)
     end: int | None = None
     exit_code: int | None = None
 
@@ -48,6 +49,8 @@ def read_trace(path: Path) -> TraceEvents:
             ev.kernel = cycle
         elif kind == "U":
             ev.user = cycle
+        elif kind == "C":
+            ev.checkpoint = cycle
         elif kind == "X":
             ev.end, ev.exit_code = cycle, int(parts[2])
     return ev

@@ -113,3 +113,15 @@ def decompose(w: Window, path: str) -> list[int]:
 
 def path_of(line: int) -> str:
     return "kernel-ack" if line == 1 else "user-ack"
+
+
+# The device's handler: a window without it is a sample the CPU did not take as an interrupt
+# (e.g. the process saw the line high while it polled the irqgen's PENDING after a wake-up for an
+# earlier, re-latched interrupt): not a measurement of the interrupt path.
+HANDLER = {"kernel-ack": "latmon_kack_irq", "user-ack": "uio_interrupt"}
+
+
+def took_interrupt(w: Window, path: str) -> bool:
+    """The window holds the trap vector and then the device's handler."""
+    names = [m for _, m in w.marks or []]
+    return "handle_exception" in names and HANDLER[path] in names[names.index("handle_exception") :]

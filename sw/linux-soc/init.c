@@ -5,7 +5,10 @@
  *
  * It mounts devtmpfs, sysfs and proc and finds two UIO devices by name (docs/hw/linux-soc.md):
  * "latmon" (map0: the latmon core of irqgen line 0; map1: the irqgen; map2: the traffic master;
- * its interrupt: line 0) and "latmon-kernel" (map0: the latmon core of irqgen line 1). It
+ * map3: the parameter page; its interrupt: line 0) and "latmon-kernel" (map0: the latmon core of
+ * irqgen line 1). When everything is set up it asks the simulator for the run's parameters with a
+ * store to the parameter page's word 0: the simulator's checkpoint (a run restored from it starts
+ * here with its own parameters, hw/tb/linux_soc.py). It
  * measures two paths, ROUNDS interrupts each, each raised by the irqgen's compare GAP cycles
  * after the previous acknowledge:
  * - kernel-ack: line 1, acknowledged by the kernel's hard-IRQ handler (latmon_kack.c) while this
@@ -17,9 +20,9 @@
  * traffic master reads RAM meanwhile. Then init powers off (SBI system reset: the simulation
  * ends with exit code 0).
  *
- * Parameters from the kernel command line (/proc/cmdline): latmon.rounds=N latmon.nops=N
- * latmon.gap=CYCLES latmon.load=0|1 latmon.kernel=0|1 (0: the user-space path only)
- * latmon.config=NAME (the run's scenario in the log).
+ * The parameter page (words; written by the testbench, hw/tb/hdl/tb_linux_soc.v): 0 the request,
+ * 1 PARAM_MAGIC, 2 rounds, 3 no-ops before the user-space ack (the rest of NOPS_AFTER_MAX run after
+ * it), 4 gap in cycles, 5 load (0|1), 6 kernel path (0|1), 8..15 the scenario's name (NUL-ended).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,7 +50,9 @@
 #define TRAFFIC_GAP    0x0Cu
 #define TRAFFIC_SEED   0x10u
 #define BATCH	       1000u
-#define MAX_NOPS       256u
+#define MAX_NOPS       255u
+#define PARAM_REQUEST  0x434B5054u /* "CKPT" */
+#define PARAM_MAGIC    0x4C4D5052u /* "LMPR" */
 
 struct params {
 	unsigned rounds, nops, gap, load, kernel;
@@ -76,66 +81,47 @@ static int console_sink(void *ctx, const char *data, size_t len)
 	return 0;
 }
 
-/* "key=value" in the command line: the value's start, or NULL. */
-static const char *arg(const char *cmdline, const char *key)
+/* Ask the simulator for the run's parameters (the checkpoint) and read them from the page. The
+ * page is never read before the request, so the data cache holds none of it. */
+static int read_params(struct params *prm, volatile uint32_t *page, volatile uint32_t *irqgen)
 {
-	size_t k = strlen(key);
-	const char *p;
+	size_t i;
 
-	for (p = cmdline; *p; p++)
-		if ((p == cmdline || p[-1] == ' ') && strncmp(p, key, k) == 0 && p[k] == '=')
-			return p + k + 1;
-	return NULL;
-}
-
-static unsigned arg_uint(const char *cmdline, const char *key, unsigned dflt)
-{
-	const char *p = arg(cmdline, key);
-	unsigned v = 0;
-
-	if (!p || *p < '0' || *p > '9')
-		return dflt;
-	for (; *p >= '0' && *p <= '9'; p++)
-		v = v * 10u + (unsigned)(*p - '0');
-	return v;
-}
-
-static void read_params(struct params *prm)
-{
-	char cmdline[512];
-	const char *c;
-	ssize_t n = -1;
-	int fd = open("/proc/cmdline", O_RDONLY);
-	size_t i = 0;
-
-	if (fd >= 0) {
-		n = read(fd, cmdline, sizeof cmdline - 1);
-		close(fd);
-	}
-	cmdline[n > 0 ? n : 0] = '\0';
-	prm->rounds = arg_uint(cmdline, "latmon.rounds", 100);
-	prm->nops = arg_uint(cmdline, "latmon.nops", 0);
-	prm->gap = arg_uint(cmdline, "latmon.gap", 40000);
-	prm->load = arg_uint(cmdline, "latmon.load", 0);
-	prm->kernel = arg_uint(cmdline, "latmon.kernel", 1);
+	page[0] = PARAM_REQUEST;
+	(void)irqgen[IRQGEN_NOW / 4]; /* a read on the bus after the request's store */
+	if (page[1] != PARAM_MAGIC)
+		return EPROTO;
+	prm->rounds = page[2];
+	prm->nops = page[3];
+	prm->gap = page[4];
+	prm->load = page[5];
+	prm->kernel = page[6];
 	if (prm->nops > MAX_NOPS)
-		prm->nops = MAX_NOPS;
-	c = arg(cmdline, "latmon.config");
-	for (; c && c[i] && c[i] != ' ' && c[i] != '\n' && i + 1 < sizeof prm->config; i++)
-		prm->config[i] = c[i];
+		return EINVAL;
+	for (i = 0; i + 1 < sizeof prm->config; i++) {
+		uint32_t w = page[8 + i / 4];
+		char c = (char)(w >> (8 * (i % 4)));
+
+		if (!c)
+			break;
+		prm->config[i] = c;
+	}
 	prm->config[i] = '\0';
-	if (!i)
-		memcpy(prm->config, "user", 5);
+	return 0;
 }
 
-/* NOPS no-ops, then the acknowledging store: a jump into a straight run of MAX_NOPS no-ops. */
+/* NOPS no-ops, then the acknowledging store: a jump into a straight run of no-ops that ends with
+ * the store in the last slot of a 32-byte line (the I$ line). The code's layout is the same for
+ * every NOPS; up to 7 no-ops share the store's line, which is fetched in any case, so they add
+ * their issue cycles alone (more no-ops add the fetch of their lines). */
 static void nops_then_ack(unsigned nops, volatile uint32_t *ack)
 {
 	__asm__ volatile("la t0, 2f\n\t"
 			 "slli t1, %0, 2\n\t"
 			 "sub t0, t0, t1\n\t"
 			 "jr t0\n\t"
-			 ".rept 256\n\t"
+			 ".balign 32\n\t"
+			 ".rept 255\n\t"
 			 "nop\n\t"
 			 ".endr\n"
 			 "2:\n\t"
@@ -290,6 +276,9 @@ static void start_load(struct run *r)
 	if (pid == 0) {
 		volatile uint32_t spin = 0;
 
+		/* a child inherits SCHED_FIFO: at /init's priority it would never yield to it */
+		if (lsoc_sched_other(0))
+			lsoc_exit(1);
 		for (;;)
 			spin++;
 	}
@@ -309,7 +298,7 @@ int main(int argc, char **argv)
 	struct params prm;
 	struct latmon_log_writer *w;
 	char text[LATMON_LOG_U64_TEXT], nops[LATMON_LOG_U64_TEXT], dev[16], kdev[16];
-	void *map1, *map2;
+	void *map1, *map2, *map3;
 	int err;
 
 	(void)argc;
@@ -322,9 +311,6 @@ int main(int argc, char **argv)
 		printf("init: mount failed: errno %d\n", errno);
 		lsoc_reboot_power_off();
 	}
-	read_params(&prm);
-	printf("init: up; config=%s rounds=%u nops=%u gap=%u load=%u\n", prm.config, prm.rounds,
-	       prm.nops, prm.gap, prm.load);
 	if ((err = find_uio("latmon", dev, sizeof dev)) || (err = latmon_uio_open(&r->uio, dev)) ||
 	    (err = find_uio("latmon-kernel", kdev, sizeof kdev)) ||
 	    (err = latmon_uio_open(&r->kuio, kdev))) {
@@ -333,8 +319,9 @@ int main(int argc, char **argv)
 	}
 	map1 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r->uio.fd, 4096);
 	map2 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r->uio.fd, 2 * 4096);
-	if (map1 == MAP_FAILED || map2 == MAP_FAILED) {
-		printf("init: map1/map2 of %s: errno %d\n", dev, errno);
+	map3 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r->uio.fd, 3 * 4096);
+	if (map1 == MAP_FAILED || map2 == MAP_FAILED || map3 == MAP_FAILED) {
+		printf("init: map1..map3 of %s: errno %d\n", dev, errno);
 		goto out;
 	}
 	r->irqgen = map1;
@@ -346,6 +333,12 @@ int main(int argc, char **argv)
 	}
 	if (mlockall(MCL_CURRENT | MCL_FUTURE) || lsoc_sched_fifo(0, 50))
 		printf("init: mlockall/SCHED_FIFO: errno %d\n", errno);
+	if ((err = read_params(&prm, map3, r->irqgen))) {
+		printf("init: no parameters from the simulator: %s\n", latmon_strerror(err));
+		goto out;
+	}
+	printf("init: up; config=%s rounds=%u nops=%u gap=%u load=%u kernel=%u\n", prm.config,
+	       prm.rounds, prm.nops, prm.gap, prm.load, prm.kernel);
 	if (prm.load)
 		start_load(r);
 	err = latmon_log_writer_init(&w, r->writer_mem, sizeof r->writer_mem, 2, console_sink, 0);

@@ -14,11 +14,23 @@
 //                        and while a line is raised and not yet acknowledged (a window):
 //                        S k   an instruction at address k of +syms retires (stage marks),
 //                        P p   the privilege of the retiring instruction changes to p
+//                        C the checkpoint: /init asked for its parameters (below)
+//                        X exit (code)
 //           +syms=FILE   up to 16 instruction addresses ($readmemh; 0: unused): the kernel
 //                        symbols whose first instruction marks a stage (hw/tb/linux_soc_stages.py)
-//                        X exit (code)
+//           +params=FILE the run's parameters for /init ($readmemh, @word-address records in the
+//                        parameter page of RAM, 0x8003_F000), written into RAM when /init asks
+//                        for them (its store to the page's word 0), or, in a run restored from a
+//                        checkpoint taken there, when the C++ main raises `reload`
+//           +save        (read by the C++ main) checkpoint at /init's request: the parameters
+//                        are not loaded; the C++ main saves the model and ends the run
 //           +max_cycles=N
 //           +progress    every 2^24 cycles, print the cycle, the PC and the privilege retiring
+//
+// `reload` (from the C++ main, one clock edge after a restore): the files of a restored model's
+// run are opened again (appending: the trace already holds the boot's events), the plusargs read
+// again and the parameters written. `ckpt` (to the C++ main): /init asked for its parameters in
+// this cycle.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -26,8 +38,14 @@ module tb_linux_soc #(
     parameter RAM_WORDS = 8388608,
     parameter UART_DIVISOR = 16
 ) (
-    input wire clk
+    input wire clk,
+    input wire reload,
+    output reg ckpt = 1'b0
 );
+
+    // /init's parameter page (in the firmware's reserved RAM, never mapped by the kernel; a map
+    // of /init's UIO device): word 0 /init's request, word 1.. the parameters (init.c)
+    localparam [29:0] PARAM_WORD = 30'h2000FC00;  // 0x8003_F000 >> 2
 
     reg rst = 1'b1;
     reg [63:0] cycle = 64'd0;
@@ -43,16 +61,49 @@ module tb_linux_soc #(
     reg [1023:0] path;
     reg [31:0] syms [0:15];
     integer k;
-    reg progress = 1'b0;
+    reg progress = 1'b0, save = 1'b0;
+    task automatic read_plusargs;
+        begin
+            progress = $test$plusargs("progress") != 0;
+            save = $test$plusargs("save") != 0;
+            for (k = 0; k < 16; k = k + 1) syms[k] = 32'd0;
+            if ($value$plusargs("syms=%s", path)) $readmemh(path, syms);
+            if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 64'd0;
+        end
+    endtask
+    task automatic load_params;
+        begin
+            if ($value$plusargs("params=%s", path)) $readmemh(path, dut.ram.mem);
+            else $display("tb_linux_soc: /init asks for its parameters; no +params=FILE given");
+        end
+    endtask
     initial begin
-        if ($test$plusargs("progress")) progress = 1'b1;
-        for (k = 0; k < 16; k = k + 1) syms[k] = 32'd0;
-        if ($value$plusargs("syms=%s", path)) $readmemh(path, syms);
+        read_plusargs();
         if ($value$plusargs("image=%s", path)) $readmemh(path, dut.ram.mem);
         else $display("tb_linux_soc: no +image=FILE given; the RAM is empty");
         if ($value$plusargs("uart=%s", path)) uart_fd = $fopen(path, "w");
         if ($value$plusargs("trace=%s", path)) trace_fd = $fopen(path, "w");
-        if (!$value$plusargs("max_cycles=%d", max_cycles)) max_cycles = 64'd0;
+    end
+
+    // the checkpoint: /init's store to word 0 of the parameter page, as the bus completes it
+    wire param_request = dut.s_stb && dut.s_we && dut.ram_ack && dut.s_adr == PARAM_WORD;
+    always @(posedge clk) begin
+        ckpt <= 1'b0;
+        if (reload) begin
+            uart_fd = 0;
+            trace_fd = 0;
+            read_plusargs();
+            if ($value$plusargs("uart=%s", path)) uart_fd = $fopen(path, "a");
+            if ($value$plusargs("trace=%s", path)) trace_fd = $fopen(path, "a");
+            load_params();
+        end else if (param_request && !rst) begin
+            ckpt <= 1'b1;
+            if (trace_fd != 0) begin
+                $fwrite(trace_fd, "%0d C\n", cycle);
+                $fflush(trace_fd);
+            end
+            if (!save) load_params();
+        end
     end
 
     always @(posedge clk) begin

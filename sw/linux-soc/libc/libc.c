@@ -170,6 +170,13 @@ int lsoc_sched_fifo(int pid, int priority)
 	return (int)SC(NR_sched_setscheduler, pid, 1 /* SCHED_FIFO */, &param, 0, 0, 0);
 }
 
+int lsoc_sched_other(int pid)
+{
+	int param = 0;
+
+	return (int)SC(NR_sched_setscheduler, pid, 0 /* SCHED_OTHER */, &param, 0, 0, 0);
+}
+
 int lsoc_nanosleep(uint64_t ns)
 {
 	struct {

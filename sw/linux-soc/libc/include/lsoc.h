@@ -9,6 +9,7 @@ long lsoc_syscall(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
 int lsoc_mount(const char *src, const char *target, const char *type);
 int lsoc_mkdir(const char *path);
 int lsoc_sched_fifo(int pid, int priority);
+int lsoc_sched_other(int pid);
 int lsoc_nanosleep(uint64_t ns);
 pid_t lsoc_fork(void);
 int lsoc_reboot_power_off(void);
