@@ -21,7 +21,9 @@ limit, and the gateware ends a run after a number of cycles fixed at build time.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
+import logging
 import os
 import re
 import shutil
@@ -59,9 +61,20 @@ def _elaborate(variant: str, out: Path) -> Path:
     build script in ``out``/gateware."""
     from litex.soc.integration.builder import Builder
 
-    soc, config = build_soc(variant, [0] * (RAM_BYTES // 4))
-    builder = Builder(soc, output_dir=str(out), compile_software=False)
-    builder.build(sim_config=config, run=False, opt_level="O3", interactive=False, jobs=2)
+    out.mkdir(parents=True, exist_ok=True)
+    # LiteX reports the SoC it builds (regions, modules) on stdout and through logging: to a file
+    logger = logging.getLogger()
+    handler = logging.FileHandler(out / "litex.log")
+    saved = logger.handlers[:]
+    logger.handlers = [handler]
+    try:
+        with open(out / "litex.log", "a") as log, contextlib.redirect_stdout(log):
+            soc, config = build_soc(variant, [0] * (RAM_BYTES // 4))
+            builder = Builder(soc, output_dir=str(out), compile_software=False)
+            builder.build(sim_config=config, run=False, opt_level="O3", interactive=False, jobs=2)
+    finally:
+        logger.handlers = saved
+        handler.close()
     return out / "gateware"
 
 
