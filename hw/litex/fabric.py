@@ -20,12 +20,13 @@ from latmon_litex import Latmon, core_files
 from litex.gen import LiteXModule
 from litex.soc.integration.soc import SoCRegion
 from litex.soc.interconnect import axi, wishbone
-from migen import ClockSignal, Instance, ResetSignal, Signal
+from migen import ClockSignal, If, Instance, ResetSignal, Signal
 
 HW = Path(__file__).resolve().parents[1]
 SOC_MAP = HW.parent / "sw" / "examples" / "baremetal" / "soc_map.h"
 IRQ_LINES = 8  # irqgen lines, on the CPU's external interrupts 1..8 (0: data ready)
 WINDOW = 0x1_0000  # every block's region, but the reference design's
+RAM_WINDOW = 0x2_0000  # hw/soc's RAM (sw/examples/baremetal/rv32.ld: 128 KiB at 0)
 REFDESIGN_WINDOW = 0x4_0000
 
 
@@ -43,6 +44,36 @@ def byte_offset(word_adr: Any, bits: int) -> Any:
     from migen import Cat, Constant
 
     return Cat(Constant(0, 2), word_adr) if bits > 2 else Constant(0, bits)
+
+
+def add_ram(soc: Any, size: int, init: list[int]) -> None:
+    """The firmware's RAM as hw/soc has it: at 0 (cached) and at SOC_RAM_UNCACHED (VexRiscv's
+    I/O range: the data cache is bypassed), each a RAM_WINDOW region. ``size`` may be smaller
+    than the window (a board's block RAM): the RAM then repeats within it, so the stacks at the
+    window's top land at the top of the RAM (the image must end below them: check_image)."""
+    if size > RAM_WINDOW or size & (size - 1):
+        raise ValueError(f"RAM of {size} bytes: a power of two up to {RAM_WINDOW}")
+    soc.ram = wishbone.SRAM(size, init=init)
+    cached = wishbone.Interface(data_width=32, address_width=30, addressing="word")
+    alias = wishbone.Interface(data_width=32, address_width=30, addressing="word")
+    # LiteX's bus serves one access at a time: the two windows share the SRAM's port
+    soc.comb += If(alias.cyc, alias.connect(soc.ram.bus)).Else(cached.connect(soc.ram.bus))
+    soc.bus.add_slave("ram", cached, SoCRegion(origin=0, size=RAM_WINDOW, cached=True))
+    soc.bus.add_slave(
+        "ram_uncached",
+        alias,
+        SoCRegion(origin=soc_map()["RAM_UNCACHED"], size=RAM_WINDOW, cached=False),
+    )
+
+
+def check_image(words: int, bss_end: int, stacks: int, size: int) -> None:
+    """An image of ``words`` words whose .bss ends at ``bss_end``, with ``stacks`` bytes of
+    stacks at the window's top, fits a RAM of ``size`` bytes repeating in the window."""
+    if max(4 * words, bss_end) + stacks > size:
+        raise ValueError(
+            f"the image (to {max(4 * words, bss_end):#x}) and its {stacks} bytes of stacks do not "
+            f"fit the {size} bytes of RAM"
+        )
 
 
 class _SimpleSlave(LiteXModule):
@@ -119,11 +150,14 @@ class _AxiLiteInstance(LiteXModule):
 class Fabric(LiteXModule):
     """hw/soc's test fabric for one LiteX SoC (``soc``: a LiteX SoC with a VexRiscv).
 
-    ``uart_tx``: the UART's line (a board's serial pin) or None; ``tx_byte``/``tx_valid`` carry
+    ``uart_tx``: the UART's line (a board's serial pin) or None, ``uart_divisor`` its clock
+    cycles per bit until the firmware sets its own; ``tx_byte``/``tx_valid`` carry
     each byte the firmware writes to the UART (a simulation's console); ``done``/``exit_code``:
     the firmware's EXIT."""
 
-    def __init__(self, soc: Any, clock_hz: int, uart_tx: Any = None) -> None:
+    def __init__(
+        self, soc: Any, clock_hz: int, uart_tx: Any = None, uart_divisor: int = 16
+    ) -> None:
         platform = soc.platform
         addr = soc_map()
         self.done = Signal()
@@ -149,7 +183,7 @@ class Fabric(LiteXModule):
             "soc_sysctrl", 5, {"HARTS": 1, "CLOCK_HZ": clock_hz},
             {"o_done": self.done, "o_exit_code": self.exit_code},
         )  # fmt: skip
-        self.uart = _SimpleSlave("soc_uart", 4, {"DEFAULT_DIVISOR": 16}, {"o_tx": tx})
+        self.uart = _SimpleSlave("soc_uart", 4, {"DEFAULT_DIVISOR": uart_divisor}, {"o_tx": tx})
         self.irqgen = _SimpleSlave(
             "soc_irqgen", 7, {"LINES": IRQ_LINES},
             {"i_trigger": stim0, "o_lines": lines, "o_raised": raised, "o_ack_pulse": ack_pulse},

@@ -43,7 +43,6 @@ from soc_sim import SUITE_CASES, SUITE_ELF, SocSimError, image_hex  # noqa: E402
 
 BUILD = ROOT / "build" / "litex" / "sim"
 RAM_BYTES = 0x2_0000  # hw/soc's RAM (rv32.ld): 128 KiB
-RAM_UNCACHED = 0x8000_0000
 CLOCK_HZ = 100_000_000  # nominal, as hw/soc's: every figure is in cycles
 MAX_CYCLES = 2_000_000_000  # the gateware's own limit of a run
 EXIT_RE = re.compile(r"^litex-sim: exit +(\d+) after +(\d+) cycles$", re.M)
@@ -97,13 +96,11 @@ def _digest(gateware: Path) -> str:
 
 def build_soc(variant: str, init: list[int]) -> tuple[object, object]:
     """The SoC on LiteX's simulation platform; ``init``: the RAM's words at build time."""
-    from fabric import Fabric
+    from fabric import Fabric, add_ram
     from litex.build.generic_platform import Pins, Subsignal
     from litex.build.sim import SimPlatform
     from litex.build.sim.config import SimConfig
-    from litex.soc.integration.soc import SoCRegion
     from litex.soc.integration.soc_core import SoCCore
-    from litex.soc.interconnect import wishbone
     from migen import Display, Finish, If, Signal
     from migen.genlib.io import CRG
 
@@ -133,18 +130,7 @@ def build_soc(variant: str, init: list[int]) -> tuple[object, object]:
     )
     soc.crg = CRG(platform.request("sys_clk"))
 
-    # 128 KiB of RAM at 0 (cached) and the same RAM at 0x8000_0000 (VexRiscv's I/O range: the
-    # data cache is bypassed), as in hw/soc. LiteX's bus serves one access at a time, so the two
-    # windows share the SRAM's one port without an arbiter.
-    soc.ram = wishbone.SRAM(RAM_BYTES, init=init)
-    cached = wishbone.Interface(data_width=32, address_width=30, addressing="word")
-    alias = wishbone.Interface(data_width=32, address_width=30, addressing="word")
-    soc.comb += If(alias.cyc, alias.connect(soc.ram.bus)).Else(cached.connect(soc.ram.bus))
-    soc.bus.add_slave("ram", cached, SoCRegion(origin=0, size=RAM_BYTES, cached=True))
-    soc.bus.add_slave(
-        "ram_uncached", alias, SoCRegion(origin=RAM_UNCACHED, size=RAM_BYTES, cached=False)
-    )
-
+    add_ram(soc, RAM_BYTES, init)  # hw/soc's: 128 KiB at 0, uncached at 0x8000_0000
     soc.fabric = Fabric(soc, CLOCK_HZ)
     serial = platform.request("serial")
     soc.comb += [
