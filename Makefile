@@ -20,7 +20,7 @@ include sw/sw.mk
 include hw/hw.mk
 include target/target.mk
 
-.PHONY: help setup test demo bench lint format lock clean fuzz soc-soak linux-soc
+.PHONY: help setup test demo bench lint format lock clean fuzz soc-soak soc-figures linux-soc
 
 help:
 	@echo "make setup   install system packages (apt) and the Python venv ($(VENV)); idempotent"
@@ -41,6 +41,8 @@ help:
 	@echo "make fuzz    fuzz every input reader with 150,000 inputs"
 	@echo "make soc-soak  the suite's firmware on the virtual SoC, >10,000 interrupts, each sample"
 	@echo "             cross-checked with the simulator's trace (build/soc-soak)"
+	@echo "make soc-figures  run the suite on the virtual SoC and write docs/hw/soc_figures.md"
+	@echo "             (make test fails when that page is stale)"
 	@echo "make linux-soc  Linux 6.1 on the virtual SoC (VexRiscv_Linux): irq -> ack by the kernel's"
 	@echo "             handler and by a SCHED_FIFO UIO process, per preemption model, idle and"
 	@echo "             loaded, each sample cross-checked; out/linux-soc/report.html"
@@ -91,6 +93,11 @@ fuzz: setup
 soc-soak: setup sw-all
 	$(PY) hw/tb/soc_sim.py --out $(BUILD)/soc-soak --rounds 1200 --check \
 	  --cases baseline,cache-invalidate,priority,nested-on,parallel,bus-traffic
+
+# The SoC page's figures (docs/hw/soc_figures.md), written by the run that measures them, as
+# `make regs` writes the register map; hw/tb/test_soc.py fails when the page is stale.
+soc-figures: setup sw-all
+	$(PY) hw/tb/soc_figures.py --out docs/hw/soc_figures.md
 
 # Linux on the virtual SoC (docs/hw/linux-soc.md): kernels, firmware, initramfs and the simulator
 # are built once and cached under build/linux-soc and hw/tb/sim_build.

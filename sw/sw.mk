@@ -131,29 +131,29 @@ endef
 
 EX_A53 := aarch64-linux-gnu-gcc
 EX_A53_FLAGS := -mcpu=cortex-a53 -mgeneral-regs-only
-EX_A53_SRCS := $(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c $(EX_DIR)/board_zcu102.c
+EX_A53_SRCS := $(EX_DIR)/cpu/a53/start.S $(EX_DIR)/cpu/a53/platform.c $(EX_DIR)/board/zcu102.c
 # the machine described by its device tree: QEMU virt, a Xen guest, cores next to Linux
-EX_VIRT_SRCS := $(EX_DIR)/start_a53.S $(EX_DIR)/platform_a53.c $(EX_DIR)/board_virt.c \
-	$(EX_DIR)/fdt.c sw/lib/latmon_ring.c
-EX_R5_SRCS := $(EX_DIR)/start_r5.S $(EX_DIR)/platform_r5.c
-EX_SUITE_SRCS := $(EX_DIR)/suite.c $(EX_DIR)/suite_a53.c
+EX_VIRT_SRCS := $(EX_DIR)/cpu/a53/start.S $(EX_DIR)/cpu/a53/platform.c $(EX_DIR)/board/virt.c \
+	$(EX_DIR)/board/fdt.c sw/lib/latmon_ring.c
+EX_R5_SRCS := $(EX_DIR)/cpu/r5/start.S $(EX_DIR)/cpu/r5/platform.c
+EX_SUITE_SRCS := $(EX_DIR)/suite/timer_suite.c $(EX_DIR)/suite/timer_cases.c $(EX_DIR)/cpu/a53/timer.c
 
 # The example for a board (A53 and R5), and the A53 images for QEMU's ZCU102 model
 # (-DPLATFORM_SEMIHOSTING: exit through semihosting with main's status; docs/target/qemu.md).
 $(eval $(call EX_IMAGE,example-a53,$(EX_A53),$(EX_A53_FLAGS),\
-	$(EX_DIR)/example.c $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+	$(EX_DIR)/example/example.c $(EX_A53_SRCS),$(EX_DIR)/cpu/a53/a53.ld))
 $(eval $(call EX_IMAGE,example-r5,arm-none-eabi-gcc,\
 	-mcpu=cortex-r5 -mfloat-abi=hard -mfpu=vfpv3-d16 -marm,\
-	$(EX_DIR)/example.c $(EX_R5_SRCS),$(EX_DIR)/r5.ld))
+	$(EX_DIR)/example/example.c $(EX_R5_SRCS),$(EX_DIR)/cpu/r5/r5.ld))
 $(eval $(call EX_IMAGE,example-a53-qemu,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_SEMIHOSTING,\
-	$(EX_DIR)/example.c $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+	$(EX_DIR)/example/example.c $(EX_A53_SRCS),$(EX_DIR)/cpu/a53/a53.ld))
 $(eval $(call EX_IMAGE,suite-a53,$(EX_A53),$(EX_A53_FLAGS),\
-	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/cpu/a53/a53.ld))
 $(eval $(call EX_IMAGE,suite-a53-qemu,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_SEMIHOSTING,\
-	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/a53.ld))
+	$(EX_SUITE_SRCS) $(EX_A53_SRCS),$(EX_DIR)/cpu/a53/a53.ld))
 # The suite as an arm64 Image (docs/target/xen.md): QEMU virt, Xen guest, next to Linux (AMP)
 $(eval $(call EX_IMAGE,suite-a53-virt,$(EX_A53),$(EX_A53_FLAGS) -DPLATFORM_VIRT,\
-	$(EX_SUITE_SRCS) $(EX_VIRT_SRCS),$(EX_DIR)/a53-virt.ld))
+	$(EX_SUITE_SRCS) $(EX_VIRT_SRCS),$(EX_DIR)/cpu/a53/a53-virt.ld))
 
 # The virtual SoC's VexRiscv harts (hw/soc, docs/hw/soc.md): RV32IM with the CSR and fence.i
 # extensions. Debian's GCC 12 picks its multilib by the base ISA only, so the rv32im/ilp32 libgcc
@@ -163,14 +163,14 @@ EX_RV32 := riscv64-unknown-elf-gcc
 # file: on a fresh machine `make demo` installs the compiler after reading it.
 EX_RV32_FLAGS := -march=rv32im_zicsr_zifencei -mabi=ilp32 -DPLATFORM_FABRIC_IRQ=0u \
 	-L"$$$$(dirname "$$$$($(EX_RV32) -march=rv32im -mabi=ilp32 -print-libgcc-file-name)")"
-EX_RV32_SRCS := $(EX_DIR)/start_rv32.S $(EX_DIR)/platform_rv32.c $(EX_DIR)/fabric_suite_soc.c
-EX_FABRIC_SUITE_SRCS := $(EX_DIR)/fabric_suite.c $(EX_DIR)/fabric_suite_cases.c
+EX_RV32_SRCS := $(EX_DIR)/cpu/rv32/start.S $(EX_DIR)/cpu/rv32/platform.c $(EX_DIR)/board/soc.c
+EX_FABRIC_SUITE_SRCS := $(EX_DIR)/suite/fabric_suite.c $(EX_DIR)/suite/fabric_cases.c
 
 # The example on the SoC's platform, and the fabric-measured suite, the firmware the SoC runs
 $(eval $(call EX_IMAGE,example-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
-	$(EX_DIR)/example.c $(EX_RV32_SRCS),$(EX_DIR)/rv32.ld))
+	$(EX_DIR)/example/example.c $(EX_RV32_SRCS),$(EX_DIR)/cpu/rv32/rv32.ld))
 $(eval $(call EX_IMAGE,fabric-suite-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\
-	$(EX_FABRIC_SUITE_SRCS) $(EX_RV32_SRCS),$(EX_DIR)/rv32.ld))
+	$(EX_FABRIC_SUITE_SRCS) $(EX_RV32_SRCS),$(EX_DIR)/cpu/rv32/rv32.ld))
 
 $(EX_BUILD)/%.img: $(EX_BUILD)/%.elf
 	aarch64-linux-gnu-objcopy -O binary $< $@

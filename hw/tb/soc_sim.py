@@ -33,28 +33,26 @@ SIM_BUILD = HW / "tb" / "sim_build"
 SUITE_ELF = ROOT / "build" / "sw" / "examples" / "fabric-suite-rv32.elf"
 RISCV_PREFIX = "riscv64-unknown-elf-"
 
-# The suite's cases in the order of the firmware's table
-# (sw/examples/baremetal/fabric_suite_cases.c); bit i of fsuite_config.cases runs case i.
-SUITE_CASES = (
-    "baseline",
-    "isr-loop100",
-    "cache-invalidate",
-    "dcache-off",
-    "many-sources",
-    "priority",
-    "nested-off",
-    "nested-on",
-    "parallel",
-    "bus-traffic",
-    "throughput",
-)
 CONFIG_MAGIC = 0x53554954
-# fsuite_config: magic, rounds, cases, uart_divisor, seed (sw/examples/baremetal/fabric_suite.h)
+# fsuite_config: magic, rounds, cases, uart_divisor, seed
+# (sw/examples/baremetal/suite/fabric_suite.h)
 CONFIG_WORDS = 5
 
 
 class SocSimError(Exception):
     """A run could not be built or did not finish as the firmware intended."""
+
+
+def suite_cases(elf: Path = SUITE_ELF) -> tuple[str, ...]:
+    """The suite's cases in the order of the image's table (sw/examples/baremetal/suite/
+    fabric_cases.c, read from the ELF's symbol table); bit i of fsuite_config.cases runs case i."""
+    from latmon.errors import LatmonError
+    from latmon.firmware import fabric_suite_cases
+
+    try:
+        return fabric_suite_cases(elf)
+    except LatmonError as e:
+        raise SocSimError(str(e)) from None
 
 
 def cpu_file(variant: str = "Full") -> Path:
@@ -70,10 +68,10 @@ def cpu_file(variant: str = "Full") -> Path:
 def rtl_sources() -> list[Path]:
     """Every HDL file of the SoC and its testbench: the IP (hw/latmon.core), the reference
     design, the SoC's own modules and the CPU."""
-    from test_latmon import RTL_FILES  # the IP's file list, kept in one place
+    from simulate import ip_modules  # the IP's file list, from its one home (hw/latmon.core)
 
     return [
-        *(HW / "rtl" / f"{name}.v" for name in RTL_FILES),
+        *(HW / "rtl" / f"{name}.v" for name in ip_modules()),
         HW / "rtl" / "refdesign" / "refdesign.v",
         *sorted(SOC.glob("soc_*.v")),
         TB_HDL / "tb_soc.v",
@@ -209,12 +207,13 @@ def image_hex(
             raise SocSimError(f"{elf}: fsuite_config has magic {magic:#x}, not {CONFIG_MAGIC:#x}")
         mask = old_cases
         if cases is not None:
-            unknown = sorted(set(cases) - set(SUITE_CASES))
+            known = suite_cases(elf)
+            unknown = sorted(set(cases) - set(known))
             if unknown:
                 raise SocSimError(
-                    f"unknown suite case(s) {', '.join(unknown)}; known: {', '.join(SUITE_CASES)}"
+                    f"unknown suite case(s) {', '.join(unknown)}; known: {', '.join(known)}"
                 )
-            mask = sum(1 << SUITE_CASES.index(c) for c in cases)
+            mask = sum(1 << known.index(c) for c in cases)
         words = [CONFIG_MAGIC, rounds or old_rounds, mask, uart_divisor, seed]
         for i, w in enumerate(words):
             data[at + 4 * i : at + 4 * i + 4] = w.to_bytes(4, "little")
@@ -318,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="folder for uart.log, trace.txt")
     parser.add_argument("--elf", type=Path, default=SUITE_ELF)
     parser.add_argument("--rounds", type=int, default=200, help="interrupts per case")
-    parser.add_argument("--cases", default=",".join(SUITE_CASES), help="comma-separated")
+    parser.add_argument("--cases", help="comma-separated (default: every case of the image)")
     parser.add_argument("--simulator", default="verilator", choices=("verilator", "icarus"))
     parser.add_argument("--harts", type=int, default=2, choices=(1, 2))
     parser.add_argument("--check", action="store_true", help="cross-check against the trace")
@@ -336,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             simulator=args.simulator,
             harts=args.harts,
             rounds=args.rounds,
-            cases=[c for c in args.cases.split(",") if c],
+            cases=[c for c in args.cases.split(",") if c] if args.cases else suite_cases(args.elf),
             progress=lambda name: print(f"soc_sim: case {name} done", flush=True),
         )
     except SocSimError as e:
@@ -352,7 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = check(result.uart, result.trace)
         print(report.summary())
         if args.notes:
-            from soc_check import notes
+            from soc_figures import notes
 
             args.notes.write_text(notes(result.uart, report))
         if report.mismatches:

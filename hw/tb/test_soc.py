@@ -1,5 +1,5 @@
 """The virtual SoC (hw/soc) running the fabric-measured interrupt test-case suite
-(sw/examples/baremetal/fabric_suite*.c) on its VexRiscv harts: every latency the latmon cores
+(sw/examples/baremetal/suite/fabric_*.c) on its VexRiscv harts: every latency the latmon cores
 measured equals the simulator's own record of the measured signals, and each case shows the
 effect it is there to show.
 
@@ -20,11 +20,13 @@ import statistics
 from pathlib import Path
 
 import pytest
+import soc_figures
 from soc_check import CheckReport, check
-from soc_sim import HW, SIM_BUILD, SUITE_CASES, SUITE_ELF, SocRun, build, run
+from soc_figures import ROUNDS as FIGURES_ROUNDS
+from soc_sim import HW, SIM_BUILD, SUITE_ELF, SocRun, build, run, suite_cases
 
 ROUNDS = 120  # interrupts per case: ~1,500 samples in all, about 15 M cycles
-GEN_DELAY = 50  # fabric_suite_cases.c: the fabric's production time; T1 = GEN_DELAY + 2
+GEN_DELAY = 50  # suite/fabric_cases.c: the fabric's production time; T1 = GEN_DELAY + 2
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +50,7 @@ def suite():
             )
         else:
             shutil.rmtree(out, ignore_errors=True)
-            result = run(SUITE_ELF, out, rounds=ROUNDS, cases=list(SUITE_CASES))
+            result = run(SUITE_ELF, out, rounds=ROUNDS, cases=list(suite_cases()))
             done.write_text(
                 json.dumps(
                     {
@@ -78,12 +80,26 @@ def test_every_sample_equals_the_simulators_trace(suite) -> None:
     result, runs, report = suite
     assert isinstance(report, CheckReport)
     assert result.exit_code == 0, result.uart.read_text()[-2000:]
-    assert list(runs) == list(SUITE_CASES)
+    assert list(runs) == list(suite_cases())
     assert not any(r.problems for r in runs.values())
     assert report.mismatches == 0, report.summary()
     # T1/T2 cases print 2 x ROUNDS (and a word that arrived while stopping), line cases 2 x
     # ROUNDS, throughput up to ROUNDS per rate
     assert report.checked >= 12 * ROUNDS, report.summary()
+
+
+@pytest.mark.sim
+@pytest.mark.slow
+def test_the_figures_page_is_this_runs(suite) -> None:
+    """docs/hw/soc_figures.md is what `make soc-figures` writes from a run of this image: the
+    same page, rendered from this test's own run, must equal the checked-in one."""
+    result, _, report = suite
+    assert ROUNDS == FIGURES_ROUNDS  # the page's run is this one
+    want = soc_figures.page(result.uart, report, ROUNDS)
+    have = soc_figures.PAGE.read_text() if soc_figures.PAGE.exists() else ""
+    assert have == want, (
+        f"{soc_figures.PAGE} is stale (not what this build measures); run 'make soc-figures'"
+    )
 
 
 @pytest.mark.sim
@@ -170,8 +186,8 @@ def test_throughput_sweep_finds_where_loss_begins(suite) -> None:
 
 
 def test_memory_map_of_the_firmware_matches_the_decoder() -> None:
-    """sw/examples/baremetal/soc_map.h against the address decoder of hw/soc/soc_top.v."""
-    header = (HW.parent / "sw/examples/baremetal/soc_map.h").read_text()
+    """sw/examples/baremetal/board/soc_map.h against the address decoder of hw/soc/soc_top.v."""
+    header = (HW.parent / "sw/examples/baremetal/board/soc_map.h").read_text()
     defines = {
         m.group(1): int(m.group(2), 16)
         for m in re.finditer(r"#define (SOC_\w+)\s+0x([0-9A-Fa-f]+)u", header)

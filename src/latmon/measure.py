@@ -46,7 +46,7 @@ _CORE_SOURCES = (
     "baremetal-example",
 )
 #: The A53 interrupt test-case suite counts from the timer's programmed expiry to the handler's
-#: entry, except in two cases (sw/examples/baremetal/suite.c).
+#: entry, except in two cases (sw/examples/baremetal/suite/timer_cases.c).
 _IRQ_SUITE_PATHS = {
     "priority": "unmask → handler entry",
     "cross-core": "software interrupt sent → handler entry",

@@ -29,18 +29,6 @@ LOAD_KINDS = ("none", "stress-ng", "hackbench", "memory")
 TARGET_KINDS = ("host", "qemu-arm64", "qemu-baremetal", "xen", "amp")
 GUEST_KERNELS = ("std", "rt")
 XEN_DOMAINS = ("dom0", "domu", "dom0less")
-#: the A53 suite's cases (sw/examples/baremetal/suite.c)
-SUITE_CASES = (
-    "caches-on",
-    "caches-off",
-    "caches-invalidated",
-    "wfi-idle",
-    "many-irqs",
-    "priority",
-    "nested",
-    "two-cores",
-    "cross-core",
-)
 POLICIES = ("fifo", "rr", "other")
 
 
@@ -458,8 +446,10 @@ def _target(c: _Checker, t: dict[str, Any], s: Scenario) -> None:
         cases = t["cases"]
         if not isinstance(cases, list) or not cases:
             raise c.fail("target.cases", "a list of the suite's cases, e.g. [caches-on, nested]")
+        from latmon.firmware import timer_suite_cases  # the names' one home: the image
+
         for case in cases:
-            c.choice(case, "target.cases", SUITE_CASES)
+            c.choice(case, "target.cases", timer_suite_cases())
         target.cases = [str(x) for x in cases]
     if kind == "xen" and target.domain != "dom0less":
         if "cases" in t or "timeout_ms" in t:

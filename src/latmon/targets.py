@@ -29,7 +29,7 @@ from latmon.runner import (
 )
 from latmon.scenario import Scenario
 
-#: the suite's last line on a machine it powers off (board_virt.c)
+#: the suite's last line on a machine it powers off (board/virt.c)
 SUITE_END = re.compile(r"board: exit status (\d+)")
 #: the A53 suite as an arm64 Image (make sw-all)
 FIRMWARE = Path(__file__).resolve().parents[2] / "build" / "sw" / "examples" / "suite-a53-virt.img"

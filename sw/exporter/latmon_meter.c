@@ -1,5 +1,6 @@
 /* latmon meter: published histogram and counters; see latmon/latmon_meter.h. */
 #include "latmon/latmon_meter.h"
+#include "latmon_parse.h"
 
 #include <errno.h>
 #include <math.h>
@@ -246,46 +247,18 @@ done:
 	return 0;
 }
 
-/* A duration in whole nanoseconds: digits, an optional fraction, a unit (ns us ms s; none: µs).
+/* A bucket bound: a duration (latmon_parse.h; a number alone is µs), at most half of 2^64 ns.
  * @return 0, EINVAL, ERANGE. *end receives the first character after it. */
 static int parse_duration(const char *p, const char **end, uint64_t *out)
 {
-	static const struct {
-		const char *suffix;
-		uint64_t ns;
-	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
-	uint64_t whole = 0, frac = 0, scale = 1, unit = 1000;
-	bool digits = false;
+	uint64_t v;
+	int err = latmon_parse_duration_prefix(p, LATMON_US, end, &v);
 
-	for (; *p >= '0' && *p <= '9'; p++, digits = true) {
-		if (whole > (UINT64_MAX - 9) / 10)
-			return ERANGE;
-		whole = whole * 10 + (uint64_t)(*p - '0');
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
-			if (scale < 1000000000000ull) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
-				scale *= 10;
-			}
-		}
-	}
-	if (!digits)
-		return EINVAL;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		size_t len = strlen(units[i].suffix);
-
-		if (!strncmp(p, units[i].suffix, len) &&
-		    !(p[len] >= 'a' && p[len] <= 'z')) { /* "s" must not match "sec" */
-			unit = units[i].ns;
-			p += len;
-			break;
-		}
-	}
-	if (whole > UINT64_MAX / unit / 2)
+	if (err)
+		return err;
+	if (v > UINT64_MAX / 2)
 		return ERANGE;
-	*out = whole * unit + frac * unit / scale;
-	*end = p;
+	*out = v;
 	return 0;
 }
 

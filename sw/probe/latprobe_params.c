@@ -4,6 +4,7 @@
 
 #include "latmon/latmon_expo.h"
 #include "latmon/latmon_exporter.h"
+#include "latmon_parse.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -150,73 +151,6 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return EINVAL;
 }
 
-int latprobe_parse_duration(const char *text, uint64_t default_unit, uint64_t *out)
-{
-	static const struct {
-		const char *suffix;
-		uint64_t ns;
-	} units[] = {
-		{ "ns", 1 },	     { "us", 1000 },	      { "ms", 1000000 },
-		{ "s", 1000000000 }, { "m", 60000000000ull }, { "h", 3600000000000ull },
-	};
-	uint64_t whole = 0, frac = 0, frac_scale = 1, unit = default_unit;
-	const char *p = text;
-	bool digits = false;
-
-	if (!text)
-		return EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (whole > (UINT64_MAX - 9) / 10)
-			return ERANGE;
-		whole = whole * 10 + (uint64_t)(*p - '0');
-		digits = true;
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9'; p++) {
-			if (frac_scale <= UINT64_MAX / 10 / 10) {
-				frac = frac * 10 + (uint64_t)(*p - '0');
-				frac_scale *= 10;
-			}
-			digits = true;
-		}
-	}
-	if (!digits)
-		return EINVAL;
-	if (*p) {
-		size_t i;
-
-		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-			if (!strcmp(p, units[i].suffix))
-				break;
-		}
-		if (i == sizeof(units) / sizeof(units[0]))
-			return EINVAL;
-		unit = units[i].ns;
-	}
-	if (whole > UINT64_MAX / unit)
-		return ERANGE;
-	/* fractions below one nanosecond are dropped */
-	*out = whole * unit + (frac * unit) / frac_scale;
-	return 0;
-}
-
-static int parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!text || !*text || *text == '-' || *text == '+')
-		return EINVAL;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno || *end)
-		return EINVAL;
-	if (v < min || v > max)
-		return ERANGE;
-	*out = v;
-	return 0;
-}
-
 int latprobe_parse_cpus(const char *text, unsigned *cpus, unsigned *ncpus)
 {
 	unsigned char seen[LATPROBE_MAX_CPUS];
@@ -303,8 +237,8 @@ static int parse_deadline(struct latprobe_params *params, const char *text)
 	if (!colon)
 		return EINVAL;
 	*colon = '\0';
-	if (latprobe_parse_duration(buf, 1000, &runtime) ||
-	    latprobe_parse_duration(colon + 1, 1000, &period))
+	if (latmon_parse_duration(buf, 1000, &runtime) ||
+	    latmon_parse_duration(colon + 1, 1000, &period))
 		return EINVAL;
 	/* the kernel's limits: runtime at least 1024 ns, runtime <= deadline <= period */
 	if (runtime < 1024 || period < runtime || period > (1ull << 63))
@@ -346,13 +280,13 @@ static int parse_action(struct latprobe_params *params, const char *text, char *
 				*next++ = '\0';
 			else
 				next = kv + strlen(kv);
-			if (!strncmp(kv, "num=", 4) && !parse_u64(kv + 4, 1, 64, &v)) {
+			if (!strncmp(kv, "num=", 4) && !latmon_parse_u64(kv + 4, 10, 1, 64, &v)) {
 				params->action_signal = (int)v;
 				num = true;
 			} else if (!strcmp(kv, "pid=parent")) {
 				params->action_pid = 0;
 			} else if (!strncmp(kv, "pid=", 4) &&
-				   !parse_u64(kv + 4, 1, INT32_MAX, &v)) {
+				   !latmon_parse_u64(kv + 4, 10, 1, INT32_MAX, &v)) {
 				params->action_pid = (long)v;
 			} else {
 				return fail(err, errlen,
@@ -436,7 +370,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 	while ((c = getopt_long(argc, argv, ":i:D:l:a:p:o:qhc:rxH:", options, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			rc = latprobe_parse_duration(optarg, 1000, &v);
+			rc = latmon_parse_duration(optarg, 1000, &v);
 			if (rc || v < 10000 || v > 3600000000000ull)
 				return fail(
 				    err, errlen,
@@ -446,7 +380,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->interval_ns = v;
 			break;
 		case 'D':
-			rc = latprobe_parse_duration(optarg, 1000000000, &v);
+			rc = latmon_parse_duration(optarg, 1000000000, &v);
 			if (rc || v == 0)
 				return fail(
 				    err, errlen,
@@ -456,7 +390,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->duration_ns = v;
 			break;
 		case 'l':
-			if (parse_u64(optarg, 1, UINT64_MAX / 2, &v))
+			if (latmon_parse_u64(optarg, 10, 1, UINT64_MAX / 2, &v))
 				return fail(err, errlen, "--loops %s: give a positive whole number",
 					    optarg);
 			params->count = v;
@@ -470,7 +404,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 				    optarg, LATPROBE_MAX_CPUS);
 			break;
 		case 'p':
-			if (parse_u64(optarg, 0, 99, &v))
+			if (latmon_parse_u64(optarg, 10, 0, 99, &v))
 				return fail(err, errlen,
 					    "--priority %s: give a real-time priority from 1 to 99",
 					    optarg);
@@ -511,7 +445,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->posix_timers = true;
 			break;
 		case OPT_WARMUP:
-			rc = latprobe_parse_duration(optarg, 1000000000, &v);
+			rc = latmon_parse_duration(optarg, 1000000000, &v);
 			if (rc || v > 86400000000000ull)
 				return fail(
 				    err, errlen,
@@ -533,7 +467,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 				params->deepest_idle = LATPROBE_IDLE_UNTOUCHED;
 				break;
 			}
-			if (parse_u64(optarg, 0, 1000, &v))
+			if (latmon_parse_u64(optarg, 10, 0, 1000, &v))
 				return fail(err, errlen,
 					    "--deepest-idle-state %s: give the deepest idle state "
 					    "index to allow (0 keeps only state0), or -1 for none",
@@ -541,7 +475,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->deepest_idle = (int)v;
 			break;
 		case OPT_THRESHOLD:
-			rc = latprobe_parse_duration(optarg, 1000, &v);
+			rc = latmon_parse_duration(optarg, 1000, &v);
 			if (rc || v == 0)
 				return fail(
 				    err, errlen,
@@ -555,7 +489,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 				return EINVAL;
 			break;
 		case OPT_ON_THRESHOLD_TIMEOUT:
-			rc = latprobe_parse_duration(optarg, 1000000000, &v);
+			rc = latmon_parse_duration(optarg, 1000000000, &v);
 			if (rc || v == 0 || v > 86400000000000ull)
 				return fail(err, errlen,
 					    "--on-threshold-timeout %s: give a time such as 30s (a "
@@ -574,7 +508,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 				params->dma_latency_us = LATPROBE_DMA_NONE;
 				break;
 			}
-			if (parse_u64(optarg, 0, INT32_MAX, &v))
+			if (latmon_parse_u64(optarg, 10, 0, INT32_MAX, &v))
 				return fail(
 				    err, errlen,
 				    "--dma-latency %s: give microseconds, 0 or more (0 keeps CPUs "
@@ -589,7 +523,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->timerlat = true;
 			break;
 		case OPT_EXPLAIN:
-			rc = latprobe_parse_duration(optarg, 1000, &v);
+			rc = latmon_parse_duration(optarg, 1000, &v);
 			if (rc || v == 0)
 				return fail(err, errlen,
 					    "--explain %s: give a latency such as 100us or 1ms (a "
@@ -599,7 +533,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->stages = true;
 			break;
 		case OPT_EXPLAIN_WORST:
-			if (parse_u64(optarg, 0, 1000, &v))
+			if (latmon_parse_u64(optarg, 10, 0, 1000, &v))
 				return fail(
 				    err, errlen,
 				    "--explain-worst %s: give a number of samples from 0 to 1000",
@@ -607,7 +541,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->explain_worst = v;
 			break;
 		case OPT_EXPLAIN_MAX:
-			if (parse_u64(optarg, 1, 100000, &v))
+			if (latmon_parse_u64(optarg, 10, 1, 100000, &v))
 				return fail(
 				    err, errlen,
 				    "--explain-max %s: give a number of samples from 1 to 100000",
@@ -615,7 +549,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->explain_max = v;
 			break;
 		case OPT_BREAK:
-			rc = latprobe_parse_duration(optarg, 1000, &v);
+			rc = latmon_parse_duration(optarg, 1000, &v);
 			if (rc || v == 0)
 				return fail(
 				    err, errlen,
@@ -631,7 +565,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->break_trace = optarg;
 			break;
 		case OPT_TRACE_BUFFER:
-			if (parse_u64(optarg, 64, 4194304, &v))
+			if (latmon_parse_u64(optarg, 10, 64, 4194304, &v))
 				return fail(
 				    err, errlen,
 				    "--trace-buffer %s: give kilobytes per CPU, 64 to 4194304",
@@ -639,7 +573,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->trace_buffer_kb = v;
 			break;
 		case OPT_HIST_BIN:
-			rc = latprobe_parse_duration(optarg, 1, &v);
+			rc = latmon_parse_duration(optarg, 1, &v);
 			if (rc || v == 0 || v > 1000000000)
 				return fail(
 				    err, errlen,
@@ -649,7 +583,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->hist_bin_ns = v;
 			break;
 		case OPT_HIST_BINS:
-			if (parse_u64(optarg, 1, 100000000, &v))
+			if (latmon_parse_u64(optarg, 10, 1, 100000000, &v))
 				return fail(
 				    err, errlen,
 				    "--hist-bins %s: give a number of bins from 1 to 100000000",
@@ -657,7 +591,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->hist_bins = v;
 			break;
 		case OPT_MAX_SAMPLES:
-			if (parse_u64(optarg, 0, 1000000000, &v))
+			if (latmon_parse_u64(optarg, 10, 0, 1000000000, &v))
 				return fail(
 				    err, errlen,
 				    "--max-samples %s: give a number from 0 (histogram only) to "
@@ -680,7 +614,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			params->quiet = true;
 			break;
 		case OPT_DEADLINE:
-			rc = latprobe_parse_duration(optarg, 1000, &v);
+			rc = latmon_parse_duration(optarg, 1000, &v);
 			if (rc || v == 0 || v > 1000000000000ull)
 				return fail(err, errlen,
 					    "--deadline %s: give a latency such as 3ms or 100us (a "
@@ -701,7 +635,7 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			buckets = optarg;
 			break;
 		case OPT_METRICS_LINGER:
-			rc = latprobe_parse_duration(optarg, 1000000000, &v);
+			rc = latmon_parse_duration(optarg, 1000000000, &v);
 			if (rc || v > 86400000000000ull)
 				return fail(
 				    err, errlen,

@@ -115,15 +115,6 @@ int latprobe_params_parse(struct latprobe_params *params, int argc, char **argv,
 			  size_t errlen, bool *help);
 
 /**
- * Parse a duration such as "1000", "250us", "1.5ms", "10s", "2m", "1h".
- * @param text         the text.
- * @param default_unit nanoseconds per unit for a number without suffix (1000 for µs).
- * @param out          receives nanoseconds.
- * @return 0, EINVAL (not a duration), ERANGE (does not fit 64 bits).
- */
-int latprobe_parse_duration(const char *text, uint64_t default_unit, uint64_t *out);
-
-/**
  * Parse a CPU list such as "0", "0-3", "1,3,5-7" (each CPU once, at most LATPROBE_MAX_CPUS).
  * @return 0, EINVAL (syntax, CPU out of range, repeated CPU).
  */

@@ -1,5 +1,5 @@
 /*
- * The bare-metal images' device-tree reader (sw/examples/baremetal/fdt.c), compiled for the
+ * The bare-metal images' device-tree reader (../examples/baremetal/board/fdt.c), compiled for the
  * host, against blobs the real dtc (device-tree-compiler) makes from sources written here:
  * nodes found by compatible and by name, "reg" with the root's 2/2 and 1/1 cells, /chosen
  * strings and numbers, nodes below the root's children not taken, and damaged headers refused.
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../examples/baremetal/fdt.c"
+#include "../examples/baremetal/board/fdt.c"
 #include "check.h"
 
 /* dts source -> blob (malloc'd), through dtc; NULL when dtc is missing or fails. */

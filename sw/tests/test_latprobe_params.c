@@ -22,26 +22,6 @@ static int parse(struct latprobe_params *p, char *err, const char *a0, const cha
 	return latprobe_params_parse(p, argc, argv, err, 256, &help);
 }
 
-static void test_durations(void)
-{
-	uint64_t v = 0;
-
-	CHECK(latprobe_parse_duration("1000", 1000, &v) == 0 && v == 1000000);
-	CHECK(latprobe_parse_duration("250us", 1000, &v) == 0 && v == 250000);
-	CHECK(latprobe_parse_duration("1.5ms", 1000, &v) == 0 && v == 1500000);
-	CHECK(latprobe_parse_duration("10s", 1, &v) == 0 && v == 10000000000ull);
-	CHECK(latprobe_parse_duration("2m", 1, &v) == 0 && v == 120000000000ull);
-	CHECK(latprobe_parse_duration("1h", 1, &v) == 0 && v == 3600000000000ull);
-	CHECK(latprobe_parse_duration("0.000000001s", 1, &v) == 0 && v == 1);
-	CHECK(latprobe_parse_duration("", 1, &v) == EINVAL);
-	CHECK(latprobe_parse_duration("ms", 1, &v) == EINVAL);
-	CHECK(latprobe_parse_duration("-5", 1, &v) == EINVAL);
-	CHECK(latprobe_parse_duration("5 s", 1, &v) == EINVAL);
-	CHECK(latprobe_parse_duration("5sec", 1, &v) == EINVAL);
-	CHECK(latprobe_parse_duration("99999999999999999999", 1, &v) == ERANGE);
-	CHECK(latprobe_parse_duration("9999999999999h", 1, &v) == ERANGE);
-}
-
 static void test_cpus(void)
 {
 	unsigned cpus[LATPROBE_MAX_CPUS], n = 0;
@@ -204,7 +184,6 @@ static void test_metrics_options(void)
 
 int main(void)
 {
-	test_durations();
 	test_cpus();
 	test_options();
 	test_peer_options();

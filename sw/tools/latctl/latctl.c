@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "latctl.h"
+#include "latmon_parse.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -74,7 +75,7 @@ int main(int argc, char **argv)
 			c.device_file = optarg;
 			break;
 		case 'm':
-			if (latctl_parse_u64(optarg, LATMON_UIO_MAX_MAP, &value) || value < 4)
+			if (latmon_parse_u64(optarg, 0, 0, LATMON_UIO_MAX_MAP, &value) || value < 4)
 				return latctl_usage_error(
 				    &c,
 				    "--map-size %s: give the bytes of the map "
@@ -83,7 +84,8 @@ int main(int argc, char **argv)
 			c.map_size = (size_t)value;
 			break;
 		case 'c':
-			if (latctl_parse_u64(optarg, UINT64_C(18000000000), &value) || value == 0)
+			if (latmon_parse_u64(optarg, 0, 0, UINT64_C(18000000000), &value) ||
+			    value == 0)
 				return latctl_usage_error(
 				    &c,
 				    "--clock-hz %s: give the core's clock in Hz "

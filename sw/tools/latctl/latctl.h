@@ -38,8 +38,6 @@ void latctl_close(struct latctl *c);
  */
 int latctl_output_args(const struct latctl *c, const char *cmd, int argc, char **argv,
 		       const char **out_path);
-/* Parse an unsigned number (decimal or 0x hex) within [0, max]; 0 or EINVAL/ERANGE. */
-int latctl_parse_u64(const char *text, uint64_t max, uint64_t *value);
 
 /* latmon-log output of samples (cycles) and histograms: one series "core0". */
 struct latctl_log;

@@ -53,23 +53,6 @@ int latctl_output_args(const struct latctl *c, const char *cmd, int argc, char *
 	return LATCTL_OK;
 }
 
-int latctl_parse_u64(const char *text, uint64_t max, uint64_t *value)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!text || !*text || *text == '-' || *text == '+')
-		return EINVAL;
-	errno = 0;
-	v = strtoull(text, &end, 0);
-	if (errno == ERANGE || v > max)
-		return ERANGE;
-	if (errno || *end)
-		return EINVAL;
-	*value = v;
-	return 0;
-}
-
 /* A UIO device by the name its device-tree node gives it (/sys/class/uio/uioN/name). */
 static int find_by_name(const char *name, char *path, size_t size)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "latctl.h"
+#include "latmon_parse.h"
 
 static int edge(const char *text, enum latmon_edge *out)
 {
@@ -55,7 +56,7 @@ int latctl_cmd_config(struct latctl *c, int argc, char **argv)
 		case 'e':
 		case 's':
 		case 'P':
-			if (latctl_parse_u64(optarg, UINT32_MAX, &v))
+			if (latmon_parse_u64(optarg, 0, 0, UINT32_MAX, &v))
 				return latctl_usage_error(
 				    c, "%s: '%s' is not a number of 0 .. 4294967295",
 				    argv[optind - 1], optarg);
@@ -71,7 +72,7 @@ int latctl_cmd_config(struct latctl *c, int argc, char **argv)
 				cfg.stamp_timeout = (uint32_t)v;
 			break;
 		case 'S':
-			if (latctl_parse_u64(optarg, 31, &v))
+			if (latmon_parse_u64(optarg, 0, 0, 31, &v))
 				return latctl_usage_error(c, "--hist-shift %s: give 0 .. 31",
 							  optarg);
 			cfg.hist_shift = (unsigned)v;

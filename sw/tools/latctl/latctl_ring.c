@@ -24,6 +24,7 @@
 
 #include "latctl.h"
 #include "latmon/latmon_ring.h"
+#include "latmon_parse.h"
 
 static volatile sig_atomic_t ring_stop;
 
@@ -66,13 +67,13 @@ static int parse(struct latctl *c, int argc, char **argv, struct ring_params *p)
 		} else if (strcmp(opt, "--file") == 0) {
 			p->file = val;
 		} else if (strcmp(opt, "--phys") == 0) {
-			if (latctl_parse_u64(val, UINT64_MAX, &v) || (v & 0xFFFu))
+			if (latmon_parse_u64(val, 0, 0, UINT64_MAX, &v) || (v & 0xFFFu))
 				return latctl_usage_error(
 				    c, "--phys %s: give the ring's page-aligned physical address",
 				    val);
 			p->phys = v;
 		} else if (strcmp(opt, "--size") == 0) {
-			if (latctl_parse_u64(val, UINT64_C(1) << 32, &v) ||
+			if (latmon_parse_u64(val, 0, 0, UINT64_C(1) << 32, &v) ||
 			    v < LATMON_RING_HEADER_BYTES + LATMON_RING_MIN_DATA_BYTES)
 				return latctl_usage_error(
 				    c,
@@ -81,12 +82,12 @@ static int parse(struct latctl *c, int argc, char **argv, struct ring_params *p)
 				    val, LATMON_RING_HEADER_BYTES + LATMON_RING_MIN_DATA_BYTES);
 			p->size = v;
 		} else if (strcmp(opt, "--timeout") == 0) {
-			if (latctl_parse_u64(val, 86400, &v) || v == 0)
+			if (latmon_parse_u64(val, 0, 0, 86400, &v) || v == 0)
 				return latctl_usage_error(c, "--timeout %s: give 1 .. 86400 s",
 							  val);
 			p->timeout_s = v;
 		} else if (strcmp(opt, "--interval-ms") == 0) {
-			if (latctl_parse_u64(val, 60000, &v) || v == 0)
+			if (latmon_parse_u64(val, 0, 0, 60000, &v) || v == 0)
 				return latctl_usage_error(c, "--interval-ms %s: give 1 .. 60000",
 							  val);
 			p->interval_ms = v;

@@ -15,6 +15,7 @@
 #include "latctl.h"
 #include "latctl_metrics.h"
 #include "latmon/latmon_map.h"
+#include "latmon_parse.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -43,7 +44,7 @@ int latctl_cmd_stream(struct latctl *c, int argc, char **argv)
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) {
 			out_path = argv[++i];
 		} else if (strcmp(argv[i], "--interval-ms") == 0 && i + 1 < argc) {
-			if (latctl_parse_u64(argv[++i], 60000, &v) || v == 0)
+			if (latmon_parse_u64(argv[++i], 0, 0, 60000, &v) || v == 0)
 				return latctl_usage_error(c, "--interval-ms %s: give 1 .. 60000",
 							  argv[i]);
 			interval_ms = v;

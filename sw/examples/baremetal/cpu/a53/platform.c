@@ -2,11 +2,12 @@
  * Cortex-A53 (AArch64), the part every board shares: interrupt dispatch through the GICv2,
  * fault reports, PSCI, the fault injections of the tests (docs/baremetal.md,
  * docs/target/qemu.md). Where the GIC and the UART are, how the program ends and what its
- * command line is: board_zcu102.c or board_virt.c.
+ * command line is: board/zcu102.c or board/virt.c.
  */
-#include "platform_a53.h"
 #include "platform.h"
-#include "platform_gic.h"
+#include "cpu/a53/a53.h"
+#include "cpu/arm/gic.h"
+#include "latmon_errno.h"
 
 const char PLATFORM_CPU_NAME[] = "cortex-a53";
 
@@ -15,6 +16,8 @@ static struct {
 	unsigned id;
 	void (*plain)(void);
 	void (*with_entry)(uint64_t entry);
+	platform_isr_fn attached;
+	void *ctx;
 } handlers[MAX_HANDLERS];
 static unsigned handler_count;
 
@@ -23,7 +26,7 @@ static unsigned handler_count;
  * "inject=wrong-eoi": the interrupt handler ends another ID than it acknowledged;
  * "inject=data-abort": alignment checking on (SCTLR_ELx.A) and a word read at a misaligned
  * PL address: a real data abort (alignment fault), taken by platform_fault().
- * The suite's own (suite_a53.c): "inject=no-clear", "inject=second-line-storm",
+ * The suite's own (cpu/a53/timer.c): "inject=no-clear", "inject=second-line-storm",
  * "inject=isr-fault", "inject=isr-spin".
  */
 static int inject_wrong_eoi;
@@ -66,32 +69,50 @@ void a53_apply_cmdline(void)
 	}
 }
 
-static void add_handler(unsigned id, void (*plain)(void), void (*with_entry)(uint64_t))
+static int add_handler(unsigned id, void (*plain)(void), void (*with_entry)(uint64_t),
+		       platform_isr_fn attached, void *ctx)
 {
-	if (handler_count < MAX_HANDLERS) {
-		handlers[handler_count].id = id;
-		handlers[handler_count].plain = plain;
-		handlers[handler_count].with_entry = with_entry;
-		handler_count++;
-	}
+	if (handler_count >= MAX_HANDLERS)
+		return ENOSPC;
+	handlers[handler_count].id = id;
+	handlers[handler_count].plain = plain;
+	handlers[handler_count].with_entry = with_entry;
+	handlers[handler_count].attached = attached;
+	handlers[handler_count].ctx = ctx;
+	handler_count++;
+	return 0;
 }
 
 void platform_irq_enable(unsigned id, void (*isr)(void))
 {
-	add_handler(id, isr, 0);
+	(void)add_handler(id, isr, 0, 0, 0);
 	gic_enable(a53_board.gicd, a53_board.gicc, id);
 	__asm__ volatile("msr daifclr, #2" ::: "memory"); /* unmask IRQ */
 }
 
 void a53_irq_route(unsigned id, void (*isr)(uint64_t entry))
 {
-	add_handler(id, 0, isr);
+	(void)add_handler(id, 0, isr, 0, 0);
+}
+
+int platform_irq_attach(unsigned id, platform_isr_fn isr, void *ctx)
+{
+	int err;
+
+	if (!isr || id >= 1020u)
+		return EINVAL;
+	err = add_handler(id, 0, 0, isr, ctx);
+	if (err)
+		return err;
+	gic_enable(a53_board.gicd, a53_board.gicc, id);
+	__asm__ volatile("msr daifclr, #2" ::: "memory"); /* unmask IRQ */
+	return 0;
 }
 
 /*
- * The watchdog's hooks (suite_a53.c has the suite's; a program without one runs every handler):
- * a53_irq_admit() after the acknowledge, nonzero when the interrupt is not to be handled (a
- * storm the watchdog masked); a53_irq_done() when its handler has returned.
+ * The watchdog's hooks (cpu/a53/timer.c has the suite's; a program without one runs every
+ * handler): a53_irq_admit() after the acknowledge, nonzero when the interrupt is not to be handled
+ * (a storm the watchdog masked); a53_irq_done() when its handler has returned.
  */
 static volatile uint32_t since_progress, storm_id, storm_count;
 
@@ -110,7 +131,7 @@ int platform_storm(unsigned *id, uint32_t *count)
 	return 1;
 }
 
-/* The example's storm guard (platform.h); the suite has its own watchdog (suite.c). */
+/* The example's storm guard (platform.h); the suite has its own watchdog (suite/timer_suite.c). */
 __attribute__((weak)) int a53_irq_admit(unsigned id)
 {
 	since_progress = since_progress + 1u;
@@ -128,7 +149,7 @@ __attribute__((weak)) void a53_irq_done(unsigned id)
 	(void)id;
 }
 
-/* Called from the IRQ vector (start_a53.S) with the counter read on entry. */
+/* Called from the IRQ vector (cpu/a53/start.S) with the counter read on entry. */
 void platform_irq_handler(uint64_t entry);
 void platform_irq_handler(uint64_t entry)
 {
@@ -146,6 +167,8 @@ void platform_irq_handler(uint64_t entry)
 			continue;
 		if (handlers[i].with_entry)
 			handlers[i].with_entry(entry);
+		else if (handlers[i].attached)
+			handlers[i].attached(handlers[i].ctx);
 		else if (handlers[i].plain)
 			handlers[i].plain();
 		break;
@@ -176,7 +199,7 @@ static void put_hex(uint64_t v)
 	platform_uart_puts(buf);
 }
 
-/* Called from the vectors (start_a53.S); stops with status PLATFORM_EXIT_FAULT. */
+/* Called from the vectors (cpu/a53/start.S); stops with status PLATFORM_EXIT_FAULT. */
 void platform_fault(uint64_t kind, uint64_t esr, uint64_t far, uint64_t elr);
 void platform_fault(uint64_t kind, uint64_t esr, uint64_t far, uint64_t elr)
 {

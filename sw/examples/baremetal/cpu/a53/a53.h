@@ -3,9 +3,9 @@
  * GIC is, which cores it owns, how PSCI is called), the MMU descriptors, and the interrupt
  * routing with the counter read on entry (used by the suite).
  *
- * Two boards: the Zynq UltraScale+ APU (board_zcu102.c: fixed addresses, a board or QEMU's
+ * Two boards: the Zynq UltraScale+ APU (board/zcu102.c: fixed addresses, a board or QEMU's
  * ZCU102 model) and a machine described by the device tree it is started with
- * (board_virt.c: QEMU's virt machine, a Xen guest, cores next to Linux; docs/target/xen.md).
+ * (board/virt.c: QEMU's virt machine, a Xen guest, cores next to Linux; docs/target/xen.md).
  */
 #ifndef PLATFORM_A53_H
 #define PLATFORM_A53_H
@@ -30,14 +30,14 @@ extern struct a53_board a53_board;
 /* Call @p isr with the generic timer's virtual counter at exception entry for interrupt @p id. */
 void a53_irq_route(unsigned id, void (*isr)(uint64_t entry));
 
-/* Watchdog hooks of the interrupt dispatch (weak: the suite defines them; platform_a53.c). */
+/* Watchdog hooks of the interrupt dispatch (weak: the suite defines them; cpu/a53/platform.c). */
 int a53_irq_admit(unsigned id);
 void a53_irq_done(unsigned id);
 
 /* A word read at a misaligned PL address with alignment checks on: a data abort. */
 void a53_misaligned_pl_read(void);
 
-/* Apply the fault injections the command line asks for (platform_a53.c; the tests use them). */
+/* Apply the fault injections the command line asks for (cpu/a53/platform.c; the tests use them). */
 void a53_apply_cmdline(void);
 
 /* The tests' second-line storm: enable a device interrupt that stays asserted until its

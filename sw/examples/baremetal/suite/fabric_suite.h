@@ -1,16 +1,15 @@
 /*
  * The fabric-measured interrupt test-case suite (docs/hw/soc.md): every latency measured by a
- * latmon core in the fabric (suite.c/suite.h is the A53 suite measured with the CPU's own
+ * latmon core in the fabric (suite/timer_suite.c is the A53 suite measured with the CPU's own
  * counter). The published interrupt test cases — baseline,
  * caches invalidated / data cache off, many enabled sources, priority of two simultaneous
  * interrupts, nested interrupts, parallel handlers on two harts, background memory traffic, and
  * throughput — each measured by latmon cores and written as one latmon-log.
  *
- * Portable part: fabric_suite.c (runner, latmon-log output) and fabric_suite_cases.c (the cases)
- * use only the
- * functions declared here. A platform implements the CPU part (platform_<cpu>.c: interrupts,
- * caches, cycle counter, harts) and the board part (fabric_suite_<board>.c: the fabric's test
- * interrupt sources, their monitors and the traffic generator).
+ * Portable part: suite/fabric_suite.c (runner, latmon-log output) and suite/fabric_cases.c (the
+ * cases) use only platform.h (a CPU's cycles, interrupts, nesting, caches, harts: cpu/<cpu>/) and
+ * the board functions declared here (the fabric's test interrupt sources, their monitors and the
+ * traffic generator: board/<board>.c).
  */
 #ifndef FFABRIC_SUITE_H
 #define FFABRIC_SUITE_H
@@ -20,12 +19,7 @@
 
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
-
-/*
- * The interrupt path's code (trap entry, dispatcher, ISRs and what they call) is kept together in
- * one section, so that a small direct-mapped instruction cache holds it beside the main loop.
- */
-#define FSUITE_ISR_CODE __attribute__((section(".text.isr")))
+#include "platform.h"
 
 /* ---- what the host may change in the image before a run ------------------------------------ */
 
@@ -42,51 +36,7 @@ struct fsuite_config {
 
 extern const volatile struct fsuite_config fsuite_config;
 
-/* ---- CPU platform (platform_<cpu>.c) -------------------------------------------------------- */
-
-typedef void (*fsuite_isr_fn)(void *ctx);
-
-/** The CPU's cycle counter (the clock of the fabric in the virtual SoC). */
-uint64_t platform_cycles(void);
-/** This hart's number, 0 .. platform_harts() - 1. */
-unsigned platform_hart_id(void);
-unsigned platform_harts(void);
-/**
- * Call @p isr with @p ctx when interrupt @p id is raised on this hart; a lower id has the higher
- * priority. Enables the source and the CPU's interrupts.
- * @return 0 or EINVAL.
- */
-int platform_irq_attach(unsigned id, fsuite_isr_fn isr, void *ctx);
-/** Stop taking interrupt @p id on this hart. */
-void platform_irq_detach(unsigned id);
-/** 1: an ISR runs with interrupts of higher priority enabled (nesting); 0: it runs to its end. */
-void platform_irq_nesting(int on);
-/** Invalidate the instruction and data caches (write back first where they are write-back). */
-void platform_cache_invalidate(void);
-/**
- * Run @p fn(@p arg) with this hart's data cache bypassed for its stack and for every access
- * through platform_uncached() — on a core whose caches cannot be switched off at run time, by
- * an uncached alias of the memory. The ISRs that interrupt @p fn use the same stack.
- */
-void platform_run_dcache_off(void (*fn)(void *), void *arg);
-/** An address of the same memory that bypasses the data cache (shared between harts). */
-void *platform_uncached(void *p);
-/**
- * Start @p fn(@p arg) on hart @p hart (not the caller).
- * @return 0, ENODEV (no such hart) or EBUSY (it still runs earlier work).
- */
-int platform_hart_start(unsigned hart, void (*fn)(void *), void *arg);
-/** Wait until the work started on @p hart has returned. */
-void platform_hart_join(unsigned hart);
-/** The cycles one pass of platform_delay_loop(n) takes is what the ISR-loop case measures. */
-void platform_delay_loop(uint32_t iterations);
-/** Set the console's speed in clock cycles per bit (where the platform can). */
-void platform_console_speed(uint32_t cycles_per_bit);
-/** End the program with @p code (the virtual SoC's simulation ends; a board stops). */
-void platform_exit(int code) __attribute__((noreturn));
-
-/* ---- board: the fabric's test sources (fabric_suite_<board>.c)
- * ------------------------------------- */
+/* ---- board: the fabric's test sources (board/<board>.c) ------------------------------------ */
 
 /** Number of test interrupt lines; line 0 can be driven by the stimulus generator. */
 #define FSUITE_LINES 8
@@ -118,8 +68,7 @@ void board_traffic(int on, void *window, uint32_t bytes, uint32_t gap_max, uint3
 /** Accesses the traffic master completed. */
 uint32_t board_traffic_count(void);
 
-/* ---- the suite (fabric_suite.c, fabric_suite_cases.c)
- * ------------------------------------------------- */
+/* ---- the suite (suite/fabric_suite.c, suite/fabric_cases.c) -------------------------------- */
 
 struct fsuite;
 
@@ -133,7 +82,7 @@ struct fsuite_case {
 extern const struct fsuite_case fsuite_cases[];
 extern const size_t fsuite_case_count;
 
-/* Output of a case (fabric_suite.c): series, samples, counters, free header lines. */
+/* Output of a case (suite/fabric_suite.c): series, samples, counters, free header lines. */
 int fsuite_header(struct fsuite *s, const char *key, const char *value);
 int fsuite_header_u64(struct fsuite *s, const char *key, uint64_t value);
 int fsuite_series(struct fsuite *s, unsigned id, const char *name, const char *channel);

@@ -1,6 +1,7 @@
 /*
- * The interrupt test-case suite, portable part (suite.h): the case table, the runner loop, the
- * checks and the latmon-log output. Nothing here knows the CPU.
+ * The timer suite's runner, portable: which cases run, the per-case watchdog, the checks and the
+ * latmon-log output, main(). The cases are timer_cases.c. Nothing here knows the CPU: what it
+ * needs is platform.h (its timer section).
  *
  * Every case measures the latency of the suite's high-priority interrupt (a one-shot timer) in
  * counts of the platform's counter: the value the handler read on entry minus the value the
@@ -28,7 +29,7 @@
  *     "storm-limit" times (default 1000) is masked at the controller, and the case fails with
  *     its ID and count; the next case starts with the suite's own interrupts enabled again, a
  *     foreign one stays masked;
- *   - no progress: a second timer of the core (suite_watchdog_at, above the measured interrupt
+ *   - no progress: a second timer of the core (platform_watchdog_at, above the measured interrupt
  *     in priority) expires when the case has not advanced for "case-timeout-ms" (default 10 x
  *     timeout-ms): the interrupt counted most since the last sample is masked and the case
  *     fails; if the case still does not go on (a handler that never returns) by a second
@@ -40,75 +41,11 @@
  * emulators on a busy host, where 20 ms of the counter can pass before a guest runs at all;
  * "storm-limit=N" and "case-timeout-ms=N" set the watchdog's limits.
  */
-#include "suite.h"
-
+#include "suite/timer_suite.h"
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 #include "latmon_errno.h"
 #include "platform.h"
-
-#define SUITE_SAMPLES 200u
-#define SUITE_CORES   2u
-
-enum suite_kind {
-	KIND_TIMER,
-	KIND_TIMER_IDLE,
-	KIND_PRIORITY,
-	KIND_NESTED,
-	KIND_OTHER_CORE,
-	KIND_CROSS_CORE,
-};
-
-struct suite_case {
-	const char *name;
-	const char *what;
-	enum suite_kind kind;
-	enum suite_caches caches;
-	int many_irqs;
-	int invalidate_each;
-};
-
-static const struct suite_case suite_cases[] = {
-	{ "caches-on", "timer-irq-busy-core-caches-on", KIND_TIMER, SUITE_CACHES_ON, 0, 0 },
-	{ "caches-off", "timer-irq-busy-core-mmu-and-caches-off", KIND_TIMER, SUITE_CACHES_OFF, 0,
-	  0 },
-	{ "caches-invalidated", "timer-irq-caches-and-tlb-invalidated-before-each", KIND_TIMER,
-	  SUITE_CACHES_ON, 0, 1 },
-	{ "wfi-idle", "timer-irq-core-in-wfi", KIND_TIMER_IDLE, SUITE_CACHES_ON, 0, 0 },
-	{ "many-irqs", "timer-irq-all-interrupts-enabled", KIND_TIMER, SUITE_CACHES_ON, 1, 0 },
-	{ "priority", "unmask-to-entry-high-before-pending-low", KIND_PRIORITY, SUITE_CACHES_ON, 0,
-	  0 },
-	{ "nested", "timer-irq-preempts-low-priority-handler", KIND_NESTED, SUITE_CACHES_ON, 0, 0 },
-	{ "two-cores", "timer-irq-on-core1-core0-polling", KIND_OTHER_CORE, SUITE_CACHES_ON, 0, 0 },
-	{ "cross-core", "sgi-core0-to-core1-send-to-entry", KIND_CROSS_CORE, SUITE_CACHES_ON, 0,
-	  0 },
-};
-#define SUITE_CASES (sizeof suite_cases / sizeof suite_cases[0])
-
-/* What the interrupt handlers record, per core. Written in handlers, read by the runner. */
-struct suite_core_state {
-	volatile uint64_t timer_at;    /* the value the timer was programmed to fire at */
-	volatile uint64_t timer_entry; /* counter on entry of the timer handler */
-	volatile uint32_t timer_seen;  /* timer handler runs */
-	volatile uint64_t soft_entry;  /* counter on entry of the software-interrupt handler */
-	volatile uint32_t soft_seen;   /* software-interrupt handler runs */
-	volatile uint32_t order;       /* handler entries, numbered */
-	volatile uint32_t timer_order; /* order number of the last timer entry */
-	volatile uint32_t soft_order;  /* order number of the last software-interrupt entry */
-	volatile uint32_t in_soft;     /* the software-interrupt handler is running */
-	volatile uint32_t nested;      /* timer entries that preempted the software handler */
-	volatile uint32_t soft_wait; /* the software handler waits, interrupts on, for the timer */
-	volatile uint32_t soft_timeouts; /* ... and the timer did not come */
-};
-
-static struct suite_core_state state[SUITE_CORES];
-
-/* Core 1's mailbox: core 0 asks for one measurement, core 1 answers. */
-static volatile uint32_t core1_request; /* incremented by core 0 */
-static volatile uint32_t core1_done;	/* set to the request number when answered */
-static volatile int64_t core1_latency;
-static volatile int core1_error;
-static volatile uint32_t core1_running;
 
 static int64_t samples[SUITE_SAMPLES];
 static uint64_t timeout_ticks, lead_ticks, case_timeout_ticks;
@@ -143,10 +80,16 @@ static uint64_t parse_u64(const char *t);
 static void say(const char *s);
 static void say_u64(uint64_t v);
 
+/* A case's waits end early once the watchdog has tripped (suite_cases_init). */
+static int watch_tripped(void)
+{
+	return watch.trip != TRIP_NONE;
+}
+
 static void watch_arm(void)
 {
-	watch.deadline = case_timeout_ticks ? suite_now() + case_timeout_ticks : 0;
-	(void)suite_watchdog_at(watch.deadline);
+	watch.deadline = case_timeout_ticks ? platform_cycles() + case_timeout_ticks : 0;
+	(void)platform_watchdog_at(watch.deadline);
 }
 
 /* The case advanced (a sample, or it starts): the counts and the timer start again. */
@@ -161,13 +104,13 @@ static void watch_case(const char *name)
 {
 	watch.trip = TRIP_NONE;
 	watch.case_name = name;
-	suite_irq_restore();
+	platform_timer_irqs_restore();
 	watch_progress();
 }
 
 static struct watch_core *watch_core_now(void)
 {
-	struct watch_core *w = &watch.core[suite_core_id() % SUITE_CORES];
+	struct watch_core *w = &watch.core[platform_hart_id() % SUITE_CORES];
 
 	if (w->generation != watch.generation) {
 		w->generation = watch.generation;
@@ -183,13 +126,13 @@ static void watch_record(enum watch_trip kind, unsigned id, uint32_t count, unsi
 		return;
 	watch.trip_id = id;
 	watch.trip_count = count;
-	watch.trip_core = suite_core_id();
+	watch.trip_core = platform_hart_id();
 	watch.trip_in_handler = in_handler;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	watch.trip = kind;
 }
 
-int suite_irq_entry(unsigned id)
+static int suite_irq_entry(unsigned id)
 {
 	struct watch_core *w = watch_core_now();
 	unsigned slot = WATCH_IDS - 1u;
@@ -205,7 +148,7 @@ int suite_irq_entry(unsigned id)
 	}
 	w->counts[slot] = w->counts[slot] + 1u;
 	if (watch.storm_limit && w->counts[slot] > watch.storm_limit) {
-		suite_irq_line(id, 0);
+		platform_irq_line(id, 0);
 		watch_record(TRIP_STORM, id, w->counts[slot], 0);
 		return 1;
 	}
@@ -213,20 +156,20 @@ int suite_irq_entry(unsigned id)
 	return 0;
 }
 
-void suite_irq_done(unsigned id)
+static void suite_irq_done(unsigned id)
 {
 	(void)id;
-	watch.core[suite_core_id() % SUITE_CORES].in_handler = 0;
+	watch.core[platform_hart_id() % SUITE_CORES].in_handler = 0;
 }
 
-void suite_watchdog_expired(void)
+static void suite_watchdog_expired(void)
 {
 	struct watch_core *w = watch_core_now();
 	unsigned top = 0, running = w->in_handler;
 	uint32_t most = 0;
 
-	if (!watch.deadline || suite_now() < watch.deadline) {
-		(void)suite_watchdog_at(
+	if (!watch.deadline || platform_cycles() < watch.deadline) {
+		(void)platform_watchdog_at(
 		    watch.deadline); /* an early wake-up (idle): keep watching */
 		return;
 	}
@@ -241,7 +184,7 @@ void suite_watchdog_expired(void)
 	if (watch.expiries == 1u) {
 		/* stop what keeps the case from advancing; the case then fails with the record */
 		if (most || running)
-			suite_irq_line(top, 0);
+			platform_irq_line(top, 0);
 		watch_record(TRIP_NO_PROGRESS, top, most, running != 0);
 		watch_arm();
 		return;
@@ -266,212 +209,12 @@ void suite_watchdog_expired(void)
 	say(" - stopping\nsuite: FAILED\n");
 	platform_exit(1);
 }
-static uint32_t rng = 0x9E3779B9u;
-
-static void fence(void)
-{
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
-/* xorshift32: a varying lead time, so the interrupt does not always meet the same instruction. */
-static uint32_t next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 17;
-	rng ^= rng << 5;
-	return rng;
-}
-
-void suite_on_timer(uint64_t entry)
-{
-	struct suite_core_state *s = &state[suite_core_id() % SUITE_CORES];
-
-	s->timer_entry = entry;
-	s->timer_order = ++s->order;
-	if (s->in_soft)
-		s->nested = s->nested + 1u;
-	fence();
-	s->timer_seen = s->timer_seen + 1u;
-}
-
-void suite_on_soft_irq(uint64_t entry)
-{
-	struct suite_core_state *s = &state[suite_core_id() % SUITE_CORES];
-
-	s->soft_entry = entry;
-	s->soft_order = ++s->order;
-	fence();
-	s->soft_seen = s->soft_seen + 1u;
-	if (s->soft_wait) {
-		/*
-		 * the nested case: arm the timer from inside this low-priority handler (so that it
-		 * fires while the handler runs, however slowly an emulator gets here), then stay,
-		 * interrupts on, until the timer has preempted it (or the timeout)
-		 */
-		uint32_t seen = s->timer_seen;
-		uint64_t end;
-
-		s->in_soft = 1;
-		s->timer_at = suite_now() + lead_ticks + (next_random() % 64u);
-		fence();
-		suite_timer_fire_at(s->timer_at);
-		end = suite_now() + timeout_ticks;
-		suite_irq_unmask();
-		while (s->timer_seen == seen && suite_now() < end) {
-		}
-		suite_irq_mask();
-		s->in_soft = 0;
-		if (s->timer_seen == seen)
-			s->soft_timeouts = s->soft_timeouts + 1u;
-	}
-}
-
-/* Wait until *flag differs from @p old; 0 or ETIMEDOUT. */
-static int wait_change(volatile uint32_t *flag, uint32_t old, int idle)
-{
-	uint64_t end = suite_now() + timeout_ticks;
-
-	while (*flag == old) {
-		if (suite_now() > end || watch.trip != TRIP_NONE)
-			return ETIMEDOUT;
-		if (idle)
-			suite_idle_until(end);
-		else
-			suite_relax();
-	}
-	fence();
-	return 0;
-}
-
-/* One interrupt of this core's timer: the latency in counts. */
-static int measure_timer(int idle, int64_t *latency)
-{
-	struct suite_core_state *s = &state[suite_core_id() % SUITE_CORES];
-	uint32_t seen = s->timer_seen;
-	int err;
-
-	s->timer_at = suite_now() + lead_ticks + (next_random() % 64u);
-	fence();
-	suite_timer_fire_at(s->timer_at);
-	err = wait_change(&s->timer_seen, seen, idle);
-	if (!err)
-		*latency = (int64_t)(s->timer_entry - s->timer_at);
-	return err;
-}
-
-/* Core 1: answer core 0's requests, forever. */
-static void core1_main(void)
-{
-	uint32_t served = 0;
-
-	suite_irq_unmask();
-	core1_running = 1;
-	for (;;) {
-		while (core1_request == served)
-			suite_relax();
-		fence();
-		served = core1_request;
-		suite_irq_restore(); /* its own banked lines, if a storm masked one */
-		{
-			int64_t latency = 0;
-			int err = measure_timer(0, &latency);
-			core1_latency = latency;
-			core1_error = err;
-		}
-		fence();
-		core1_done = served;
-	}
-}
-
-static uint32_t poll_sink; /* core 0 reads memory while core 1 measures */
-
-static int measure_on_core1(int64_t *latency)
-{
-	uint32_t want = core1_request + 1u;
-	uint64_t end;
-	uint32_t i = 0;
-
-	fence();
-	core1_request = want;
-	end = suite_now() + 2u * timeout_ticks;
-	while (core1_done != want) {
-		poll_sink += ((volatile int64_t *)samples)[i++ % SUITE_SAMPLES] != 0;
-		suite_relax();
-		if (suite_now() > end || watch.trip != TRIP_NONE)
-			return ETIMEDOUT;
-	}
-	fence();
-	*latency = core1_latency;
-	return core1_error;
-}
-
-static int measure_cross_core(int64_t *latency)
-{
-	struct suite_core_state *s1 = &state[1];
-	uint32_t seen = s1->soft_seen;
-	uint64_t sent;
-	int err;
-
-	sent = suite_now();
-	suite_soft_irq_raise(1);
-	err = wait_change(&s1->soft_seen, seen, 0);
-	if (!err)
-		*latency = (int64_t)(s1->soft_entry - sent);
-	return err;
-}
-
-/* Both pending at once, interrupts masked; then unmask: the timer (high) must come first. */
-static int measure_priority(int64_t *latency, uint32_t *order_errors)
-{
-	struct suite_core_state *s = &state[0];
-	uint32_t tseen = s->timer_seen, sseen = s->soft_seen;
-	uint64_t unmasked;
-	int err;
-
-	suite_irq_mask();
-	s->timer_at = suite_now() + 1u;
-	suite_timer_fire_at(s->timer_at);
-	suite_soft_irq_raise(0);
-	while (suite_now() <= s->timer_at + 2u) { /* both are pending now */
-	}
-	unmasked = suite_now();
-	suite_irq_unmask();
-	err = wait_change(&s->timer_seen, tseen, 0);
-	if (!err)
-		err = wait_change(&s->soft_seen, sseen, 0);
-	if (err)
-		return err;
-	*latency = (int64_t)(s->timer_entry - unmasked);
-	if (s->timer_order > s->soft_order)
-		*order_errors = *order_errors + 1u;
-	return 0;
-}
-
-/* The timer fires while the low-priority handler runs with interrupts on. */
-static int measure_nested(int64_t *latency)
-{
-	struct suite_core_state *s = &state[0];
-	uint32_t tseen = s->timer_seen, sseen = s->soft_seen;
-	int err;
-
-	s->soft_wait = 1; /* the handler arms the timer (suite_on_soft_irq) */
-	fence();
-	suite_soft_irq_raise(0);
-	err = wait_change(&s->soft_seen, sseen, 0);
-	if (!err)
-		err = wait_change(&s->timer_seen, tseen, 0);
-	s->soft_wait = 0;
-	if (!err)
-		*latency = (int64_t)(s->timer_entry - s->timer_at);
-	return err;
-}
-
 /* ---- output ---- */
 
 static int console_sink(void *ctx, const char *data, size_t len)
 {
 	(void)ctx;
-	suite_console_write(data, len);
+	platform_uart_write(data, len);
 	return 0;
 }
 
@@ -481,7 +224,7 @@ static void say(const char *s)
 
 	while (s[n])
 		n++;
-	suite_console_write(s, n);
+	platform_uart_write(s, n);
 }
 
 static void say_u64(uint64_t v)
@@ -491,7 +234,7 @@ static void say_u64(uint64_t v)
 	say(latmon_log_format_u64(buf, v));
 }
 
-static uint64_t writer_mem[1024]; /* latmon_log_writer_size(SUITE_CASES), checked at init */
+static uint64_t writer_mem[1024]; /* latmon_log_writer_size(suite_case_count), checked at init */
 static char cmdline[256];
 
 /* The value of option @p key ("key=") on the command line, or NULL. */
@@ -597,7 +340,7 @@ static void fail_message(const struct suite_case *c, unsigned k, int err)
 	say("\n");
 }
 
-int suite_run(void)
+static int suite_run(void)
 {
 	struct latmon_log_writer *w;
 	char hz[LATMON_LOG_U64_TEXT], many[LATMON_LOG_U64_TEXT];
@@ -606,23 +349,24 @@ int suite_run(void)
 
 	if (platform_cmdline(cmdline, sizeof cmdline) != 0)
 		cmdline[0] = 0;
-	timeout_ticks = suite_clock_hz() / 50u; /* 20 ms */
+	timeout_ticks = platform_cycles_hz() / 50u; /* 20 ms */
 	{
 		uint64_t ms = parse_u64(option("timeout-ms"));
 
 		if (ms)
-			timeout_ticks = suite_clock_hz() / 1000u * ms;
+			timeout_ticks = platform_cycles_hz() / 1000u * ms;
 		case_timeout_ticks = 10u * timeout_ticks;
 		ms = parse_u64(option("case-timeout-ms"));
 		if (ms)
-			case_timeout_ticks = suite_clock_hz() / 1000u * ms;
+			case_timeout_ticks = platform_cycles_hz() / 1000u * ms;
 		watch.storm_limit = 1000u;
 		if (option("storm-limit"))
 			watch.storm_limit = (uint32_t)parse_u64(option("storm-limit"));
 	}
-	lead_ticks = suite_clock_hz() / 100000u + 16u; /* 10 us */
-	err =
-	    latmon_log_writer_init(&w, writer_mem, sizeof writer_mem, SUITE_CASES, console_sink, 0);
+	lead_ticks = platform_cycles_hz() / 100000u + 16u; /* 10 us */
+	suite_cases_init(timeout_ticks, lead_ticks, watch_tripped);
+	err = latmon_log_writer_init(&w, writer_mem, sizeof writer_mem, suite_case_count,
+				     console_sink, 0);
 	if (err) {
 		say("suite: log writer: ");
 		say(latmon_strerror(err));
@@ -633,25 +377,25 @@ int suite_run(void)
 		struct latmon_log_kv header[] = {
 			{ "source", "latmon-irq-suite" },
 			{ "unit", "cycles" },
-			{ "clock_hz", latmon_log_format_u64(hz, suite_clock_hz()) },
+			{ "clock_hz", latmon_log_format_u64(hz, platform_cycles_hz()) },
 			{ "counter", "generic-timer" },
-			{ "cpu", SUITE_CPU_NAME },
-			{ "platform", suite_platform_name() },
-			{ "emulated", suite_emulated() },
-			{ "hypervisor", suite_hypervisor() },
+			{ "cpu", PLATFORM_CPU_NAME },
+			{ "platform", platform_board_name() },
+			{ "emulated", platform_emulated() },
+			{ "hypervisor", platform_hypervisor() },
 		};
 		err = latmon_log_begin(w, header, sizeof header / sizeof header[0]);
 	}
-	suite_irq_unmask();
-	for (unsigned i = 0; i < SUITE_CASES && !err; i++) {
+	platform_irq_unmask();
+	for (unsigned i = 0; i < suite_case_count && !err; i++) {
 		const struct suite_case *c = &suite_cases[i];
-		struct suite_core_state *s0 = &state[0];
-		uint32_t order_errors = 0, nested0 = s0->nested, soft_to0 = s0->soft_timeouts;
+		uint32_t order_errors = 0, nested0, soft_to0, nested1, soft_to1;
 		unsigned n = 0, k, extra = 0;
 		int cerr;
 
 		if (!case_selected(c->name))
 			continue;
+		suite_core0_counts(&nested0, &soft_to0);
 		if (watch.trip == TRIP_STORM) { /* between cases: no case to end */
 			say("suite: FAIL between cases: watchdog: interrupt ");
 			say_u64(watch.trip_id);
@@ -664,45 +408,21 @@ int suite_run(void)
 		say(c->name);
 		say("\n");
 		watch_case(c->name);
-		cerr = suite_caches(c->caches);
+		cerr = platform_caches(c->caches);
 		if (!cerr && c->many_irqs)
-			extra = suite_many_irqs(1);
+			extra = platform_many_irqs(1);
 		if (!cerr && (c->kind == KIND_OTHER_CORE || c->kind == KIND_CROSS_CORE) && !core1) {
-			cerr = suite_core_start(1, core1_main);
-			for (uint64_t end = suite_now() + timeout_ticks; !cerr && !core1_running;) {
-				suite_relax();
-				if (suite_now() > end)
-					cerr = EALREADY; /* reported as: core 1 did not start */
-			}
+			cerr = suite_core1_start();
 			core1 = !cerr;
 		}
 		for (k = 0; k < SUITE_SAMPLES && !cerr; k++) {
 			int64_t v = 0;
 
 			if (c->invalidate_each)
-				cerr = suite_caches(SUITE_CACHES_INVALIDATE);
+				cerr = platform_caches(PLATFORM_CACHES_INVALIDATE);
 			if (cerr)
 				break;
-			switch (c->kind) {
-			case KIND_TIMER:
-				cerr = measure_timer(0, &v);
-				break;
-			case KIND_TIMER_IDLE:
-				cerr = measure_timer(1, &v);
-				break;
-			case KIND_PRIORITY:
-				cerr = measure_priority(&v, &order_errors);
-				break;
-			case KIND_NESTED:
-				cerr = measure_nested(&v);
-				break;
-			case KIND_OTHER_CORE:
-				cerr = measure_on_core1(&v);
-				break;
-			case KIND_CROSS_CORE:
-				cerr = measure_cross_core(&v);
-				break;
-			}
+			cerr = suite_case_sample(c, &v, &order_errors);
 			if (!cerr && watch.trip != TRIP_NONE)
 				cerr = ETIMEDOUT; /* the watchdog ended the case (fail_message) */
 			if (!cerr) {
@@ -711,10 +431,10 @@ int suite_run(void)
 			}
 		}
 		watch.deadline = 0; /* the case's end: output is no progress of a case */
-		(void)suite_watchdog_at(0);
+		(void)platform_watchdog_at(0);
 		if (c->many_irqs)
-			suite_many_irqs(0);
-		suite_caches(SUITE_CACHES_ON);
+			platform_many_irqs(0);
+		platform_caches(PLATFORM_CACHES_ON);
 
 		{
 			struct latmon_log_kv extra_kv[] = {
@@ -728,13 +448,14 @@ int suite_run(void)
 		}
 		for (k = 0; k < n && !err; k++)
 			err = latmon_log_sample(w, i, &samples[k], 1);
+		suite_core0_counts(&nested1, &soft_to1);
 		if (!err) {
 			struct latmon_log_counter counters[] = {
 				{ "events", SUITE_SAMPLES },
 				{ "lost", SUITE_SAMPLES - n },
 				{ "order_errors", order_errors },
-				{ "nested", s0->nested - nested0 },
-				{ "nest_timeouts", s0->soft_timeouts - soft_to0 },
+				{ "nested", nested1 - nested0 },
+				{ "nest_timeouts", soft_to1 - soft_to0 },
 			};
 			err = latmon_log_counters(w, i, counters, 5);
 		}
@@ -744,7 +465,7 @@ int suite_run(void)
 			say(" times\n");
 			failed++;
 		}
-		if (!cerr && c->kind == KIND_NESTED && s0->nested - nested0 != n) {
+		if (!cerr && c->kind == KIND_NESTED && nested1 - nested0 != n) {
 			say("suite: FAIL nested: the timer did not preempt the low-priority "
 			    "handler\n");
 			failed++;
@@ -765,4 +486,27 @@ int suite_run(void)
 	}
 	say(failed ? "suite: FAILED\n" : "suite: passed\n");
 	return failed ? 1 : 0;
+}
+
+static const struct platform_timer_hooks suite_hooks = {
+	.on_timer = suite_on_timer,
+	.on_soft_irq = suite_on_soft_irq,
+	.irq_entry = suite_irq_entry,
+	.irq_done = suite_irq_done,
+	.watchdog_expired = suite_watchdog_expired,
+};
+
+int main(void)
+{
+	int err;
+
+	platform_init();
+	err = platform_timer_init(&suite_hooks);
+	if (err) {
+		say("suite: the platform has no timer section: ");
+		say(latmon_strerror(err));
+		say("\n");
+		return 1;
+	}
+	return suite_run();
 }

@@ -5,8 +5,8 @@
  */
 #include <stdint.h>
 
-#include "fabric_suite.h"
-#include "soc_map.h"
+#include "board/soc_map.h"
+#include "suite/fabric_suite.h"
 
 #define REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 
@@ -28,12 +28,12 @@ unsigned board_line_irq(unsigned line)
 	return SOC_IRQ_LINE0 + line;
 }
 
-FSUITE_ISR_CODE uint32_t board_now(void)
+PLATFORM_ISR_CODE uint32_t board_now(void)
 {
 	return REG(IRQGEN_NOW);
 }
 
-FSUITE_ISR_CODE void board_line_at(unsigned line, uint32_t when)
+PLATFORM_ISR_CODE void board_line_at(unsigned line, uint32_t when)
 {
 	REG(IRQGEN_CMP(line)) = when;
 	REG(IRQGEN_ARM) = 1u << line;
@@ -44,7 +44,7 @@ void board_line_raise(uint32_t mask)
 	REG(IRQGEN_SET) = mask;
 }
 
-FSUITE_ISR_CODE void board_line_ack(unsigned line)
+PLATFORM_ISR_CODE void board_line_ack(unsigned line)
 {
 	REG(IRQGEN_ACK(line)) = 0;
 }

@@ -11,12 +11,12 @@
  */
 #include <stdint.h>
 
-#include "fabric_suite.h"
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 #include "latmon/latmon_map.h"
 #include "latmon/latmon_regs.h"
 #include "platform.h"
+#include "suite/fabric_suite.h"
 
 /* The reference design's layout (docs/hw/refdesign.md), wherever the platform maps it. */
 #define REF_BASE	 (PLATFORM_DATA_ADDR - 0x20000u)
@@ -42,7 +42,7 @@ static uint32_t trace_buf[BATCH + 24];
 /* The generator's next data word is xorshift of this: the sequence runs on across the cases. */
 static uint32_t data_word = 0x2545F491u;
 
-FSUITE_ISR_CODE static uint32_t xorshift(uint32_t x)
+PLATFORM_ISR_CODE static uint32_t xorshift(uint32_t x)
 {
 	x ^= x << 13;
 	x ^= x >> 17;
@@ -131,7 +131,7 @@ static void wait_cycles(uint64_t cycles)
 /* ---- T1/T2 cases -------------------------------------------------------------------------- */
 
 struct t1t2_options {
-	fsuite_isr_fn isr;
+	platform_isr_fn isr;
 	int invalidate; /* invalidate both caches before each interrupt */
 	int dcache_off; /* stack and ISR data bypass the data cache */
 	unsigned extra; /* further enabled sources: test lines 2 .. 2 + extra - 1 */
@@ -146,7 +146,7 @@ struct t1t2_state {
 	volatile uint32_t extra_count[FSUITE_LINES];
 };
 
-FSUITE_ISR_CODE static void isr_data(void *ctx)
+PLATFORM_ISR_CODE static void isr_data(void *ctx)
 {
 	struct t1t2_state *st = ctx;
 	uint32_t word = REG(REF_DATA); /* the ack of T2: the ISR's first access to the fabric */
@@ -157,14 +157,14 @@ FSUITE_ISR_CODE static void isr_data(void *ctx)
 	st->count = st->count + 1u;
 }
 
-FSUITE_ISR_CODE static void isr_data_loop100(void *ctx)
+PLATFORM_ISR_CODE static void isr_data_loop100(void *ctx)
 {
 	platform_delay_loop(LOOP_ITER); /* the only difference to isr_data */
 	isr_data(ctx);
 }
 
 /* A further periodic source: acknowledge, schedule the next raise, count. */
-FSUITE_ISR_CODE static void isr_extra(void *ctx, unsigned line)
+PLATFORM_ISR_CODE static void isr_extra(void *ctx, unsigned line)
 {
 	struct t1t2_state *st = ctx;
 
@@ -173,29 +173,29 @@ FSUITE_ISR_CODE static void isr_extra(void *ctx, unsigned line)
 	st->extra_count[line] = st->extra_count[line] + 1u;
 }
 
-FSUITE_ISR_CODE static void isr_extra2(void *ctx)
+PLATFORM_ISR_CODE static void isr_extra2(void *ctx)
 {
 	isr_extra(ctx, 2);
 }
-FSUITE_ISR_CODE static void isr_extra3(void *ctx)
+PLATFORM_ISR_CODE static void isr_extra3(void *ctx)
 {
 	isr_extra(ctx, 3);
 }
-FSUITE_ISR_CODE static void isr_extra4(void *ctx)
+PLATFORM_ISR_CODE static void isr_extra4(void *ctx)
 {
 	isr_extra(ctx, 4);
 }
-FSUITE_ISR_CODE static void isr_extra5(void *ctx)
+PLATFORM_ISR_CODE static void isr_extra5(void *ctx)
 {
 	isr_extra(ctx, 5);
 }
-FSUITE_ISR_CODE static void isr_extra6(void *ctx)
+PLATFORM_ISR_CODE static void isr_extra6(void *ctx)
 {
 	isr_extra(ctx, 6);
 }
 
-static const fsuite_isr_fn extra_isrs[] = { isr_extra2, isr_extra3, isr_extra4, isr_extra5,
-					    isr_extra6 };
+static const platform_isr_fn extra_isrs[] = { isr_extra2, isr_extra3, isr_extra4, isr_extra5,
+					      isr_extra6 };
 /* cycles between raises of each further source: primes, so that they meet T2's interrupt at
  * every phase */
 static const uint32_t extra_periods[] = { 1031, 1447, 1999, 2503, 3001 };
@@ -387,7 +387,7 @@ struct line_state {
 
 static struct line_state line_shared;
 
-FSUITE_ISR_CODE static void isr_line0(void *ctx)
+PLATFORM_ISR_CODE static void isr_line0(void *ctx)
 {
 	volatile struct line_state *st = ctx;
 
@@ -395,7 +395,7 @@ FSUITE_ISR_CODE static void isr_line0(void *ctx)
 	st->count[0] = st->count[0] + 1u;
 }
 
-FSUITE_ISR_CODE static void isr_line1(void *ctx)
+PLATFORM_ISR_CODE static void isr_line1(void *ctx)
 {
 	volatile struct line_state *st = ctx;
 
@@ -572,6 +572,9 @@ static int case_throughput(struct fsuite *s, const struct fsuite_case *c)
 }
 
 /* ---- the table ----------------------------------------------------------------------------- */
+
+/* The one home of the case names and their order: the host reads this table and its length from
+ * the image's symbol table (src/latmon/firmware.py); bit i of fsuite_config.cases runs entry i. */
 
 const struct fsuite_case fsuite_cases[] = {
 	{ "baseline", "T1/T2, caches on and warm, one source", case_baseline },

@@ -1,18 +1,17 @@
 /*
- * The interrupt test-case suite on a Cortex-A53: what suite.h asks of a platform, with the ARM
- * generic timer (virtual timer, PPI 27), the GICv2 (software-generated interrupt 1 as the
- * low-priority one), the MMU and caches (an identity map of 4 GiB), PSCI CPU_ON for the second
- * core, and main(). Where the GIC is and which cores are the suite's come from the board
- * (board_zcu102.c, board_virt.c).
+ * The timer section of platform.h on a Cortex-A53 (what the timer suite needs): the ARM generic
+ * timer (virtual timer, PPI 27), the GICv2 (software-generated interrupt 1 as the low-priority
+ * one), the MMU and caches (an identity map of 4 GiB), PSCI CPU_ON for the second core. Where the
+ * GIC is and which cores are the program's come from the board (board/zcu102.c, board/virt.c).
+ * The program's handlers are reached through the hooks given to platform_timer_init().
  *
  * Priorities: the timer 0x40 (high), the SGI 0xA0 (low); the binary point is 0, so the timer
  * preempts the SGI's handler once that unmasks interrupts.
  */
+#include "cpu/a53/a53.h"
+#include "cpu/arm/gic.h"
 #include "latmon_errno.h"
 #include "platform.h"
-#include "platform_a53.h"
-#include "platform_gic.h"
-#include "suite.h"
 
 #define TIMER_PPI 27u /* the EL1 virtual timer */
 #define SOFT_SGI  1u
@@ -24,11 +23,12 @@
 #define GICD_TYPER     0x004u
 #define GICC_BPR       0x008u
 
-const char SUITE_CPU_NAME[] = "cortex-a53";
+/* The program's handlers (platform_timer_init). */
+static const struct platform_timer_hooks *hooks;
 
 /* ---- counter and timer ---- */
 
-uint64_t suite_now(void)
+uint64_t platform_cycles(void)
 {
 	uint64_t v;
 
@@ -36,7 +36,7 @@ uint64_t suite_now(void)
 	return v;
 }
 
-uint64_t suite_clock_hz(void)
+uint64_t platform_cycles_hz(void)
 {
 	uint64_t v;
 
@@ -44,7 +44,7 @@ uint64_t suite_clock_hz(void)
 	return v;
 }
 
-void suite_timer_fire_at(uint64_t at)
+void platform_timer_fire_at(uint64_t at)
 {
 	__asm__ volatile("msr cntv_cval_el0, %0\n\tmsr cntv_ctl_el0, %1\n\tisb" ::"r"(at), "r"(1ull)
 			 : "memory");
@@ -77,7 +77,7 @@ static void timer_isr(uint64_t entry)
 	if (inject_isr_fault)
 		a53_misaligned_pl_read();
 	if (inject_isr_spin) {
-		suite_irq_unmask();
+		platform_irq_unmask();
 		for (;;)
 			__asm__ volatile("" ::: "memory");
 	}
@@ -93,11 +93,11 @@ static void timer_isr(uint64_t entry)
 			enable_irq(storm_id, 1);
 		}
 	}
-	suite_on_timer(entry);
+	hooks->on_timer(entry);
 }
 
 /* The suite's core number: 0 for the core main() runs on, 1 for the second one. */
-unsigned suite_core_id(void)
+unsigned platform_hart_id(void)
 {
 	uint64_t mpidr;
 
@@ -107,12 +107,12 @@ unsigned suite_core_id(void)
 
 /* ---- interrupts ---- */
 
-void suite_irq_mask(void)
+void platform_irq_mask(void)
 {
 	__asm__ volatile("msr daifset, #2" ::: "memory");
 }
 
-void suite_irq_unmask(void)
+void platform_irq_unmask(void)
 {
 	__asm__ volatile("msr daifclr, #2" ::: "memory");
 }
@@ -120,7 +120,7 @@ void suite_irq_unmask(void)
 /*
  * The watchdog: the EL1 physical timer (PPI 30), above every other priority, so that it is
  * taken while the measured interrupt storms or its handler runs with interrupts on. It serves
- * the per-case watchdog (suite_watchdog_at) and the wake-up of suite_idle_until. It counts on
+ * the per-case watchdog (platform_watchdog_at) and the wake-up of platform_idle_until. It counts on
  * the physical counter; the suite on the virtual one: a deadline is moved by their offset
  * (CNTVOFF, 0 on bare metal, the domain's start under Xen).
  */
@@ -147,18 +147,18 @@ static void watchdog_program(uint64_t at)
 	    : "memory");
 }
 
-int suite_watchdog_at(uint64_t at)
+int platform_watchdog_at(uint64_t at)
 {
 	if (!a53_board.phys_timer)
 		return ENOTSUP;
-	watchdog_case_at[suite_core_id() % 2u] = at;
+	watchdog_case_at[platform_hart_id() % 2u] = at;
 	watchdog_program(at);
 	return 0;
 }
 
-void suite_idle_until(uint64_t deadline)
+void platform_idle_until(uint64_t deadline)
 {
-	uint64_t wd = watchdog_case_at[suite_core_id() % 2u];
+	uint64_t wd = watchdog_case_at[platform_hart_id() % 2u];
 
 	/* no timer where the board says the physical timer cannot be relied on: a lost
 	 * interrupt is then the case watchdog's bounded waits and the host's time limit */
@@ -173,28 +173,28 @@ static void watchdog_isr(uint64_t entry)
 {
 	(void)entry;
 	__asm__ volatile("msr cntp_ctl_el0, %0\n\tisb" ::"r"(0ull) : "memory");
-	suite_watchdog_expired();
+	hooks->watchdog_expired();
 }
 
-/* The watchdog's view of the dispatch (platform_a53.c): every interrupt but its own timer. */
+/* The watchdog's view of the dispatch (cpu/a53/platform.c): every interrupt but its own timer. */
 int a53_irq_admit(unsigned id)
 {
-	return id == WATCHDOG_PPI ? 0 : suite_irq_entry(id);
+	return id == WATCHDOG_PPI ? 0 : hooks->irq_entry(id);
 }
 
 void a53_irq_done(unsigned id)
 {
 	if (id != WATCHDOG_PPI)
-		suite_irq_done(id);
+		hooks->irq_done(id);
 }
 
-void suite_relax(void)
+void platform_relax(void)
 {
 	/* a hint on a Cortex-A53; QEMU's single-threaded TCG runs the next core on it */
 	__asm__ volatile("yield" ::: "memory");
 }
 
-void suite_soft_irq_raise(unsigned core)
+void platform_soft_irq_raise(unsigned core)
 {
 	unsigned target = core == 0 ? a53_board.boot_cpu : a53_board.second_cpu;
 
@@ -213,12 +213,12 @@ static void enable_irq(unsigned id, int on)
 		 1u << (id % 32u));
 }
 
-void suite_irq_line(unsigned id, int on)
+void platform_irq_line(unsigned id, int on)
 {
 	enable_irq(id, on);
 }
 
-void suite_irq_restore(void)
+void platform_timer_irqs_restore(void)
 {
 	enable_irq(WATCHDOG_PPI, 1);
 	enable_irq(TIMER_PPI, 1);
@@ -241,14 +241,14 @@ static void gic_core_init(void)
 
 static void soft_isr(uint64_t entry)
 {
-	suite_on_soft_irq(entry);
+	hooks->on_soft_irq(entry);
 }
 
 /*
  * Every SPI (to this core) and every other SGI. When another OS owns the distributor (cores
  * next to Linux) its SPIs are not this program's to take: only the SGIs, banked per core.
  */
-unsigned suite_many_irqs(int on)
+unsigned platform_many_irqs(int on)
 {
 	unsigned lines = 32u * ((mmio_r32(a53_board.gicd + GICD_TYPER) & 0x1Fu) + 1u);
 	unsigned n = 0;
@@ -272,7 +272,7 @@ unsigned suite_many_irqs(int on)
 
 /* ---- MMU and caches ---- */
 
-/* The identity map (platform_a53.h); what is normal memory and what is a device: the board's. */
+/* The identity map (cpu/a53/a53.h); what is normal memory and what is a device: the board's. */
 static uint64_t l1_table[512] __attribute__((aligned(4096)));
 static uint64_t l2_table[512] __attribute__((aligned(4096)));
 
@@ -386,18 +386,18 @@ static void mmu_caches_off(void)
 	caches_on_now = 0;
 }
 
-int suite_caches(enum suite_caches mode)
+int platform_caches(enum platform_caches mode)
 {
 	switch (mode) {
-	case SUITE_CACHES_ON:
+	case PLATFORM_CACHES_ON:
 		if (!caches_on_now)
 			mmu_caches_on();
 		return 0;
-	case SUITE_CACHES_OFF:
+	case PLATFORM_CACHES_OFF:
 		if (caches_on_now)
 			mmu_caches_off();
 		return 0;
-	case SUITE_CACHES_INVALIDATE:
+	case PLATFORM_CACHES_INVALIDATE:
 		dcache_clean_invalidate_all();
 		invalidate_tlb_icache(current_el());
 		return 0;
@@ -408,10 +408,11 @@ int suite_caches(enum suite_caches mode)
 /* ---- core 1 ---- */
 
 static uint64_t core1_stack[2048] __attribute__((aligned(16)));
-static void (*volatile core1_fn)(void);
+static void (*volatile core1_fn)(void *);
+static void *volatile core1_arg;
 
 extern void secondary_entry(void);
-extern volatile uint64_t platform_spin_release; /* start_a53.S */
+extern volatile uint64_t platform_spin_release; /* cpu/a53/start.S */
 
 void platform_secondary_main(void);
 void platform_secondary_main(void)
@@ -419,21 +420,27 @@ void platform_secondary_main(void)
 	if (caches_on_now)
 		mmu_caches_on();
 	gic_core_init();
-	core1_fn();
+	core1_fn(core1_arg);
 }
 
-int suite_core_start(unsigned core, void (*fn)(void))
+unsigned platform_harts(void)
+{
+	return 2u;
+}
+
+int platform_hart_start(unsigned hart, void (*fn)(void *), void *arg)
 {
 	uint64_t stack_top = (uint64_t)(uintptr_t)(core1_stack + 2048);
 
-	if (core != 1u)
+	if (hart != 1u)
 		return EINVAL;
 	core1_fn = fn;
+	core1_arg = arg;
 	dcache_clean_invalidate_all(); /* core 1 starts with its caches off */
 	/*
 	 * Below EL3 a PSCI firmware (ATF on a board, QEMU's built-in PSCI, Xen for its guests)
-	 * starts the core with CPU_ON. At EL3 there is none: a core parked in start_a53.S's spin
-	 * table (a boot loader that released every core) is released by the word.
+	 * starts the core with CPU_ON. At EL3 there is none: a core parked in cpu/a53/start.S's
+	 * spin table (a boot loader that released every core) is released by the word.
 	 */
 	if (current_el() == 3) {
 		platform_spin_release = stack_top;
@@ -444,11 +451,6 @@ int suite_core_start(unsigned core, void (*fn)(void))
 			       stack_top) == 0
 		   ? 0
 		   : ENOTSUP;
-}
-
-void suite_console_write(const char *data, size_t len)
-{
-	platform_uart_write(data, len);
 }
 
 static int has_word(const char *text, const char *word)
@@ -463,11 +465,11 @@ static int has_word(const char *text, const char *word)
 	return 0;
 }
 
-int main(void)
+int platform_timer_init(const struct platform_timer_hooks *h)
 {
 	char cmdline[256];
 
-	platform_init();
+	hooks = h;
 	if (platform_cmdline(cmdline, sizeof cmdline) == 0) {
 		inject_no_clear = has_word(cmdline, "inject=no-clear");
 		inject_isr_fault = has_word(cmdline, "inject=isr-fault");
@@ -481,5 +483,5 @@ int main(void)
 	if (!a53_board.gic_shared)
 		mmio_w32(a53_board.gicd + GICD_CTLR, 1u);
 	gic_core_init();
-	return suite_run();
+	return 0;
 }

@@ -6,10 +6,9 @@
  * a debugger with semihosting (exit = SYS_EXIT with main's status, so the emulator's exit
  * status is the firmware's).
  */
+#include "cpu/a53/a53.h"
+#include "cpu/arm/gic.h"
 #include "platform.h"
-#include "platform_a53.h"
-#include "platform_gic.h"
-#include "suite.h"
 
 #define UART0_BASE	     0xFF000000u
 #define UART_CR		     0x00u
@@ -85,7 +84,7 @@ void a53_board_mmu_map(uint64_t *l1, uint64_t *l2)
 	l1[3] = A53_DESC_TABLE((uint64_t)(uintptr_t)l2);
 }
 
-const char *suite_platform_name(void)
+const char *platform_board_name(void)
 {
 #ifdef PLATFORM_SEMIHOSTING
 	return "qemu-xlnx-zcu102";
@@ -94,7 +93,7 @@ const char *suite_platform_name(void)
 #endif
 }
 
-const char *suite_emulated(void)
+const char *platform_emulated(void)
 {
 #ifdef PLATFORM_SEMIHOSTING
 	return "yes";
@@ -103,7 +102,7 @@ const char *suite_emulated(void)
 #endif
 }
 
-const char *suite_hypervisor(void)
+const char *platform_hypervisor(void)
 {
 	return "none";
 }

@@ -3,7 +3,7 @@
  *
  * Hart 0 resets to _start (address 0), hart 1 to _start + 8. Each sets its stack, gp and mtvec;
  * hart 0 clears .bss, runs main and reports main's return value to sysctrl EXIT; hart 1 waits
- * for work in platform_hart_main (platform_rv32.c).
+ * for work in platform_hart_main (cpu/rv32/platform.c).
  *
  * trap_entry is every hart's trap vector (mtvec, direct mode): it saves the caller-saved
  * registers, calls platform_trap(mcause) and returns with mret. Its first instruction is "the
@@ -42,7 +42,7 @@ _start:
 3:	call	platform_hart_main
 6:	j	6b
 
-	.section .text.isr, "ax"	/* the interrupt path together (fabric_suite.h FSUITE_ISR_CODE) */
+	.section .text.isr, "ax"	/* the interrupt path together (fabric_suite.h PLATFORM_ISR_CODE) */
 	.balign 32			/* trap_entry starts an instruction-cache line */
 	.globl	trap_entry
 trap_entry:

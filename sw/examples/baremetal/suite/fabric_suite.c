@@ -6,10 +6,10 @@
  */
 #include <stdint.h>
 
-#include "fabric_suite.h"
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 #include "platform.h"
+#include "suite/fabric_suite.h"
 
 #define MAX_SERIES 24
 

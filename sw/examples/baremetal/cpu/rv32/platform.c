@@ -1,14 +1,14 @@
 /*
  * The virtual SoC's RV32IM harts (VexRiscv_Full: machine mode, external interrupt array with
  * its mask CSR 0xBC0 and pending CSR 0xFC0, 4 KiB I$ and D$) and its UART and sysctrl
- * (docs/hw/soc.md). The start code and the trap entry are start_rv32.S.
+ * (docs/hw/soc.md). The start code and the trap entry are cpu/rv32/start.S.
  */
 #include <stdint.h>
 
-#include "fabric_suite.h"
+#include "board/soc_map.h"
 #include "latmon/latmon.h"
 #include "platform.h"
-#include "soc_map.h"
+#include "suite/fabric_suite.h"
 
 #include "latmon_errno.h"
 
@@ -60,7 +60,7 @@ CSR_READER(read_irq_pending, 0xFC0)
 #define UART_TX_IDLE  0x2u
 
 struct handler {
-	fsuite_isr_fn fn;
+	platform_isr_fn fn;
 	void *ctx;
 };
 
@@ -86,11 +86,11 @@ static volatile struct mailbox *shared_mailbox(void)
 	return platform_uncached(&mailbox);
 }
 
-FSUITE_ISR_CODE unsigned platform_hart_id(void)
+PLATFORM_ISR_CODE unsigned platform_hart_id(void)
 {
 	unsigned id;
 
-	__asm__ volatile("mv %0, tp" : "=r"(id)); /* start_rv32.S keeps the hart number in tp */
+	__asm__ volatile("mv %0, tp" : "=r"(id)); /* cpu/rv32/start.S keeps the hart number in tp */
 	return id;
 }
 
@@ -117,7 +117,7 @@ void platform_init(void)
 	CSR_SET(mie, MIE_MEIE);
 }
 
-int platform_irq_attach(unsigned id, fsuite_isr_fn isr, void *ctx)
+int platform_irq_attach(unsigned id, platform_isr_fn isr, void *ctx)
 {
 	struct hart_state *h = &hart_states[platform_hart_id()];
 
@@ -188,9 +188,9 @@ __attribute__((noinline)) static void fatal_trap(uint32_t mcause)
 	platform_exit(3);
 }
 
-/* Called by trap_entry (start_rv32.S) with the caller-saved registers saved. */
+/* Called by trap_entry (cpu/rv32/start.S) with the caller-saved registers saved. */
 void platform_trap(uint32_t mcause);
-FSUITE_ISR_CODE void platform_trap(uint32_t mcause)
+PLATFORM_ISR_CODE void platform_trap(uint32_t mcause)
 {
 	struct hart_state *h = &hart_states[platform_hart_id()];
 	uint32_t pending;
@@ -232,7 +232,7 @@ void *platform_uncached(void *p)
 	return (void *)((uintptr_t)p | SOC_RAM_UNCACHED);
 }
 
-/* start_rv32.S: run fn(arg) on the uncached alias of the current stack */
+/* cpu/rv32/start.S: run fn(arg) on the uncached alias of the current stack */
 void platform_call_on_alias_stack(void (*fn)(void *), void *arg, uint32_t alias);
 
 void platform_run_dcache_off(void (*fn)(void *), void *arg)
@@ -243,7 +243,7 @@ void platform_run_dcache_off(void (*fn)(void *), void *arg)
 	platform_cache_invalidate();
 }
 
-FSUITE_ISR_CODE void platform_delay_loop(uint32_t iterations)
+PLATFORM_ISR_CODE void platform_delay_loop(uint32_t iterations)
 {
 	if (!iterations)
 		return;

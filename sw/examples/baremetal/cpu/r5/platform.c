@@ -1,9 +1,10 @@
 /*
  * Zynq UltraScale+ RPU (Cortex-R5, AArch32): the RPU's GIC and UART0 (docs/baremetal.md). The
- * vector table and the start code (stacks, FPU, .bss, main) are start_r5.S.
+ * vector table and the start code (stacks, FPU, .bss, main) are cpu/r5/start.S.
  */
 #include "platform.h"
-#include "platform_gic.h"
+#include "cpu/arm/gic.h"
+#include "latmon_errno.h"
 
 #define GICD_BASE  0xF9000000u
 #define GICC_BASE  0xF9001000u
@@ -13,6 +14,14 @@ const char PLATFORM_CPU_NAME[] = "cortex-r5";
 
 static void (*handler)(void);
 static unsigned handler_id;
+/* platform_irq_attach's handlers: one per interrupt, up to MAX_ATTACHED */
+#define MAX_ATTACHED 8u
+static struct {
+	unsigned id;
+	platform_isr_fn isr;
+	void *ctx;
+} attached[MAX_ATTACHED];
+static unsigned attached_count;
 static volatile uint32_t since_progress, storm_id, storm_count;
 
 void platform_progress(void)
@@ -42,9 +51,24 @@ void platform_irq_enable(unsigned id, void (*isr)(void))
 	__asm__ volatile("cpsie i" ::: "memory");
 }
 
+int platform_irq_attach(unsigned id, platform_isr_fn isr, void *ctx)
+{
+	if (!isr || id >= 1020u)
+		return EINVAL;
+	if (attached_count >= MAX_ATTACHED)
+		return ENOSPC;
+	attached[attached_count].id = id;
+	attached[attached_count].ctx = ctx;
+	attached[attached_count].isr = isr;
+	attached_count++;
+	gic_enable(GICD_BASE, GICC_BASE, id);
+	__asm__ volatile("cpsie i" ::: "memory");
+	return 0;
+}
+
 /*
- * Called from the IRQ exception entry (start_r5.S), which saves the caller-saved core registers;
- * the handler does not use floating point (the FP registers are not saved).
+ * Called from the IRQ exception entry (cpu/r5/start.S), which saves the caller-saved core
+ * registers; the handler does not use floating point (the FP registers are not saved).
  */
 void platform_irq_handler(void);
 void platform_irq_handler(void)
@@ -62,6 +86,12 @@ void platform_irq_handler(void)
 		since_progress = 0;
 	} else if (id == handler_id && handler) {
 		handler();
+	} else {
+		for (unsigned i = 0; i < attached_count; i++)
+			if (attached[i].id == id) {
+				attached[i].isr(attached[i].ctx);
+				break;
+			}
 	}
 	mmio_w32(GICC_BASE + GICC_EOIR, iar);
 }

@@ -1,7 +1,7 @@
 /*
  * A machine described by the device tree the image is started with (docs/target/xen.md): one
  * image for QEMU's virt machine, for a Xen guest (dom0less or xl) and for cores next to Linux
- * (AMP). The device tree (x0 at entry, start_a53.S) says where the GICv2 and the UART are
+ * (AMP). The device tree (x0 at entry, cpu/a53/start.S) says where the GICv2 and the UART are
  * (QEMU's PL011 or Xen's emulated SBSA UART), how PSCI is called, whether a hypervisor is
  * below, and, in /chosen:
  *
@@ -18,13 +18,12 @@
  * The program ends with PSCI SYSTEM_OFF (QEMU exits; Xen ends the domain); next to Linux it
  * marks the ring done and parks its core instead.
  */
-#include "fdt.h"
+#include "board/fdt.h"
+#include "cpu/a53/a53.h"
+#include "cpu/arm/gic.h"
 #include "latmon/latmon_ring.h"
 #include "latmon_errno.h"
 #include "platform.h"
-#include "platform_a53.h"
-#include "platform_gic.h"
-#include "suite.h"
 
 /* QEMU virt's own addresses, for a start without a device tree */
 struct a53_board a53_board = {
@@ -37,7 +36,7 @@ struct a53_board a53_board = {
 	.phys_timer = 1,
 };
 
-extern uint64_t platform_boot_dtb; /* start_a53.S */
+extern uint64_t platform_boot_dtb; /* cpu/a53/start.S */
 
 #define PL011_DR      0x00u
 #define PL011_FR      0x18u
@@ -325,17 +324,17 @@ void a53_board_mmu_map(uint64_t *l1, uint64_t *l2)
 	l1[3] = A53_DESC_BLOCK(0xC0000000ull, A53_ATTR_NORMAL);
 }
 
-const char *suite_platform_name(void)
+const char *platform_board_name(void)
 {
 	return platform_name;
 }
 
-const char *suite_emulated(void)
+const char *platform_emulated(void)
 {
 	return emulated;
 }
 
-const char *suite_hypervisor(void)
+const char *platform_hypervisor(void)
 {
 	return hypervisor;
 }
