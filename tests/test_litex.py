@@ -87,7 +87,7 @@ def test_line_monitors_are_instantiated_as_in_hw_soc(board: tuple) -> None:
 def test_the_ram_holds_the_suites_image(board: tuple) -> None:
     import subprocess
 
-    from soc_sim import CONFIG_MAGIC, SUITE_CASES, SUITE_ELF, _symbol
+    from soc_sim import CONFIG_MAGIC, SUITE_ELF, _symbol, suite_cases
 
     _, _, words = board
     assert len(words) == 0x1_0000 // 4
@@ -99,7 +99,7 @@ def test_the_ram_holds_the_suites_image(board: tuple) -> None:
         check=True,
     ).stdout
     at = _symbol(SUITE_ELF, "fsuite_config") // 4
-    config = [CONFIG_MAGIC, 7, (1 << len(SUITE_CASES)) - 1, 0, 1]
+    config = [CONFIG_MAGIC, 7, (1 << len(suite_cases())) - 1, 0, 1]
     assert words[at : at + 5] == config
     program = [int.from_bytes(binary[i : i + 4], "little") for i in range(0, len(binary) - 3, 4)]
     assert words[:at] == program[:at]

@@ -40,26 +40,24 @@ CFLAGS = [
     "-nostdinc", "-fno-stack-protector", "-fno-tree-loop-distribute-patterns",
 ]  # fmt: skip
 LDFLAGS = ["-nostdlib", "-static", "-Wl,--build-id=none", "-Wl,--no-warn-rwx-segments"]
-# the platform part the suite's image links: the RV32 CPU part and the virtual SoC's board part
-PLATFORM_SOURCES = ("start_rv32.S", "platform_rv32.c", "fabric_suite_soc.c", "support.c")
+# what the suite's image links beside the suite (sw/sw.mk: EX_RV32_SRCS, EX_LIB_SRCS): the RV32
+# CPU part, the virtual SoC's board part (the LiteX SoC has the same fabric), the support
+PLATFORM_SOURCES = ("cpu/rv32/start.S", "cpu/rv32/platform.c", "board/soc.c", "support.c")
 
 
 class CompareError(Exception):
     """A part of the comparison could not be built or run."""
 
 
-def _one(name: str) -> Path:
-    found = sorted(BAREMETAL.rglob(name))
-    if len(found) != 1:
-        raise CompareError(f"expected one {name} under {BAREMETAL}, found {len(found)}")
-    return found[0]
-
-
 def build_bench() -> Path:
     """The bus benchmark, linked like the suite's image (same start code, platform, linker
     script)."""
-    sources = [BENCH_SRC, *(_one(n) for n in PLATFORM_SOURCES), ROOT / "sw" / "lib" / "latmon.c"]
-    includes = sorted({p.parent for p in sources} | {ROOT / "sw" / "include", ROOT / "sw" / "lib"})
+    sources = [
+        BENCH_SRC,
+        *(BAREMETAL / n for n in PLATFORM_SOURCES),
+        ROOT / "sw" / "lib" / "latmon.c",
+    ]
+    includes = [ROOT / "sw" / "include", ROOT / "sw" / "lib", BAREMETAL]
     libgcc = subprocess.run(
         [CC, "-march=rv32im", "-mabi=ilp32", "-print-libgcc-file-name"],
         capture_output=True, text=True, check=True,
@@ -70,7 +68,8 @@ def build_bench() -> Path:
     BENCH_ELF.parent.mkdir(parents=True, exist_ok=True)
     cmd = [
         CC, *CFLAGS, *(f"-I{d}" for d in includes), "-isystem", gcc_include, *LDFLAGS,
-        f"-L{Path(libgcc).parent}", "-T", str(_one("rv32.ld")), "-o", str(BENCH_ELF),
+        f"-L{Path(libgcc).parent}", "-T", str(BAREMETAL / "cpu/rv32/rv32.ld"),
+        "-o", str(BENCH_ELF),
         *map(str, sources), "-lgcc",
     ]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -157,12 +156,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=50, help="interrupts per case")
-    parser.add_argument("--cases", default=",".join(soc_sim.SUITE_CASES), help="comma-separated")
+    parser.add_argument("--cases", help="comma-separated (default: every case of the image)")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     try:
-        text = compare(args.out, args.rounds, [c for c in args.cases.split(",") if c])
+        cases = args.cases or ",".join(soc_sim.suite_cases())
+        text = compare(args.out, args.rounds, [c for c in cases.split(",") if c])
     except (CompareError, sim.LitexSimError, soc_sim.SocSimError) as e:
         print(f"litex-compare: error: {e}", file=sys.stderr)
         return 2

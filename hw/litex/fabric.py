@@ -3,10 +3,11 @@
 The same Verilog as hw/soc: the published T1/T2 reference design (hw/rtl/refdesign), the irqgen's
 eight test lines, the latmon cores of lines 0 and 1 (line 0's with the stimulus generator), the
 traffic generator (a bus master), sysctrl and the UART, at the addresses the firmware knows
-(sw/examples/baremetal/soc_map.h). With a VexRiscv whose external interrupt array gets the
+(sw/examples/baremetal/board/soc_map.h). With a VexRiscv whose external interrupt array gets the
 reference design's data ready on bit 0 and the lines on bits 1..8, a LiteX SoC runs the
-fabric-measured suite's image (fabric-suite-rv32.elf) unchanged; what differs from hw/soc is
-LiteX's own: its bus (interconnect, Wishbone-to-AXI4-Lite bridge), its RAM and its CPU wrapper.
+fabric-measured suite's image (fabric-suite-rv32.elf: cpu/rv32 with board/soc.c) unchanged;
+what differs from hw/soc is LiteX's own: its bus (interconnect, Wishbone-to-AXI4-Lite bridge),
+its RAM and its CPU wrapper.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from litex.soc.interconnect import axi, wishbone
 from migen import ClockSignal, If, Instance, ResetSignal, Signal
 
 HW = Path(__file__).resolve().parents[1]
-SOC_MAP = HW.parent / "sw" / "examples" / "baremetal" / "soc_map.h"
+SOC_MAP = HW.parent / "sw" / "examples" / "baremetal" / "board" / "soc_map.h"
 IRQ_LINES = 8  # irqgen lines, on the CPU's external interrupts 1..8 (0: data ready)
 WINDOW = 0x1_0000  # every block's region, but the reference design's
 RAM_WINDOW = 0x2_0000  # hw/soc's RAM (sw/examples/baremetal/rv32.ld: 128 KiB at 0)

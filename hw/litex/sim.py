@@ -7,7 +7,7 @@ platform (litex.build.sim: Verilator, LiteX's sim core with its clocker and seri
 modules). The CPU is the VexRiscv variant hw/soc uses (``full``: VexRiscv_Full, 4 KiB I$ and
 D$); the RAM is 128 KiB at 0 with its uncached alias at 0x8000_0000, and the fabric
 (hw/litex/fabric.py: the reference design, irqgen, line monitors, traffic, sysctrl, UART) sits at
-the addresses of sw/examples/baremetal/soc_map.h, so the image the virtual SoC runs
+the addresses of sw/examples/baremetal/board/soc_map.h, so the image the virtual SoC runs
 (build/sw/examples/fabric-suite-rv32.elf, ``make sw-all``) runs here unchanged, with its
 configuration block patched as hw/tb/soc_sim.py does. Every byte the firmware writes to the UART
 goes to LiteX's console (serial2console); sysctrl's EXIT ends the simulation.
@@ -39,7 +39,7 @@ ROOT = HW.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HW / "tb"))
 
-from soc_sim import SUITE_CASES, SUITE_ELF, SocSimError, image_hex  # noqa: E402
+from soc_sim import SUITE_ELF, SocSimError, image_hex, suite_cases  # noqa: E402
 
 BUILD = ROOT / "build" / "litex" / "sim"
 RAM_BYTES = 0x2_0000  # hw/soc's RAM (rv32.ld): 128 KiB
@@ -280,19 +280,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="folder for uart.log, sim.log")
     parser.add_argument("--elf", type=Path, default=SUITE_ELF)
     parser.add_argument("--rounds", type=int, default=50, help="interrupts per case")
-    parser.add_argument("--cases", default=",".join(SUITE_CASES), help="comma-separated")
+    parser.add_argument("--cases", help="comma-separated (default: every case of the image)")
     parser.add_argument("--variant", default="full", help="LiteX's VexRiscv variant (hw/soc: full)")
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds per run")
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     try:
+        cases = [c for c in (args.cases or ",".join(suite_cases(args.elf))).split(",") if c]
         t0 = time.monotonic()
         build(args.variant)
         print(f"litex-sim: simulator ready ({time.monotonic() - t0:.0f} s)", flush=True)
         result = run(
             args.elf, args.out, variant=args.variant, timeout_s=args.timeout,
-            rounds=args.rounds, cases=[c for c in args.cases.split(",") if c],
+            rounds=args.rounds, cases=cases,
         )  # fmt: skip
     except (LitexSimError, SocSimError) as e:
         print(f"litex-sim: error: {e}", file=sys.stderr)

@@ -39,13 +39,13 @@ def image(elf: Path, out: Path, ram_bytes: int, rounds: int) -> list[int]:
     """The suite's image as RAM words: every case, ``rounds`` interrupts each, the UART at the
     board's rate (the firmware keeps the divisor the SoC sets)."""
     from fabric import check_image
-    from soc_sim import SUITE_CASES, _symbol, image_hex
+    from soc_sim import _symbol, image_hex, suite_cases
 
     if not elf.exists():
         raise SystemExit(f"soc.py: {elf} is not built; run 'make sw-all'")
     words = [
         int(w, 16)
-        for w in image_hex(elf, out, rounds=rounds, cases=list(SUITE_CASES), uart_divisor=0)
+        for w in image_hex(elf, out, rounds=rounds, cases=list(suite_cases(elf)), uart_divisor=0)
         .read_text()
         .split()
     ]

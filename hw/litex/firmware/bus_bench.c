@@ -9,9 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fabric_suite.h"
+#include "board/soc_map.h"
 #include "platform.h"
-#include "soc_map.h"
 
 #define N 64u
 
