@@ -48,7 +48,7 @@ regs-check: setup
 ## build/litex/$(BOARD)/gateware/: the bitstream and nextpnr's report (Fmax, resources)
 BOARD ?= colorlight_i5
 .PHONY: bitstream
-bitstream: setup
+bitstream: setup sw-all
 	$(PY) hw/litex/soc.py --board $(BOARD) --output-dir $(BUILD)/litex/$(BOARD) --build
 	$(PY) hw/litex/report.py $(BUILD)/litex/$(BOARD)
 
