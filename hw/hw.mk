@@ -48,9 +48,16 @@ regs-check: setup
 ## build/litex/$(BOARD)/gateware/: the bitstream and nextpnr's report (Fmax, resources)
 BOARD ?= colorlight_i5
 .PHONY: bitstream
-bitstream: setup
+bitstream: setup sw-all
 	$(PY) hw/litex/soc.py --board $(BOARD) --output-dir $(BUILD)/litex/$(BOARD) --build
 	$(PY) hw/litex/report.py $(BUILD)/litex/$(BOARD)
+
+## litex-sim: the suite's image on the LiteX SoC with latmon's test fabric in LiteX's simulator
+## and on the virtual SoC (one hart each), side by side with the bus paths' costs;
+## out/litex-sim/compare.md
+.PHONY: litex-sim
+litex-sim: setup sw-all
+	$(PY) hw/litex/compare.py --out $(OUT)/litex-sim --rounds 50
 
 ## synth: Yosys synthesis of the cores; build/synth/, and the committed results hw/syn/resources.json
 ## with the page generated from them, docs/hw/resources.md

@@ -44,6 +44,9 @@ apt_packages=(
   linux-source-6.1         # meta-latmon's tests: the ZCU102 device tree and the kernel's Kconfig, as Debian ships them
   flex                     # meta-latmon's tests: the kernel's kconfig tool is built from linux-source-6.1
   bison                    # (same)
+  libevent-dev             # LiteX's simulator (hw/litex/sim.py): its sim core and serial2console module link libevent
+  libjson-c-dev            # LiteX's simulator: its module configuration (sim_config.js) is read with json-c
+  zlib1g-dev               # LiteX's simulator links zlib
 )
 
 missing=()

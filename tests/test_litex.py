@@ -1,9 +1,9 @@
-"""latmon as a LiteX core (hw/litex/latmon_litex.py) in the example SoC (hw/litex/soc.py):
-the SoC elaborates with litex-boards' Colorlight i5 target, the core sits on the bus at its
-region with its interrupt allocated, and the generated Verilog instantiates the IP with
-hw/latmon.core's parameters and files. (The bitstream itself is `make bitstream`, minutes of
-place and route: not part of make test. The SoC's firmware and LiteX simulation do not exist yet:
-docs/boards.md.)"""
+"""latmon as a LiteX core (hw/litex/latmon_litex.py) and the example board SoC (hw/litex/soc.py):
+the SoC elaborates with litex-boards' Colorlight i5 platform and clock, latmon's test fabric
+(hw/litex/fabric.py) sits at the addresses the suite's firmware uses (soc_map.h) with its
+interrupts where the firmware expects them, the line monitors are instantiated as hw/soc's are,
+and the suite's image is in the RAM. (The bitstream itself is `make bitstream`, minutes of place
+and route: not part of make test. The same SoC in LiteX's simulator: tests/test_litex_sim.py.)"""
 
 from __future__ import annotations
 
@@ -16,31 +16,102 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "hw" / "litex"))
+sys.path.insert(0, str(ROOT / "hw" / "tb"))
 
 
-def test_soc_elaborates_with_latmon_on_the_bus_and_its_interrupt(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, str, list[int]]:
     import soc as example
     from litex.soc.integration.builder import Builder
+    from soc_sim import SUITE_ELF
 
-    soc = example.build_soc("colorlight_i5", 60e6)
-    builder = Builder(soc, output_dir=str(tmp_path), compile_software=False, compile_gateware=False)
+    if not SUITE_ELF.exists():
+        pytest.fail(f"{SUITE_ELF} is not built; run 'make sw-all'")
+    out = tmp_path_factory.mktemp("board")
+    words = example.image(SUITE_ELF, out / "firmware.hex", 0x1_0000, rounds=7)
+    soc = example.build_soc("colorlight_i5", 60e6, words)
+    builder = Builder(soc, output_dir=str(out), compile_software=False, compile_gateware=False)
     builder.build(run=False)
-    region = soc.bus.regions["latmon"]
-    assert (region.origin, region.size, region.cached) == (example.ORIGIN, 0x10000, False)
-    assert "latmon" in soc.irq.locs
-    verilog = (tmp_path / "gateware" / "colorlight_i5.v").read_text()
-    inst = re.search(r"latmon #\((.*?)\) latmon\s*\((.*?)\);", verilog, re.S)
-    assert inst, "no latmon instance in the generated Verilog"
-    params = dict(re.findall(r"\.(\w+)\s*\(\d+'d(\d+)\)", inst.group(1)))
+    return soc, (out / "gateware" / "colorlight_i5.v").read_text(), words
+
+
+def test_the_fabric_is_where_the_firmware_expects_it(board: tuple) -> None:
+    from fabric import soc_map
+
+    soc, _, _ = board
+    addr = soc_map()
+    expect = {
+        "ram": (0, 0x2_0000, True),
+        "ram_uncached": (addr["RAM_UNCACHED"], 0x2_0000, False),
+        "refdesign": (addr["REFDESIGN"], 0x4_0000, False),
+        "fabric_line0": (addr["LINE0_MONITOR"], 0x1_0000, False),
+        "fabric_line1": (addr["LINE1_MONITOR"], 0x1_0000, False),
+        "fabric_sysctrl": (addr["SYSCTRL"], 0x1_0000, False),
+        "fabric_uart": (addr["UART"], 0x1_0000, False),
+        "fabric_irqgen": (addr["IRQGEN"], 0x1_0000, False),
+        "fabric_traffic": (addr["TRAFFIC"], 0x1_0000, False),
+    }
+    for name, (origin, size, cached) in expect.items():
+        r = soc.bus.regions[name]
+        assert (r.origin, r.size, r.cached) == (origin, size, cached), name
+    assert soc.irq.locs["fabric_data_ready"] == addr["IRQ_DATA_READY"]
+    for i in range(8):
+        assert soc.irq.locs[f"fabric_line{i}"] == addr["IRQ_LINE0"] + i
+    assert soc.cpu.variant == "full" and soc.cpu.reset_address == 0
+    assert "traffic" in soc.bus.masters
+
+
+def test_line_monitors_are_instantiated_as_in_hw_soc(board: tuple) -> None:
+    soc, verilog, _ = board
     core = yaml.safe_load((ROOT / "hw" / "latmon.core").read_text())
-    for name, spec in core["parameters"].items():
-        assert int(params[name]) == int(spec["default"]), name
-    assert re.search(r"\.irq_out\s*\(\s*\w+", inst.group(2))
-    for port in ("s_axil_awaddr", "s_axil_rdata", "irq", "ack", "clk", "rst"):
-        assert re.search(rf"\.{port}\s*\(", inst.group(2)), port
-    # the IP's files are the platform's sources, as hw/latmon.core lists them
+    insts = re.findall(r"latmon #\((.*?)\) latmon(?:_\d+)?\s*\((.*?)\);", verilog, re.S)
+    assert len(insts) == 2, "the two line monitors (the reference design has its own two)"
+    # soc_top.v's: TRACE_DEPTH 1024, no histogram, no timestamps, the stimulus on line 0's
+    fixed = {"TRACE_DEPTH": 1024, "HAS_HIST": 0, "HAS_STAMP": 0}
+    stim = []
+    for params_text, ports in insts:
+        params = {k: int(v) for k, v in re.findall(r"\.(\w+)\s*\(\d+'d(\d+)\)", params_text)}
+        for name, spec in core["parameters"].items():
+            want = fixed.get(name, params["HAS_STIM"] if name == "HAS_STIM" else spec["default"])
+            assert params[name] == int(want), name
+        stim.append(params["HAS_STIM"])
+        for port in ("s_axil_awaddr", "s_axil_rdata", "irq", "ack", "clk", "rst"):
+            assert re.search(rf"\.{port}\s*\(", ports), port
+    assert sorted(stim) == [0, 1]
+    assert re.search(r"soc_uart #\(.*?\.DEFAULT_DIVISOR\s*\((?:\d+'d)?521\)", verilog, re.S)
+    assert re.search(r"\.tx\s*\(\s*serial_tx\s*\)", verilog)
     sources = {Path(s[0]).name for s in soc.platform.sources}
-    assert {"latmon.v", "latmon_core.v", "latmon_stamp.v"} <= sources
+    assert {"latmon.v", "refdesign.v", "soc_irqgen.v", "VexRiscv_Full.v"} <= sources
+
+
+def test_the_ram_holds_the_suites_image(board: tuple) -> None:
+    import subprocess
+
+    from soc_sim import CONFIG_MAGIC, SUITE_ELF, _symbol, suite_cases
+
+    _, _, words = board
+    assert len(words) == 0x1_0000 // 4
+    # the program as objcopy gives it, and the configuration block the board's run uses: every
+    # case, 7 rounds, the UART divisor left to the SoC (0), seed 1
+    binary = subprocess.run(
+        ["riscv64-unknown-elf-objcopy", "-O", "binary", str(SUITE_ELF), "/dev/stdout"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    at = _symbol(SUITE_ELF, "fsuite_config") // 4
+    config = [CONFIG_MAGIC, 7, (1 << len(suite_cases())) - 1, 0, 1]
+    assert words[at : at + 5] == config
+    program = [int.from_bytes(binary[i : i + 4], "little") for i in range(0, len(binary) - 3, 4)]
+    assert words[:at] == program[:at]
+    assert words[at + 5 : len(program)] == program[at + 5 :]
+
+
+def test_an_image_reaching_the_stacks_is_refused() -> None:
+    from fabric import check_image
+
+    check_image(0x3000, 0xC220, 0x2000, 0x1_0000)
+    with pytest.raises(ValueError, match="do not fit"):
+        check_image(0x3000, 0xE001, 0x2000, 0x1_0000)
 
 
 def test_core_refuses_a_parameter_the_ip_does_not_have() -> None:

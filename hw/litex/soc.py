@@ -1,13 +1,17 @@
-"""An example LiteX SoC with latmon for a cheap ECP5 board, built with the open flow.
+"""The example LiteX SoC for a cheap ECP5 board, with the interrupt test-case suite in its RAM,
+built with the open flow.
 
     make bitstream BOARD=colorlight_i5      (hw/litex/soc.py --board colorlight_i5 --build)
 
-The board's own LiteX target (litex-boards) with a VexRiscv, and one latmon core (Latmon,
-hw/litex/latmon_litex.py) on the SoC bus at 0x9000_0000, its irq_out an interrupt of the CPU.
-The measured edges come from a two-bit output register the firmware writes (bit 0: the interrupt
-line, bit 1: the acknowledge), as the virtual SoC's test interrupt lines do (hw/soc).
-Yosys, nextpnr-ecp5 and ecppack are the PyPI builds (yowasp) beside this python, called
-through the wrappers in hw/litex/bin.
+The SoC LiteX simulates (hw/litex/sim.py) on the board: a VexRiscv (variant ``full``, the
+virtual SoC's VexRiscv_Full), LiteX's bus, the firmware's RAM at 0 with its uncached alias, and
+latmon's test fabric (hw/litex/fabric.py: the T1/T2 reference design, irqgen, the line monitors,
+the traffic master, sysctrl, a UART on the board's serial TX pin), on the board's clock and reset
+(litex-boards' CRG for it). The RAM is block RAM holding the suite's image
+(build/sw/examples/fabric-suite-rv32.elf, the same binary hw/soc and the simulation run): the CPU
+starts it at reset and the suite's latmon-logs come out of the serial pin at BAUD.
+Yosys, nextpnr-ecp5 and ecppack are the PyPI builds (yowasp) beside this python, called through
+the wrappers in hw/litex/bin.
 """
 
 from __future__ import annotations
@@ -17,38 +21,65 @@ import importlib
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tb"))
 
 BOARDS = {
-    # board: (litex-boards target module, system clock the board's target uses by default)
-    "colorlight_i5": ("litex_boards.targets.colorlight_i5", 60e6),
+    # board: (litex-boards target module, system clock, RAM in bytes (block RAM))
+    "colorlight_i5": ("litex_boards.targets.colorlight_i5", 60e6, 0x1_0000),
 }
-ORIGIN = 0x9000_0000
+BAUD = 115200
+STACKS = 2 * 0x1000  # rv32.ld: one 4 KiB stack per hart at the RAM window's top
 
 
-def build_soc(board: str, sys_clk_freq: float) -> object:
-    from latmon_litex import Latmon
-    from litex.soc.cores.gpio import GPIOOut
-    from litex.soc.integration.soc import SoCRegion
-    from migen import Signal
+def image(elf: Path, out: Path, ram_bytes: int, rounds: int) -> list[int]:
+    """The suite's image as RAM words: every case, ``rounds`` interrupts each, the UART at the
+    board's rate (the firmware keeps the divisor the SoC sets)."""
+    from fabric import check_image
+    from soc_sim import _symbol, image_hex, suite_cases
 
-    target = importlib.import_module(BOARDS[board][0])
-    soc = target.BaseSoC(
-        sys_clk_freq=sys_clk_freq,
+    if not elf.exists():
+        raise SystemExit(f"soc.py: {elf} is not built; run 'make sw-all'")
+    words = [
+        int(w, 16)
+        for w in image_hex(elf, out, rounds=rounds, cases=list(suite_cases(elf)), uart_divisor=0)
+        .read_text()
+        .split()
+    ]
+    check_image(len(words), _symbol(elf, "__bss_end"), STACKS, ram_bytes)
+    return words + [0] * (ram_bytes // 4 - len(words))
+
+
+def build_soc(board: str, sys_clk_freq: float, init: list[int] | None = None) -> Any:
+    from fabric import Fabric, add_ram
+    from litex.soc.integration.soc_core import SoCCore
+
+    module, _, ram_bytes = BOARDS[board]
+    target = importlib.import_module(module)
+    platform = target.colorlight_i5.Platform(board="i5", revision="7.0", toolchain="trellis")
+    soc = SoCCore(
+        platform,
+        int(sys_clk_freq),
+        ident=f"latmon test fabric on {board}",
         cpu_type="vexriscv",
-        cpu_variant="standard",
-        with_led_chaser=False,
-        integrated_main_ram_size=0x4000,
+        cpu_variant="full",
+        cpu_reset_address=0,
+        integrated_rom_size=0,
+        integrated_sram_size=0,
+        with_uart=False,
+        with_timer=False,
     )
-    lines = Signal(2)
-    soc.test_lines = GPIOOut(lines)
-    soc.latmon = Latmon(soc.platform, irq=lines[0], ack=lines[1])
-    soc.bus.add_slave(
-        "latmon", soc.latmon.bus, SoCRegion(origin=ORIGIN, size=0x10000, cached=False)
+    soc.crg = target._CRG(platform, sys_clk_freq)
+    add_ram(soc, ram_bytes, init if init is not None else [0] * (ram_bytes // 4))
+    soc.fabric = Fabric(
+        soc,
+        int(sys_clk_freq),
+        uart_tx=platform.request("serial").tx,
+        uart_divisor=round(sys_clk_freq / BAUD),
     )
-    soc.irq.add("latmon", use_loc_if_exists=True)
     return soc
 
 
@@ -57,18 +88,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--board", choices=sorted(BOARDS), required=True)
     parser.add_argument("--output-dir", type=Path, required=True)
     parser.add_argument("--build", action="store_true", help="synthesize, place, route, pack")
-    parser.add_argument("--no-compile-software", action="store_true")
+    parser.add_argument("--rounds", type=int, default=200, help="interrupts per case")
+    parser.add_argument("--elf", type=Path, default=None, help="the suite's image")
     args = parser.parse_args(argv)
     from litex.soc.integration.builder import Builder
+    from soc_sim import SUITE_ELF
 
     os.environ["PATH"] = f"{HERE / 'bin'}{os.pathsep}{os.environ['PATH']}"
     os.environ["LATMON_YOWASP_BIN"] = str(Path(sys.executable).parent)
-    soc = build_soc(args.board, BOARDS[args.board][1])
+    _, clock, ram_bytes = BOARDS[args.board]
+    args.output_dir.mkdir(parents=True, exist_ok=True)
+    words = image(args.elf or SUITE_ELF, args.output_dir / "firmware.hex", ram_bytes, args.rounds)
+    soc = build_soc(args.board, clock, words)
     builder = Builder(
-        soc,
-        output_dir=str(args.output_dir),
-        compile_software=not args.no_compile_software,
-        compile_gateware=args.build,
+        soc, output_dir=str(args.output_dir), compile_software=False, compile_gateware=args.build
     )
     builder.build(run=args.build)
     return 0
