@@ -45,6 +45,7 @@ shows the result: ``tables``, ``plotting`` (matplotlib), ``interactive`` (Plotly
 from __future__ import annotations
 
 from latmon.tail.analysis import (
+    SCREEN,
     MethodResult,
     TailAnalysis,
     analyse_series,
@@ -57,6 +58,7 @@ from latmon.tail.base import (
     ALPHA,
     CONFIDENCE,
     EXCEEDANCES_PER_ROOT,
+    HEAVY_LEVEL,
     MIN_EXCEEDANCES,
     PROBABILITIES,
     Check,
@@ -84,8 +86,10 @@ __all__ = [
     "ALPHA",
     "CONFIDENCE",
     "EXCEEDANCES_PER_ROOT",
+    "HEAVY_LEVEL",
     "MIN_EXCEEDANCES",
     "PROBABILITIES",
+    "SCREEN",
     "Check",
     "GevFit",
     "GpdFit",

@@ -29,6 +29,7 @@ from latmon.tail.base import (
     MIN_DISTINCT,
     MIN_EXCEEDANCES,
     PROBABILITIES,
+    SCREEN_PER_ROOT,
     STABILITY_CONFIDENCE,
     Check,
     Quantile,
@@ -265,14 +266,21 @@ def fit_tail(
     if quantisation not in QUANTISATION:
         raise LatmonError(f"quantisation must be one of {', '.join(QUANTISATION)}")
     n = len(x)
-    # POT sees only the largest values: every candidate threshold's exceedances are among them
-    pool = tail_pool(x, min_exceedances)
+    # POT sees only the largest values: every candidate threshold's exceedances, and the
+    # screen's, are among them
+    pool = tail_pool(x, keep=screen_size(n) + 1)
     if threshold is not None and (len(pool) == 0 or threshold < float(pool.min())):
         pool = x[x > threshold]
     tick = float(data_tick(pool, resolution))
     grid = Grid(tick, quantisation, resolution)
     points = stability(pool, min_exceedances, tick, quantisation, n)
     pot = _pot(pool, n, points, probs, confidence, threshold, min_exceedances, grid)
+    if isinstance(pot.fit, GpdFit):
+        screen = tail_screen(pool, n, pot.fit, grid)
+        if screen is not None:
+            pot.checks.append(screen)
+            if not screen.passed:
+                pot.quantiles = []
     gev = _block_maxima(x, probs, confidence, block, grid)
     if held_out:
         half = len(x) // 2
@@ -283,15 +291,69 @@ def fit_tail(
                 method.checks.append(check)
                 if not check.passed:
                     method.quantiles = []
-    heavy = next((c for c in pot.checks if c.name == "shape" and not c.passed), None)
+    heavy = next((c for c in pot.checks if c.name in ("shape", SCREEN) and not c.passed), None)
     if heavy is not None and gev.fit is not None:
+        what = "a heavy tail" if heavy.name == "shape" else "a heavy tail or a mixture"
         gev.checks.append(
-            Check(
-                "shape (POT)", False, "the peaks over threshold show a heavy tail: " + heavy.detail
-            )
+            Check("shape (POT)", False, f"the peaks over threshold show {what}: " + heavy.detail)
         )
         gev.quantiles = []
     return pot, gev, points
+
+
+SCREEN = "heavy tail or mixture"
+
+
+def screen_size(n: int) -> int:
+    """How many of the largest samples the heavy-tail and mixture screen fits."""
+    return min(n - 1, round(SCREEN_PER_ROOT * math.sqrt(n))) if n > 1 else 0
+
+
+def tail_screen(pool: np.ndarray, n: int, fit: GpdFit, grid: Grid) -> Check | None:
+    """The heavy-tail and mixture screen: a GPD fitted to the :func:`screen_size` largest
+    samples (``pool`` holds them), whose light-tail test (:func:`_shape_check`) must pass too.
+    It sees twice the exceedances of the lowest candidate threshold, so it has the power to
+    refuse a heavy tail that the fit's own threshold cannot tell from a light one; a tail
+    heavy there but light above the fit's threshold is a mixture — a rarer, slower path whose
+    samples first appear among the largest (TailID, Manau et al., ECRTS 2025, finds such
+    mixtures by the same change of ξ): the fit then rests on the slow path's few samples alone,
+    and the pWCET is refused. None when the screen's threshold is the fit's own (small
+    series)."""
+    k = screen_size(n)
+    if k <= fit.exceedances or len(pool) <= k:
+        return None
+    u = float(np.partition(pool, len(pool) - k - 1)[len(pool) - k - 1])
+    if u >= fit.threshold:
+        return None
+    wide = fit_pot(pool, u, fit.confidence, grid.tick, grid.quantisation, n)
+    if wide is None:
+        return None
+    shape = _shape_check(wide.xi, wide.xi_ci, fit.confidence, wide.nll, wide.light_nll)
+    text = (
+        f"the {wide.exceedances:,} samples above {fmt(u)}: ξ = {wide.xi:+.3f}, "
+        f"{fit.confidence:.0%} interval [{wide.xi_ci[0]:+.3f}, {wide.xi_ci[1]:+.3f}]"
+    )
+    if shape.passed:
+        return Check(
+            SCREEN, True, text + ": light or bounded", shape.statistic, shape.p_value, shape.level
+        )
+    # nested estimates (select_threshold): does the fit's ξ agree with the screen's?
+    c = max(1.0, 1.0 + wide.xi) ** 2
+    spread = math.sqrt(max(c * (1 / fit.exceedances - 1 / wide.exceedances), 1e-12))
+    z = float(sps.norm.ppf(1 - (1 - STABILITY_CONFIDENCE) / 2))
+    if wide.xi - fit.xi > z * spread:
+        text += (
+            f", against ξ = {fit.xi:+.3f} above the fit's threshold {fmt(fit.threshold)}: the "
+            "tail changes shape between the two, a mixture — a rarer, slower path whose few "
+            "samples the fit rests on alone; no pWCET (record more samples, or analyse the "
+            "slow path's activations apart)"
+        )
+    else:
+        text += (
+            ": a heavy tail (a light one, ξ ≤ 0, is rejected): the latency has no upper bound "
+            "in this model and its quantiles grow as a power of 1/p"
+        )
+    return Check(SCREEN, False, text, shape.statistic, shape.p_value, shape.level)
 
 
 @dataclass(frozen=True)
@@ -443,8 +505,26 @@ def _pot(
         )
     result = MethodResult(method, fit, checks, [])
     if result.valid:
-        result.quantiles = [fit.quantile_ci(p) for p in probs]
+        _quantiles(result, fit, probs)
     return result
+
+
+def _quantiles(result: MethodResult, fit: GpdFit | GevFit, probs: tuple[float, ...]) -> None:
+    """The pWCETs of a valid method, and a note when an upper end is the light tail's
+    (:func:`_light_bound`)."""
+    result.quantiles = [fit.quantile_ci(p) for p in probs]
+    if any(q.light_bound for q in result.quantiles):
+        model = "exponential tail" if isinstance(fit, GpdFit) else "Gumbel (ξ = 0) fit"
+        result.checks.append(
+            Check(
+                "light-tail bound",
+                True,
+                f"ξ = {fit.xi:+.3f} [{fit.xi_ci[0]:+.3f}, {fit.xi_ci[1]:+.3f}] says bounded, "
+                "but a light unbounded tail (Weibull, normal, gamma) looks bounded at every "
+                f"threshold a series reaches: the upper end of the interval is the {model}'s "
+                "quantile where it lies higher",
+            )
+        )
 
 
 def _threshold_choice(points: Sequence[StabilityPoint], chosen: int) -> str:
@@ -480,7 +560,7 @@ def _block_maxima(
     checks.append(_shape_check(fit.xi, fit.xi_ci, confidence, fit.nll, fit.light_nll))
     result = MethodResult(method, fit, checks, [])
     if result.valid:
-        result.quantiles = [fit.quantile_ci(p) for p in probs]
+        _quantiles(result, fit, probs)
     return result
 
 

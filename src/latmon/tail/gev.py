@@ -10,7 +10,16 @@ import numpy as np
 from scipy import optimize
 
 from latmon.errors import LatmonError
-from latmon.tail.base import CONFIDENCE, PROFILE_XI_STEP, XI_MAX, XI_MIN, XI_ZERO, Quantile, quiet
+from latmon.tail.base import (
+    CONFIDENCE,
+    PROFILE_XI_STEP,
+    XI_MAX,
+    XI_MIN,
+    XI_ZERO,
+    Quantile,
+    light_bound,
+    quiet,
+)
 from latmon.tail.gpd import chi2_limit, maximise_1d, profile_bounds, xi_profile_ci
 
 # --- generalised extreme value (block maxima) ---------------------------------------------
@@ -87,8 +96,11 @@ class GevFit:
     xi_ci: tuple[float, float]
     maxima: np.ndarray = field(repr=False)
     confidence: float = CONFIDENCE
-    #: The negative log-likelihood with ξ held at 0 (the test of a light tail).
+    #: The negative log-likelihood with ξ held at 0 (the test of a light tail), and the
+    #: Gumbel (ξ = 0) fit's location and scale.
     light_nll: float = math.nan
+    light_mu: float = math.nan
+    light_sigma: float = math.nan
 
     def _y(self, p: float) -> float:
         # per activation p -> per block: 1 - (1-p)^b = 1 - exp(-y), y = -b log(1-p)
@@ -151,7 +163,11 @@ class GevFit:
         scale = max(estimate - self.mu, self.sigma) * 0.05
         floor = float(self.maxima.min()) - 10 * self.sigma
         low, high = profile_bounds(deviance, estimate, limit, floor, scale)
-        return Quantile(p, estimate, low, high)
+        return light_bound(Quantile(p, estimate, low, high), self.xi, self.light_quantile(p))
+
+    def light_quantile(self, p: float) -> float:
+        """The quantile of the Gumbel (ξ = 0) fit of the same maxima."""
+        return gev_quantile(self.light_mu, self.light_sigma, 0.0, self._y(p))
 
 
 @quiet
@@ -171,14 +187,28 @@ def fit_gev(maxima: np.ndarray, block: int, confidence: float = CONFIDENCE) -> G
     v, nll = _nelder_mead(nll3, starts)
     mu, sigma, xi = float(v[0]), math.exp(float(v[1])), float(v[2])
 
-    def profile_xi(x: float) -> float:
+    def profile_fit(x: float) -> tuple[np.ndarray, float]:
         def nll2(w: np.ndarray) -> float:
             return gev_nll(float(w[0]), math.exp(float(w[1])), x, m)
 
         try:
-            return _nelder_mead(nll2, [np.array([mu, math.log(sigma)])])[1]
+            return _nelder_mead(nll2, [np.array([mu, math.log(sigma)])])
         except LatmonError:
-            return math.inf
+            return np.array([mu, math.log(sigma)]), math.inf
 
-    xi_ci = xi_profile_ci(profile_xi, xi, nll, confidence)
-    return GevFit(block, len(m), mu, sigma, xi, nll, xi_ci, m, confidence, profile_xi(0.0))
+    xi_ci = xi_profile_ci(lambda x: profile_fit(x)[1], xi, nll, confidence)
+    gumbel, light_nll = profile_fit(0.0)
+    return GevFit(
+        block,
+        len(m),
+        mu,
+        sigma,
+        xi,
+        nll,
+        xi_ci,
+        m,
+        confidence,
+        light_nll,
+        float(gumbel[0]),
+        math.exp(float(gumbel[1])),
+    )

@@ -12,7 +12,15 @@ from scipy import optimize
 from scipy import stats as sps
 
 from latmon.errors import LatmonError
-from latmon.tail.base import CONFIDENCE, XI_MAX, XI_MIN, XI_ZERO, Quantile, quiet
+from latmon.tail.base import (
+    CONFIDENCE,
+    XI_MAX,
+    XI_MIN,
+    XI_ZERO,
+    Quantile,
+    light_bound,
+    quiet,
+)
 
 # --- generalised Pareto (peaks over threshold) --------------------------------------------
 
@@ -267,8 +275,9 @@ class GpdFit:
     #: threshold + offset (:func:`fit_pot`).
     tick: float = 0.0
     offset: float = 0.0
-    #: The negative log-likelihood with ξ held at 0 (the test of a light tail).
+    #: The negative log-likelihood with ξ held at 0 (the test of a light tail), and σ there.
     light_nll: float = math.nan
+    light_sigma: float = math.nan
 
     @property
     def start(self) -> float:
@@ -311,7 +320,11 @@ class GpdFit:
 
         scale = max(estimate - self.start, self.sigma) * 0.05
         low, high = profile_bounds(deviance, estimate, limit, self.start, scale)
-        return Quantile(p, estimate, low, high)
+        return light_bound(Quantile(p, estimate, low, high), self.xi, self.light_quantile(p))
+
+    def light_quantile(self, p: float) -> float:
+        """x_p of the exponential tail (ξ = 0) fitted to the same excesses."""
+        return gpd_quantile(self.start, self.light_sigma, 0.0, self.rate, p)
 
 
 def xi_profile_ci(
@@ -384,6 +397,7 @@ def fit_pot(
     excesses, offset = grid_excesses(above, threshold, tick, quantisation)
     sigma, xi, nll = fit_gpd(excesses, tick)
     xi_ci = xi_profile_ci(lambda v: _sigma_for_xi(v, excesses, tick)[1], xi, nll, confidence)
+    light_sigma, light_nll = _sigma_for_xi(0.0, excesses, tick)
     return GpdFit(
         threshold=threshold,
         exceedances=len(excesses),
@@ -396,5 +410,6 @@ def fit_pot(
         confidence=confidence,
         tick=tick,
         offset=offset,
-        light_nll=_sigma_for_xi(0.0, excesses, tick)[1],
+        light_nll=light_nll,
+        light_sigma=light_sigma,
     )
