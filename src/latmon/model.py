@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NotRequired, TypedDict
 
 import numpy as np
 
@@ -169,3 +170,42 @@ class Run:
     def emulated(self) -> bool:
         """Measured in an emulator (QEMU): the numbers are not a real CPU's timing."""
         return self.meta.get("emulated", "no") == "yes"
+
+
+class HistogramSpec(TypedDict):
+    """A :class:`Histogram` described as plain data, as a reader finds it."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    count: np.ndarray
+    overflow: NotRequired[int]
+    overflow_lo: NotRequired[int | None]
+    underflow: NotRequired[int]
+    underflow_hi: NotRequired[int | None]
+
+
+class SeriesSpec(TypedDict):
+    """A :class:`Series` described as plain data, as a reader finds it."""
+
+    name: str
+    unit: str
+    clock_hz: NotRequired[int | None]
+    resolution: NotRequired[int]
+    columns: NotRequired[dict[str, np.ndarray]]
+    histogram: NotRequired[HistogramSpec | None]
+    counters: NotRequired[dict[str, int]]
+    meta: NotRequired[dict[str, str]]
+
+
+def build_run(
+    meta: dict[str, str], series: list[SeriesSpec], path: str, problems: list[str]
+) -> Run:
+    """The run a reader describes, its series and histograms checked and made here, in one
+    place: a reader collects plain data and hands it over once, at its end."""
+    built = []
+    for spec in series:
+        fields = dict(spec)
+        histogram = spec.get("histogram")
+        fields["histogram"] = Histogram(**histogram) if histogram is not None else None
+        built.append(Series(**fields))  # type: ignore[arg-type]
+    return Run(meta=meta, series=built, path=path, problems=problems)

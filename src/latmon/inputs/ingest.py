@@ -9,10 +9,13 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from latmon.errors import InputError, LatmonError
+from latmon.inputs.logformat import looks_like_latmon_log
 from latmon.inputs.readers import (
+    Problems,
     ReadOptions,
     cyclictest_hist,
     cyclictest_json,
@@ -24,12 +27,12 @@ from latmon.inputs.readers import (
     plain,
     rtla_timerlat_hist,
 )
-from latmon.inputs.runfile import is_run_file, read_run
+from latmon.inputs.runfile import PARQUET_MAGIC, read_run
 from latmon.inputs.textscan import shown
 from latmon.measure import record_measures
 from latmon.model import Run
 
-#: text formats in the order they are tried; plain (any list of numbers) comes last
+#: the readers of the text formats
 _TEXT_READERS = (
     latmon_log,
     cyclictest_json,
@@ -50,21 +53,79 @@ FORMATS = (
 SNIFF_BYTES = 64 * 1024
 
 
+def _cyclictest_verbose(head: str) -> bool:
+    lines = [line for line in head.splitlines()[:200] if line.strip()]
+    hits = sum(1 for line in lines if cyclictest_verbose.SAMPLE.match(line))
+    return hits >= 3 and hits >= len(lines) // 2
+
+
+def _hdr_log(head: str) -> bool:
+    lines = [line for line in head.splitlines()[:40] if line.strip()]
+    return any(hdr_log.HEADER.match(line) or hdr_log.INTERVAL.match(line) for line in lines)
+
+
+def _plain(head: str) -> bool:
+    """Numbers, one row per line, after an optional header: the first row all numbers and at
+    least half of the first 20 (the reader then names every line that is not)."""
+    complete = head.split("\n")[:-1] if "\n" in head else []
+    lines = [x for x in complete[:50] if x.strip() and not x.lstrip().startswith("#")]
+    if not lines:
+        return False
+    body = lines[1:] if not plain.NUMBER.match(lines[0].split(",")[0]) else lines
+    if not body:
+        return False
+    rows = [all(plain.NUMBER.match(cell) for cell in line.split(",")) for line in body[:20]]
+    return rows[0] and 2 * sum(rows) >= len(rows)
+
+
+#: What each text format's head looks like, in the order they are tried: the one table of
+#: content signatures, so that a file is sniffed once, here, and handed to its reader; a list of
+#: numbers (plain) comes last.
+_SIGNATURES: tuple[tuple[str, Callable[[str], bool]], ...] = (
+    (latmon_log.NAME, looks_like_latmon_log),
+    (
+        cyclictest_json.NAME,
+        lambda head: '"rt_test_version:"' in head or ('"cmdline:"' in head and '"thread"' in head),
+    ),
+    (
+        jitterdebugger.NAME,
+        lambda head: (
+            '"cpu"' in head
+            and '"sysinfo"' in head
+            and '"resolution_in_ns"' in head
+            and '"rt_test_version:"' not in head
+        ),
+    ),
+    (
+        cyclictest_hist.NAME,
+        lambda head: "# Histogram" in head and bool(re.search(r"^\d{6} \d", head, re.M)),
+    ),
+    (cyclictest_verbose.NAME, _cyclictest_verbose),
+    (
+        ila_csv.NAME,
+        lambda head: head.split("\n", 1)[0].startswith("Sample in Buffer") and "Radix" in head,
+    ),
+    (hdr_log.NAME, _hdr_log),
+    (rtla_timerlat_hist.NAME, lambda head: "# RTLA timerlat histogram" in head),
+    (plain.NAME, _plain),
+)
+
+
 def detect_format(path: Path) -> str:
     """Name the format of a file from its content."""
-    if is_run_file(path):
-        return "run"
     try:
         with path.open("rb") as f:
-            head = f.read(SNIFF_BYTES).decode("latin-1")
+            raw = f.read(SNIFF_BYTES)
     except OSError as error:
         raise InputError(str(path), None, f"cannot read: {error.strerror}") from None
-    for reader in _TEXT_READERS:
-        if reader.sniff(head):
-            return str(reader.NAME)
-    with path.open("rb") as f:
-        if jitterdebugger.sniff_raw(f.read(SNIFF_BYTES - SNIFF_BYTES % 28)):
-            return jitterdebugger.RAW_NAME
+    if raw[:4] == PARQUET_MAGIC:
+        return "run"
+    head = raw.decode("latin-1")
+    for name, looks_like in _SIGNATURES:
+        if looks_like(head):
+            return name
+    if jitterdebugger.sniff_raw(raw[: SNIFF_BYTES - SNIFF_BYTES % 28]):
+        return jitterdebugger.RAW_NAME
     raise _unrecognised(path, head)
 
 
@@ -161,12 +222,13 @@ def _read(path: Path, fmt: str, keep_going: bool, options: ReadOptions | None) -
         return [read_run(path)]
     opts = options or ReadOptions()
     opts.keep_going = keep_going
+    problems = Problems(str(path), keep_going)  # the reader adds to it; its runs carry it
     for reader in _TEXT_READERS:
         if fmt == reader.NAME:
-            runs: list[Run] = reader.read(path, opts)
+            runs: list[Run] = reader.read(path, opts, problems)
             return runs
     if fmt == jitterdebugger.RAW_NAME:
-        return jitterdebugger.read_raw(path, opts)
+        return jitterdebugger.read_raw(path, opts, problems)
     raise LatmonError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
 
 

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import numpy as np
 
-from latmon.inputs.readers import Problems, ReadOptions, in_range, us_or_ns
+from latmon.inputs.readers import LIMIT, Problems, ReadOptions, us_or_ns
 from latmon.inputs.textscan import shown
-from latmon.model import Histogram, Run, Series
+from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
 
 NAME = "cyclictest-hist"
 
@@ -41,13 +41,8 @@ _SUMMARY = re.compile(
 _THREAD = re.compile(r"^# Thread (\d+):((?:\s+\d+)*)(?:\s+#\s+(\d+) others)?\s*$")
 
 
-def sniff(head: str) -> bool:
-    return "# Histogram" in head and bool(re.search(r"^\d{6} \d", head, re.M))
-
-
-def read(path: Path, options: ReadOptions) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     text = path.read_text(errors="replace")
-    problems = Problems(str(path), options.keep_going)
     unit_ns = us_or_ns(options, str(path), "cyclictest histograms")
     rows: dict[int, list[int]] = {}
     summary: dict[str, list[str]] = {}
@@ -62,7 +57,7 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         m = _ROW.match(line)
         if m and in_hist:
             row = [int(v) for v in m.group(2).split()]
-            if not all(in_range(v * unit_ns) for v in [int(m.group(1)), *row]):
+            if not all(-LIMIT < v * unit_ns < LIMIT for v in [int(m.group(1)), *row]):
                 problems.add(number, "a number too large to be a count or a latency")
                 continue
             if nthreads is None:
@@ -79,7 +74,7 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         m = _SUMMARY.match(line)
         if m:
             values = m.group(2).split()
-            if not all(in_range(int(v) * unit_ns) for v in values):
+            if not all(-LIMIT < int(v) * unit_ns < LIMIT for v in values):
                 problems.add(number, "a number too large to be a count or a latency")
                 continue
             summary[m.group(1)] = values
@@ -138,14 +133,14 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         if i in overflow_cycles:
             meta["overflow_cycles"] = overflow_cycles[i]
         series.append(
-            Series(
+            SeriesSpec(
                 name=f"thread{i}",
                 unit="ns",
                 resolution=unit_ns,
-                histogram=Histogram(
-                    buckets[keep] * unit_ns,
-                    (buckets[keep] + 1) * unit_ns,
-                    counts[keep],
+                histogram=HistogramSpec(
+                    lo=buckets[keep] * unit_ns,
+                    hi=(buckets[keep] + 1) * unit_ns,
+                    count=counts[keep],
                     overflow=overflow,
                     overflow_lo=end * unit_ns if overflow else None,
                 ),
@@ -161,4 +156,4 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
     }
     if foreign:
         meta["foreign_lines"] = str(foreign)
-    return [Run(meta=meta, series=series, path=str(path), problems=problems.items)]
+    return [build_run(meta, series, str(path), problems.items)]

@@ -19,16 +19,12 @@ from typing import Any
 import numpy as np
 
 from latmon.errors import InputError
-from latmon.inputs.readers import LIMIT, Problems, ReadOptions, in_range
-from latmon.model import Histogram, Run, Series
+from latmon.inputs.readers import LIMIT, Problems, ReadOptions
+from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
 
 NAME = "cyclictest-json"
 
 _CMDLINE = re.compile(r'^(\s*"cmdline:"\s*:\s*")(.*)(",\s*)$', re.M)
-
-
-def sniff(head: str) -> bool:
-    return '"rt_test_version:"' in head or ('"cmdline:"' in head and '"thread"' in head)
 
 
 def _repair(text: str) -> str:
@@ -43,9 +39,8 @@ def _int(problems: Problems, where: str, value: Any) -> int | None:
     return value
 
 
-def read(path: Path, options: ReadOptions) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     text = path.read_text(errors="replace")
-    problems = Problems(str(path), options.keep_going)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError:
@@ -105,20 +100,24 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         counters = {"events": events, "overflows": overflow}
         for name in ("min", "max"):
             value = thread.get(name)
-            if isinstance(value, int) and not isinstance(value, bool) and in_range(value * unit_ns):
+            if (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and -LIMIT < value * unit_ns < LIMIT
+            ):
                 counters[name] = value * unit_ns
         cpu = thread.get("cpu")
         name = f"cpu{cpu}" if isinstance(cpu, int) and cpu >= 0 else f"thread{key}"
         end = int(lo[-1]) + 1 if len(lo) else 0
         series.append(
-            Series(
+            SeriesSpec(
                 name=name,
                 unit="ns",
                 resolution=unit_ns,
-                histogram=Histogram(
-                    lo[keep] * unit_ns,
-                    (lo[keep] + 1) * unit_ns,
-                    count[keep],
+                histogram=HistogramSpec(
+                    lo=lo[keep] * unit_ns,
+                    hi=(lo[keep] + 1) * unit_ns,
+                    count=count[keep],
                     overflow=overflow,
                     overflow_lo=end * unit_ns if overflow else None,
                 ),
@@ -140,4 +139,4 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         meta["kernel"] = f"{sysinfo.get('release', '')} {sysinfo.get('version', '')}".strip()
     if "return_code" in doc:
         meta["return_code"] = str(doc["return_code"])
-    return [Run(meta=meta, series=series, path=str(path), problems=problems.items)]
+    return [build_run(meta, series, str(path), problems.items)]

@@ -30,14 +30,8 @@ from latmon.model import Run, Series
 
 NAME = "cyclictest-verbose"
 
-_SAMPLE = re.compile(r"^\s*(\d+):\s*(\d+):\s*(-?\d+)\s*$")
+SAMPLE = re.compile(r"^\s*(\d+):\s*(\d+):\s*(-?\d+)\s*$")
 _INTERVAL = re.compile(rb"^Thread (\d+) Interval: (\d+)\s*$")
-
-
-def sniff(head: str) -> bool:
-    lines = [line for line in head.splitlines()[:200] if line.strip()]
-    hits = sum(1 for line in lines if _SAMPLE.match(line))
-    return hits >= 3 and hits >= len(lines) // 2
 
 
 @dataclass
@@ -56,7 +50,7 @@ def _line_of_sample(path: Path, row: int) -> int | None:
     seen = 0
     with path.open("rb") as f:
         for number, line in enumerate(f, 1):
-            if _SAMPLE.match(line.decode("latin-1")):
+            if SAMPLE.match(line.decode("latin-1")):
                 if seen == row:
                     return number
                 seen += 1
@@ -146,8 +140,7 @@ def run_of(
     return Run(meta=meta, series=[], path=str(path), problems=problems.items)
 
 
-def read(path: Path, options: ReadOptions) -> list[Run]:
-    problems = Problems(str(path), options.keep_going)
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     state = State()
     latencies: dict[int, list[np.ndarray]] = {}
     cycles: dict[int, list[np.ndarray]] = {}

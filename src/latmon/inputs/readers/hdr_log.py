@@ -24,23 +24,16 @@ import numpy as np
 
 from latmon.errors import InputError
 from latmon.inputs.readers import LIMIT, UNIT_NS, Problems, ReadOptions
-from latmon.model import Histogram, Run, Series
+from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
 
 NAME = "hdr-log"
-_INTERVAL = re.compile(
+INTERVAL = re.compile(
     r"^(?:Tag=(?P<tag>[^,]*),)?(?P<start>\d+(?:\.\d+)?),(?P<length>\d+(?:\.\d+)?),"
     r"(?P<max>\d+(?:\.\d+)?),(?P<payload>HIST[A-Za-z0-9+/=]+)\s*$"
 )
-_HEADER = re.compile(r"^#\[(Histogram log format version|StartTime:|BaseTime:)")
+HEADER = re.compile(r"^#\[(Histogram log format version|StartTime:|BaseTime:)")
 #: The largest encoded interval accepted (a decoded histogram's counts array grows with it).
 MAX_PAYLOAD = 16 << 20
-
-
-def sniff(head: str) -> bool:
-    lines = [line for line in head.splitlines()[:40] if line.strip()]
-    return any(_HEADER.match(line) for line in lines) or any(
-        _INTERVAL.match(line) for line in lines
-    )
 
 
 def _decode(payload: str):  # type: ignore[no-untyped-def]
@@ -49,14 +42,13 @@ def _decode(payload: str):  # type: ignore[no-untyped-def]
     return HdrHistogram.decode(payload)
 
 
-def read(path: Path, options: ReadOptions) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     try:
         import hdrh.histogram  # noqa: F401  (the decoder)
     except ImportError:
         raise InputError(
             str(path), None, "reading HdrHistogram logs needs the hdrhistogram package"
         ) from None
-    problems = Problems(str(path), options.keep_going)
     factor = UNIT_NS[options.input_unit or "ns"]
     totals: dict[str, object] = {}
     intervals: dict[str, int] = {}
@@ -73,7 +65,7 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
                 continue
             if text.startswith('"StartTimestamp"'):
                 continue  # the legend
-            m = _INTERVAL.match(text)
+            m = INTERVAL.match(text)
             if m is None:
                 problems.add(number, "not an interval line (start,length,max,HIST...)")
                 continue
@@ -108,10 +100,10 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
     meta = {"source": "hdrhistogram", "format": NAME, "unit_assumed": options.input_unit or "ns"}
     if start_time:
         meta["start_time"] = start_time
-    return [Run(meta=meta, series=series, path=str(path), problems=problems.items)]
+    return [build_run(meta, series, str(path), problems.items)]
 
 
-def _series(path: str, name: str, h: object, factor: int, intervals: int) -> Series:
+def _series(path: str, name: str, h: object, factor: int, intervals: int) -> SeriesSpec:
     counts = np.ctypeslib.as_array(h.counts)[: h.counts_len]  # type: ignore[attr-defined]
     nonzero = np.flatnonzero(counts)
     lo, hi = [], []
@@ -123,10 +115,10 @@ def _series(path: str, name: str, h: object, factor: int, intervals: int) -> Ser
     hi_ns = np.asarray(hi, dtype=object) * factor
     if len(nonzero) and (max(hi_ns) >= LIMIT or int(counts[nonzero].sum()) >= LIMIT):
         raise InputError(path, None, f"series {name!r}: values or counts too large")
-    histogram = Histogram(
-        lo_ns.astype(np.int64), hi_ns.astype(np.int64), counts[nonzero].astype(np.int64)
+    histogram = HistogramSpec(
+        lo=lo_ns.astype(np.int64), hi=hi_ns.astype(np.int64), count=counts[nonzero].astype(np.int64)
     )
-    return Series(
+    return SeriesSpec(
         name=name,
         unit="ns",
         resolution=factor,

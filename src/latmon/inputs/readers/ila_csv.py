@@ -25,14 +25,9 @@ import numpy as np
 
 from latmon.errors import InputError
 from latmon.inputs.readers import LIMIT, Problems, ReadOptions
-from latmon.model import Run, Series
+from latmon.model import Run, SeriesSpec, build_run
 
 NAME = "ila-csv"
-
-
-def sniff(head: str) -> bool:
-    first = head.split("\n", 1)[0]
-    return first.startswith("Sample in Buffer") and "Radix" in head
 
 
 def _column(header: list[str], wanted: str | None, default: str, path: Path) -> int:
@@ -59,8 +54,7 @@ def _bit(text: str) -> int:
     return int(text, 16) & 1 if text else 0
 
 
-def read(path: Path, options: ReadOptions) -> list[Run]:
-    problems = Problems(str(path), options.keep_going)
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     if not options.clock_hz:
         raise InputError(str(path), None, "an ILA capture needs the sample clock: give --clock-hz")
     rows = list(csv.reader(io.StringIO(path.read_text(errors="replace"))))
@@ -111,7 +105,7 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         prev_irq, prev_ack = irq, ack
     if pending is not None:
         cut += 1
-    series = Series(
+    series = SeriesSpec(
         name=f"{header[irq_col]}->{header[ack_col]}",
         unit="cycles",
         clock_hz=options.clock_hz,
@@ -122,4 +116,4 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         counters={"events": len(latencies), "overruns": overruns, "ignored": ignored, "cut": cut},
     )
     meta = {"source": "ila", "format": NAME, "irq": header[irq_col], "ack": header[ack_col]}
-    return [Run(meta=meta, series=[series], path=str(path), problems=problems.items)]
+    return [build_run(meta, [series], str(path), problems.items)]

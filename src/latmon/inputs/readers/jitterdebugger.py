@@ -21,21 +21,12 @@ from pathlib import Path
 import numpy as np
 
 from latmon.errors import InputError
-from latmon.inputs.readers import LIMIT, Problems, ReadOptions, in_range, us_or_ns
-from latmon.model import Histogram, Run, Series
+from latmon.inputs.readers import LIMIT, Problems, ReadOptions, us_or_ns
+from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
 
 NAME = "jitterdebugger"
 RAW_NAME = "jitterdebugger-raw"
 RECORD = np.dtype([("cpu", "<u4"), ("sec", "<i8"), ("nsec", "<i8"), ("value", "<u8")])
-
-
-def sniff(head: str) -> bool:
-    return (
-        '"cpu"' in head
-        and '"sysinfo"' in head
-        and '"resolution_in_ns"' in head
-        and ('"rt_test_version:"' not in head)
-    )
 
 
 def sniff_raw(data: bytes) -> bool:
@@ -70,8 +61,7 @@ def _unit_ns(doc: dict[str, object], problems: Problems) -> int:
     return int(res)
 
 
-def read(path: Path, options: ReadOptions) -> list[Run]:
-    problems = Problems(str(path), options.keep_going)
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     doc = _load_json(path)
     unit_ns = _unit_ns(doc, problems)
     cpus = doc["cpu"]
@@ -105,19 +95,19 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         overflow = events - total
         counters = {"events": events, "overflows": overflow}
         for name in ("min", "max"):
-            if isinstance(entry.get(name), int) and in_range(int(entry[name]) * unit_ns):
+            if isinstance(entry.get(name), int) and -LIMIT < int(entry[name]) * unit_ns < LIMIT:
                 counters[name] = int(entry[name]) * unit_ns
         keep = count > 0
         end = int(lo[-1]) + 1 if len(lo) else 0
         series.append(
-            Series(
+            SeriesSpec(
                 name=f"cpu{key}",
                 unit="ns",
                 resolution=unit_ns,
-                histogram=Histogram(
-                    lo[keep] * unit_ns,
-                    (lo[keep] + 1) * unit_ns,
-                    count[keep],
+                histogram=HistogramSpec(
+                    lo=lo[keep] * unit_ns,
+                    hi=(lo[keep] + 1) * unit_ns,
+                    count=count[keep],
                     overflow=overflow,
                     overflow_lo=end * unit_ns if overflow else None,
                 ),
@@ -135,11 +125,10 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
         "kernel": f"{sysinfo.get('release', '')} {sysinfo.get('version', '')}".strip(),
         "input_unit": "ns" if unit_ns == 1 else "us",
     }
-    return [Run(meta=meta, series=series, path=str(path), problems=problems.items)]
+    return [build_run(meta, series, str(path), problems.items)]
 
 
-def read_raw(path: Path, options: ReadOptions) -> list[Run]:
-    problems = Problems(str(path), options.keep_going)
+def read_raw(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     data = path.read_bytes()
     if options.input_unit:
         unit_ns = us_or_ns(options, str(path), "jitterdebugger samples")
@@ -172,7 +161,7 @@ def read_raw(path: Path, options: ReadOptions) -> list[Run]:
         t = mine["sec"].astype(np.int64) * 1_000_000_000 + mine["nsec"].astype(np.int64) - t0
         latency = mine["value"].astype(np.int64) * unit_ns
         series.append(
-            Series(
+            SeriesSpec(
                 name=f"cpu{cpu}",
                 unit="ns",
                 resolution=unit_ns,
@@ -186,4 +175,4 @@ def read_raw(path: Path, options: ReadOptions) -> list[Run]:
         "format": RAW_NAME,
         "input_unit": "ns" if unit_ns == 1 else "us",
     }
-    return [Run(meta=meta, series=series, path=str(path), problems=problems.items)]
+    return [build_run(meta, series, str(path), problems.items)]

@@ -9,21 +9,18 @@ from pathlib import Path
 import numpy as np
 
 from latmon.errors import InputError
-from latmon.inputs.logformat import LogRun, LogSeries, looks_like_latmon_log, read_file
-from latmon.inputs.readers import ReadOptions
-from latmon.model import Histogram, Run, Series
+from latmon.inputs.logformat import LogRun, LogSeries, read_file
+from latmon.inputs.readers import Problems, ReadOptions
+from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
 
 NAME = "latmon-log"
 #: header keys that describe a series (a run's value is the default of its series)
 _SERIES_KEYS = ("unit", "clock_hz", "resolution")
 
 
-def sniff(head: str) -> bool:
-    return looks_like_latmon_log(head)
-
-
-def read(path: Path, options: ReadOptions) -> list[Run]:
-    """Every run of the log; with ``options.keep_going`` the valid part of a damaged one."""
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+    """Every run of the log; with ``options.keep_going`` the valid part of a damaged one. The
+    format module checks the records (CRC, damage rules) and lists each log's problems."""
     return [run_from_log(log) for log in read_file(path, keep_going=options.keep_going)]
 
 
@@ -37,33 +34,35 @@ def _int_key(where: str, key: str, text: str) -> int:
     return value
 
 
-def histogram_from_bins(bins: list[tuple[int | None, int | None, int]]) -> Histogram:
+def histogram_from_bins(bins: list[tuple[int | None, int | None, int]]) -> HistogramSpec:
     """The model's histogram from latmon-log B records (lo None: underflow, hi None: overflow)."""
     lo, hi, count = [], [], []
-    h = Histogram(np.empty(0), np.empty(0), np.empty(0))
+    underflow, overflow = 0, 0
+    underflow_hi: int | None = None
+    overflow_lo: int | None = None
     for b_lo, b_hi, b_count in bins:
         if b_lo is None:
-            h.underflow += b_count
-            h.underflow_hi = b_hi
+            underflow += b_count
+            underflow_hi = b_hi
         elif b_hi is None:
-            h.overflow += b_count
-            h.overflow_lo = b_lo
+            overflow += b_count
+            overflow_lo = b_lo
         else:
             lo.append(b_lo)
             hi.append(b_hi)
             count.append(b_count)
-    return Histogram(
-        np.asarray(lo, dtype=np.int64),
-        np.asarray(hi, dtype=np.int64),
-        np.asarray(count, dtype=np.int64),
-        h.underflow,
-        h.underflow_hi,
-        h.overflow,
-        h.overflow_lo,
+    return HistogramSpec(
+        lo=np.asarray(lo, dtype=np.int64),
+        hi=np.asarray(hi, dtype=np.int64),
+        count=np.asarray(count, dtype=np.int64),
+        underflow=underflow,
+        underflow_hi=underflow_hi,
+        overflow=overflow,
+        overflow_lo=overflow_lo,
     )
 
 
-def series_from_log(log: LogRun, s: LogSeries) -> Series:
+def series_from_log(log: LogRun, s: LogSeries) -> SeriesSpec:
     where = f"{log.path}:{log.first_line}"
     merged = {k: log.meta[k] for k in _SERIES_KEYS if k in log.meta}
     merged.update({k: s.meta[k] for k in _SERIES_KEYS if k in s.meta})
@@ -77,7 +76,7 @@ def series_from_log(log: LogRun, s: LogSeries) -> Series:
     columns = {name: np.ascontiguousarray(s.values[:, i]) for i, name in enumerate(s.fields)}
     if not len(s.values) and s.bins:
         columns = {}
-    return Series(
+    return SeriesSpec(
         name=s.name,
         unit=unit,
         clock_hz=clock_hz,
@@ -93,9 +92,9 @@ def run_from_log(log: LogRun) -> Run:
     """Convert one latmon-log into the run model."""
     if "source" not in log.meta:
         raise InputError(f"{log.path}:{log.first_line}", None, "the log header has no source=")
-    return Run(
-        meta={k: v for k, v in log.meta.items() if k not in _SERIES_KEYS},
-        series=[series_from_log(log, s) for s in log.series],
-        path=log.path,
-        problems=[str(p) for p in log.problems],
+    return build_run(
+        {k: v for k, v in log.meta.items() if k not in _SERIES_KEYS},
+        [series_from_log(log, s) for s in log.series],
+        log.path,
+        [str(p) for p in log.problems],
     )

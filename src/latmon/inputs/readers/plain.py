@@ -26,23 +26,9 @@ from latmon.inputs.textscan import MAX_LINE, PROBLEMS, Scan, scan, shown
 from latmon.model import Run, Series
 
 NAME = "plain"
-_NUMBER = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*$")
+NUMBER = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*$")
 _UNIT_IN_NAME = re.compile(r"(?:^|[_\s(\[])(ns|us|ms|s)[)\]]?$")
 _SCALE = {1: 0, 1_000: 3, 1_000_000: 6, 1_000_000_000: 9}
-
-
-def sniff(head: str) -> bool:
-    """Numbers, one row per line, after an optional header: the first row all numbers and at
-    least half of the first 20 (the reader then names every line that is not)."""
-    complete = head.split("\n")[:-1] if "\n" in head else []
-    lines = [x for x in complete[:50] if x.strip() and not x.lstrip().startswith("#")]
-    if not lines:
-        return False
-    body = lines[1:] if not _NUMBER.match(lines[0].split(",")[0]) else lines
-    if not body:
-        return False
-    rows = [all(_NUMBER.match(cell) for cell in line.split(",")) for line in body[:20]]
-    return rows[0] and 2 * sum(rows) >= len(rows)
 
 
 @dataclass
@@ -82,7 +68,7 @@ def layout(path: Path, options: ReadOptions) -> Layout:
             offset += len(raw)
             continue
         cells = [c.strip() for c in text.split(",")]
-        header = not all(_NUMBER.match(c) for c in cells)
+        header = not all(NUMBER.match(c) for c in cells)
         return _choose(path, options, cells, header, number, offset + (len(raw) if header else 0))
     raise InputError(str(path), None, "no latency values")
 
@@ -155,11 +141,12 @@ class Streamed:
     batches: Callable[[], Iterator[np.ndarray]]
 
 
-def stream(path: Path, options: ReadOptions) -> Streamed:
+def stream(path: Path, options: ReadOptions, problems: Problems | None = None) -> Streamed:
     """The run of a plain file and a re-readable stream of its values (ns), checked line by
     line; the run's resolution and problems are complete once the stream has been read."""
     lay = layout(path, options)
-    problems = Problems(str(path), options.keep_going)
+    if problems is None:
+        problems = Problems(str(path), options.keep_going)
     found = Scan()
     series = Series(name=path.stem, unit="ns", resolution=lay.factor)
     run = Run(
@@ -199,8 +186,8 @@ def stream(path: Path, options: ReadOptions) -> Streamed:
     return Streamed(run, batches)
 
 
-def read(path: Path, options: ReadOptions) -> list[Run]:
-    streamed = stream(path, options)
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+    streamed = stream(path, options, problems)
     parts = list(streamed.batches())
     values = np.concatenate(parts) if parts else np.empty(0, np.int64)
     if not len(values):

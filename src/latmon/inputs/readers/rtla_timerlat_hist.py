@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from latmon.inputs.readers import Problems, ReadOptions, in_range
-from latmon.model import Histogram, Run, Series
+from latmon.inputs.readers import LIMIT, Problems, ReadOptions
+from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
 
 NAME = "rtla-timerlat-hist"
 
@@ -39,13 +39,8 @@ _CONTEXT = {"IRQ": "irq", "Thr": "thread", "Usr": "user"}
 _SUMMARY = ("over", "count", "min", "avg", "max")
 
 
-def sniff(head: str) -> bool:
-    return "# RTLA timerlat histogram" in head
-
-
-def read(path: Path, options: ReadOptions) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     text = path.read_text(errors="replace")
-    problems = Problems(str(path), options.keep_going)
     unit_ns = 1_000
     columns: list[tuple[str, int]] | None = None
     rows: dict[int, list[int]] = {}
@@ -83,7 +78,7 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
             problems.add(number, f"not a histogram row of {len(columns)} counts: {line.strip()!r}")
             continue
         index, row = int(words[0]), [int(v) for v in values]
-        if not all(in_range(v * unit_ns) for v in [index, *row]):
+        if not all(-LIMIT < v * unit_ns < LIMIT for v in [index, *row]):
             problems.add(number, "a number too large to be a count or a latency")
             continue
         if rows and index <= max(rows):
@@ -114,14 +109,14 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
             if key in summary and summary[key][k].isdigit():
                 counters[key] = int(summary[key][k]) * unit_ns
         series.append(
-            Series(
+            SeriesSpec(
                 name=f"{context}-cpu{cpu}",
                 unit="ns",
                 resolution=width * unit_ns,
-                histogram=Histogram(
-                    lo[keep] * unit_ns,
-                    (lo[keep] + width) * unit_ns,
-                    counts[keep],
+                histogram=HistogramSpec(
+                    lo=lo[keep] * unit_ns,
+                    hi=(lo[keep] + width) * unit_ns,
+                    count=counts[keep],
                     overflow=over,
                     overflow_lo=end * unit_ns if over else None,
                 ),
@@ -138,4 +133,4 @@ def read(path: Path, options: ReadOptions) -> list[Run]:
     }
     if duration:
         meta["duration"] = duration
-    return [Run(meta=meta, series=series, path=str(path), problems=problems.items)]
+    return [build_run(meta, series, str(path), problems.items)]
