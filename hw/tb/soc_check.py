@@ -86,7 +86,7 @@ def _between(cycles: list[int], lo: int, hi: int) -> list[int]:
 
 
 def check(uart_log: Path, trace: Path) -> CheckReport:
-    from latmon.ingest import load
+    from latmon.inputs.ingest import load
 
     runs = load(uart_log)
     events = read_trace(trace)
