@@ -249,7 +249,10 @@ def _linux_tree() -> Path:
     with _locked("linux-tree"):
         if not (tree / "Makefile").exists():
             with tarfile.open(LINUX_TARBALL) as tar:
-                tar.extractall(BUILD, filter="tar")
+                # extraction filters came with Python 3.11.4; Debian 12's 3.11.2 has none (the
+                # tarball is Debian's own package, so the default is safe there)
+                safe = {"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}
+                tar.extractall(BUILD, **safe)  # type: ignore[arg-type]
     return tree
 
 
