@@ -89,5 +89,5 @@ def test_t2_differs_from_hw_soc_only_by_the_bus(runs: tuple[Path, Path]) -> None
     # warm path: the ISR's few bus accesses, each at most ~2 cycles shorter on LiteX's bus
     assert 0 <= warm <= 6, warm
     assert 0 <= high <= 6, high
-    # 14 instruction-cache refills on the cold path (docs/hw/soc.md), ~1 cycle shorter each
+    # 13 instruction-cache refills on the cold path (docs/hw/soc_figures.md), ~1 cycle shorter each
     assert 6 <= cold <= 20, cold

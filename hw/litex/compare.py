@@ -40,7 +40,8 @@ CFLAGS = [
     "-nostdinc", "-fno-stack-protector", "-fno-tree-loop-distribute-patterns",
 ]  # fmt: skip
 LDFLAGS = ["-nostdlib", "-static", "-Wl,--build-id=none", "-Wl,--no-warn-rwx-segments"]
-# what the suite's image links beside the suite (sw/sw.mk: EX_RV32_SRCS, EX_LIB_SRCS): the RV32
+# what the suite's image links beside the suite (sw/sw.mk: EX_RV32_SRCS, EX_LIB_SRCS, whose
+# sw/lib part build_bench names): the RV32
 # CPU part, the virtual SoC's board part (the LiteX SoC has the same fabric), the support
 PLATFORM_SOURCES = ("cpu/rv32/start.S", "cpu/rv32/platform.c", "board/soc.c", "support.c")
 
@@ -55,7 +56,7 @@ def build_bench() -> Path:
     sources = [
         BENCH_SRC,
         *(BAREMETAL / n for n in PLATFORM_SOURCES),
-        ROOT / "sw" / "lib" / "latmon.c",
+        *(ROOT / "sw" / "lib" / n for n in ("latmon.c", "latmon_log.c", "latmon_crc32.c")),
     ]
     includes = [ROOT / "sw" / "include", ROOT / "sw" / "lib", BAREMETAL]
     libgcc = subprocess.run(

@@ -31,6 +31,12 @@
 #define REG(addr)	 (*(volatile uint32_t *)(uintptr_t)(addr))
 
 #define TIMER_PERIOD 1000u    /* cycles between timer interrupts: 100 kHz at 100 MHz */
+/* With the caches invalidated, one interrupt's service, the invalidation and the waiting loop's
+ * refills take longer than TIMER_PERIOD: the next interrupt would find the CPU still in them, at
+ * a phase that drifts, T2 would measure that phase, and the loop would see the batch's last
+ * interrupt too late to stop the timer before more came. At this period each interrupt finds
+ * the caches empty and the CPU in its waiting loop. */
+#define COLD_TIMER_PERIOD 4000u
 #define GEN_DELAY    50u      /* cycles the fabric takes to produce a word (T1 = GEN_DELAY + 2) */
 #define BATCH	     1000u    /* interrupts per trace read: below the 1,024-sample trace RAM */
 #define TIMEOUT	     1000000u /* a measurement without ack ends after 10 ms: counted, not hung */
@@ -136,6 +142,7 @@ struct t1t2_options {
 	int dcache_off; /* stack and ISR data bypass the data cache */
 	unsigned extra; /* further enabled sources: test lines 2 .. 2 + extra - 1 */
 	int traffic;	/* background memory traffic of the bus master */
+	uint32_t period; /* cycles between timer interrupts */
 };
 
 /* What the ISRs share with the case (on its stack: uncached in dcache-off). */
@@ -223,7 +230,7 @@ static int t1t2_body(struct fsuite *s, const struct t1t2_options *o)
 	/* the data words continue where an earlier case left the generator */
 	st.expect = data_word;
 	REG(REF_CTRL) = 0;
-	REG(REF_TIMER_PERIOD) = TIMER_PERIOD;
+	REG(REF_TIMER_PERIOD) = o->period;
 	REG(REF_GEN_DELAY) = GEN_DELAY;
 	if (o->traffic)
 		board_traffic(1, traffic_window, sizeof traffic_window, 8u, fsuite_config.seed);
@@ -307,7 +314,7 @@ static int run_t1t2(struct fsuite *s, const struct t1t2_options *o)
 
 static int case_baseline(struct fsuite *s, const struct fsuite_case *c)
 {
-	static const struct t1t2_options o = { isr_data, 0, 0, 0, 0 };
+	static const struct t1t2_options o = { isr_data, 0, 0, 0, 0, TIMER_PERIOD };
 
 	(void)c;
 	return run_t1t2(s, &o);
@@ -332,7 +339,7 @@ static uint64_t loop_cycles(void)
 
 static int case_isr_loop(struct fsuite *s, const struct fsuite_case *c)
 {
-	static const struct t1t2_options o = { isr_data_loop100, 0, 0, 0, 0 };
+	static const struct t1t2_options o = { isr_data_loop100, 0, 0, 0, 0, TIMER_PERIOD };
 	int err = fsuite_header_u64(s, "isr_loop_iterations", LOOP_ITER);
 
 	(void)c;
@@ -343,7 +350,7 @@ static int case_isr_loop(struct fsuite *s, const struct fsuite_case *c)
 
 static int case_cache_invalidate(struct fsuite *s, const struct fsuite_case *c)
 {
-	static const struct t1t2_options o = { isr_data, 1, 0, 0, 0 };
+	static const struct t1t2_options o = { isr_data, 1, 0, 0, 0, COLD_TIMER_PERIOD };
 
 	(void)c;
 	return run_t1t2(s, &o);
@@ -351,7 +358,7 @@ static int case_cache_invalidate(struct fsuite *s, const struct fsuite_case *c)
 
 static int case_dcache_off(struct fsuite *s, const struct fsuite_case *c)
 {
-	static const struct t1t2_options o = { isr_data, 0, 1, 0, 0 };
+	static const struct t1t2_options o = { isr_data, 0, 1, 0, 0, TIMER_PERIOD };
 
 	(void)c;
 	return run_t1t2(s, &o);
@@ -359,7 +366,7 @@ static int case_dcache_off(struct fsuite *s, const struct fsuite_case *c)
 
 static int case_many_sources(struct fsuite *s, const struct fsuite_case *c)
 {
-	static const struct t1t2_options o = { isr_data, 0, 0, 5, 0 };
+	static const struct t1t2_options o = { isr_data, 0, 0, 5, 0, TIMER_PERIOD };
 
 	(void)c;
 	return run_t1t2(s, &o);
@@ -367,7 +374,7 @@ static int case_many_sources(struct fsuite *s, const struct fsuite_case *c)
 
 static int case_bus_traffic(struct fsuite *s, const struct fsuite_case *c)
 {
-	static const struct t1t2_options o = { isr_data, 0, 0, 0, 1 };
+	static const struct t1t2_options o = { isr_data, 0, 0, 0, 1, TIMER_PERIOD };
 
 	(void)c;
 	return run_t1t2(s, &o);
