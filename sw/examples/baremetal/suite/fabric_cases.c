@@ -31,16 +31,17 @@
 #define REG(addr)	 (*(volatile uint32_t *)(uintptr_t)(addr))
 
 #define TIMER_PERIOD 1000u    /* cycles between timer interrupts: 100 kHz at 100 MHz */
+#define GEN_DELAY    50u      /* cycles the fabric takes to produce a word (T1 = GEN_DELAY + 2) */
+#define BATCH	     1000u    /* interrupts per trace read: below the 1,024-sample trace RAM */
+#define TIMEOUT	     1000000u /* a measurement without ack ends after 10 ms: counted, not hung */
+#define LOOP_ITER    100u     /* iterations of the isr-loop100 case's delay loop */
+
 /* With the caches invalidated, one interrupt's service, the invalidation and the waiting loop's
  * refills take longer than TIMER_PERIOD: the next interrupt would find the CPU still in them, at
  * a phase that drifts, T2 would measure that phase, and the loop would see the batch's last
  * interrupt too late to stop the timer before more came. At this period each interrupt finds
  * the caches empty and the CPU in its waiting loop. */
 #define COLD_TIMER_PERIOD 4000u
-#define GEN_DELAY    50u      /* cycles the fabric takes to produce a word (T1 = GEN_DELAY + 2) */
-#define BATCH	     1000u    /* interrupts per trace read: below the 1,024-sample trace RAM */
-#define TIMEOUT	     1000000u /* a measurement without ack ends after 10 ms: counted, not hung */
-#define LOOP_ITER    100u     /* iterations of the isr-loop100 case's delay loop */
 
 enum { SERIES_T1 = 0, SERIES_T2 = 1 };
 
@@ -138,10 +139,10 @@ static void wait_cycles(uint64_t cycles)
 
 struct t1t2_options {
 	platform_isr_fn isr;
-	int invalidate; /* invalidate both caches before each interrupt */
-	int dcache_off; /* stack and ISR data bypass the data cache */
-	unsigned extra; /* further enabled sources: test lines 2 .. 2 + extra - 1 */
-	int traffic;	/* background memory traffic of the bus master */
+	int invalidate;	 /* invalidate both caches before each interrupt */
+	int dcache_off;	 /* stack and ISR data bypass the data cache */
+	unsigned extra;	 /* further enabled sources: test lines 2 .. 2 + extra - 1 */
+	int traffic;	 /* background memory traffic of the bus master */
 	uint32_t period; /* cycles between timer interrupts */
 };
 
