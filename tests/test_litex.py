@@ -80,7 +80,7 @@ def test_line_monitors_are_instantiated_as_in_hw_soc(board: tuple) -> None:
     assert sorted(stim) == [0, 1]
     import soc as example
 
-    divisor = round(example.BOARDS["colorlight_i5"][1] / example.BAUD)  # 434 at 50 MHz
+    divisor = round(example.BOARDS["colorlight_i5"][1] / example.BAUD)  # 521 at 60 MHz
     assert re.search(rf"soc_uart #\(.*?\.DEFAULT_DIVISOR\s*\((?:\d+'d)?{divisor}\)", verilog, re.S)
     assert re.search(r"\.tx\s*\(\s*serial_tx\s*\)", verilog)
     sources = {Path(s[0]).name for s in soc.platform.sources}

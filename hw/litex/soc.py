@@ -32,11 +32,10 @@ sys.path.insert(0, str(HERE.parent / "tb"))
 
 BOARDS = {
     # board: (litex-boards target module, system clock, RAM in bytes (block RAM)). The Colorlight
-    # i5's system clock: its 25 MHz oscillator through litex-boards' PLL at 50 MHz, not
-    # litex-boards' default of 60 MHz, which this SoC on the LFE5U-25F does not meet with a margin
-    # (docs/boards.md); the RAM: the suite's image (program, .bss and stacks: about 54 KiB) in the
-    # smallest power of two
-    "colorlight_i5": ("litex_boards.targets.colorlight_i5", 50e6, 0x1_0000),
+    # i5's system clock: litex-boards' default for it, 60 MHz from its 25 MHz oscillator through
+    # the PLL; the RAM: the suite's image (program, .bss and stacks: about 57 KiB) in the smallest
+    # power of two
+    "colorlight_i5": ("litex_boards.targets.colorlight_i5", 60e6, 0x1_0000),
 }
 # nextpnr's placer and router for the board builds: the analytic placer (heap) and router2
 # (nextpnr-ecp5's default router, router1, had not routed this SoC after 50 minutes)
