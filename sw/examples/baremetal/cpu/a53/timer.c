@@ -18,9 +18,9 @@
 #define PRIO_HIGH 0x40u
 #define PRIO_LOW  0xA0u
 
-#define GICD_SGIR      0xF00u
-#define GICD_TYPER     0x004u
-#define GICC_BPR       0x008u
+#define GICD_SGIR  0xF00u
+#define GICD_TYPER 0x004u
+#define GICC_BPR   0x008u
 
 /* The program's handlers (platform_timer_init). */
 static const struct platform_timer_hooks *hooks;
