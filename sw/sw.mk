@@ -136,7 +136,9 @@ EX_A53_SRCS := $(EX_DIR)/cpu/a53/start.S $(EX_DIR)/cpu/a53/platform.c $(EX_DIR)/
 EX_VIRT_SRCS := $(EX_DIR)/cpu/a53/start.S $(EX_DIR)/cpu/a53/platform.c $(EX_DIR)/board/virt.c \
 	$(EX_DIR)/board/fdt.c sw/lib/latmon_ring.c
 EX_R5_SRCS := $(EX_DIR)/cpu/r5/start.S $(EX_DIR)/cpu/r5/platform.c
-EX_SUITE_SRCS := $(EX_DIR)/suite/timer_suite.c $(EX_DIR)/suite/timer_cases.c $(EX_DIR)/cpu/a53/timer.c
+# the suite runner with a case file (docs/baremetal.md): the timer cases, the fabric cases
+EX_SUITE_SRCS := $(EX_DIR)/suite/runner.c $(EX_DIR)/suite/timer_cases.c $(EX_DIR)/suite/timer_watch.c \
+	$(EX_DIR)/cpu/a53/timer.c
 
 # The example for a board (A53 and R5), and the A53 images for QEMU's ZCU102 model
 # (-DPLATFORM_SEMIHOSTING: exit through semihosting with main's status; docs/target/qemu.md).
@@ -164,7 +166,7 @@ EX_RV32 := riscv64-unknown-elf-gcc
 EX_RV32_FLAGS := -march=rv32im_zicsr_zifencei -mabi=ilp32 -DPLATFORM_FABRIC_IRQ=0u \
 	-L"$$$$(dirname "$$$$($(EX_RV32) -march=rv32im -mabi=ilp32 -print-libgcc-file-name)")"
 EX_RV32_SRCS := $(EX_DIR)/cpu/rv32/start.S $(EX_DIR)/cpu/rv32/platform.c $(EX_DIR)/board/soc.c
-EX_FABRIC_SUITE_SRCS := $(EX_DIR)/suite/fabric_suite.c $(EX_DIR)/suite/fabric_cases.c
+EX_FABRIC_SUITE_SRCS := $(EX_DIR)/suite/runner.c $(EX_DIR)/suite/fabric_cases.c
 
 # The example on the SoC's platform, and the fabric-measured suite, the firmware the SoC runs
 $(eval $(call EX_IMAGE,example-rv32,$(EX_RV32),$(EX_RV32_FLAGS),\

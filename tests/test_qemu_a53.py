@@ -111,7 +111,7 @@ def test_broken_isr_fails_with_a_message_not_a_hang(c_binary, tmp_path) -> None:
     assert "suite: FAILED" in result.console
 
 
-# The watchdog's limits (suite/timer_suite.c): a storm ends the case after 1000 interrupts; a
+# The watchdog's limits (suite/timer_watch.c): a storm ends the case after 1000 interrupts; a
 # case that makes no progress is cut by the physical timer after 10 x 20 ms of the counter, the run
 # stopped after a second expiry. Each broken handler must end with its message well inside
 # the runner's limit.

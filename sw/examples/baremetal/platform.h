@@ -7,19 +7,26 @@
  *
  * Not every CPU has every part; a program links only on a CPU that has what it uses:
  *
- *   part                                  a53               r5   rv32                used by
- *   console, init, irq enable and attach, yes               yes  yes                 every program
- *     storm guard
- *   exit                                  yes (board/)      -    yes                 the suites
- *   cmdline, board name, emulated,        yes (board/)      -    -                   timer suite
- *     hypervisor
- *   cycles                                yes (+ hz)        -    yes                 both suites
- *   irq detach, nesting, delay loop,      -                 -    yes                 fabric suite
- *     console speed
- *   irq mask/unmask/line, many irqs       yes               -    -                   timer suite
- *   caches                                platform_caches   -    invalidate, uncached  both suites
- *   harts                                 id, start, relax  -    id, start, join     both suites
- *   timer                                 yes               -    -                   timer suite
+ *   part                                 a53              r5          rv32          used by
+ *   console, init, irq enable and        yes              yes         yes           every program
+ *     attach, storm guard
+ *   exit                                 yes (board/)     yes         yes           the suites
+ *   cmdline                              yes (board/)     yes         yes (none)    the runner
+ *   board name, emulated, hypervisor     yes (board/)     -           -             timer cases
+ *   cycles                               yes (+ hz)       yes (+ hz)  yes           both suites
+ *   irq detach, nesting                  yes              yes         yes           fabric cases
+ *   delay loop                           -                yes         yes           fabric cases
+ *   console speed                        -                -           yes           fabric cases
+ *   irq mask/unmask                      yes              yes         -             timer cases
+ *   irq line, many irqs                  yes              -           -             timer cases
+ *   caches                               yes, dcache-off  -           invalidate,   both suites
+ *                                          run                        uncached
+ *   harts                                id, start, relax -           id, start,    both suites
+ *                                                                     join
+ *   timer                                yes              -           -             timer cases
+ *
+ * Nesting on the GIC (a53, r5): the dispatcher re-enables IRQs around an attached handler and the
+ * GIC's running priority lets only a higher one in (platform_irq_attach ranks the priorities).
  */
 #ifndef PLATFORM_H
 #define PLATFORM_H
@@ -45,6 +52,14 @@
  * one section, so that a small direct-mapped instruction cache holds it beside the main loop.
  */
 #define PLATFORM_ISR_CODE __attribute__((section(".text.isr")))
+/*
+ * The waiting loops the measured interrupts meet (a suite case's wait) are kept in the next
+ * section, right after the interrupt path: where they are in the cache is fixed by design, not by
+ * what else the program links.
+ */
+#define PLATFORM_WAIT_CODE __attribute__((section(".text.wait")))
+/* What the interrupt path calls after a handler has returned (the storm guard), after those. */
+#define PLATFORM_ISR_TAIL_CODE __attribute__((section(".text.isrtail")))
 
 /* ---- console, exit, identity ----------------------------------------------------------------- */
 

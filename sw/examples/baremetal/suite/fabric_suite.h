@@ -6,10 +6,10 @@
  * interrupts, nested interrupts, parallel handlers on two harts, background memory traffic, and
  * throughput — each measured by latmon cores and written as one latmon-log.
  *
- * Portable part: suite/fabric_suite.c (runner, latmon-log output) and suite/fabric_cases.c (the
- * cases) use only platform.h (a CPU's cycles, interrupts, nesting, caches, harts: cpu/<cpu>/) and
- * the board functions declared here (the fabric's test interrupt sources, their monitors and the
- * traffic generator: board/<board>.c).
+ * Portable part: the suite runner (suite/runner.c: the loop, the latmon-log output) and
+ * suite/fabric_cases.c (the cases, one latmon-log each) use only platform.h (a CPU's cycles,
+ * interrupts, nesting, caches, harts: cpu/<cpu>/) and the board functions declared here (the
+ * fabric's test interrupt sources, their monitors and the traffic generator: board/<board>.c).
  */
 #ifndef FFABRIC_SUITE_H
 #define FFABRIC_SUITE_H
@@ -20,6 +20,7 @@
 #include "latmon/latmon.h"
 #include "latmon/latmon_log.h"
 #include "platform.h"
+#include "suite/suite.h"
 
 /* ---- what the host may change in the image before a run ------------------------------------ */
 
@@ -106,27 +107,10 @@ void board_traffic(int on, void *window, uint32_t bytes, uint32_t gap_max, uint3
 /** Accesses the traffic master completed. */
 uint32_t board_traffic_count(void);
 
-/* ---- the suite (suite/fabric_suite.c, suite/fabric_cases.c) -------------------------------- */
+/* ---- the cases (suite/fabric_cases.c), run by the suite runner (suite/runner.c) ---------- */
 
-struct fsuite;
-
-/** One test case: writes one latmon-log through the suite's output functions. */
-struct fsuite_case {
-	const char *name;
-	const char *description;
-	int (*run)(struct fsuite *s, const struct fsuite_case *c);
-};
-
-extern const struct fsuite_case fsuite_cases[];
+/* The cases, in the order of fsuite_config.cases' bits. */
+extern const struct suite_case fsuite_cases[];
 extern const size_t fsuite_case_count;
-
-/* Output of a case (suite/fabric_suite.c): series, samples, counters, free header lines. */
-int fsuite_header(struct fsuite *s, const char *key, const char *value);
-int fsuite_header_u64(struct fsuite *s, const char *key, uint64_t value);
-int fsuite_series(struct fsuite *s, unsigned id, const char *name, const char *channel);
-int fsuite_sample(struct fsuite *s, unsigned id, uint32_t latency);
-int fsuite_counters(struct fsuite *s, unsigned id, const struct latmon_log_counter *c, size_t n);
-/** Interrupts per case, from the configuration. */
-uint32_t fsuite_rounds(const struct fsuite *s);
 
 #endif

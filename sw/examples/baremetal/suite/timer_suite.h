@@ -1,8 +1,8 @@
 /*
- * The timer suite's two halves (docs/target/qemu.md, "The suite"): the runner (timer_suite.c:
- * which cases, the per-case watchdog, the latmon-log output, main) and the cases (timer_cases.c:
- * the table, the interrupt handlers' records and how a sample of each kind is measured). Both
- * reach the CPU only through platform.h.
+ * The timer suite (docs/target/qemu.md, "The suite"): its cases (timer_cases.c: the table, the
+ * interrupt handlers' records and how a sample of each kind is measured) and its per-case
+ * watchdog (timer_watch.c), run by the suite runner (runner.c). All reach the CPU only through
+ * platform.h (its timer section).
  */
 #ifndef SUITE_TIMER_SUITE_H
 #define SUITE_TIMER_SUITE_H
@@ -11,50 +11,38 @@
 #include <stdint.h>
 
 #include "platform.h"
+#include "suite/suite.h"
 
 #define SUITE_SAMPLES 200u
 #define SUITE_CORES   2u
-
-enum suite_kind {
-	KIND_TIMER,
-	KIND_TIMER_IDLE,
-	KIND_PRIORITY,
-	KIND_NESTED,
-	KIND_OTHER_CORE,
-	KIND_CROSS_CORE,
-};
-
-struct suite_case {
-	const char *name;
-	const char *what;
-	enum suite_kind kind;
-	enum platform_caches caches;
-	int many_irqs;
-	int invalidate_each;
-};
 
 /* The cases, in the order the log lists them (timer_cases.c). */
 extern const struct suite_case suite_cases[];
 extern const size_t suite_case_count;
 
-/*
- * Before the first case: the wait for an interrupt before it counts as lost and the lead of a
- * programmed timer, in counts; @p stopped returns nonzero when the watchdog has tripped (the
- * waits end then).
- */
-void suite_cases_init(uint64_t timeout_ticks, uint64_t lead_ticks, int (*stopped)(void));
-/* One sample of case @p c: its latency in counts; the priority case counts its order errors.
- * @return 0 or a positive errno value (ETIMEDOUT: the interrupt did not come). */
-int suite_case_sample(const struct suite_case *c, int64_t *latency, uint32_t *order_errors);
-/* Start core 1 serving the two-core cases. @return 0, or a positive errno value (EALREADY: it
- * did not start in time). */
-int suite_core1_start(void);
-/* Core 0's counts so far: timer entries that preempted the low-priority handler, and the
- * handler's waits for the timer that timed out. */
-void suite_core0_counts(uint32_t *nested, uint32_t *soft_timeouts);
+/* ---- the watchdog (timer_watch.c) ---- */
 
-/* The handlers the platform calls (platform_timer_hooks), with the counter value on entry. */
-void suite_on_timer(uint64_t entry);
-void suite_on_soft_irq(uint64_t entry);
+/* Before the first case: the wait for an interrupt before it counts as lost, the time without
+ * progress before the watchdog trips and the storm limit (0: none). */
+void timer_watch_init(uint64_t timeout_ticks, uint64_t case_timeout_ticks, uint32_t storm_limit);
+/* A case starts: its name for the reports, the suite's own interrupts enabled again. */
+void timer_watch_case(const char *name);
+/* The case advanced (a sample): the counts and the no-progress timer start again. */
+void timer_watch_progress(void);
+/* The case has ended: the no-progress timer off. */
+void timer_watch_off(void);
+/* Nonzero once the watchdog has tripped in this case (its waits end then). */
+int timer_watch_tripped(void);
+/* A storm recorded between cases: reported (@return 1), else 0. */
+int timer_watch_storm_between(void);
+/* Report case @p name's failure @p err at sample @p k, with what the watchdog recorded. */
+void timer_watch_report(const char *name, unsigned k, int err);
+/* Forget the record (reported with its case). */
+void timer_watch_clear(void);
+/* The platform's hooks: every interrupt taken (0: run its handler, 1: masked as a storm), its
+ * handler returned, the watchdog timer expired. */
+int timer_watch_irq_entry(unsigned id);
+void timer_watch_irq_done(unsigned id);
+void timer_watch_expired(void);
 
 #endif

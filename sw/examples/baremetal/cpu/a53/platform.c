@@ -20,6 +20,7 @@ static struct {
 	void *ctx;
 } handlers[MAX_HANDLERS];
 static unsigned handler_count;
+static volatile int nesting; /* platform_irq_nesting */
 
 /*
  * Faults the tests inject through the command line, to show what a user sees:
@@ -105,8 +106,40 @@ int platform_irq_attach(unsigned id, platform_isr_fn isr, void *ctx)
 	if (err)
 		return err;
 	gic_enable(a53_board.gicd, a53_board.gicc, id);
+	{
+		unsigned ids[MAX_HANDLERS], n = 0;
+
+		for (unsigned i = 0; i < handler_count; i++)
+			if (handlers[i].attached)
+				ids[n++] = handlers[i].id;
+		gic_rank_priorities(a53_board.gicd, ids, n);
+	}
 	__asm__ volatile("msr daifclr, #2" ::: "memory"); /* unmask IRQ */
 	return 0;
+}
+
+void platform_irq_detach(unsigned id)
+{
+	uint64_t daif;
+
+	gic_disable(a53_board.gicd, id);
+	__asm__ volatile("mrs %0, daif\n\tmsr daifset, #2" : "=r"(daif)::"memory");
+	for (unsigned i = 0; i < handler_count; i++)
+		if (handlers[i].id == id && handlers[i].attached) {
+			handlers[i] = handlers[--handler_count];
+			break;
+		}
+	__asm__ volatile("msr daif, %0" ::"r"(daif) : "memory");
+}
+
+/*
+ * Nesting: the dispatcher unmasks IRQs around an attached handler; the GIC's running priority
+ * (the handler's, from platform_irq_attach) lets only those of higher priority in. The vectors
+ * keep ELR and SPSR on the stack (cpu/a53/start.S).
+ */
+void platform_irq_nesting(int on)
+{
+	nesting = on;
 }
 
 /*
@@ -167,7 +200,11 @@ void platform_irq_handler(uint64_t entry)
 			continue;
 		if (handlers[i].with_entry)
 			handlers[i].with_entry(entry);
-		else if (handlers[i].attached)
+		else if (handlers[i].attached && nesting) {
+			__asm__ volatile("msr daifclr, #2" ::: "memory");
+			handlers[i].attached(handlers[i].ctx);
+			__asm__ volatile("msr daifset, #2" ::: "memory");
+		} else if (handlers[i].attached)
 			handlers[i].attached(handlers[i].ctx);
 		else if (handlers[i].plain)
 			handlers[i].plain();

@@ -18,10 +18,9 @@
 #define PRIO_HIGH 0x40u
 #define PRIO_LOW  0xA0u
 
-#define GICD_ICENABLER 0x180u
-#define GICD_SGIR      0xF00u
-#define GICD_TYPER     0x004u
-#define GICC_BPR       0x008u
+#define GICD_SGIR  0xF00u
+#define GICD_TYPER 0x004u
+#define GICC_BPR   0x008u
 
 /* The program's handlers (platform_timer_init). */
 static const struct platform_timer_hooks *hooks;
@@ -403,6 +402,28 @@ int platform_caches(enum platform_caches mode)
 		return 0;
 	}
 	return EINVAL;
+}
+
+void platform_cache_invalidate(void)
+{
+	(void)platform_caches(PLATFORM_CACHES_INVALIDATE);
+}
+
+/* The A53 switches its caches off at run time: the whole of @p fn runs with them off. */
+void platform_run_dcache_off(void (*fn)(void *), void *arg)
+{
+	int was_on = caches_on_now;
+
+	(void)platform_caches(PLATFORM_CACHES_OFF);
+	fn(arg);
+	if (was_on)
+		(void)platform_caches(PLATFORM_CACHES_ON);
+}
+
+/* The cores' view of memory is coherent (inner shareable): the same address. */
+void *platform_uncached(void *p)
+{
+	return p;
 }
 
 /* ---- core 1 ---- */

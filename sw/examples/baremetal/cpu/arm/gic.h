@@ -42,6 +42,31 @@ static inline void gic_enable(uintptr_t gicd, uintptr_t gicc, unsigned id)
 	mmio_w32(gicc + GICC_CTLR, 1);
 }
 
+#define GICD_ICENABLER 0x180u
+
+/* Disable interrupt @p id at the distributor. */
+static inline void gic_disable(uintptr_t gicd, unsigned id)
+{
+	mmio_w32(gicd + GICD_ICENABLER + 4u * (id / 32u), 1u << (id % 32u));
+}
+
+/*
+ * platform_irq_attach's priorities: of the @p n attached interrupts @p ids, the lower ID gets the
+ * higher priority (a lower value), 0x80 + 8 x its rank, one preemption group each (the binary
+ * point of 0..2 splits at bit 3); from the eighth on they share the lowest, 0xB8.
+ */
+static inline void gic_rank_priorities(uintptr_t gicd, const unsigned *ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned rank = 0;
+
+		for (size_t k = 0; k < n; k++)
+			rank += ids[k] < ids[i];
+		*(volatile uint8_t *)(gicd + GICD_IPRIORITYR + ids[i]) =
+		    (uint8_t)(0x80u + 8u * (rank < 7u ? rank : 7u));
+	}
+}
+
 /* Acknowledge, run the handler, end: the body of the IRQ exception. */
 static inline void gic_dispatch(uintptr_t gicc, unsigned id, void (*isr)(void))
 {

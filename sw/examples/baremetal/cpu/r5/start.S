@@ -1,7 +1,7 @@
 /*
  * Cortex-R5 exception vectors of the bare-metal example (placed at address 0, the RPU's ATCM),
  * with stacks for IRQ and SVC mode, the FPU enabled (the image is built for the hard-float ABI),
- * .bss cleared, then main. No C library start code: the image links none (docs/baremetal.md).
+ * .bss cleared, then main and platform_exit with its status. No C library start code: the image links none (docs/baremetal.md).
  */
 	.syntax	unified
 	.arm
@@ -18,13 +18,24 @@ _vectors:
 	b	.			/* FIQ */
 
 	.text
-/* IRQ: save the caller-saved registers, run the C handler, return to the interrupted code. */
+/*
+ * IRQ: the return address and SPSR_irq go onto the SVC stack (SRS), the handler runs in SVC mode
+ * with the caller-saved registers saved and the stack 8-byte aligned (AAPCS), RFE returns. In SVC
+ * mode a nested IRQ (platform_irq_nesting) overwrites only LR_irq and SPSR_irq, both saved here.
+ */
 irq_entry:
 	sub	lr, lr, #4
+	srsdb	sp!, #0x13
+	cps	#0x13
 	push	{r0-r3, r12, lr}
+	and	r1, sp, #4
+	sub	sp, sp, r1
+	push	{r1, r4}		/* the adjustment (and r4, to keep 8 bytes) */
 	bl	platform_irq_handler
+	pop	{r1, r4}
+	add	sp, sp, r1
 	pop	{r0-r3, r12, lr}
-	movs	pc, lr
+	rfeia	sp!
 
 reset:
 	cps	#0x12			/* IRQ mode: its stack */
@@ -44,5 +55,4 @@ reset:
 	strlo	r2, [r0], #4
 	blo	1b
 	bl	main
-2:	wfi
-	b	2b
+	bl	platform_exit		/* main's status in r0; never returns */

@@ -110,12 +110,12 @@ static struct {
 	struct mailbox mailbox;
 } state;
 
-static volatile struct mailbox *shared_mailbox(void)
+PLATFORM_ISR_TAIL_CODE static volatile struct mailbox *shared_mailbox(void)
 {
 	return platform_uncached(&state.mailbox);
 }
 
-static volatile struct mailbox *shared_watchdog(void)
+PLATFORM_ISR_TAIL_CODE static volatile struct mailbox *shared_watchdog(void)
 {
 	return shared_mailbox();
 }
@@ -246,10 +246,11 @@ __attribute__((noinline)) static void fatal_trap(uint32_t mcause)
 
 /*
  * The storm guard, out of the interrupt path's section and called only after a handler has
- * returned, so that the dispatcher's code up to the handler stays as it was: handlers run per
- * hart since the interrupted code last ran.
+ * returned, so that the dispatcher's code up to the handler stays as it was; in its own section
+ * after the waiting loops, so that it shares no I$ line with them or with the interrupt path:
+ * handlers run per hart since the interrupted code last ran.
  */
-__attribute__((noinline)) static void storm_handler_returned(void)
+PLATFORM_ISR_TAIL_CODE __attribute__((noinline)) static void storm_handler_returned(void)
 {
 	unsigned hart = platform_hart_id(), id = 0;
 	volatile struct mailbox *w = shared_watchdog();
@@ -273,7 +274,7 @@ __attribute__((noinline)) static void storm_handler_returned(void)
 	w->served[hart] = 0;
 }
 
-__attribute__((noinline)) static void storm_trap_returns(void)
+PLATFORM_ISR_TAIL_CODE __attribute__((noinline)) static void storm_trap_returns(void)
 {
 	shared_watchdog()->served[platform_hart_id()] = 0; /* the interrupted code runs again */
 }
@@ -319,7 +320,7 @@ void platform_cache_invalidate(void)
 	__asm__ volatile(".word 0x0000500F\n\tfence.i" ::: "memory");
 }
 
-void *platform_uncached(void *p)
+PLATFORM_ISR_TAIL_CODE void *platform_uncached(void *p)
 {
 	return (void *)((uintptr_t)p | SOC_RAM_UNCACHED);
 }
@@ -468,6 +469,15 @@ void platform_hart_main(void)
 		/* the next tick (one shot; an earlier one armed during the work has rung) */
 		board_line_at(FSUITE_LINE_DOORBELL, board_now() + WATCHDOG_TICK);
 	}
+}
+
+/* The SoC gives its programs no command line (the suite's options are words the host patches in
+ * the image: suite/fabric_suite.h). */
+int platform_cmdline(char *buf, size_t size)
+{
+	if (size)
+		buf[0] = 0;
+	return 1;
 }
 
 void platform_console_speed(uint32_t cycles_per_bit)
