@@ -64,6 +64,13 @@ MUTATIONS: dict[str, tuple[str, str, str, str]] = {
         ".inc(sample_valid && !write && ring)",
         "stats",
     ),
+    # the unpipelined statistics take MIN from the latency input without a sample
+    "min-without-sample": (
+        "latmon_stats.v",
+        "if (sample_valid && below_min)",
+        "if (below_min)",
+        "stats-direct",
+    ),
     # the read response drops RVALID without waiting for RREADY
     "rvalid-not-held": (
         "latmon_axil_rd.v",

@@ -179,10 +179,12 @@ module latmon_stats #(
             reg [SUM_WIDTH:0] sum_acc = {(SUM_WIDTH+1){1'b0}};
             assign sum_full = sum_acc[SUM_WIDTH];
             assign sum = sum_full ? {SUM_WIDTH{1'b1}} : sum_acc[SUM_WIDTH-1:0];
+            // (the enables leave the reset out: it wins below, and is not in series with the
+            // comparators' carry chains)
             always @(posedge clk) begin
-                if (take && below_min)
+                if (sample_valid && below_min)
                     min <= sample_latency;
-                if (take && above_max)
+                if (sample_valid && above_max)
                     max <= sample_latency;
                 if (take && !sum_full)
                     sum_acc <= sum_acc + {{(SUM_WIDTH-CNT_WIDTH+1){1'b0}}, sample_latency};
