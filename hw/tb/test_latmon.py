@@ -833,6 +833,17 @@ def test_latmon_netlist_soak_quick() -> None:
 
 
 @pytest.mark.sim
+def test_latmon_netlist_soak_quick_small_timing() -> None:
+    """The same with the small timing structure (REG_DECODE = 0: every register block's read
+    multiplexer and the trace RAM's read reset; PIPE_COMPARE = 0): its netlist gives the RTL's
+    events and reads too."""
+    events = int(os.environ.get("LATMON_NETLIST_QUICK_EVENTS", NETLIST_QUICK_EVENTS))
+    diff = netlist_soak(events, "icarus", {**NETLIST_QUICK, **SMALL_TIMING})
+    assert diff["events"] >= events and diff["reads"] > 0
+    assert diff["event_mismatches"] == 0 and diff["read_mismatches"] == 0, diff
+
+
+@pytest.mark.sim
 @pytest.mark.slow
 @pytest.mark.skipif(
     "LATMON_NETLIST_SOAK_EVENTS" not in os.environ,
