@@ -34,6 +34,8 @@ ADDR_WIDTH = 16
 OPTIONS_OFF = {"HAS_HIST": 0, "HAS_STAMP": 0, "HAS_STIM": 0}
 # The published design's sizes: 16-bit latencies and samples, 512 deep, one channel.
 PAPER_SIZES = {"CNT_WIDTH": 16, "TRACE_WIDTH": 16, "TRACE_DEPTH": 512, "COUNTER_WIDTH": 16}
+# The timing structure that large builds need for Fmax, all left out (REG_DECODE, PIPE_COMPARE).
+SMALL_TIMING = {"REG_DECODE": 0, "PIPE_COMPARE": 0}
 # The published configuration: those sizes, the published register set (core part only), and
 # irq and ack from the fabric's clock domain (no synchronizers), as in the published set-up.
 PUBLISHED = {
@@ -44,6 +46,10 @@ PUBLISHED = {
     "HAS_TIMEOUT": 0,
     "HAS_COUNTERS": 0,
     "HAS_SUM": 0,
+    # the read decode in the AR cycle (REG_DECODE = 0); the statistics' comparisons stay
+    # pipelined: straight into their registers (PIPE_COMPARE = 0) the 16-bit comparators miss
+    # 250 MHz on ECP5 (published+direct_compare in docs/hw/resources.md)
+    "REG_DECODE": 0,
 }
 PAPER = {**PAPER_SIZES, **OPTIONS_OFF}
 # The minimal top (latmon_min): its parameters and their defaults.
@@ -85,6 +91,17 @@ CONFIGS: dict[str, Config] = {
     ),
     "published+sum": Config(
         "published + SUM_LO, SUM_HI, SUM_COUNT", {**PUBLISHED, "HAS_SUM": 1}, base="published"
+    ),
+    "published+reg_decode": Config(
+        "published + the read decode in flip-flops (REG_DECODE = 1)",
+        {**PUBLISHED, "REG_DECODE": 1},
+        base="published",
+    ),
+    "published+direct_compare": Config(
+        "published with the statistics' comparisons straight into their registers "
+        "(PIPE_COMPARE = 0): smaller, slower",
+        {**PUBLISHED, "PIPE_COMPARE": 0},
+        base="published",
     ),
     "paper": Config(
         "the published sizes with the whole core register map (interrupts, timeout, counters, "

@@ -13,7 +13,9 @@ module latmon_axil_formal #(
     parameter HAS_IRQ = 1,
     parameter HAS_TIMEOUT = 1,
     parameter HAS_COUNTERS = 1,
-    parameter HAS_SUM = 1
+    parameter HAS_SUM = 1,
+    parameter REG_DECODE = 1,
+    parameter PIPE_COMPARE = 1
 ) (
     input  wire        clk,
     input  wire        rst,
@@ -46,7 +48,8 @@ module latmon_axil_formal #(
         .CNT_WIDTH(4), .SYNC_STAGES(0), .TRACE_DEPTH(4), .TRACE_WIDTH(4), .COUNTER_WIDTH(4),
         .SUM_WIDTH(8), .HAS_HIST(HAS_HIST), .HIST_BINS_LOG2(2), .HAS_STAMP(HAS_STAMP),
         .STAMP_ENTRIES(2), .HAS_STIM(HAS_STIM), .ID_WIDTH(8), .HAS_IRQ(HAS_IRQ),
-        .HAS_TIMEOUT(HAS_TIMEOUT), .HAS_COUNTERS(HAS_COUNTERS), .HAS_SUM(HAS_SUM)
+        .HAS_TIMEOUT(HAS_TIMEOUT), .HAS_COUNTERS(HAS_COUNTERS), .HAS_SUM(HAS_SUM),
+        .REG_DECODE(REG_DECODE), .PIPE_COMPARE(PIPE_COMPARE)
     ) dut (
         .clk(clk), .rst(rst), .irq(irq), .ack(ack), .alarm(alarm), .irq_out(irq_out),
         .start_valid(start_valid), .start_id(start_id), .end_valid(end_valid),

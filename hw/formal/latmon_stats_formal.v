@@ -4,8 +4,9 @@
 // for every sequence of samples, pulses, THRESHOLD values, ring/stop mode, alarm
 // acknowledgements, clears and resets. The properties:
 //   - LAST is the last sample (one cycle later; 0 after clear); MIN and MAX the least and the
-//     greatest sample since clear, COUNT their number and SUM their sum (two cycles later;
-//     COUNT and SUM saturate, `saturated` says so): consistent with the samples;
+//     greatest sample since clear, COUNT their number and SUM their sum (two cycles later, one
+//     with PIPE_COMPARE = 0; COUNT and SUM saturate, `saturated` says so): consistent with the
+//     samples;
 //   - VIOLATIONS counts the samples above a THRESHOLD that is not 0, the alarm rises with one
 //     and falls with an acknowledgement; TIMEOUTS, OVERRUNS and IGNORED count their pulses;
 //   - no sample is lost without a TRACE_LOST count: every sample is either written to the trace
@@ -21,7 +22,9 @@ module latmon_stats_formal #(
     parameter COUNTER_WIDTH = 3,
     parameter SUM_WIDTH = 5,
     parameter DEPTH = 4,
-    parameter WIDTH = 3
+    parameter WIDTH = 3,
+    // the statistics' timing structure (latmon_stats): 1 pipelined, 0 direct
+    parameter PIPE_COMPARE = 1
 ) (
     input wire                 clk,
     input wire                 rst,
@@ -51,7 +54,8 @@ module latmon_stats_formal #(
     wire filled, wrapped, fill_pulse;
 
     latmon_stats #(
-        .CNT_WIDTH(CNT_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH), .SUM_WIDTH(SUM_WIDTH)
+        .CNT_WIDTH(CNT_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH), .SUM_WIDTH(SUM_WIDTH),
+        .PIPE_COMPARE(PIPE_COMPARE)
     ) stats (
         .clk(clk), .rst(rst), .clear(clear), .threshold(threshold), .alarm_clear(alarm_clear),
         .sample_valid(sample_valid), .sample_latency(sample_latency),
@@ -67,7 +71,7 @@ module latmon_stats_formal #(
     ) trace (
         .clk(clk), .rst(rst), .clear(clear), .ring(ring),
         .sample_valid(sample_valid), .sample_latency(sample_latency),
-        .rd_en(rd_en), .rd_addr(rd_addr), .rd_data(rd_data),
+        .rd_en(rd_en), .rd_addr(rd_addr), .rd_sel(1'b1), .rd_data(rd_data),
         .count(trace_count), .lost(lost), .filled(filled), .wrapped(wrapped),
         .fill_pulse(fill_pulse)
     );
@@ -100,6 +104,11 @@ module latmon_stats_formal #(
     endfunction
 
     wire m_take = sample_valid && !reset;            // a sample of this cycle counts
+    // the sample as the statistics apply it: a cycle later (PIPE_COMPARE = 1), or now
+    wire                 t_valid = PIPE_COMPARE != 0 ? s1_valid : m_take;
+    wire [CNT_WIDTH-1:0] t_latency = PIPE_COMPARE != 0 ? s1_latency : sample_latency;
+    wire                 t_violation = PIPE_COMPARE != 0 ? s1_violation
+                                       : threshold != 0 && sample_latency > threshold;
     wire m_write = sample_valid && (ring || !m_filled);
 
     always @(posedge clk) begin
@@ -108,19 +117,19 @@ module latmon_stats_formal #(
         s1_violation <= threshold != 0 && sample_latency > threshold;
         if (sample_valid)
             m_last <= sample_latency;
-        if (s1_valid) begin
-            if (s1_latency < m_min) m_min <= s1_latency;
-            if (s1_latency > m_max) m_max <= s1_latency;
+        if (t_valid) begin
+            if (t_latency < m_min) m_min <= t_latency;
+            if (t_latency > m_max) m_max <= t_latency;
             m_count <= inc_sat(m_count, 1'b1);
             if (m_sum[SUM_WIDTH] == 1'b0)
-                m_sum <= m_sum + s1_latency > {1'b0, S_ONES} ? {1'b1, {SUM_WIDTH{1'b0}}}
-                                                             : m_sum + s1_latency;
+                m_sum <= m_sum + t_latency > {1'b0, S_ONES} ? {1'b1, {SUM_WIDTH{1'b0}}}
+                                                             : m_sum + t_latency;
         end
-        m_violations <= inc_sat(m_violations, s1_valid && s1_violation);
+        m_violations <= inc_sat(m_violations, t_valid && t_violation);
         m_timeouts <= inc_sat(m_timeouts, timeout_pulse);
         m_overruns <= inc_sat(m_overruns, overrun_pulse);
         m_ignored <= inc_sat(m_ignored, ignored_pulse);
-        if (s1_valid && s1_violation)
+        if (t_valid && t_violation)
             m_alarm <= 1'b1;
         else if (alarm_clear)
             m_alarm <= 1'b0;
@@ -161,7 +170,7 @@ module latmon_stats_formal #(
             assert(saturated == (m_sum[SUM_WIDTH] || m_count == C_ONES || m_violations == C_ONES
                                  || m_overruns == C_ONES || m_ignored == C_ONES
                                  || m_timeouts == C_ONES));
-            assert(violation_pulse == (s1_valid && s1_violation));
+            assert(violation_pulse == (t_valid && t_violation));
             assert(violations == m_violations);
             assert(timeouts == m_timeouts);
             assert(overruns == m_overruns);

@@ -28,6 +28,12 @@ Register interface of every generated module:
                                         the cycle after the load until the next load;
                                         rd_data is zero when rd_hit is 0
 
+With the module parameter REG_DECODE = 0 (the small timing structure) the read is decoded in
+the AR cycle instead: the value of the register at rd_addr (a multiplexer on bits 7:2) and the
+hit are registered at rd_req, in one 32-bit register and one flip-flop (no select flip-flops, no
+second step); rd_data and rd_hit are valid from the cycle after rd_req, as above, and swacc is
+then rd_req with the register's address. The rest of this section is REG_DECODE = 1.
+
 Neither the address decode nor a multiplexer sits in series with a register's enable or with
 another: the decode ends in flip-flops loaded in every cycle from the address alone (a page
 flip-flop per page, a one-hot word select per register); a write's enable is wr_go (wr_req
@@ -203,9 +209,11 @@ class ModuleWriter:
         self.lines: list[str] = []
         self.read_page = ""  # the flip-flop of a read's load of the page (set by decode)
         self.read_other = ""  # ... of a read of another address
+        self.page = 0  # the part's 256-byte page (set by decode)
+        self.pad = ""  # added in front of every line (inside a generate branch)
 
     def emit(self, line: str = "") -> None:
-        self.lines.append(line)
+        self.lines.append(self.pad + line if line else line)
 
     # ---- header and ports ----------------------------------------------------------------
 
@@ -231,7 +239,11 @@ class ModuleWriter:
         self.emit(f"module {self.name} #(")
         plist = [
             "    // Width of the AXI4-Lite byte address (16..32).",
-            "    parameter ADDR_WIDTH = 16",
+            "    parameter ADDR_WIDTH = 16,",
+            "    // The read decode: 1 registers it (a select flip-flop per register, the value",
+            "    // in the next cycle: for Fmax in large builds); 0 registers the selected value",
+            "    // in the AR cycle from the address (fewer LUTs and flip-flops: small builds).",
+            "    parameter REG_DECODE = 1",
         ]
         for p in params:
             plist[-1] += ","
@@ -318,6 +330,14 @@ class ModuleWriter:
             )
             self.emit("")
 
+    @staticmethod
+    def word(r: Register) -> int:
+        return (r.offset & 0xFF) >> 2
+
+    def word_of(self, bus: str, r: Register) -> str:
+        w = self.word(r)
+        return f"{bus}_word_hi[{w >> 3}] && {bus}_word_lo[{w & 7}]"
+
     def decode(self) -> None:
         self.emit(
             "    // ---- address decode ------------------------------------------------------"
@@ -337,6 +357,7 @@ class ModuleWriter:
                 "once); give the part's registers addresses in one page or split the part"
             )
         (page,) = pages
+        self.page = page
         self.emit("    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).")
         for bus in ("wr", "rd"):
             self.emit(
@@ -405,6 +426,9 @@ class ModuleWriter:
         self.emit("    // read in the cycle after wr_req only: of that cycle's address")
         self.emit(f"    assign wr_hit = (wr_in_page_{page:02x} && wr_in_words_{page:02x});")
         self.emit("")
+
+    def read_decode(self) -> None:
+        page = self.page
         # The read's load is registered in the block, in two flip-flops: a read of its page,
         # a read of any other address. The page's enables the read data and the other zeroes
         # it (a synchronous reset, not a term of the AND-OR), so no select is the page's
@@ -428,7 +452,7 @@ class ModuleWriter:
         self.emit(f"        {self.read_other} <= rd_req && !rd_page_{page:02x} && !rst;")
         self.emit(f"        rd_in_words_{page:02x} <= rd_words_{page:02x};")
         for r in self.regs:
-            self.emit(f"        rd_{r.ident} <= {word_of('rd', r)};")
+            self.emit(f"        rd_{r.ident} <= {self.word_of('rd', r)};")
         self.emit("        // with the data (the load), from the select flip-flops")
         # the hit from the load's and the words' flip-flops (an OR of every select was a chain
         # of four LUTs)
@@ -437,8 +461,6 @@ class ModuleWriter:
         self.emit(f"        if ({self.read_other} || rst)")
         self.emit("            rd_hit_reg <= 1'b0;")
         self.emit("    end")
-        self.emit("    assign rd_hit = rd_hit_reg;")
-        self.emit("")
 
     @staticmethod
     def read_name(f: Field) -> str:
@@ -588,6 +610,23 @@ class ModuleWriter:
         for r in self.regs:
             self.emit(f"    wire [31:0] read_{r.ident} =")
             self.emit(f"        {self.value_expr(r)};")
+        self.emit("")
+        self.emit("    generate")
+        self.emit("        if (REG_DECODE != 0) begin : g_rd_registered")
+        self.pad = "        "
+        self.read_decode()
+        self.read_registered()
+        self.pad = ""
+        self.emit("        end else begin : g_rd_direct")
+        self.pad = "        "
+        self.read_direct()
+        self.pad = ""
+        self.emit("        end")
+        self.emit("    endgenerate")
+        self.emit("")
+
+    def read_registered(self) -> None:
+        """REG_DECODE = 1: the value of the register whose select flip-flop is set."""
         for r in self.regs:
             for f in r.fields:
                 if f.swacc:
@@ -605,7 +644,7 @@ class ModuleWriter:
         self.emit("    always @(posedge clk) begin")
         self.emit(f"        if ({self.read_page}) begin")
         for k, piece in enumerate(pieces):
-            terms = " |\n                ".join(
+            terms = f" |\n{self.pad}                ".join(
                 f"({{32{{rd_{r.ident}}}}} & read_{r.ident})" for r in piece
             )
             self.emit(f"            rd_data_{k} <= {terms};")
@@ -617,7 +656,47 @@ class ModuleWriter:
         self.emit("    end")
         ors = " | ".join(f"rd_data_{k}" for k in range(len(pieces)))
         self.emit(f"    assign rd_data = {ors};")
-        self.emit("")
+        self.emit("    assign rd_hit = rd_hit_reg;")
+
+    def read_direct(self) -> None:
+        """REG_DECODE = 0: the value of the register at the AR cycle's address, registered then."""
+        page = self.page
+        for line in (
+            "REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the",
+            "selected register's value (a multiplexer on address bits 7:2) and the hit go into",
+            "one register each then, zero for another page or a word without a register. The",
+            "value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.",
+        ):
+            self.emit(f"    // {line}")
+        for r in self.regs:
+            for f in r.fields:
+                if f.swacc:
+                    self.emit(
+                        f"    assign {f.port}_swacc = rd_req && rd_page_{page:02x} && "
+                        f"rd_addr[7:2] == 6'd{self.word(r)};"
+                    )
+        self.emit("    reg [31:0] rd_value;")
+        self.emit("    always @* begin")
+        self.emit("        case (rd_addr[7:2])")
+        for r in self.regs:
+            self.emit(f"            6'd{self.word(r)}: rd_value = read_{r.ident};")
+        self.emit("            default: rd_value = 32'd0;")
+        self.emit("        endcase")
+        self.emit("    end")
+        self.emit("    reg [31:0] rd_data_reg = 32'd0;")
+        self.emit("    reg        rd_hit_reg = 1'b0;")
+        self.emit("    always @(posedge clk) begin")
+        self.emit("        if (rd_req) begin")
+        self.emit(f"            rd_data_reg <= rd_page_{page:02x} ? rd_value : 32'd0;")
+        self.emit(f"            rd_hit_reg <= rd_page_{page:02x} && rd_words_{page:02x};")
+        self.emit("        end")
+        self.emit("        if (rst) begin")
+        self.emit("            rd_data_reg <= 32'd0;")
+        self.emit("            rd_hit_reg <= 1'b0;")
+        self.emit("        end")
+        self.emit("    end")
+        self.emit("    assign rd_data = rd_data_reg;")
+        self.emit("    assign rd_hit = rd_hit_reg;")
 
     def unused(self) -> None:
         """Consume the inputs a part leaves (partly) unused, so that lint stays quiet."""

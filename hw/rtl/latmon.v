@@ -54,7 +54,15 @@ module latmon #(
     // The event counters VIOLATIONS, OVERRUNS, IGNORED and TRACE_LOST.
     parameter HAS_COUNTERS = 1,
     // The exact sum of the latencies: SUM_LO, SUM_HI, SUM_COUNT.
-    parameter HAS_SUM = 1
+    parameter HAS_SUM = 1,
+    // The timing structure (docs/hw/resources.md lists what each costs), for Fmax in large
+    // builds; a small build leaves them out. REG_DECODE: the register blocks' read decode in
+    // flip-flops (1: a select flip-flop per register, the value registered a cycle after AR;
+    // 0: the value registered in the AR cycle from the address). PIPE_COMPARE: the statistics'
+    // comparisons in a pipeline stage of their own (1: MIN, MAX and the alarm two cycles after a
+    // sample; 0: one cycle, each comparator straight into its register).
+    parameter REG_DECODE = 1,
+    parameter PIPE_COMPARE = 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -253,7 +261,8 @@ module latmon #(
 
     latmon_stats #(
         .CNT_WIDTH(CNT_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH), .SUM_WIDTH(SUM_WIDTH),
-        .HAS_SUM(HAS_SUM), .HAS_COUNTERS(HAS_COUNTERS), .HAS_TIMEOUT(HAS_TIMEOUT)
+        .HAS_SUM(HAS_SUM), .HAS_COUNTERS(HAS_COUNTERS), .HAS_TIMEOUT(HAS_TIMEOUT),
+        .PIPE_COMPARE(PIPE_COMPARE), .SOURCE_HOLDS(HAS_STAMP == 0 ? 1 : 0)
     ) stats_inst (
         .clk(clk), .rst(rst), .clear(clear), .threshold(threshold), .alarm_clear(alarm_clear),
         .sample_valid(sample_valid), .sample_latency(sample_latency),
@@ -297,7 +306,8 @@ module latmon #(
     ) trace_inst (
         .clk(clk), .rst(rst), .clear(clear), .ring(trace_ring),
         .sample_valid(sample_valid), .sample_latency(sample_latency),
-        .rd_en(rd_req), .rd_addr(rd_addr[2 +: TRACE_AW]), .rd_data(trace_rd_data),
+        .rd_en(rd_req), .rd_addr(rd_addr[2 +: TRACE_AW]), .rd_sel(trace_rd_sel),
+        .rd_data(trace_rd_data),
         .count(trace_count), .lost(trace_lost), .filled(trace_filled), .wrapped(trace_wrapped),
         .fill_pulse(trace_fill_pulse)
     );
@@ -309,8 +319,22 @@ module latmon #(
         trace_wr_hit_reg <= wr_in_trace;  // read in the cycle after wr_req only
     assign wr_hits[8] = trace_wr_hit_reg;
     assign rd_hits[8] = trace_hit_reg;
-    assign rd_datas[32*8 +: 32] = trace_sel_reg ? {{(32-TRACE_WIDTH){1'b0}}, trace_rd_data}
-                                                : 32'd0;
+    // The word, or 0 when the read is not of one: REG_DECODE = 1 selects it after the RAM from
+    // a flip-flop; 0 resets the RAM's read latch in the AR cycle instead (no LUT behind the
+    // RAM, the decode in front of its reset pin).
+    wire trace_rd_sel;
+    wire [TRACE_WIDTH-1:0] trace_word;
+    generate
+        if (REG_DECODE != 0) begin : g_trace_sel_reg
+            assign trace_rd_sel = 1'b1;
+            assign trace_word = trace_sel_reg ? trace_rd_data : {TRACE_WIDTH{1'b0}};
+        end else begin : g_trace_sel_ram
+            assign trace_rd_sel = rd_in_trace && (rd_addr[TRACE_WB-1:2] >> TRACE_AW) == 0;
+            assign trace_word = trace_rd_data;
+            wire unused_trace_sel = trace_sel_reg;
+        end
+    endgenerate
+    assign rd_datas[32*8 +: 32] = {{(32-TRACE_WIDTH){1'b0}}, trace_word};
 
     // ---- histogram ---------------------------------------------------------------------------
 
@@ -390,7 +414,9 @@ module latmon #(
                 .sum(hist_sum), .min(hist_min), .max(hist_max), .saturated(hist_saturated)
             );
 
-            latmon_regs_hist #(.ADDR_WIDTH(ADDR_WIDTH), .CNT_WIDTH(CNT_WIDTH)) regs_inst (
+            latmon_regs_hist #(
+                .ADDR_WIDTH(ADDR_WIDTH), .REG_DECODE(REG_DECODE), .CNT_WIDTH(CNT_WIDTH)
+            ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
                 .wr_hit(wr_hits[5]), .rd_req(rd_req), .rd_addr(rd_addr),
@@ -490,7 +516,7 @@ module latmon #(
                 .duplicates(stamp_duplicates), .outstanding(stamp_outstanding)
             );
 
-            latmon_regs_stamp #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
+            latmon_regs_stamp #(.ADDR_WIDTH(ADDR_WIDTH), .REG_DECODE(REG_DECODE)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
                 .wr_hit(wr_hits[6]), .rd_req(rd_req), .rd_addr(rd_addr),
@@ -535,7 +561,7 @@ module latmon #(
                 .sent(stim_sent)
             );
 
-            latmon_regs_stim #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
+            latmon_regs_stim #(.ADDR_WIDTH(ADDR_WIDTH), .REG_DECODE(REG_DECODE)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
                 .wr_hit(wr_hits[7]), .rd_req(rd_req), .rd_addr(rd_addr),
@@ -568,7 +594,8 @@ module latmon #(
     generate
         if (HAS_TIMEOUT != 0) begin : g_timeout
             latmon_regs_timeout #(
-                .ADDR_WIDTH(ADDR_WIDTH), .CNT_WIDTH(CNT_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH)
+                .ADDR_WIDTH(ADDR_WIDTH), .REG_DECODE(REG_DECODE), .CNT_WIDTH(CNT_WIDTH),
+                .COUNTER_WIDTH(COUNTER_WIDTH)
             ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
@@ -589,7 +616,7 @@ module latmon #(
     generate
         if (HAS_COUNTERS != 0) begin : g_counters
             latmon_regs_counters #(
-                .ADDR_WIDTH(ADDR_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH)
+                .ADDR_WIDTH(ADDR_WIDTH), .REG_DECODE(REG_DECODE), .COUNTER_WIDTH(COUNTER_WIDTH)
             ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
@@ -613,7 +640,7 @@ module latmon #(
             wire sum_lo_read;
             wire [63:0] sum_wide = {{(64-SUM_WIDTH){1'b0}}, sum};
             latmon_regs_sum #(
-                .ADDR_WIDTH(ADDR_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH)
+                .ADDR_WIDTH(ADDR_WIDTH), .REG_DECODE(REG_DECODE), .COUNTER_WIDTH(COUNTER_WIDTH)
             ) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
@@ -639,7 +666,7 @@ module latmon #(
         if (HAS_IRQ != 0) begin : g_irq
             wire [6:0] status, enabled;
             reg irq_out_reg = 1'b0;
-            latmon_regs_irq #(.ADDR_WIDTH(ADDR_WIDTH)) regs_inst (
+            latmon_regs_irq #(.ADDR_WIDTH(ADDR_WIDTH), .REG_DECODE(REG_DECODE)) regs_inst (
                 .clk(clk), .rst(rst),
                 .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),
                 .wr_hit(wr_hits[1]), .rd_req(rd_req), .rd_addr(rd_addr),
@@ -679,7 +706,8 @@ module latmon #(
     // ---- core registers ----------------------------------------------------------------------
 
     latmon_regs_core #(
-        .ADDR_WIDTH(ADDR_WIDTH), .CNT_WIDTH(CNT_WIDTH), .COUNTER_WIDTH(COUNTER_WIDTH)
+        .ADDR_WIDTH(ADDR_WIDTH), .REG_DECODE(REG_DECODE), .CNT_WIDTH(CNT_WIDTH),
+        .COUNTER_WIDTH(COUNTER_WIDTH)
     ) regs_core_inst (
         .clk(clk), .rst(rst),
         .wr_req(wr_req), .wr_addr(wr_addr), .wr_data(wr_data), .wr_strb(wr_strb),

@@ -34,7 +34,9 @@ package latmon_pkg is
       HAS_IRQ       : integer := 1;    -- irq_out, IRQ_ENABLE, IRQ_STATUS (0: left out)
       HAS_TIMEOUT   : integer := 1;    -- TIMEOUT, TIMEOUTS (0: left out)
       HAS_COUNTERS  : integer := 1;    -- VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST (0: left out)
-      HAS_SUM       : integer := 1     -- SUM_LO, SUM_HI, SUM_COUNT (0: left out)
+      HAS_SUM       : integer := 1;    -- SUM_LO, SUM_HI, SUM_COUNT (0: left out)
+      REG_DECODE    : integer := 1;    -- read decode in flip-flops (0: in the AR cycle)
+      PIPE_COMPARE  : integer := 1     -- statistics' compares pipelined (0: direct)
     );
     port (
       clk            : in  std_logic;

@@ -31,6 +31,7 @@ module latmon_trace #(
 
     input  wire                     rd_en,    // read rd_addr into rd_data (else rd_data holds)
     input  wire [$clog2(DEPTH)-1:0] rd_addr,
+    input  wire                     rd_sel,   // with rd_en: 0 reads 0 (the read latch's reset)
     output reg  [WIDTH-1:0]         rd_data = {WIDTH{1'b0}},
 
     output reg  [31:0]              count = 32'd0,
@@ -95,7 +96,7 @@ module latmon_trace #(
         if (write)
             mem[count[AW-1:0]] <= value;
         if (rd_en)
-            rd_data <= mem[rd_addr];
+            rd_data <= rd_sel ? mem[rd_addr] : {WIDTH{1'b0}};
     end
 
     // The flags from sample_valid, not from `write` (equal here: a sample fills the RAM only

@@ -24,7 +24,7 @@ from simulate import HW, ip_modules, rtl, tb_hdl
 
 if HW.as_posix() not in sys.path:  # hw/ip_configs.py, the configurations' one home
     sys.path.insert(0, HW.as_posix())
-from ip_configs import CONFIGS, DEFAULTS, MIN_DEFAULTS, OPTIONS_OFF, PARAMS
+from ip_configs import CONFIGS, DEFAULTS, MIN_DEFAULTS, OPTIONS_OFF, PARAMS, SMALL_TIMING
 
 __all__ = [
     "CONFIGS",
@@ -32,6 +32,7 @@ __all__ = [
     "MIN_DEFAULTS",
     "OPTIONS_OFF",
     "PARAMS",
+    "SMALL_TIMING",
 ]  # read by the test modules from here
 
 # The IP's modules, from their one home (hw/latmon.core).

@@ -16,7 +16,17 @@ import pytest
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
 from cocotbext.axi import AxiResp
 from latmon_ip import CONFIGS as NAMED
-from latmon_ip import DEFAULTS, IPTB, OPTIONS_OFF, RTL_FILES, caps, caps2, present, sources
+from latmon_ip import (
+    DEFAULTS,
+    IPTB,
+    OPTIONS_OFF,
+    RTL_FILES,
+    SMALL_TIMING,
+    caps,
+    caps2,
+    present,
+    sources,
+)
 from latmon_tb import CLOCK_NS, Stimulus, check, random_stimulus, waveform
 from model.latmon_core_model import Kind, core_model
 from model.latmon_hist_model import histogram
@@ -294,8 +304,14 @@ async def interrupts_and_alarm(dut) -> None:
     # a violation: alarm pin and STATUS.ALARM stay up until IRQ_STATUS.ALARM is cleared
     await tb.drive([(3, 1, None), (4, 0, None), (40, None, 1), (41, None, 0)])  # latency 37
     # the alarm pin rises SYNC_STAGES + 4 cycles after the ack, one more with the timestamp
-    # mode built in (the sample register after the source select) (docs/hw/latmon.md, timing)
-    await tb.settle(tb.p["SYNC_STAGES"] + 4 + (1 if tb.p["HAS_STAMP"] else 0))
+    # mode built in (the sample register after the source select), one less with the
+    # statistics' comparisons unpipelined (docs/hw/latmon.md, timing)
+    await tb.settle(
+        tb.p["SYNC_STAGES"]
+        + 4
+        + (1 if tb.p["HAS_STAMP"] else 0)
+        - (0 if tb.p["PIPE_COMPARE"] else 1)
+    )
     assert int(dut.alarm.value) == 1
     assert await tb.read("IRQ_STATUS") == sample_bit | alarm_bit
     assert await tb.read("VIOLATIONS") == 1
@@ -746,6 +762,10 @@ CONFIGS = {
     "published": NAMED["published"].params,
     # the published core: no histogram, timestamp mode or stimulus
     "paper": NAMED["paper"].params,
+    # the whole core map with the small timing structure (the read decode in the AR cycle, the
+    # statistics' comparisons straight into their registers): the interrupts, the alarm's
+    # timing and SUM_LO's snapshot with it
+    "paper-small": {**NAMED["paper"].params, **SMALL_TIMING},
     "hist4096-stamp4-id8": {"HIST_BINS_LOG2": 12, "STAMP_ENTRIES": 4, "ID_WIDTH": 8},
     "depth16-nosync": {"TRACE_DEPTH": 16, "SYNC_STAGES": 0},
     "depth4096-nosync": {"TRACE_DEPTH": 4096, "SYNC_STAGES": 0},
@@ -808,6 +828,17 @@ def test_latmon_netlist_soak_quick() -> None:
     events and reads, every one (Icarus, 4-state: a value synthesis left undefined is X there)."""
     events = int(os.environ.get("LATMON_NETLIST_QUICK_EVENTS", NETLIST_QUICK_EVENTS))
     diff = netlist_soak(events, "icarus", NETLIST_QUICK)
+    assert diff["events"] >= events and diff["reads"] > 0
+    assert diff["event_mismatches"] == 0 and diff["read_mismatches"] == 0, diff
+
+
+@pytest.mark.sim
+def test_latmon_netlist_soak_quick_small_timing() -> None:
+    """The same with the small timing structure (REG_DECODE = 0: every register block's read
+    multiplexer and the trace RAM's read reset; PIPE_COMPARE = 0): its netlist gives the RTL's
+    events and reads too."""
+    events = int(os.environ.get("LATMON_NETLIST_QUICK_EVENTS", NETLIST_QUICK_EVENTS))
+    diff = netlist_soak(events, "icarus", {**NETLIST_QUICK, **SMALL_TIMING})
     assert diff["events"] >= events and diff["reads"] > 0
     assert diff["event_mismatches"] == 0 and diff["read_mismatches"] == 0, diff
 

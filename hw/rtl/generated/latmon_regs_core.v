@@ -8,6 +8,10 @@
 module latmon_regs_core #(
     // Width of the AXI4-Lite byte address (16..32).
     parameter ADDR_WIDTH = 16,
+    // The read decode: 1 registers it (a select flip-flop per register, the value
+    // in the next cycle: for Fmax in large builds); 0 registers the selected value
+    // in the AR cycle from the address (fewer LUTs and flip-flops: small builds).
+    parameter REG_DECODE = 1,
     // Bits the hardware keeps of the fields sized by CNT_WIDTH (1..32).
     parameter CNT_WIDTH = 32,
     // Bits the hardware keeps of the fields sized by COUNTER_WIDTH (1..32).
@@ -130,49 +134,6 @@ module latmon_regs_core #(
     end
     // read in the cycle after wr_req only: of that cycle's address
     assign wr_hit = (wr_in_page_00 && wr_in_words_00);
-
-    // Reads: the address decoded in every cycle into flip-flops: in the
-    // cycle after rd_req (the load) they tell of the AR cycle's address, the
-    // only one used. The load: of a read of this page, or of another address.
-    reg rd_load_page_00 = 1'b0;
-    reg rd_load_other_00 = 1'b0;
-    reg rd_in_words_00 = 1'b0;
-    reg rd_id = 1'b0;  // 0x000
-    reg rd_version = 1'b0;  // 0x004
-    reg rd_caps = 1'b0;  // 0x008
-    reg rd_ctrl = 1'b0;  // 0x00C
-    reg rd_status = 1'b0;  // 0x010
-    reg rd_threshold = 1'b0;  // 0x020
-    reg rd_last = 1'b0;  // 0x024
-    reg rd_min = 1'b0;  // 0x028
-    reg rd_max = 1'b0;  // 0x02C
-    reg rd_count = 1'b0;  // 0x030
-    reg rd_trace_count = 1'b0;  // 0x050
-    reg rd_caps2 = 1'b0;  // 0x058
-    reg rd_hit_reg = 1'b0;
-    always @(posedge clk) begin
-        rd_load_page_00 <= rd_req && rd_page_00 && !rst;
-        rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
-        rd_in_words_00 <= rd_words_00;
-        rd_id <= rd_word_hi[0] && rd_word_lo[0];
-        rd_version <= rd_word_hi[0] && rd_word_lo[1];
-        rd_caps <= rd_word_hi[0] && rd_word_lo[2];
-        rd_ctrl <= rd_word_hi[0] && rd_word_lo[3];
-        rd_status <= rd_word_hi[0] && rd_word_lo[4];
-        rd_threshold <= rd_word_hi[1] && rd_word_lo[0];
-        rd_last <= rd_word_hi[1] && rd_word_lo[1];
-        rd_min <= rd_word_hi[1] && rd_word_lo[2];
-        rd_max <= rd_word_hi[1] && rd_word_lo[3];
-        rd_count <= rd_word_hi[1] && rd_word_lo[4];
-        rd_trace_count <= rd_word_hi[2] && rd_word_lo[4];
-        rd_caps2 <= rd_word_hi[2] && rd_word_lo[6];
-        // with the data (the load), from the select flip-flops
-        if (rd_load_page_00)
-            rd_hit_reg <= rd_in_words_00;
-        if (rd_load_other_00 || rst)
-            rd_hit_reg <= 1'b0;
-    end
-    assign rd_hit = rd_hit_reg;
 
     // ---- CTRL ----------------------------------------------------------------------------
 
@@ -325,31 +286,115 @@ module latmon_regs_core #(
         {trace_count_value};
     wire [31:0] read_caps2 =
         {11'd0, caps2_id_width, 1'd0, caps2_stamp_entries, 4'd0, caps2_hist_bins_log2};
-    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
-    // of at most 6 registers ORed after their flip-flops.
-    reg [31:0] rd_data_0 = 32'd0;
-    reg [31:0] rd_data_1 = 32'd0;
-    always @(posedge clk) begin
-        if (rd_load_page_00) begin
-            rd_data_0 <= ({32{rd_id}} & read_id) |
-                ({32{rd_version}} & read_version) |
-                ({32{rd_caps}} & read_caps) |
-                ({32{rd_ctrl}} & read_ctrl) |
-                ({32{rd_status}} & read_status) |
-                ({32{rd_threshold}} & read_threshold);
-            rd_data_1 <= ({32{rd_last}} & read_last) |
-                ({32{rd_min}} & read_min) |
-                ({32{rd_max}} & read_max) |
-                ({32{rd_count}} & read_count) |
-                ({32{rd_trace_count}} & read_trace_count) |
-                ({32{rd_caps2}} & read_caps2);
+
+    generate
+        if (REG_DECODE != 0) begin : g_rd_registered
+            // Reads: the address decoded in every cycle into flip-flops: in the
+            // cycle after rd_req (the load) they tell of the AR cycle's address, the
+            // only one used. The load: of a read of this page, or of another address.
+            reg rd_load_page_00 = 1'b0;
+            reg rd_load_other_00 = 1'b0;
+            reg rd_in_words_00 = 1'b0;
+            reg rd_id = 1'b0;  // 0x000
+            reg rd_version = 1'b0;  // 0x004
+            reg rd_caps = 1'b0;  // 0x008
+            reg rd_ctrl = 1'b0;  // 0x00C
+            reg rd_status = 1'b0;  // 0x010
+            reg rd_threshold = 1'b0;  // 0x020
+            reg rd_last = 1'b0;  // 0x024
+            reg rd_min = 1'b0;  // 0x028
+            reg rd_max = 1'b0;  // 0x02C
+            reg rd_count = 1'b0;  // 0x030
+            reg rd_trace_count = 1'b0;  // 0x050
+            reg rd_caps2 = 1'b0;  // 0x058
+            reg rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                rd_load_page_00 <= rd_req && rd_page_00 && !rst;
+                rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
+                rd_in_words_00 <= rd_words_00;
+                rd_id <= rd_word_hi[0] && rd_word_lo[0];
+                rd_version <= rd_word_hi[0] && rd_word_lo[1];
+                rd_caps <= rd_word_hi[0] && rd_word_lo[2];
+                rd_ctrl <= rd_word_hi[0] && rd_word_lo[3];
+                rd_status <= rd_word_hi[0] && rd_word_lo[4];
+                rd_threshold <= rd_word_hi[1] && rd_word_lo[0];
+                rd_last <= rd_word_hi[1] && rd_word_lo[1];
+                rd_min <= rd_word_hi[1] && rd_word_lo[2];
+                rd_max <= rd_word_hi[1] && rd_word_lo[3];
+                rd_count <= rd_word_hi[1] && rd_word_lo[4];
+                rd_trace_count <= rd_word_hi[2] && rd_word_lo[4];
+                rd_caps2 <= rd_word_hi[2] && rd_word_lo[6];
+                // with the data (the load), from the select flip-flops
+                if (rd_load_page_00)
+                    rd_hit_reg <= rd_in_words_00;
+                if (rd_load_other_00 || rst)
+                    rd_hit_reg <= 1'b0;
+            end
+            // Step 2 (the load): the value of the register selected (AND-OR), in pieces
+            // of at most 6 registers ORed after their flip-flops.
+            reg [31:0] rd_data_0 = 32'd0;
+            reg [31:0] rd_data_1 = 32'd0;
+            always @(posedge clk) begin
+                if (rd_load_page_00) begin
+                    rd_data_0 <= ({32{rd_id}} & read_id) |
+                        ({32{rd_version}} & read_version) |
+                        ({32{rd_caps}} & read_caps) |
+                        ({32{rd_ctrl}} & read_ctrl) |
+                        ({32{rd_status}} & read_status) |
+                        ({32{rd_threshold}} & read_threshold);
+                    rd_data_1 <= ({32{rd_last}} & read_last) |
+                        ({32{rd_min}} & read_min) |
+                        ({32{rd_max}} & read_max) |
+                        ({32{rd_count}} & read_count) |
+                        ({32{rd_trace_count}} & read_trace_count) |
+                        ({32{rd_caps2}} & read_caps2);
+                end
+                if (rd_load_other_00) begin  // not this part's page
+                    rd_data_0 <= 32'd0;
+                    rd_data_1 <= 32'd0;
+                end
+            end
+            assign rd_data = rd_data_0 | rd_data_1;
+            assign rd_hit = rd_hit_reg;
+        end else begin : g_rd_direct
+            // REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the
+            // selected register's value (a multiplexer on address bits 7:2) and the hit go into
+            // one register each then, zero for another page or a word without a register. The
+            // value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.
+            reg [31:0] rd_value;
+            always @* begin
+                case (rd_addr[7:2])
+                    6'd0: rd_value = read_id;
+                    6'd1: rd_value = read_version;
+                    6'd2: rd_value = read_caps;
+                    6'd3: rd_value = read_ctrl;
+                    6'd4: rd_value = read_status;
+                    6'd8: rd_value = read_threshold;
+                    6'd9: rd_value = read_last;
+                    6'd10: rd_value = read_min;
+                    6'd11: rd_value = read_max;
+                    6'd12: rd_value = read_count;
+                    6'd20: rd_value = read_trace_count;
+                    6'd22: rd_value = read_caps2;
+                    default: rd_value = 32'd0;
+                endcase
+            end
+            reg [31:0] rd_data_reg = 32'd0;
+            reg        rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                if (rd_req) begin
+                    rd_data_reg <= rd_page_00 ? rd_value : 32'd0;
+                    rd_hit_reg <= rd_page_00 && rd_words_00;
+                end
+                if (rst) begin
+                    rd_data_reg <= 32'd0;
+                    rd_hit_reg <= 1'b0;
+                end
+            end
+            assign rd_data = rd_data_reg;
+            assign rd_hit = rd_hit_reg;
         end
-        if (rd_load_other_00) begin  // not this part's page
-            rd_data_0 <= 32'd0;
-            rd_data_1 <= 32'd0;
-        end
-    end
-    assign rd_data = rd_data_0 | rd_data_1;
+    endgenerate
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 

@@ -8,6 +8,10 @@
 module latmon_regs_counters #(
     // Width of the AXI4-Lite byte address (16..32).
     parameter ADDR_WIDTH = 16,
+    // The read decode: 1 registers it (a select flip-flop per register, the value
+    // in the next cycle: for Fmax in large builds); 0 registers the selected value
+    // in the AR cycle from the address (fewer LUTs and flip-flops: small builds).
+    parameter REG_DECODE = 1,
     // Bits the hardware keeps of the fields sized by COUNTER_WIDTH (1..32).
     parameter COUNTER_WIDTH = 32
 ) (
@@ -77,33 +81,6 @@ module latmon_regs_counters #(
     // read in the cycle after wr_req only: of that cycle's address
     assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
-    // Reads: the address decoded in every cycle into flip-flops: in the
-    // cycle after rd_req (the load) they tell of the AR cycle's address, the
-    // only one used. The load: of a read of this page, or of another address.
-    reg rd_load_page_00 = 1'b0;
-    reg rd_load_other_00 = 1'b0;
-    reg rd_in_words_00 = 1'b0;
-    reg rd_violations = 1'b0;  // 0x040
-    reg rd_overruns = 1'b0;  // 0x048
-    reg rd_ignored = 1'b0;  // 0x04C
-    reg rd_trace_lost = 1'b0;  // 0x054
-    reg rd_hit_reg = 1'b0;
-    always @(posedge clk) begin
-        rd_load_page_00 <= rd_req && rd_page_00 && !rst;
-        rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
-        rd_in_words_00 <= rd_words_00;
-        rd_violations <= rd_word_hi[2] && rd_word_lo[0];
-        rd_overruns <= rd_word_hi[2] && rd_word_lo[2];
-        rd_ignored <= rd_word_hi[2] && rd_word_lo[3];
-        rd_trace_lost <= rd_word_hi[2] && rd_word_lo[5];
-        // with the data (the load), from the select flip-flops
-        if (rd_load_page_00)
-            rd_hit_reg <= rd_in_words_00;
-        if (rd_load_other_00 || rst)
-            rd_hit_reg <= 1'b0;
-    end
-    assign rd_hit = rd_hit_reg;
-
     // ---- VIOLATIONS ----------------------------------------------------------------------
 
     wire [31:0] violations_value_ext;
@@ -158,21 +135,81 @@ module latmon_regs_counters #(
         {ignored_value_ext};
     wire [31:0] read_trace_lost =
         {trace_lost_value_ext};
-    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
-    // of at most 6 registers ORed after their flip-flops.
-    reg [31:0] rd_data_0 = 32'd0;
-    always @(posedge clk) begin
-        if (rd_load_page_00) begin
-            rd_data_0 <= ({32{rd_violations}} & read_violations) |
-                ({32{rd_overruns}} & read_overruns) |
-                ({32{rd_ignored}} & read_ignored) |
-                ({32{rd_trace_lost}} & read_trace_lost);
+
+    generate
+        if (REG_DECODE != 0) begin : g_rd_registered
+            // Reads: the address decoded in every cycle into flip-flops: in the
+            // cycle after rd_req (the load) they tell of the AR cycle's address, the
+            // only one used. The load: of a read of this page, or of another address.
+            reg rd_load_page_00 = 1'b0;
+            reg rd_load_other_00 = 1'b0;
+            reg rd_in_words_00 = 1'b0;
+            reg rd_violations = 1'b0;  // 0x040
+            reg rd_overruns = 1'b0;  // 0x048
+            reg rd_ignored = 1'b0;  // 0x04C
+            reg rd_trace_lost = 1'b0;  // 0x054
+            reg rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                rd_load_page_00 <= rd_req && rd_page_00 && !rst;
+                rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
+                rd_in_words_00 <= rd_words_00;
+                rd_violations <= rd_word_hi[2] && rd_word_lo[0];
+                rd_overruns <= rd_word_hi[2] && rd_word_lo[2];
+                rd_ignored <= rd_word_hi[2] && rd_word_lo[3];
+                rd_trace_lost <= rd_word_hi[2] && rd_word_lo[5];
+                // with the data (the load), from the select flip-flops
+                if (rd_load_page_00)
+                    rd_hit_reg <= rd_in_words_00;
+                if (rd_load_other_00 || rst)
+                    rd_hit_reg <= 1'b0;
+            end
+            // Step 2 (the load): the value of the register selected (AND-OR), in pieces
+            // of at most 6 registers ORed after their flip-flops.
+            reg [31:0] rd_data_0 = 32'd0;
+            always @(posedge clk) begin
+                if (rd_load_page_00) begin
+                    rd_data_0 <= ({32{rd_violations}} & read_violations) |
+                        ({32{rd_overruns}} & read_overruns) |
+                        ({32{rd_ignored}} & read_ignored) |
+                        ({32{rd_trace_lost}} & read_trace_lost);
+                end
+                if (rd_load_other_00) begin  // not this part's page
+                    rd_data_0 <= 32'd0;
+                end
+            end
+            assign rd_data = rd_data_0;
+            assign rd_hit = rd_hit_reg;
+        end else begin : g_rd_direct
+            // REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the
+            // selected register's value (a multiplexer on address bits 7:2) and the hit go into
+            // one register each then, zero for another page or a word without a register. The
+            // value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.
+            reg [31:0] rd_value;
+            always @* begin
+                case (rd_addr[7:2])
+                    6'd16: rd_value = read_violations;
+                    6'd18: rd_value = read_overruns;
+                    6'd19: rd_value = read_ignored;
+                    6'd21: rd_value = read_trace_lost;
+                    default: rd_value = 32'd0;
+                endcase
+            end
+            reg [31:0] rd_data_reg = 32'd0;
+            reg        rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                if (rd_req) begin
+                    rd_data_reg <= rd_page_00 ? rd_value : 32'd0;
+                    rd_hit_reg <= rd_page_00 && rd_words_00;
+                end
+                if (rst) begin
+                    rd_data_reg <= 32'd0;
+                    rd_hit_reg <= 1'b0;
+                end
+            end
+            assign rd_data = rd_data_reg;
+            assign rd_hit = rd_hit_reg;
         end
-        if (rd_load_other_00) begin  // not this part's page
-            rd_data_0 <= 32'd0;
-        end
-    end
-    assign rd_data = rd_data_0;
+    endgenerate
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_req};
 

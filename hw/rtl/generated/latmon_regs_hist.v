@@ -9,6 +9,10 @@
 module latmon_regs_hist #(
     // Width of the AXI4-Lite byte address (16..32).
     parameter ADDR_WIDTH = 16,
+    // The read decode: 1 registers it (a select flip-flop per register, the value
+    // in the next cycle: for Fmax in large builds); 0 registers the selected value
+    // in the AR cycle from the address (fewer LUTs and flip-flops: small builds).
+    parameter REG_DECODE = 1,
     // Bits the hardware keeps of the fields sized by CNT_WIDTH (1..32).
     parameter CNT_WIDTH = 32
 ) (
@@ -120,53 +124,6 @@ module latmon_regs_hist #(
     // read in the cycle after wr_req only: of that cycle's address
     assign wr_hit = (wr_in_page_01 && wr_in_words_01);
 
-    // Reads: the address decoded in every cycle into flip-flops: in the
-    // cycle after rd_req (the load) they tell of the AR cycle's address, the
-    // only one used. The load: of a read of this page, or of another address.
-    reg rd_load_page_01 = 1'b0;
-    reg rd_load_other_01 = 1'b0;
-    reg rd_in_words_01 = 1'b0;
-    reg rd_hist_ctrl = 1'b0;  // 0x100
-    reg rd_hist_status = 1'b0;  // 0x104
-    reg rd_hist_start = 1'b0;  // 0x108
-    reg rd_hist_shift = 1'b0;  // 0x10C
-    reg rd_hist_snapshots = 1'b0;  // 0x110
-    reg rd_hist_dropped = 1'b0;  // 0x114
-    reg rd_hist_underflow = 1'b0;  // 0x118
-    reg rd_hist_overflow = 1'b0;  // 0x11C
-    reg rd_hist_count_lo = 1'b0;  // 0x120
-    reg rd_hist_count_hi = 1'b0;  // 0x124
-    reg rd_hist_sum_lo = 1'b0;  // 0x128
-    reg rd_hist_sum_hi = 1'b0;  // 0x12C
-    reg rd_hist_min = 1'b0;  // 0x130
-    reg rd_hist_max = 1'b0;  // 0x134
-    reg rd_hit_reg = 1'b0;
-    always @(posedge clk) begin
-        rd_load_page_01 <= rd_req && rd_page_01 && !rst;
-        rd_load_other_01 <= rd_req && !rd_page_01 && !rst;
-        rd_in_words_01 <= rd_words_01;
-        rd_hist_ctrl <= rd_word_hi[0] && rd_word_lo[0];
-        rd_hist_status <= rd_word_hi[0] && rd_word_lo[1];
-        rd_hist_start <= rd_word_hi[0] && rd_word_lo[2];
-        rd_hist_shift <= rd_word_hi[0] && rd_word_lo[3];
-        rd_hist_snapshots <= rd_word_hi[0] && rd_word_lo[4];
-        rd_hist_dropped <= rd_word_hi[0] && rd_word_lo[5];
-        rd_hist_underflow <= rd_word_hi[0] && rd_word_lo[6];
-        rd_hist_overflow <= rd_word_hi[0] && rd_word_lo[7];
-        rd_hist_count_lo <= rd_word_hi[1] && rd_word_lo[0];
-        rd_hist_count_hi <= rd_word_hi[1] && rd_word_lo[1];
-        rd_hist_sum_lo <= rd_word_hi[1] && rd_word_lo[2];
-        rd_hist_sum_hi <= rd_word_hi[1] && rd_word_lo[3];
-        rd_hist_min <= rd_word_hi[1] && rd_word_lo[4];
-        rd_hist_max <= rd_word_hi[1] && rd_word_lo[5];
-        // with the data (the load), from the select flip-flops
-        if (rd_load_page_01)
-            rd_hit_reg <= rd_in_words_01;
-        if (rd_load_other_01 || rst)
-            rd_hit_reg <= 1'b0;
-    end
-    assign rd_hit = rd_hit_reg;
-
     // ---- HIST_CTRL -----------------------------------------------------------------------
 
     wire        hist_ctrl_we = wr_go && wr_in_page_01 && wr_hist_ctrl;
@@ -267,35 +224,125 @@ module latmon_regs_hist #(
         {hist_min_value_ext};
     wire [31:0] read_hist_max =
         {hist_max_value_ext};
-    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
-    // of at most 6 registers ORed after their flip-flops.
-    reg [31:0] rd_data_0 = 32'd0;
-    reg [31:0] rd_data_1 = 32'd0;
-    reg [31:0] rd_data_2 = 32'd0;
-    always @(posedge clk) begin
-        if (rd_load_page_01) begin
-            rd_data_0 <= ({32{rd_hist_ctrl}} & read_hist_ctrl) |
-                ({32{rd_hist_status}} & read_hist_status) |
-                ({32{rd_hist_start}} & read_hist_start) |
-                ({32{rd_hist_shift}} & read_hist_shift) |
-                ({32{rd_hist_snapshots}} & read_hist_snapshots) |
-                ({32{rd_hist_dropped}} & read_hist_dropped);
-            rd_data_1 <= ({32{rd_hist_underflow}} & read_hist_underflow) |
-                ({32{rd_hist_overflow}} & read_hist_overflow) |
-                ({32{rd_hist_count_lo}} & read_hist_count_lo) |
-                ({32{rd_hist_count_hi}} & read_hist_count_hi) |
-                ({32{rd_hist_sum_lo}} & read_hist_sum_lo) |
-                ({32{rd_hist_sum_hi}} & read_hist_sum_hi);
-            rd_data_2 <= ({32{rd_hist_min}} & read_hist_min) |
-                ({32{rd_hist_max}} & read_hist_max);
+
+    generate
+        if (REG_DECODE != 0) begin : g_rd_registered
+            // Reads: the address decoded in every cycle into flip-flops: in the
+            // cycle after rd_req (the load) they tell of the AR cycle's address, the
+            // only one used. The load: of a read of this page, or of another address.
+            reg rd_load_page_01 = 1'b0;
+            reg rd_load_other_01 = 1'b0;
+            reg rd_in_words_01 = 1'b0;
+            reg rd_hist_ctrl = 1'b0;  // 0x100
+            reg rd_hist_status = 1'b0;  // 0x104
+            reg rd_hist_start = 1'b0;  // 0x108
+            reg rd_hist_shift = 1'b0;  // 0x10C
+            reg rd_hist_snapshots = 1'b0;  // 0x110
+            reg rd_hist_dropped = 1'b0;  // 0x114
+            reg rd_hist_underflow = 1'b0;  // 0x118
+            reg rd_hist_overflow = 1'b0;  // 0x11C
+            reg rd_hist_count_lo = 1'b0;  // 0x120
+            reg rd_hist_count_hi = 1'b0;  // 0x124
+            reg rd_hist_sum_lo = 1'b0;  // 0x128
+            reg rd_hist_sum_hi = 1'b0;  // 0x12C
+            reg rd_hist_min = 1'b0;  // 0x130
+            reg rd_hist_max = 1'b0;  // 0x134
+            reg rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                rd_load_page_01 <= rd_req && rd_page_01 && !rst;
+                rd_load_other_01 <= rd_req && !rd_page_01 && !rst;
+                rd_in_words_01 <= rd_words_01;
+                rd_hist_ctrl <= rd_word_hi[0] && rd_word_lo[0];
+                rd_hist_status <= rd_word_hi[0] && rd_word_lo[1];
+                rd_hist_start <= rd_word_hi[0] && rd_word_lo[2];
+                rd_hist_shift <= rd_word_hi[0] && rd_word_lo[3];
+                rd_hist_snapshots <= rd_word_hi[0] && rd_word_lo[4];
+                rd_hist_dropped <= rd_word_hi[0] && rd_word_lo[5];
+                rd_hist_underflow <= rd_word_hi[0] && rd_word_lo[6];
+                rd_hist_overflow <= rd_word_hi[0] && rd_word_lo[7];
+                rd_hist_count_lo <= rd_word_hi[1] && rd_word_lo[0];
+                rd_hist_count_hi <= rd_word_hi[1] && rd_word_lo[1];
+                rd_hist_sum_lo <= rd_word_hi[1] && rd_word_lo[2];
+                rd_hist_sum_hi <= rd_word_hi[1] && rd_word_lo[3];
+                rd_hist_min <= rd_word_hi[1] && rd_word_lo[4];
+                rd_hist_max <= rd_word_hi[1] && rd_word_lo[5];
+                // with the data (the load), from the select flip-flops
+                if (rd_load_page_01)
+                    rd_hit_reg <= rd_in_words_01;
+                if (rd_load_other_01 || rst)
+                    rd_hit_reg <= 1'b0;
+            end
+            // Step 2 (the load): the value of the register selected (AND-OR), in pieces
+            // of at most 6 registers ORed after their flip-flops.
+            reg [31:0] rd_data_0 = 32'd0;
+            reg [31:0] rd_data_1 = 32'd0;
+            reg [31:0] rd_data_2 = 32'd0;
+            always @(posedge clk) begin
+                if (rd_load_page_01) begin
+                    rd_data_0 <= ({32{rd_hist_ctrl}} & read_hist_ctrl) |
+                        ({32{rd_hist_status}} & read_hist_status) |
+                        ({32{rd_hist_start}} & read_hist_start) |
+                        ({32{rd_hist_shift}} & read_hist_shift) |
+                        ({32{rd_hist_snapshots}} & read_hist_snapshots) |
+                        ({32{rd_hist_dropped}} & read_hist_dropped);
+                    rd_data_1 <= ({32{rd_hist_underflow}} & read_hist_underflow) |
+                        ({32{rd_hist_overflow}} & read_hist_overflow) |
+                        ({32{rd_hist_count_lo}} & read_hist_count_lo) |
+                        ({32{rd_hist_count_hi}} & read_hist_count_hi) |
+                        ({32{rd_hist_sum_lo}} & read_hist_sum_lo) |
+                        ({32{rd_hist_sum_hi}} & read_hist_sum_hi);
+                    rd_data_2 <= ({32{rd_hist_min}} & read_hist_min) |
+                        ({32{rd_hist_max}} & read_hist_max);
+                end
+                if (rd_load_other_01) begin  // not this part's page
+                    rd_data_0 <= 32'd0;
+                    rd_data_1 <= 32'd0;
+                    rd_data_2 <= 32'd0;
+                end
+            end
+            assign rd_data = rd_data_0 | rd_data_1 | rd_data_2;
+            assign rd_hit = rd_hit_reg;
+        end else begin : g_rd_direct
+            // REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the
+            // selected register's value (a multiplexer on address bits 7:2) and the hit go into
+            // one register each then, zero for another page or a word without a register. The
+            // value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.
+            reg [31:0] rd_value;
+            always @* begin
+                case (rd_addr[7:2])
+                    6'd0: rd_value = read_hist_ctrl;
+                    6'd1: rd_value = read_hist_status;
+                    6'd2: rd_value = read_hist_start;
+                    6'd3: rd_value = read_hist_shift;
+                    6'd4: rd_value = read_hist_snapshots;
+                    6'd5: rd_value = read_hist_dropped;
+                    6'd6: rd_value = read_hist_underflow;
+                    6'd7: rd_value = read_hist_overflow;
+                    6'd8: rd_value = read_hist_count_lo;
+                    6'd9: rd_value = read_hist_count_hi;
+                    6'd10: rd_value = read_hist_sum_lo;
+                    6'd11: rd_value = read_hist_sum_hi;
+                    6'd12: rd_value = read_hist_min;
+                    6'd13: rd_value = read_hist_max;
+                    default: rd_value = 32'd0;
+                endcase
+            end
+            reg [31:0] rd_data_reg = 32'd0;
+            reg        rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                if (rd_req) begin
+                    rd_data_reg <= rd_page_01 ? rd_value : 32'd0;
+                    rd_hit_reg <= rd_page_01 && rd_words_01;
+                end
+                if (rst) begin
+                    rd_data_reg <= 32'd0;
+                    rd_hit_reg <= 1'b0;
+                end
+            end
+            assign rd_data = rd_data_reg;
+            assign rd_hit = rd_hit_reg;
         end
-        if (rd_load_other_01) begin  // not this part's page
-            rd_data_0 <= 32'd0;
-            rd_data_1 <= 32'd0;
-            rd_data_2 <= 32'd0;
-        end
-    end
-    assign rd_data = rd_data_0 | rd_data_1 | rd_data_2;
+    endgenerate
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 

@@ -7,7 +7,11 @@
 
 module latmon_regs_irq #(
     // Width of the AXI4-Lite byte address (16..32).
-    parameter ADDR_WIDTH = 16
+    parameter ADDR_WIDTH = 16,
+    // The read decode: 1 registers it (a select flip-flop per register, the value
+    // in the next cycle: for Fmax in large builds); 0 registers the selected value
+    // in the AR cycle from the address (fewer LUTs and flip-flops: small builds).
+    parameter REG_DECODE = 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -102,29 +106,6 @@ module latmon_regs_irq #(
     end
     // read in the cycle after wr_req only: of that cycle's address
     assign wr_hit = (wr_in_page_00 && wr_in_words_00);
-
-    // Reads: the address decoded in every cycle into flip-flops: in the
-    // cycle after rd_req (the load) they tell of the AR cycle's address, the
-    // only one used. The load: of a read of this page, or of another address.
-    reg rd_load_page_00 = 1'b0;
-    reg rd_load_other_00 = 1'b0;
-    reg rd_in_words_00 = 1'b0;
-    reg rd_irq_enable = 1'b0;  // 0x014
-    reg rd_irq_status = 1'b0;  // 0x018
-    reg rd_hit_reg = 1'b0;
-    always @(posedge clk) begin
-        rd_load_page_00 <= rd_req && rd_page_00 && !rst;
-        rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
-        rd_in_words_00 <= rd_words_00;
-        rd_irq_enable <= rd_word_hi[0] && rd_word_lo[5];
-        rd_irq_status <= rd_word_hi[0] && rd_word_lo[6];
-        // with the data (the load), from the select flip-flops
-        if (rd_load_page_00)
-            rd_hit_reg <= rd_in_words_00;
-        if (rd_load_other_00 || rst)
-            rd_hit_reg <= 1'b0;
-    end
-    assign rd_hit = rd_hit_reg;
 
     // ---- IRQ_ENABLE ----------------------------------------------------------------------
 
@@ -295,19 +276,73 @@ module latmon_regs_irq #(
         {25'd0, irq_enable_hist_ready_reg, irq_enable_stim_done_reg, irq_enable_overrun_reg, irq_enable_timeout_reg, irq_enable_trace_full_reg, irq_enable_alarm_reg, irq_enable_sample_reg};
     wire [31:0] read_irq_status =
         {25'd0, irq_status_hist_ready_reg, irq_status_stim_done_reg, irq_status_overrun_reg, irq_status_timeout_reg, irq_status_trace_full_reg, irq_status_alarm_reg, irq_status_sample_reg};
-    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
-    // of at most 6 registers ORed after their flip-flops.
-    reg [31:0] rd_data_0 = 32'd0;
-    always @(posedge clk) begin
-        if (rd_load_page_00) begin
-            rd_data_0 <= ({32{rd_irq_enable}} & read_irq_enable) |
-                ({32{rd_irq_status}} & read_irq_status);
+
+    generate
+        if (REG_DECODE != 0) begin : g_rd_registered
+            // Reads: the address decoded in every cycle into flip-flops: in the
+            // cycle after rd_req (the load) they tell of the AR cycle's address, the
+            // only one used. The load: of a read of this page, or of another address.
+            reg rd_load_page_00 = 1'b0;
+            reg rd_load_other_00 = 1'b0;
+            reg rd_in_words_00 = 1'b0;
+            reg rd_irq_enable = 1'b0;  // 0x014
+            reg rd_irq_status = 1'b0;  // 0x018
+            reg rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                rd_load_page_00 <= rd_req && rd_page_00 && !rst;
+                rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
+                rd_in_words_00 <= rd_words_00;
+                rd_irq_enable <= rd_word_hi[0] && rd_word_lo[5];
+                rd_irq_status <= rd_word_hi[0] && rd_word_lo[6];
+                // with the data (the load), from the select flip-flops
+                if (rd_load_page_00)
+                    rd_hit_reg <= rd_in_words_00;
+                if (rd_load_other_00 || rst)
+                    rd_hit_reg <= 1'b0;
+            end
+            // Step 2 (the load): the value of the register selected (AND-OR), in pieces
+            // of at most 6 registers ORed after their flip-flops.
+            reg [31:0] rd_data_0 = 32'd0;
+            always @(posedge clk) begin
+                if (rd_load_page_00) begin
+                    rd_data_0 <= ({32{rd_irq_enable}} & read_irq_enable) |
+                        ({32{rd_irq_status}} & read_irq_status);
+                end
+                if (rd_load_other_00) begin  // not this part's page
+                    rd_data_0 <= 32'd0;
+                end
+            end
+            assign rd_data = rd_data_0;
+            assign rd_hit = rd_hit_reg;
+        end else begin : g_rd_direct
+            // REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the
+            // selected register's value (a multiplexer on address bits 7:2) and the hit go into
+            // one register each then, zero for another page or a word without a register. The
+            // value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.
+            reg [31:0] rd_value;
+            always @* begin
+                case (rd_addr[7:2])
+                    6'd5: rd_value = read_irq_enable;
+                    6'd6: rd_value = read_irq_status;
+                    default: rd_value = 32'd0;
+                endcase
+            end
+            reg [31:0] rd_data_reg = 32'd0;
+            reg        rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                if (rd_req) begin
+                    rd_data_reg <= rd_page_00 ? rd_value : 32'd0;
+                    rd_hit_reg <= rd_page_00 && rd_words_00;
+                end
+                if (rst) begin
+                    rd_data_reg <= 32'd0;
+                    rd_hit_reg <= 1'b0;
+                end
+            end
+            assign rd_data = rd_data_reg;
+            assign rd_hit = rd_hit_reg;
         end
-        if (rd_load_other_00) begin  // not this part's page
-            rd_data_0 <= 32'd0;
-        end
-    end
-    assign rd_data = rd_data_0;
+    endgenerate
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 

@@ -8,7 +8,11 @@
 
 module latmon_regs_stamp #(
     // Width of the AXI4-Lite byte address (16..32).
-    parameter ADDR_WIDTH = 16
+    parameter ADDR_WIDTH = 16,
+    // The read decode: 1 registers it (a select flip-flop per register, the value
+    // in the next cycle: for Fmax in large builds); 0 registers the selected value
+    // in the AR cycle from the address (fewer LUTs and flip-flops: small builds).
+    parameter REG_DECODE = 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -103,45 +107,6 @@ module latmon_regs_stamp #(
     // read in the cycle after wr_req only: of that cycle's address
     assign wr_hit = (wr_in_page_02 && wr_in_words_02);
 
-    // Reads: the address decoded in every cycle into flip-flops: in the
-    // cycle after rd_req (the load) they tell of the AR cycle's address, the
-    // only one used. The load: of a read of this page, or of another address.
-    reg rd_load_page_02 = 1'b0;
-    reg rd_load_other_02 = 1'b0;
-    reg rd_in_words_02 = 1'b0;
-    reg rd_stamp_ctrl = 1'b0;  // 0x200
-    reg rd_stamp_timeout = 1'b0;  // 0x204
-    reg rd_stamp_matched = 1'b0;  // 0x208
-    reg rd_stamp_unmatched = 1'b0;  // 0x20C
-    reg rd_stamp_timeouts = 1'b0;  // 0x210
-    reg rd_stamp_full = 1'b0;  // 0x214
-    reg rd_stamp_duplicates = 1'b0;  // 0x218
-    reg rd_stamp_outstanding = 1'b0;  // 0x21C
-    reg rd_stamp_time_lo = 1'b0;  // 0x220
-    reg rd_stamp_time_hi = 1'b0;  // 0x224
-    reg rd_hit_reg = 1'b0;
-    always @(posedge clk) begin
-        rd_load_page_02 <= rd_req && rd_page_02 && !rst;
-        rd_load_other_02 <= rd_req && !rd_page_02 && !rst;
-        rd_in_words_02 <= rd_words_02;
-        rd_stamp_ctrl <= rd_word_hi[0] && rd_word_lo[0];
-        rd_stamp_timeout <= rd_word_hi[0] && rd_word_lo[1];
-        rd_stamp_matched <= rd_word_hi[0] && rd_word_lo[2];
-        rd_stamp_unmatched <= rd_word_hi[0] && rd_word_lo[3];
-        rd_stamp_timeouts <= rd_word_hi[0] && rd_word_lo[4];
-        rd_stamp_full <= rd_word_hi[0] && rd_word_lo[5];
-        rd_stamp_duplicates <= rd_word_hi[0] && rd_word_lo[6];
-        rd_stamp_outstanding <= rd_word_hi[0] && rd_word_lo[7];
-        rd_stamp_time_lo <= rd_word_hi[1] && rd_word_lo[0];
-        rd_stamp_time_hi <= rd_word_hi[1] && rd_word_lo[1];
-        // with the data (the load), from the select flip-flops
-        if (rd_load_page_02)
-            rd_hit_reg <= rd_in_words_02;
-        if (rd_load_other_02 || rst)
-            rd_hit_reg <= 1'b0;
-    end
-    assign rd_hit = rd_hit_reg;
-
     // ---- STAMP_CTRL ----------------------------------------------------------------------
 
     wire        stamp_ctrl_we = wr_go && wr_in_page_02 && wr_stamp_ctrl;
@@ -204,30 +169,109 @@ module latmon_regs_stamp #(
         {stamp_time_lo_value};
     wire [31:0] read_stamp_time_hi =
         {stamp_time_hi_value_reg};
-    assign stamp_time_lo_value_swacc = rd_load_page_02 && rd_stamp_time_lo;
-    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
-    // of at most 6 registers ORed after their flip-flops.
-    reg [31:0] rd_data_0 = 32'd0;
-    reg [31:0] rd_data_1 = 32'd0;
-    always @(posedge clk) begin
-        if (rd_load_page_02) begin
-            rd_data_0 <= ({32{rd_stamp_ctrl}} & read_stamp_ctrl) |
-                ({32{rd_stamp_timeout}} & read_stamp_timeout) |
-                ({32{rd_stamp_matched}} & read_stamp_matched) |
-                ({32{rd_stamp_unmatched}} & read_stamp_unmatched) |
-                ({32{rd_stamp_timeouts}} & read_stamp_timeouts) |
-                ({32{rd_stamp_full}} & read_stamp_full);
-            rd_data_1 <= ({32{rd_stamp_duplicates}} & read_stamp_duplicates) |
-                ({32{rd_stamp_outstanding}} & read_stamp_outstanding) |
-                ({32{rd_stamp_time_lo}} & read_stamp_time_lo) |
-                ({32{rd_stamp_time_hi}} & read_stamp_time_hi);
+
+    generate
+        if (REG_DECODE != 0) begin : g_rd_registered
+            // Reads: the address decoded in every cycle into flip-flops: in the
+            // cycle after rd_req (the load) they tell of the AR cycle's address, the
+            // only one used. The load: of a read of this page, or of another address.
+            reg rd_load_page_02 = 1'b0;
+            reg rd_load_other_02 = 1'b0;
+            reg rd_in_words_02 = 1'b0;
+            reg rd_stamp_ctrl = 1'b0;  // 0x200
+            reg rd_stamp_timeout = 1'b0;  // 0x204
+            reg rd_stamp_matched = 1'b0;  // 0x208
+            reg rd_stamp_unmatched = 1'b0;  // 0x20C
+            reg rd_stamp_timeouts = 1'b0;  // 0x210
+            reg rd_stamp_full = 1'b0;  // 0x214
+            reg rd_stamp_duplicates = 1'b0;  // 0x218
+            reg rd_stamp_outstanding = 1'b0;  // 0x21C
+            reg rd_stamp_time_lo = 1'b0;  // 0x220
+            reg rd_stamp_time_hi = 1'b0;  // 0x224
+            reg rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                rd_load_page_02 <= rd_req && rd_page_02 && !rst;
+                rd_load_other_02 <= rd_req && !rd_page_02 && !rst;
+                rd_in_words_02 <= rd_words_02;
+                rd_stamp_ctrl <= rd_word_hi[0] && rd_word_lo[0];
+                rd_stamp_timeout <= rd_word_hi[0] && rd_word_lo[1];
+                rd_stamp_matched <= rd_word_hi[0] && rd_word_lo[2];
+                rd_stamp_unmatched <= rd_word_hi[0] && rd_word_lo[3];
+                rd_stamp_timeouts <= rd_word_hi[0] && rd_word_lo[4];
+                rd_stamp_full <= rd_word_hi[0] && rd_word_lo[5];
+                rd_stamp_duplicates <= rd_word_hi[0] && rd_word_lo[6];
+                rd_stamp_outstanding <= rd_word_hi[0] && rd_word_lo[7];
+                rd_stamp_time_lo <= rd_word_hi[1] && rd_word_lo[0];
+                rd_stamp_time_hi <= rd_word_hi[1] && rd_word_lo[1];
+                // with the data (the load), from the select flip-flops
+                if (rd_load_page_02)
+                    rd_hit_reg <= rd_in_words_02;
+                if (rd_load_other_02 || rst)
+                    rd_hit_reg <= 1'b0;
+            end
+            assign stamp_time_lo_value_swacc = rd_load_page_02 && rd_stamp_time_lo;
+            // Step 2 (the load): the value of the register selected (AND-OR), in pieces
+            // of at most 6 registers ORed after their flip-flops.
+            reg [31:0] rd_data_0 = 32'd0;
+            reg [31:0] rd_data_1 = 32'd0;
+            always @(posedge clk) begin
+                if (rd_load_page_02) begin
+                    rd_data_0 <= ({32{rd_stamp_ctrl}} & read_stamp_ctrl) |
+                        ({32{rd_stamp_timeout}} & read_stamp_timeout) |
+                        ({32{rd_stamp_matched}} & read_stamp_matched) |
+                        ({32{rd_stamp_unmatched}} & read_stamp_unmatched) |
+                        ({32{rd_stamp_timeouts}} & read_stamp_timeouts) |
+                        ({32{rd_stamp_full}} & read_stamp_full);
+                    rd_data_1 <= ({32{rd_stamp_duplicates}} & read_stamp_duplicates) |
+                        ({32{rd_stamp_outstanding}} & read_stamp_outstanding) |
+                        ({32{rd_stamp_time_lo}} & read_stamp_time_lo) |
+                        ({32{rd_stamp_time_hi}} & read_stamp_time_hi);
+                end
+                if (rd_load_other_02) begin  // not this part's page
+                    rd_data_0 <= 32'd0;
+                    rd_data_1 <= 32'd0;
+                end
+            end
+            assign rd_data = rd_data_0 | rd_data_1;
+            assign rd_hit = rd_hit_reg;
+        end else begin : g_rd_direct
+            // REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the
+            // selected register's value (a multiplexer on address bits 7:2) and the hit go into
+            // one register each then, zero for another page or a word without a register. The
+            // value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.
+            assign stamp_time_lo_value_swacc = rd_req && rd_page_02 && rd_addr[7:2] == 6'd8;
+            reg [31:0] rd_value;
+            always @* begin
+                case (rd_addr[7:2])
+                    6'd0: rd_value = read_stamp_ctrl;
+                    6'd1: rd_value = read_stamp_timeout;
+                    6'd2: rd_value = read_stamp_matched;
+                    6'd3: rd_value = read_stamp_unmatched;
+                    6'd4: rd_value = read_stamp_timeouts;
+                    6'd5: rd_value = read_stamp_full;
+                    6'd6: rd_value = read_stamp_duplicates;
+                    6'd7: rd_value = read_stamp_outstanding;
+                    6'd8: rd_value = read_stamp_time_lo;
+                    6'd9: rd_value = read_stamp_time_hi;
+                    default: rd_value = 32'd0;
+                endcase
+            end
+            reg [31:0] rd_data_reg = 32'd0;
+            reg        rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                if (rd_req) begin
+                    rd_data_reg <= rd_page_02 ? rd_value : 32'd0;
+                    rd_hit_reg <= rd_page_02 && rd_words_02;
+                end
+                if (rst) begin
+                    rd_data_reg <= 32'd0;
+                    rd_hit_reg <= 1'b0;
+                end
+            end
+            assign rd_data = rd_data_reg;
+            assign rd_hit = rd_hit_reg;
         end
-        if (rd_load_other_02) begin  // not this part's page
-            rd_data_0 <= 32'd0;
-            rd_data_1 <= 32'd0;
-        end
-    end
-    assign rd_data = rd_data_0 | rd_data_1;
+    endgenerate
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 

@@ -8,7 +8,11 @@
 
 module latmon_regs_stim #(
     // Width of the AXI4-Lite byte address (16..32).
-    parameter ADDR_WIDTH = 16
+    parameter ADDR_WIDTH = 16,
+    // The read decode: 1 registers it (a select flip-flop per register, the value
+    // in the next cycle: for Fmax in large builds); 0 registers the selected value
+    // in the AR cycle from the address (fewer LUTs and flip-flops: small builds).
+    parameter REG_DECODE = 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -117,45 +121,6 @@ module latmon_regs_stim #(
     end
     // read in the cycle after wr_req only: of that cycle's address
     assign wr_hit = (wr_in_page_02 && wr_in_words_02);
-
-    // Reads: the address decoded in every cycle into flip-flops: in the
-    // cycle after rd_req (the load) they tell of the AR cycle's address, the
-    // only one used. The load: of a read of this page, or of another address.
-    reg rd_load_page_02 = 1'b0;
-    reg rd_load_other_02 = 1'b0;
-    reg rd_in_words_02 = 1'b0;
-    reg rd_stim_ctrl = 1'b0;  // 0x280
-    reg rd_stim_status = 1'b0;  // 0x284
-    reg rd_stim_period = 1'b0;  // 0x288
-    reg rd_stim_min = 1'b0;  // 0x28C
-    reg rd_stim_max = 1'b0;  // 0x290
-    reg rd_stim_burst = 1'b0;  // 0x294
-    reg rd_stim_pause = 1'b0;  // 0x298
-    reg rd_stim_total = 1'b0;  // 0x29C
-    reg rd_stim_seed = 1'b0;  // 0x2A0
-    reg rd_stim_sent = 1'b0;  // 0x2A4
-    reg rd_hit_reg = 1'b0;
-    always @(posedge clk) begin
-        rd_load_page_02 <= rd_req && rd_page_02 && !rst;
-        rd_load_other_02 <= rd_req && !rd_page_02 && !rst;
-        rd_in_words_02 <= rd_words_02;
-        rd_stim_ctrl <= rd_word_hi[4] && rd_word_lo[0];
-        rd_stim_status <= rd_word_hi[4] && rd_word_lo[1];
-        rd_stim_period <= rd_word_hi[4] && rd_word_lo[2];
-        rd_stim_min <= rd_word_hi[4] && rd_word_lo[3];
-        rd_stim_max <= rd_word_hi[4] && rd_word_lo[4];
-        rd_stim_burst <= rd_word_hi[4] && rd_word_lo[5];
-        rd_stim_pause <= rd_word_hi[4] && rd_word_lo[6];
-        rd_stim_total <= rd_word_hi[4] && rd_word_lo[7];
-        rd_stim_seed <= rd_word_hi[5] && rd_word_lo[0];
-        rd_stim_sent <= rd_word_hi[5] && rd_word_lo[1];
-        // with the data (the load), from the select flip-flops
-        if (rd_load_page_02)
-            rd_hit_reg <= rd_in_words_02;
-        if (rd_load_other_02 || rst)
-            rd_hit_reg <= 1'b0;
-    end
-    assign rd_hit = rd_hit_reg;
 
     // ---- STIM_CTRL -----------------------------------------------------------------------
 
@@ -329,29 +294,107 @@ module latmon_regs_stim #(
         {stim_seed_value_reg};
     wire [31:0] read_stim_sent =
         {stim_sent_value};
-    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
-    // of at most 6 registers ORed after their flip-flops.
-    reg [31:0] rd_data_0 = 32'd0;
-    reg [31:0] rd_data_1 = 32'd0;
-    always @(posedge clk) begin
-        if (rd_load_page_02) begin
-            rd_data_0 <= ({32{rd_stim_ctrl}} & read_stim_ctrl) |
-                ({32{rd_stim_status}} & read_stim_status) |
-                ({32{rd_stim_period}} & read_stim_period) |
-                ({32{rd_stim_min}} & read_stim_min) |
-                ({32{rd_stim_max}} & read_stim_max) |
-                ({32{rd_stim_burst}} & read_stim_burst);
-            rd_data_1 <= ({32{rd_stim_pause}} & read_stim_pause) |
-                ({32{rd_stim_total}} & read_stim_total) |
-                ({32{rd_stim_seed}} & read_stim_seed) |
-                ({32{rd_stim_sent}} & read_stim_sent);
+
+    generate
+        if (REG_DECODE != 0) begin : g_rd_registered
+            // Reads: the address decoded in every cycle into flip-flops: in the
+            // cycle after rd_req (the load) they tell of the AR cycle's address, the
+            // only one used. The load: of a read of this page, or of another address.
+            reg rd_load_page_02 = 1'b0;
+            reg rd_load_other_02 = 1'b0;
+            reg rd_in_words_02 = 1'b0;
+            reg rd_stim_ctrl = 1'b0;  // 0x280
+            reg rd_stim_status = 1'b0;  // 0x284
+            reg rd_stim_period = 1'b0;  // 0x288
+            reg rd_stim_min = 1'b0;  // 0x28C
+            reg rd_stim_max = 1'b0;  // 0x290
+            reg rd_stim_burst = 1'b0;  // 0x294
+            reg rd_stim_pause = 1'b0;  // 0x298
+            reg rd_stim_total = 1'b0;  // 0x29C
+            reg rd_stim_seed = 1'b0;  // 0x2A0
+            reg rd_stim_sent = 1'b0;  // 0x2A4
+            reg rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                rd_load_page_02 <= rd_req && rd_page_02 && !rst;
+                rd_load_other_02 <= rd_req && !rd_page_02 && !rst;
+                rd_in_words_02 <= rd_words_02;
+                rd_stim_ctrl <= rd_word_hi[4] && rd_word_lo[0];
+                rd_stim_status <= rd_word_hi[4] && rd_word_lo[1];
+                rd_stim_period <= rd_word_hi[4] && rd_word_lo[2];
+                rd_stim_min <= rd_word_hi[4] && rd_word_lo[3];
+                rd_stim_max <= rd_word_hi[4] && rd_word_lo[4];
+                rd_stim_burst <= rd_word_hi[4] && rd_word_lo[5];
+                rd_stim_pause <= rd_word_hi[4] && rd_word_lo[6];
+                rd_stim_total <= rd_word_hi[4] && rd_word_lo[7];
+                rd_stim_seed <= rd_word_hi[5] && rd_word_lo[0];
+                rd_stim_sent <= rd_word_hi[5] && rd_word_lo[1];
+                // with the data (the load), from the select flip-flops
+                if (rd_load_page_02)
+                    rd_hit_reg <= rd_in_words_02;
+                if (rd_load_other_02 || rst)
+                    rd_hit_reg <= 1'b0;
+            end
+            // Step 2 (the load): the value of the register selected (AND-OR), in pieces
+            // of at most 6 registers ORed after their flip-flops.
+            reg [31:0] rd_data_0 = 32'd0;
+            reg [31:0] rd_data_1 = 32'd0;
+            always @(posedge clk) begin
+                if (rd_load_page_02) begin
+                    rd_data_0 <= ({32{rd_stim_ctrl}} & read_stim_ctrl) |
+                        ({32{rd_stim_status}} & read_stim_status) |
+                        ({32{rd_stim_period}} & read_stim_period) |
+                        ({32{rd_stim_min}} & read_stim_min) |
+                        ({32{rd_stim_max}} & read_stim_max) |
+                        ({32{rd_stim_burst}} & read_stim_burst);
+                    rd_data_1 <= ({32{rd_stim_pause}} & read_stim_pause) |
+                        ({32{rd_stim_total}} & read_stim_total) |
+                        ({32{rd_stim_seed}} & read_stim_seed) |
+                        ({32{rd_stim_sent}} & read_stim_sent);
+                end
+                if (rd_load_other_02) begin  // not this part's page
+                    rd_data_0 <= 32'd0;
+                    rd_data_1 <= 32'd0;
+                end
+            end
+            assign rd_data = rd_data_0 | rd_data_1;
+            assign rd_hit = rd_hit_reg;
+        end else begin : g_rd_direct
+            // REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the
+            // selected register's value (a multiplexer on address bits 7:2) and the hit go into
+            // one register each then, zero for another page or a word without a register. The
+            // value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.
+            reg [31:0] rd_value;
+            always @* begin
+                case (rd_addr[7:2])
+                    6'd32: rd_value = read_stim_ctrl;
+                    6'd33: rd_value = read_stim_status;
+                    6'd34: rd_value = read_stim_period;
+                    6'd35: rd_value = read_stim_min;
+                    6'd36: rd_value = read_stim_max;
+                    6'd37: rd_value = read_stim_burst;
+                    6'd38: rd_value = read_stim_pause;
+                    6'd39: rd_value = read_stim_total;
+                    6'd40: rd_value = read_stim_seed;
+                    6'd41: rd_value = read_stim_sent;
+                    default: rd_value = 32'd0;
+                endcase
+            end
+            reg [31:0] rd_data_reg = 32'd0;
+            reg        rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                if (rd_req) begin
+                    rd_data_reg <= rd_page_02 ? rd_value : 32'd0;
+                    rd_hit_reg <= rd_page_02 && rd_words_02;
+                end
+                if (rst) begin
+                    rd_data_reg <= 32'd0;
+                    rd_hit_reg <= 1'b0;
+                end
+            end
+            assign rd_data = rd_data_reg;
+            assign rd_hit = rd_hit_reg;
         end
-        if (rd_load_other_02) begin  // not this part's page
-            rd_data_0 <= 32'd0;
-            rd_data_1 <= 32'd0;
-        end
-    end
-    assign rd_data = rd_data_0 | rd_data_1;
+    endgenerate
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 

@@ -8,6 +8,10 @@
 module latmon_regs_timeout #(
     // Width of the AXI4-Lite byte address (16..32).
     parameter ADDR_WIDTH = 16,
+    // The read decode: 1 registers it (a select flip-flop per register, the value
+    // in the next cycle: for Fmax in large builds); 0 registers the selected value
+    // in the AR cycle from the address (fewer LUTs and flip-flops: small builds).
+    parameter REG_DECODE = 1,
     // Bits the hardware keeps of the fields sized by CNT_WIDTH (1..32).
     parameter CNT_WIDTH = 32,
     // Bits the hardware keeps of the fields sized by COUNTER_WIDTH (1..32).
@@ -82,29 +86,6 @@ module latmon_regs_timeout #(
     // read in the cycle after wr_req only: of that cycle's address
     assign wr_hit = (wr_in_page_00 && wr_in_words_00);
 
-    // Reads: the address decoded in every cycle into flip-flops: in the
-    // cycle after rd_req (the load) they tell of the AR cycle's address, the
-    // only one used. The load: of a read of this page, or of another address.
-    reg rd_load_page_00 = 1'b0;
-    reg rd_load_other_00 = 1'b0;
-    reg rd_in_words_00 = 1'b0;
-    reg rd_timeout = 1'b0;  // 0x01C
-    reg rd_timeouts = 1'b0;  // 0x044
-    reg rd_hit_reg = 1'b0;
-    always @(posedge clk) begin
-        rd_load_page_00 <= rd_req && rd_page_00 && !rst;
-        rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
-        rd_in_words_00 <= rd_words_00;
-        rd_timeout <= rd_word_hi[0] && rd_word_lo[7];
-        rd_timeouts <= rd_word_hi[2] && rd_word_lo[1];
-        // with the data (the load), from the select flip-flops
-        if (rd_load_page_00)
-            rd_hit_reg <= rd_in_words_00;
-        if (rd_load_other_00 || rst)
-            rd_hit_reg <= 1'b0;
-    end
-    assign rd_hit = rd_hit_reg;
-
     // ---- TIMEOUT -------------------------------------------------------------------------
 
     wire        timeout_we = wr_go && wr_in_page_00 && wr_timeout;
@@ -147,19 +128,73 @@ module latmon_regs_timeout #(
         {timeout_cycles_ext};
     wire [31:0] read_timeouts =
         {timeouts_value_ext};
-    // Step 2 (the load): the value of the register selected (AND-OR), in pieces
-    // of at most 6 registers ORed after their flip-flops.
-    reg [31:0] rd_data_0 = 32'd0;
-    always @(posedge clk) begin
-        if (rd_load_page_00) begin
-            rd_data_0 <= ({32{rd_timeout}} & read_timeout) |
-                ({32{rd_timeouts}} & read_timeouts);
+
+    generate
+        if (REG_DECODE != 0) begin : g_rd_registered
+            // Reads: the address decoded in every cycle into flip-flops: in the
+            // cycle after rd_req (the load) they tell of the AR cycle's address, the
+            // only one used. The load: of a read of this page, or of another address.
+            reg rd_load_page_00 = 1'b0;
+            reg rd_load_other_00 = 1'b0;
+            reg rd_in_words_00 = 1'b0;
+            reg rd_timeout = 1'b0;  // 0x01C
+            reg rd_timeouts = 1'b0;  // 0x044
+            reg rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                rd_load_page_00 <= rd_req && rd_page_00 && !rst;
+                rd_load_other_00 <= rd_req && !rd_page_00 && !rst;
+                rd_in_words_00 <= rd_words_00;
+                rd_timeout <= rd_word_hi[0] && rd_word_lo[7];
+                rd_timeouts <= rd_word_hi[2] && rd_word_lo[1];
+                // with the data (the load), from the select flip-flops
+                if (rd_load_page_00)
+                    rd_hit_reg <= rd_in_words_00;
+                if (rd_load_other_00 || rst)
+                    rd_hit_reg <= 1'b0;
+            end
+            // Step 2 (the load): the value of the register selected (AND-OR), in pieces
+            // of at most 6 registers ORed after their flip-flops.
+            reg [31:0] rd_data_0 = 32'd0;
+            always @(posedge clk) begin
+                if (rd_load_page_00) begin
+                    rd_data_0 <= ({32{rd_timeout}} & read_timeout) |
+                        ({32{rd_timeouts}} & read_timeouts);
+                end
+                if (rd_load_other_00) begin  // not this part's page
+                    rd_data_0 <= 32'd0;
+                end
+            end
+            assign rd_data = rd_data_0;
+            assign rd_hit = rd_hit_reg;
+        end else begin : g_rd_direct
+            // REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the
+            // selected register's value (a multiplexer on address bits 7:2) and the hit go into
+            // one register each then, zero for another page or a word without a register. The
+            // value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.
+            reg [31:0] rd_value;
+            always @* begin
+                case (rd_addr[7:2])
+                    6'd7: rd_value = read_timeout;
+                    6'd17: rd_value = read_timeouts;
+                    default: rd_value = 32'd0;
+                endcase
+            end
+            reg [31:0] rd_data_reg = 32'd0;
+            reg        rd_hit_reg = 1'b0;
+            always @(posedge clk) begin
+                if (rd_req) begin
+                    rd_data_reg <= rd_page_00 ? rd_value : 32'd0;
+                    rd_hit_reg <= rd_page_00 && rd_words_00;
+                end
+                if (rst) begin
+                    rd_data_reg <= 32'd0;
+                    rd_hit_reg <= 1'b0;
+                end
+            end
+            assign rd_data = rd_data_reg;
+            assign rd_hit = rd_hit_reg;
         end
-        if (rd_load_other_00) begin  // not this part's page
-            rd_data_0 <= 32'd0;
-        end
-    end
-    assign rd_data = rd_data_0;
+    endgenerate
 
     wire unused_inputs = ^{wr_data, wr_strb, wr_addr[1:0], rd_addr[1:0], wr_mask};
 

@@ -33,7 +33,9 @@ module tb_latmon #(
     parameter HAS_IRQ = 1,
     parameter HAS_TIMEOUT = 1,
     parameter HAS_COUNTERS = 1,
-    parameter HAS_SUM = 1
+    parameter HAS_SUM = 1,
+    parameter REG_DECODE = 1,
+    parameter PIPE_COMPARE = 1
 ) (
 `ifdef TB_EXTERNAL_CLOCK
     input  wire                  clk,
@@ -119,7 +121,8 @@ module tb_latmon #(
         .ADDR_WIDTH(ADDR_WIDTH), .HAS_HIST(HAS_HIST), .HIST_BINS_LOG2(HIST_BINS_LOG2),
         .HAS_STAMP(HAS_STAMP), .STAMP_ENTRIES(STAMP_ENTRIES), .HAS_STIM(HAS_STIM),
         .ID_WIDTH(ID_WIDTH), .HAS_IRQ(HAS_IRQ), .HAS_TIMEOUT(HAS_TIMEOUT),
-        .HAS_COUNTERS(HAS_COUNTERS), .HAS_SUM(HAS_SUM)
+        .HAS_COUNTERS(HAS_COUNTERS), .HAS_SUM(HAS_SUM),
+        .REG_DECODE(REG_DECODE), .PIPE_COMPARE(PIPE_COMPARE)
     ) dut (
         .clk(clk), .rst(rst),
         .irq(irq_py | irq_play), .ack(ack_py | ack_play),
