@@ -96,11 +96,23 @@ def _gpd_censored_nll(sigma: float, xi: float, y: Ties, tick: float) -> float:
         return (y.sum - k * tick) / sigma - k * math.log(-math.expm1(-tick / sigma))
     if xi < 0 and xi * (y.largest - tick) / sigma <= -1.0:
         return math.inf  # a cell that starts at or beyond the endpoint has no probability
-    v = y.values
-    log_low = -np.log1p(xi * (v - tick) / sigma) / xi
+    # -ξ log S(t) = log1p(ξ t / σ), in place: the likelihood is evaluated a thousand times
+    # per fit, on tens of thousands of cells at 10⁸ samples
+    scale = xi / sigma
+    high = np.multiply(y.values, scale)
+    low = high - scale * tick  # -ξ log S(y - h)
     # beyond a bounded tail's endpoint S = 0: log1p(-1) = -inf gives log S = -inf
-    log_high = -np.log1p(np.maximum(xi * v / sigma, -1.0)) / xi
-    return -float(np.dot(y.counts, log_low + np.log(-np.expm1(log_high - log_low))))
+    np.maximum(high, -1.0, out=high)
+    np.log1p(high, out=high)  # -ξ log S(y)
+    np.log1p(low, out=low)
+    # log S(y) - log S(y - h) = (low - high) / ξ; the cell's log probability is
+    # log S(y - h) + log(1 - S(y) / S(y - h))
+    ratio = np.subtract(low, high, out=high)
+    ratio *= 1.0 / xi
+    np.expm1(ratio, out=ratio)
+    np.negative(ratio, out=ratio)
+    np.log(ratio, out=ratio)
+    return float(np.dot(y.counts, low)) / xi - float(np.dot(y.counts, ratio))
 
 
 #: How a value y recorded on a grid of tick h stands for the true latency: "round" — the
