@@ -150,7 +150,7 @@ def kpss_statistic(x: np.ndarray, products: np.ndarray | None = None) -> tuple[f
     eta, carry = 0.0, 0.0
     for start, stop, _ in chunks(n):
         partial = np.cumsum(np.asarray(x[start:stop], dtype=np.float64) - mean) + carry
-        eta += float(np.dot(partial, partial))
+        eta += float(np.einsum("i,i->", partial, partial))  # not BLAS: see lagged_products
         carry = float(partial[-1])
     stat = eta / (n * n) / s_hat
     p = float(np.interp(stat, KPSS_CRITICAL, KPSS_P))

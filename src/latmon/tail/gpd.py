@@ -51,6 +51,12 @@ class Ties:
 Excesses = np.ndarray | Ties
 
 
+def _weighted(weights: np.ndarray, values: np.ndarray) -> float:
+    """Σ weights · values, by einsum: np.dot's BLAS spins its threads on a busy machine, ten
+    times slower than the sum itself."""
+    return float(np.einsum("i,i->", weights, values))
+
+
 def _extent(y: Excesses) -> tuple[float, float]:
     """(largest, mean) of excesses."""
     if isinstance(y, Ties):
@@ -77,13 +83,13 @@ def gpd_nll(sigma: float, xi: float, y: Excesses, tick: float = 0.0) -> float:
     else:
         values, weights, k = y, None, len(y)
     if abs(xi) < XI_ZERO:
-        total = float(values.sum()) if weights is None else float(np.dot(weights, values))
+        total = float(values.sum()) if weights is None else _weighted(weights, values)
         return k * math.log(sigma) + total / sigma
     t = xi * values / sigma
     if xi < 0 and float(t.min()) <= -1.0:
         return math.inf
     logs = np.log1p(t)
-    total = float(logs.sum()) if weights is None else float(np.dot(weights, logs))
+    total = float(logs.sum()) if weights is None else _weighted(weights, logs)
     return k * math.log(sigma) + (1.0 + 1.0 / xi) * total
 
 
@@ -112,7 +118,7 @@ def _gpd_censored_nll(sigma: float, xi: float, y: Ties, tick: float) -> float:
     np.expm1(ratio, out=ratio)
     np.negative(ratio, out=ratio)
     np.log(ratio, out=ratio)
-    return float(np.dot(y.counts, low)) / xi - float(np.dot(y.counts, ratio))
+    return _weighted(y.counts, low) / xi - _weighted(y.counts, ratio)
 
 
 #: How a value y recorded on a grid of tick h stands for the true latency: "round" — the
