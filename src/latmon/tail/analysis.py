@@ -237,7 +237,7 @@ def analyse_tail(
     )
     median = counts.median() if counts is not None else None
     exact = counts.values() if counts is not None and counts.width == 1 else None
-    result.mean_excess = mean_residual_life(x, confidence=confidence, median=median, counts=exact)
+    result.mean_excess = mean_residual_life(x, confidence=confidence, median=median, distinct=exact)
     return result
 
 

@@ -149,23 +149,23 @@ def mean_residual_life(
     points: int = 60,
     confidence: float = CONFIDENCE,
     median: float | None = None,
-    counts: tuple[np.ndarray, np.ndarray] | None = None,
+    distinct: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> MeanExcess:
     """The mean excess at ``points`` thresholds from the median to the value with 10 samples
     above it, summed in chunks (``median``: the series' median when the caller knows it;
-    ``counts``: the series' distinct values and how often each occurs, when the caller has
+    ``distinct``: the series' distinct values and how often each occurs, when the caller has
     them exactly — then the sums are taken over the distinct values, each times its count,
     without another pass over the series)."""
     x = np.asarray(values)
     n = len(x)
     middle = float(np.median(x)) if median is None else median
-    if counts is not None:
-        distinct = np.asarray(counts[0], dtype=np.float64)
-        weight = np.asarray(counts[1], dtype=np.float64)
+    if distinct is not None:
+        value = np.asarray(distinct[0], dtype=np.float64)
+        weight = np.asarray(distinct[1], dtype=np.float64)
         # the 10th largest sample: where the count from the top reaches 10
         from_top = np.cumsum(weight[::-1])
-        tenth = float(distinct[::-1][int(np.searchsorted(from_top, 10))])
-        top = tenth if n > 10 else float(distinct[0])
+        tenth = float(value[::-1][int(np.searchsorted(from_top, 10))])
+        top = tenth if n > 10 else float(value[0])
     else:
         top = float(np.partition(tail_pool(x, 10, keep=10), 0)[0]) if n > 10 else float(x.min())
     thresholds = np.unique(np.linspace(middle, top, points))
@@ -176,9 +176,9 @@ def mean_residual_life(
     count = np.zeros(m + 1)
     total = np.zeros(m + 1)
     square = np.zeros(m + 1)
-    if counts is not None:
-        below = np.searchsorted(thresholds, distinct, side="left")
-        centred = distinct - middle
+    if distinct is not None:
+        below = np.searchsorted(thresholds, value, side="left")
+        centred = value - middle
         count += np.bincount(below, weights=weight, minlength=m + 1)
         total += np.bincount(below, weights=weight * centred, minlength=m + 1)
         square += np.bincount(below, weights=weight * centred * centred, minlength=m + 1)
