@@ -94,12 +94,13 @@ def _per_cpu(series: Series) -> bool:
     return series.name.startswith("cpu") or "cpu" in series.meta
 
 
-def group_runs(runs: list[Run]) -> list[Group]:
+def group_runs(runs: list[Run], known: dict[int, Distribution] | None = None) -> list[Group]:
     """Comparable groups, in first-seen order: first by what the series measure
     (:func:`latmon.measure.measure_of`: quantity and path; series of different measures are
     never pooled or compared), then by scenario label: all repetitions and CPUs of a scenario
     pooled. A scenario with several other series of one measure (hardware channels) has a group
-    "label / series" per series, pooled over repetitions only."""
+    "label / series" per series, pooled over repetitions only. ``known``: distributions the
+    caller has built already, by ``id`` of their series (:func:`distribution_of`)."""
     order: list[tuple[Measure, str, str]] = []
     members: dict[tuple[Measure, str, str], list[Series]] = {}
     run_count: dict[tuple[Measure, str, str], set[int]] = {}
@@ -121,7 +122,7 @@ def group_runs(runs: list[Run]) -> list[Group]:
             run_count[key].add(id(run))
             by_run.setdefault(key, {}).setdefault(id(run), []).append(s)
     groups = []
-    built: dict[int, Distribution] = {}  # each series' distribution, built once
+    built: dict[int, Distribution] = dict(known or {})  # each series' distribution, once
     for key in order:
         m, label, part = key
         shown = f"{label} / {part}" if part and len(names[(m, label)]) > 1 else label

@@ -27,7 +27,7 @@ COUNT_BINS = 1 << 22
 #: lagged_products multiplies blocks of this many samples with all their lags at once: a
 #: block and its lags stay in the CPU's cache (a dot product per lag over a whole chunk read
 #: the chunk from memory once per lag).
-LAG_BLOCK = 1 << 13
+LAG_BLOCK = 1 << 15
 
 
 def lagged_products(
@@ -194,7 +194,10 @@ class HalfCounts:
         for part in (x[:half], x[half:]):
             c = np.zeros(bins, dtype=np.int64)
             for start, stop, _ in chunks(len(part)):
-                c += np.bincount((part[start:stop] - low) // width, minlength=bins)
+                offset = part[start:stop] - low
+                if width > 1:
+                    offset //= width
+                c += np.bincount(offset, minlength=bins)
             counts.append(c)
         return cls(low, width, counts[0], counts[1])
 
