@@ -45,10 +45,11 @@ def lagged_products(
         return out
     width = lags + 1 - first
     for start, stop, ahead in chunks(len(x), lags):
-        a = np.asarray(x[start:stop], dtype=np.float64) - mean
-        # the samples after the chunk, then zeros: a product past the series' end is 0
-        b = np.zeros(len(a) + lags)
-        b[: ahead - start] = np.asarray(x[start:ahead], dtype=np.float64) - mean
+        # the chunk, the samples after it, then zeros: a product past the series' end is 0
+        b = np.zeros(stop - start + lags)
+        b[: ahead - start] = x[start:ahead]
+        b[: ahead - start] -= mean
+        a = b[: stop - start]
         for at in range(0, len(a), LAG_BLOCK):
             block = a[at : at + LAG_BLOCK]
             window = sliding_window_view(b[at + first : at + first + len(block) + width - 1], width)
