@@ -37,10 +37,20 @@ QUANTILES = {"p50": 0.5, "p99": 0.99, "p99_9": 0.999}
 _Z = {0.9: 1.6448536269514722, 0.95: 1.959963984540054, 0.99: 2.5758293035489004}
 
 
-def distribution_of(series: list[Series]) -> Distribution:
+def distribution_of(
+    series: list[Series], known: dict[int, Distribution] | None = None
+) -> Distribution:
     """Pool the series (samples, or histograms where there are no samples) into one
-    distribution in ns."""
-    return Distribution.pool([Distribution.from_series(s) for s in series]).in_ns()
+    distribution in ns. ``known``: the distributions already built, by ``id`` of their
+    series (each series is counted once however many groups it is pooled into)."""
+    if known is None:
+        known = {}
+    parts = []
+    for s in series:
+        if id(s) not in known:
+            known[id(s)] = Distribution.from_series(s)
+        parts.append(known[id(s)])
+    return Distribution.pool(parts).in_ns()
 
 
 def a12(x: Distribution, y: Distribution) -> float:
@@ -84,12 +94,13 @@ def _per_cpu(series: Series) -> bool:
     return series.name.startswith("cpu") or "cpu" in series.meta
 
 
-def group_runs(runs: list[Run]) -> list[Group]:
+def group_runs(runs: list[Run], known: dict[int, Distribution] | None = None) -> list[Group]:
     """Comparable groups, in first-seen order: first by what the series measure
     (:func:`latmon.measure.measure_of`: quantity and path; series of different measures are
     never pooled or compared), then by scenario label: all repetitions and CPUs of a scenario
     pooled. A scenario with several other series of one measure (hardware channels) has a group
-    "label / series" per series, pooled over repetitions only."""
+    "label / series" per series, pooled over repetitions only. ``known``: distributions the
+    caller has built already, by ``id`` of their series (:func:`distribution_of`)."""
     order: list[tuple[Measure, str, str]] = []
     members: dict[tuple[Measure, str, str], list[Series]] = {}
     run_count: dict[tuple[Measure, str, str], set[int]] = {}
@@ -111,14 +122,15 @@ def group_runs(runs: list[Run]) -> list[Group]:
             run_count[key].add(id(run))
             by_run.setdefault(key, {}).setdefault(id(run), []).append(s)
     groups = []
+    built: dict[int, Distribution] = dict(known or {})  # each series' distribution, once
     for key in order:
         m, label, part = key
         shown = f"{label} / {part}" if part and len(names[(m, label)]) > 1 else label
-        per_run = [distribution_of(series) for series in by_run[key].values()]
+        per_run = [distribution_of(series, built) for series in by_run[key].values()]
         groups.append(
             Group(
                 shown,
-                distribution_of(members[key]),
+                distribution_of(members[key], built),
                 len(run_count[key]),
                 len(members[key]),
                 m,

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 
 from latmon.analysis.compare import Group, compare, group_runs, measures
-from latmon.analysis.distribution import nearest_rank
+from latmon.analysis.distribution import Distribution, nearest_rank
 from latmon.analysis.files import series_stats
 from latmon.analysis.stats import CONFIDENCE, PERCENTILES, Summary
 from latmon.measure import Measure, measure_of
@@ -25,6 +25,8 @@ class SeriesResult:
     series: Series
     native: Summary
     ns: Summary
+    #: the series' exact distribution (native unit), as its statistics were computed from
+    dist: Distribution
 
     @property
     def label(self) -> str:
@@ -40,7 +42,7 @@ def analyse(runs: list[Run], deadline_ns: int | None = None) -> list[SeriesResul
     out = []
     for r in series_stats(runs, CONFIDENCE, deadline_ns):
         ns = r.summary.in_unit("ns", r.series.ns_per_unit) if r.series.unit != "ns" else r.summary
-        out.append(SeriesResult(r.run, r.series, r.summary, ns))
+        out.append(SeriesResult(r.run, r.series, r.summary, ns, r.dist))
     return out
 
 
@@ -171,7 +173,7 @@ def rank_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
 
 def report_data(runs: list[Run], deadline_ns: int | None) -> ReportData:
     results = analyse(runs, deadline_ns)
-    groups = group_runs(runs)
+    groups = group_runs(runs, {id(r.series): r.dist for r in results})
     rows = compare(groups, None, deadline_ns)
     out = []
     for m in measures(groups):

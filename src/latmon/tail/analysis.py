@@ -236,7 +236,8 @@ def analyse_tail(
         unit=unit,
     )
     median = counts.median() if counts is not None else None
-    result.mean_excess = mean_residual_life(x, confidence=confidence, median=median)
+    exact = counts.values() if counts is not None and counts.width == 1 else None
+    result.mean_excess = mean_residual_life(x, confidence=confidence, median=median, distinct=exact)
     return result
 
 

@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from scipy import stats as sps
 
 from latmon.analysis.chunks import chunks
@@ -23,25 +24,36 @@ KS_COUNTS_FROM = 100_000
 COUNT_BINS = 1 << 22
 
 
+#: lagged_products multiplies blocks of this many samples with all their lags at once: a
+#: block and its lags stay in the CPU's cache (a dot product per lag over a whole chunk read
+#: the chunk from memory once per lag).
+LAG_BLOCK = 1 << 15
+
+
 def lagged_products(
     x: np.ndarray, mean: float, lags: int, known: np.ndarray | None = None
 ) -> np.ndarray:
     """Σ_t (x_t - mean)(x_{t+k} - mean) for k = 0..lags, in chunks; the lags in ``known``
-    (the same sums for lags 0..len(known)-1) are not summed again. (einsum, not np.dot: a
-    BLAS dot product spins its threads on a busy machine, ten times slower here.)"""
+    (the same sums for lags 0..len(known)-1) are not summed again. Each block of LAG_BLOCK
+    samples is multiplied with the window of its lags in one einsum (not np.dot: a BLAS
+    product spins its threads on a busy machine, ten times slower here)."""
     first = 0 if known is None else len(known)
     out = np.zeros(lags + 1)
     if known is not None:
         out[: min(first, lags + 1)] = known[: lags + 1]
     if first > lags:
         return out
+    width = lags + 1 - first
     for start, stop, ahead in chunks(len(x), lags):
-        a = np.asarray(x[start:stop], dtype=np.float64) - mean
-        b = np.asarray(x[start:ahead], dtype=np.float64) - mean
-        for k in range(first, lags + 1):
-            m = min(len(a), len(b) - k)
-            if m > 0:
-                out[k] += float(np.einsum("i,i->", a[:m], b[k : k + m]))
+        # the chunk, the samples after it, then zeros: a product past the series' end is 0
+        b = np.zeros(stop - start + lags)
+        b[: ahead - start] = x[start:ahead]
+        b[: ahead - start] -= mean
+        a = b[: stop - start]
+        for at in range(0, len(a), LAG_BLOCK):
+            block = a[at : at + LAG_BLOCK]
+            window = sliding_window_view(b[at + first : at + first + len(block) + width - 1], width)
+            out[first:] += np.einsum("i,ij->j", block, window)
     return out
 
 
@@ -139,7 +151,7 @@ def kpss_statistic(x: np.ndarray, products: np.ndarray | None = None) -> tuple[f
     eta, carry = 0.0, 0.0
     for start, stop, _ in chunks(n):
         partial = np.cumsum(np.asarray(x[start:stop], dtype=np.float64) - mean) + carry
-        eta += float(np.dot(partial, partial))
+        eta += float(np.einsum("i,i->", partial, partial))  # not BLAS: see lagged_products
         carry = float(partial[-1])
     stat = eta / (n * n) / s_hat
     p = float(np.interp(stat, KPSS_CRITICAL, KPSS_P))
@@ -183,7 +195,10 @@ class HalfCounts:
         for part in (x[:half], x[half:]):
             c = np.zeros(bins, dtype=np.int64)
             for start, stop, _ in chunks(len(part)):
-                c += np.bincount((part[start:stop] - low) // width, minlength=bins)
+                offset = part[start:stop] - low
+                if width > 1:
+                    offset //= width
+                c += np.bincount(offset, minlength=bins)
             counts.append(c)
         return cls(low, width, counts[0], counts[1])
 
@@ -196,6 +211,13 @@ class HalfCounts:
         lower = int(np.searchsorted(cumulative, (n - 1) // 2 + 1))
         upper = int(np.searchsorted(cumulative, n // 2 + 1))
         return self.low + self.width * (lower + upper) / 2
+
+    def values(self) -> tuple[np.ndarray, np.ndarray]:
+        """The bins in use (each at its lower edge; every distinct value when the width is
+        1) and how many samples of the whole series fall in each."""
+        total = self.first + self.second
+        where = np.flatnonzero(total)
+        return self.low + self.width * where, total[where]
 
     def ks(self) -> float:
         """max |F₁ - F₂| over the bin edges (every value when the width is 1)."""
@@ -246,10 +268,7 @@ def value_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if len(x) <= KS_COUNTS_FROM or x.dtype.kind not in "iu":
         distinct, counts = np.unique(x, return_counts=True)
         return distinct, counts
-    c = HalfCounts.of(x)
-    total = c.first + c.second
-    where = np.flatnonzero(total)
-    return c.low + c.width * where, total[where]
+    return HalfCounts.of(x).values()
 
 
 def half_counts(x: np.ndarray) -> HalfCounts | None:

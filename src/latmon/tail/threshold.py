@@ -149,13 +149,25 @@ def mean_residual_life(
     points: int = 60,
     confidence: float = CONFIDENCE,
     median: float | None = None,
+    distinct: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> MeanExcess:
     """The mean excess at ``points`` thresholds from the median to the value with 10 samples
-    above it, summed in chunks (``median``: the series' median when the caller knows it)."""
+    above it, summed in chunks (``median``: the series' median when the caller knows it;
+    ``distinct``: the series' distinct values and how often each occurs, when the caller has
+    them exactly — then the sums are taken over the distinct values, each times its count,
+    without another pass over the series)."""
     x = np.asarray(values)
     n = len(x)
     middle = float(np.median(x)) if median is None else median
-    top = float(np.partition(tail_pool(x, 10, keep=10), 0)[0]) if n > 10 else float(x.min())
+    if distinct is not None:
+        value = np.asarray(distinct[0], dtype=np.float64)
+        weight = np.asarray(distinct[1], dtype=np.float64)
+        # the 10th largest sample: where the count from the top reaches 10
+        from_top = np.cumsum(weight[::-1])
+        tenth = float(value[::-1][int(np.searchsorted(from_top, 10))])
+        top = tenth if n > 10 else float(value[0])
+    else:
+        top = float(np.partition(tail_pool(x, 10, keep=10), 0)[0]) if n > 10 else float(x.min())
     thresholds = np.unique(np.linspace(middle, top, points))
     z = float(sps.norm.ppf(0.5 + confidence / 2))
     m = len(thresholds)
@@ -164,13 +176,20 @@ def mean_residual_life(
     count = np.zeros(m + 1)
     total = np.zeros(m + 1)
     square = np.zeros(m + 1)
-    for start, stop, _ in chunks(n):
-        chunk = np.asarray(x[start:stop], dtype=np.float64)
-        below = np.searchsorted(thresholds, chunk, side="left")
-        centred = chunk - middle
-        count += np.bincount(below, minlength=m + 1)
-        total += np.bincount(below, weights=centred, minlength=m + 1)
-        square += np.bincount(below, weights=centred * centred, minlength=m + 1)
+    if distinct is not None:
+        below = np.searchsorted(thresholds, value, side="left")
+        centred = value - middle
+        count += np.bincount(below, weights=weight, minlength=m + 1)
+        total += np.bincount(below, weights=weight * centred, minlength=m + 1)
+        square += np.bincount(below, weights=weight * centred * centred, minlength=m + 1)
+    else:
+        for start, stop, _ in chunks(n):
+            chunk = np.asarray(x[start:stop], dtype=np.float64)
+            below = np.searchsorted(thresholds, chunk, side="left")
+            centred = chunk - middle
+            count += np.bincount(below, minlength=m + 1)
+            total += np.bincount(below, weights=centred, minlength=m + 1)
+            square += np.bincount(below, weights=centred * centred, minlength=m + 1)
     # values above threshold j: those with more than j thresholds below them
     above_count = np.cumsum(count[::-1])[::-1][1:]
     above_sum = np.cumsum(total[::-1])[::-1][1:]
