@@ -27,6 +27,7 @@ help:
 	@echo "make demo    simulate the reference design, measure this machine idle and under load,"
 	@echo "             write out/demo/report.html"
 	@echo "make test    the whole test suite (C, Python, cocotb simulations, CLI) — what CI runs"
+	@echo "             (.ci/run; .ci/run-targets, -hw, -linux-soc, -bitstream: the longer ones below)"
 	@echo "make bench   the benchmarks; results in build/bench/ (QUICK=1: small sizes, as CI runs them)"
 	@echo "make synth   size (Yosys, UltraScale+) and Fmax (ECP5 place and route) of every"
 	@echo "             configuration beside a reference; docs/hw/resources.md"
