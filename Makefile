@@ -51,7 +51,7 @@ help:
 	@echo "make linux-soc-checkpoint  build and boot the PREEMPT_NONE kernel once and save the"
 	@echo "             simulator there (make test's smoke test restores it; cached)"
 	@echo "make target-test  the ARM targets on QEMU: A53 suite (ZCU102), arm64 guests with the"
-	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~36 min)"
+	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (36-60 min)"
 	@echo "make hv-campaign  bare metal, Linux, Xen Dom0/DomU (each idle and with the other domain"
 	@echo "             stressed), the suite as a Xen guest, AMP on QEMU; out/target/hv/report.html"
 
