@@ -27,6 +27,7 @@ help:
 	@echo "make demo    simulate the reference design, measure this machine idle and under load,"
 	@echo "             write out/demo/report.html"
 	@echo "make test    the whole test suite (C, Python, cocotb simulations, CLI) — what CI runs"
+	@echo "             (.ci/run; .ci/run-targets, -hw, -linux-soc, -bitstream: the longer ones below)"
 	@echo "make bench   the benchmarks; results in build/bench/ (QUICK=1: small sizes, as CI runs them)"
 	@echo "make synth   size (Yosys, UltraScale+) and Fmax (ECP5 place and route) of every"
 	@echo "             configuration beside a reference; docs/hw/resources.md"
@@ -50,7 +51,7 @@ help:
 	@echo "make linux-soc-checkpoint  build and boot the PREEMPT_NONE kernel once and save the"
 	@echo "             simulator there (make test's smoke test restores it; cached)"
 	@echo "make target-test  the ARM targets on QEMU: A53 suite (ZCU102), arm64 guests with the"
-	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (~36 min)"
+	@echo "             standard and PREEMPT_RT kernels, the preemption-model report (36-60 min)"
 	@echo "make hv-campaign  bare metal, Linux, Xen Dom0/DomU (each idle and with the other domain"
 	@echo "             stressed), the suite as a Xen guest, AMP on QEMU; out/target/hv/report.html"
 
