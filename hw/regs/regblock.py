@@ -129,6 +129,12 @@ class Register:
         return any(f.kind in ("rw", "pulse", "w1c") for f in self.fields)
 
 
+# The attribute of the address decode's nets: kept as nets of their own with the registered
+# decode (REG_DECODE = 1: for Fmax, see ModuleWriter.decode); with REG_DECODE = 0 left to the
+# synthesis, which folds them into fewer LUTs.
+KEEP = "(* keep = REG_DECODE != 0 *)"
+
+
 def field_kind(f: FieldNode) -> str:
     if not f.is_sw_writable:
         if f.is_hw_writable:
@@ -361,9 +367,11 @@ class ModuleWriter:
         self.emit("    // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).")
         for bus in ("wr", "rd"):
             self.emit(
-                f"    (* keep *) wire {bus}_page_{page:02x} = {bus}_addr[15:8] == 8'h{page:02X} && "
+                f"    {KEEP} wire {bus}_page_{page:02x} = {bus}_addr[15:8] == 8'h{page:02X} && "
                 f"({bus}_addr >> 16) == 0;"
             )
+        # (Kept with the registered decode only, KEEP: with REG_DECODE = 0 synthesis may fold
+        # them into the read multiplexer and the write decode's flip-flops, which is smaller.)
         # The word in the page: bits 7:5 and 4:2 each decoded one-hot (one LUT per bit), kept,
         # so that a word is an AND of two of them and every select is one LUT after the page
         # (two levels): left to itself, synthesis shares pieces of the word compares between
@@ -371,8 +379,8 @@ class ModuleWriter:
         self.emit("    // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.")
         self.emit("    /* verilator lint_off UNUSEDSIGNAL */  // the words without a register")
         for bus in ("wr", "rd"):
-            self.emit(f"    (* keep *) wire [7:0] {bus}_word_hi = 8'd1 << {bus}_addr[7:5];")
-            self.emit(f"    (* keep *) wire [7:0] {bus}_word_lo = 8'd1 << {bus}_addr[4:2];")
+            self.emit(f"    {KEEP} wire [7:0] {bus}_word_hi = 8'd1 << {bus}_addr[7:5];")
+            self.emit(f"    {KEEP} wire [7:0] {bus}_word_lo = 8'd1 << {bus}_addr[4:2];")
         self.emit("    /* verilator lint_on UNUSEDSIGNAL */")
 
         def word(r: Register) -> int:
@@ -392,8 +400,7 @@ class ModuleWriter:
             self.emit(f"    localparam [63:0] WORDS_{page:02X} = 64'h{mask:016X};")
             for bus in ("wr", "rd"):
                 self.emit(
-                    f"    (* keep *) wire {bus}_words_{page:02x} = "
-                    f"WORDS_{page:02X}[{bus}_addr[7:2]];"
+                    f"    {KEEP} wire {bus}_words_{page:02x} = WORDS_{page:02X}[{bus}_addr[7:2]];"
                 )
         self.emit("")
 
@@ -658,14 +665,31 @@ class ModuleWriter:
         self.emit(f"    assign rd_data = {ors};")
         self.emit("    assign rd_hit = rd_hit_reg;")
 
+    def read_tree(self, regs: list[Register]) -> str:
+        """The value of the register at rd_addr among `regs`: 2:1 multiplexers, each on the
+        highest word bit (of bits 7:2) that tells the remaining registers apart, so that only
+        the bits that tell them apart are looked at and neighbouring words end in 4:1
+        multiplexers on bits 3:2 (one LUT6 a bit): published's core part 255 LUT sites where
+        a case on bits 7:2 with 0 for the other words was 267. A word without a register reads
+        one of them here; the read data's reset makes it 0 (read_direct)."""
+        if len(regs) == 1:
+            return f"read_{regs[0].ident}"
+        bit = max(b for b in range(6) if len({self.word(r) >> b & 1 for r in regs}) == 2)
+        ones_regs = [r for r in regs if self.word(r) >> bit & 1]
+        zeros_regs = [r for r in regs if not self.word(r) >> bit & 1]
+        return f"(rd_addr[{bit + 2}] ? {self.read_tree(ones_regs)} : {self.read_tree(zeros_regs)})"
+
     def read_direct(self) -> None:
         """REG_DECODE = 0: the value of the register at the AR cycle's address, registered then."""
         page = self.page
         for line in (
             "REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the",
-            "selected register's value (a multiplexer on address bits 7:2) and the hit go into",
-            "one register each then, zero for another page or a word without a register. The",
-            "value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.",
+            "selected register's value and the hit go into one register each then. The value",
+            "is a tree of 2:1 multiplexers on the fewest address bits that tell the registers",
+            "apart (a word without a register selects one of them); a read of another page or",
+            "of such a word zeroes the read data instead (the flip-flops' synchronous reset, no",
+            "term of the multiplexer). The value is sampled at rd_req, a cycle before",
+            "REG_DECODE = 1 samples it.",
         ):
             self.emit(f"    // {line}")
         for r in self.regs:
@@ -675,25 +699,20 @@ class ModuleWriter:
                         f"    assign {f.port}_swacc = rd_req && rd_page_{page:02x} && "
                         f"rd_addr[7:2] == 6'd{self.word(r)};"
                     )
-        self.emit("    reg [31:0] rd_value;")
-        self.emit("    always @* begin")
-        self.emit("        case (rd_addr[7:2])")
-        for r in self.regs:
-            self.emit(f"            6'd{self.word(r)}: rd_value = read_{r.ident};")
-        self.emit("            default: rd_value = 32'd0;")
-        self.emit("        endcase")
-        self.emit("    end")
+        tree = self.read_tree(self.regs)
+        self.emit(f"    wire [31:0] rd_value = {tree};")
+        self.emit(f"    wire        rd_match = rd_page_{page:02x} && rd_words_{page:02x};")
         self.emit("    reg [31:0] rd_data_reg = 32'd0;")
         self.emit("    reg        rd_hit_reg = 1'b0;")
         self.emit("    always @(posedge clk) begin")
         self.emit("        if (rd_req) begin")
-        self.emit(f"            rd_data_reg <= rd_page_{page:02x} ? rd_value : 32'd0;")
-        self.emit(f"            rd_hit_reg <= rd_page_{page:02x} && rd_words_{page:02x};")
+        self.emit("            rd_data_reg <= rd_value;")
+        self.emit("            rd_hit_reg <= rd_match;")
         self.emit("        end")
-        self.emit("        if (rst) begin")
+        self.emit("        if (rst || (rd_req && !rd_match))")
         self.emit("            rd_data_reg <= 32'd0;")
+        self.emit("        if (rst)")
         self.emit("            rd_hit_reg <= 1'b0;")
-        self.emit("        end")
         self.emit("    end")
         self.emit("    assign rd_data = rd_data_reg;")
         self.emit("    assign rd_hit = rd_hit_reg;")

@@ -76,18 +76,18 @@ module latmon_regs_stim #(
     // ---- address decode ------------------------------------------------------
 
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
-    (* keep *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
-    (* keep *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
+    (* keep = REG_DECODE != 0 *) wire wr_page_02 = wr_addr[15:8] == 8'h02 && (wr_addr >> 16) == 0;
+    (* keep = REG_DECODE != 0 *) wire rd_page_02 = rd_addr[15:8] == 8'h02 && (rd_addr >> 16) == 0;
     // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
     /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
-    (* keep *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
-    (* keep *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
-    (* keep *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
-    (* keep *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    (* keep = REG_DECODE != 0 *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    (* keep = REG_DECODE != 0 *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    (* keep = REG_DECODE != 0 *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    (* keep = REG_DECODE != 0 *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
     /* verilator lint_on UNUSEDSIGNAL */
     localparam [63:0] WORDS_02 = 64'h000003FF00000000;
-    (* keep *) wire wr_words_02 = WORDS_02[wr_addr[7:2]];
-    (* keep *) wire rd_words_02 = WORDS_02[rd_addr[7:2]];
+    (* keep = REG_DECODE != 0 *) wire wr_words_02 = WORDS_02[wr_addr[7:2]];
+    (* keep = REG_DECODE != 0 *) wire rd_words_02 = WORDS_02[rd_addr[7:2]];
 
     // Writes: the address decoded in every cycle into flip-flops (in the cycle after
     // wr_req, that of the write, they tell of wr_req's address): its page, the page's
@@ -360,36 +360,25 @@ module latmon_regs_stim #(
             assign rd_hit = rd_hit_reg;
         end else begin : g_rd_direct
             // REG_DECODE = 0: the read decoded in the AR cycle (rd_req) from the address: the
-            // selected register's value (a multiplexer on address bits 7:2) and the hit go into
-            // one register each then, zero for another page or a word without a register. The
-            // value is sampled at rd_req, a cycle before REG_DECODE = 1 samples it.
-            reg [31:0] rd_value;
-            always @* begin
-                case (rd_addr[7:2])
-                    6'd32: rd_value = read_stim_ctrl;
-                    6'd33: rd_value = read_stim_status;
-                    6'd34: rd_value = read_stim_period;
-                    6'd35: rd_value = read_stim_min;
-                    6'd36: rd_value = read_stim_max;
-                    6'd37: rd_value = read_stim_burst;
-                    6'd38: rd_value = read_stim_pause;
-                    6'd39: rd_value = read_stim_total;
-                    6'd40: rd_value = read_stim_seed;
-                    6'd41: rd_value = read_stim_sent;
-                    default: rd_value = 32'd0;
-                endcase
-            end
+            // selected register's value and the hit go into one register each then. The value
+            // is a tree of 2:1 multiplexers on the fewest address bits that tell the registers
+            // apart (a word without a register selects one of them); a read of another page or
+            // of such a word zeroes the read data instead (the flip-flops' synchronous reset, no
+            // term of the multiplexer). The value is sampled at rd_req, a cycle before
+            // REG_DECODE = 1 samples it.
+            wire [31:0] rd_value = (rd_addr[5] ? (rd_addr[2] ? read_stim_sent : read_stim_seed) : (rd_addr[4] ? (rd_addr[3] ? (rd_addr[2] ? read_stim_total : read_stim_pause) : (rd_addr[2] ? read_stim_burst : read_stim_max)) : (rd_addr[3] ? (rd_addr[2] ? read_stim_min : read_stim_period) : (rd_addr[2] ? read_stim_status : read_stim_ctrl))));
+            wire        rd_match = rd_page_02 && rd_words_02;
             reg [31:0] rd_data_reg = 32'd0;
             reg        rd_hit_reg = 1'b0;
             always @(posedge clk) begin
                 if (rd_req) begin
-                    rd_data_reg <= rd_page_02 ? rd_value : 32'd0;
-                    rd_hit_reg <= rd_page_02 && rd_words_02;
+                    rd_data_reg <= rd_value;
+                    rd_hit_reg <= rd_match;
                 end
-                if (rst) begin
+                if (rst || (rd_req && !rd_match))
                     rd_data_reg <= 32'd0;
+                if (rst)
                     rd_hit_reg <= 1'b0;
-                end
             end
             assign rd_data = rd_data_reg;
             assign rd_hit = rd_hit_reg;
