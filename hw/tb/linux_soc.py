@@ -457,17 +457,18 @@ class Params:
 
     rounds: int = 100
     nops: int = 0
-    gap: int = 80000
+    gap: int = 20000
     load: bool = False
     kernel: bool = True
     config: str = "user"
+    trace: bool = False  # the kernel's irq and sched tracepoints during the measurement
 
     def hex(self, out: Path) -> Path:
         """The page as a $readmemh file for +params (word 1 on: word 0 is /init's request)."""
         name = self.config.encode()[:31] + b"\0"
         name += b"\0" * (-len(name) % 4)
         words = [PARAM_MAGIC, self.rounds, self.nops, self.gap, int(self.load), int(self.kernel)]
-        words += [0, *memoryview(name).cast("I")]
+        words += [int(self.trace), *memoryview(name).cast("I")]
         path = out / "params.hex"
         path.write_text(
             f"@{(PARAM_ADDR - RAM_BASE) // 4 + 1:x}\n" + "".join(f"{w:08x}\n" for w in words)
@@ -659,7 +660,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--preempt", default="none", choices=sorted(PREEMPT))
     parser.add_argument("--rounds", type=int, default=100, help="interrupts per path")
     parser.add_argument("--nops", type=int, default=0, help="no-ops before the user-space ack")
-    parser.add_argument("--gap", type=int, default=80000, help="cycles from arming to the raise")
+    parser.add_argument("--gap", type=int, default=20000, help="cycles from arming to the raise")
     parser.add_argument("--load", action="store_true", help="a CPU hog and the traffic master")
     parser.add_argument(
         "--user-only", action="store_true", help="the user-space path only (no kernel-ack)"
