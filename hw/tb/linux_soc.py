@@ -17,7 +17,7 @@ asks for its parameters, and every run restores that checkpoint and hands /init 
 Command line:
 
     python hw/tb/linux_soc.py --out DIR [--preempt none|voluntary|full] [--rounds N] [--nops N]
-        [--gap CYCLES] [--load] [--user-only] [--boot] [--check]
+        [--gap CYCLES] [--load] [--user-only] [--boot] [--check] [--ftrace]
 """
 
 from __future__ import annotations
@@ -684,6 +684,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "host stretches that)",
     )
     parser.add_argument(
+        "--ftrace",
+        action="store_true",
+        help="the kernel's irq and sched tracepoints on during the measurement, compared with the "
+        "stage marks (linux_soc_ftrace.py)",
+    )
+    parser.add_argument(
         "--check",
         action="store_true",
         help="compare every sample with the bus and irq record; fail on a mismatch",
@@ -703,6 +709,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         load=args.load,
         kernel=not args.user_only,
         config=f"{args.preempt}-{'load' if args.load else 'idle'}",
+        trace=args.ftrace,
     )
     try:
         if not args.boot:
@@ -739,6 +746,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"linux_soc: {report.summary()}")
         paths = 1 if args.user_only else 2
         if report.mismatches or report.checked != paths * args.rounds:
+            return 1
+    if args.ftrace:
+        from linux_soc_ftrace import FtraceError, compare
+
+        try:
+            print(f"linux_soc: tracepoints: {json.dumps(compare(boot.uart, boot.trace).summary())}")
+        except FtraceError as exc:
+            print(f"linux_soc: {exc}", file=sys.stderr)
             return 1
     return 0
 
