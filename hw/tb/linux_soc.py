@@ -79,6 +79,9 @@ FW_FLAGS = [
     "-nostartfiles",
     "-mcmodel=medany",
 ]
+# no local symbols (--discard-all): the assembler's temporary object names (random) would make
+# every build of the same sources a different image, hence a different checkpoint
+INIT_LDFLAGS = ["-static", "-ffunction-sections", "-Wl,--gc-sections", "-Wl,--discard-all"]
 LIB_SOURCES = ["lib/latmon.c", "lib/latmon_hal_uio.c", "lib/latmon_log.c", "lib/latmon_crc32.c"]
 
 
@@ -174,7 +177,7 @@ def _init_headers() -> list[Path]:
 def build_init() -> Path:
     """/init: static rv32 ELF, no C library (the freestanding layer of sw/linux-soc/libc)."""
     src = _init_sources()
-    out = BUILD / f"init-{_digest([*src, *_init_headers()], FW_FLAGS)}"
+    out = BUILD / f"init-{_digest([*src, *_init_headers()], FW_FLAGS, INIT_LDFLAGS)}"
     elf = out / "init"
     if elf.exists():
         return elf
@@ -199,9 +202,7 @@ def build_init() -> Path:
         str(LSOC / "libc" / "include"),
         f"-I{SW / 'include'}",
         f"-I{SW / 'lib'}",
-        "-static",
-        "-ffunction-sections",
-        "-Wl,--gc-sections",
+        *INIT_LDFLAGS,
         "-o",
         str(elf),
         *map(str, src),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -416,6 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         nops = [0, *nops]
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
+    load_start = os.getloadavg()
     configs = [(m, ld == "load", 0, True, args.rounds) for m in models for ld in loads]
     configs += [(models[0], False, n, False, args.nop_rounds) for n in nops]
     try:
@@ -479,7 +481,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         nop_effect(base, r) for r in results if base is not None and not r["kernel"] and r["nops"]
     ]
     (args.out / "results.json").write_text(
-        json.dumps({"runs": results, "nop_tests": nop_tests, "ftrace": ftrace}, indent=1)
+        json.dumps(
+            {
+                "runs": results,
+                "nop_tests": nop_tests,
+                "ftrace": ftrace,
+                "wall_s": round(time.monotonic() - start, 1),
+                "host_load_start": load_start,
+                "host_load_end": os.getloadavg(),
+            },
+            indent=1,
+        )
     )
     write_report(args.out, results, nop_tests, ftrace)
     write_table(args.out, results, nop_tests, ftrace)
@@ -512,7 +524,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"exactly {t['nops']} cycles; median difference {t['shift_median']}"
         )
     print(
-        f"linux-soc: {len(results)} runs in {time.monotonic() - start:.0f} s; "
+        f"linux-soc: {len(results)} runs in {time.monotonic() - start:.0f} s (host load average "
+        f"{load_start[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end); "
         f"report {args.out / 'report.html'}" + (f"; FAILED: {', '.join(bad)}" if bad else "")
     )
     return 1 if bad else 0

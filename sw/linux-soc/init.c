@@ -40,22 +40,22 @@
 #include "latmon_uio.h"
 #include "lsoc.h"
 
-#define IRQGEN_NOW     0x00u
-#define IRQGEN_PENDING 0x04u
-#define IRQGEN_ARM     0x0Cu
-#define IRQGEN_ACK0    0x10u
-#define IRQGEN_CMP0    0x40u
-#define IRQGEN_CMP1    0x44u
-#define TRAFFIC_CTRL   0x00u
-#define TRAFFIC_BASE   0x04u
-#define TRAFFIC_MASK   0x08u
-#define TRAFFIC_GAP    0x0Cu
-#define TRAFFIC_SEED   0x10u
-#define BATCH	       1000u
+#define IRQGEN_NOW	 0x00u
+#define IRQGEN_PENDING	 0x04u
+#define IRQGEN_ARM	 0x0Cu
+#define IRQGEN_ACK0	 0x10u
+#define IRQGEN_CMP0	 0x40u
+#define IRQGEN_CMP1	 0x44u
+#define TRAFFIC_CTRL	 0x00u
+#define TRAFFIC_BASE	 0x04u
+#define TRAFFIC_MASK	 0x08u
+#define TRAFFIC_GAP	 0x0Cu
+#define TRAFFIC_SEED	 0x10u
+#define BATCH		 1000u
 #define KERNEL_MARGIN_NS 200000u
-#define MAX_NOPS       255u
-#define PARAM_REQUEST  0x434B5054u /* "CKPT" */
-#define PARAM_MAGIC    0x4C4D5052u /* "LMPR" */
+#define MAX_NOPS	 255u
+#define PARAM_REQUEST	 0x434B5054u /* "CKPT" */
+#define PARAM_MAGIC	 0x4C4D5052u /* "LMPR" */
 
 struct params {
 	unsigned rounds, nops, gap, load, kernel, trace;
@@ -277,7 +277,7 @@ static int write_file(const char *path, const char *text)
 static int start_tracing(void)
 {
 	static const char *const events[] = { "irq/irq_handler_entry", "irq/irq_handler_exit",
-					       "sched/sched_wakeup", "sched/sched_switch" };
+					      "sched/sched_wakeup", "sched/sched_switch" };
 	char path[96];
 	size_t i;
 	int err;
