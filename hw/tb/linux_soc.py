@@ -458,7 +458,7 @@ class Params:
 
     rounds: int = 100
     nops: int = 0
-    gap: int = 20000
+    gap: int = 40000
     load: bool = False
     kernel: bool = True
     config: str = "user"
@@ -661,7 +661,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--preempt", default="none", choices=sorted(PREEMPT))
     parser.add_argument("--rounds", type=int, default=100, help="interrupts per path")
     parser.add_argument("--nops", type=int, default=0, help="no-ops before the user-space ack")
-    parser.add_argument("--gap", type=int, default=20000, help="cycles from arming to the raise")
+    parser.add_argument("--gap", type=int, default=40000, help="cycles from arming to the raise")
     parser.add_argument("--load", action="store_true", help="a CPU hog and the traffic master")
     parser.add_argument(
         "--user-only", action="store_true", help="the user-space path only (no kernel-ack)"

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import linux_soc
 from linux_soc_check import check, pairs, read_trace
 from linux_soc_ftrace import compare, read_ftrace
-from linux_soc_stages import STAGES, decompose, took_interrupt, windows, woken
+from linux_soc_stages import STAGES, decompose, took_interrupt, windows
 
 TRACE = """\
 100 K
@@ -152,7 +152,7 @@ def test_the_device_tree_compiles_with_the_uio_nodes(tmp_path: Path) -> None:
 
 
 # cycles from arming to the raise: /init is asleep (poll(), nanosleep()) by then
-GAP = 20000
+GAP = 40000
 
 
 def _run(out: Path, **kw: int) -> linux_soc.Boot:
@@ -175,7 +175,6 @@ def test_smoke_the_kernel_and_user_paths_from_the_checkpoint(tmp_path: Path) -> 
     ws = windows(boot.trace)
     assert len(ws) == 200
     assert all(took_interrupt(w, "kernel-ack" if w.line else "user-ack") for w in ws)
-    assert all(woken(w) for w in ws if w.line == 0)  # asleep in poll() at every raise
 
 
 @pytest.mark.sim
