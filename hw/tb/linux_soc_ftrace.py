@@ -12,10 +12,12 @@ instructions. The two are independent records of the same execution:
 - the offset between the two clocks is estimated from the kernel path's irq_handler_entry
   events alone (each against its own window's `latmon_kack_irq` mark); it must be the same for
   every one of them, to the trace clock's microsecond;
-- with that offset, each user-space window must hold, in this order, irq_handler_entry of the
-  UIO device (before `uio_interrupt` retires), sched_wakeup of /init (after `try_to_wake_up`,
-  before `__schedule`) and sched_switch to /init (after `__schedule`, before `__switch_to`), each
-  within the microsecond of the trace clock of the stage boundary the instruction trace gives.
+- with that offset, each user-space window where the instruction trace shows /init woken must
+  hold, in this order, irq_handler_entry of the UIO device (before `uio_interrupt` retires),
+  sched_wakeup of /init (after `try_to_wake_up`, before `__schedule`) and sched_switch to /init
+  (after `__schedule`, before `__switch_to`), each within the microsecond of the trace clock of
+  the stage boundary the instruction trace gives; a window where /init was not asleep must hold
+  the device's irq_handler_entry and no wake-up of /init.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from linux_soc_stages import Window, windows
+from linux_soc_stages import Window, windows, woken
 
 CYCLES_PER_US = 100  # the 100 MHz clock
 BEGIN, END = "latmon-ftrace-begin", "latmon-ftrace-end"
@@ -78,7 +80,8 @@ class Comparison:
     offset_spread: int = 0  # max - min of the kernel path's per-event offsets
     kernel_windows: int = 0
     user_windows: int = 0
-    user_in_order: int = 0  # windows whose three events are in the order and stages expected
+    user_in_order: int = 0  # windows where the kernel's events agree with the instruction trace
+    user_not_woken: int = 0  # of which /init was not asleep at the raise (no wake-up in either)
     deltas: dict[str, list[int]] = field(default_factory=dict)
     events: int = 0
 
@@ -90,6 +93,7 @@ class Comparison:
             "kernel_windows": self.kernel_windows,
             "user_windows": self.user_windows,
             "user_in_order": self.user_in_order,
+            "user_not_woken": self.user_not_woken,
             "deltas": {
                 k: {"n": len(v), "min": min(v), "median": statistics.median_low(v), "max": max(v)}
                 for k, v in self.deltas.items()
@@ -154,6 +158,12 @@ def compare(uart_log: Path, trace: Path) -> Comparison:
             (e for e in inside if e.name == "sched_switch" and "next_comm=init " in e.args), None
         )
         uio = _mark(w, "uio_interrupt")
+        if not woken(w):
+            # /init was not asleep at the raise (the instruction trace has no switch to it): the
+            # kernel's trace agrees if it has the device's irq and no wake-up of /init either
+            res.user_not_woken += 1
+            res.user_in_order += entry is not None and wake is None and switch is None
+            continue
         ttwu = _mark(w, "try_to_wake_up", uio)
         sched = _mark(w, "__schedule", ttwu)
         sw = _mark(w, "__switch_to", sched)
