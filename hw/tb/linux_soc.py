@@ -17,7 +17,7 @@ asks for its parameters, and every run restores that checkpoint and hands /init 
 Command line:
 
     python hw/tb/linux_soc.py --out DIR [--preempt none|voluntary|full] [--rounds N] [--nops N]
-        [--gap CYCLES] [--load] [--user-only] [--boot] [--check]
+        [--gap CYCLES] [--load] [--user-only] [--boot] [--check] [--ftrace]
 """
 
 from __future__ import annotations
@@ -79,6 +79,9 @@ FW_FLAGS = [
     "-nostartfiles",
     "-mcmodel=medany",
 ]
+# no local symbols (--discard-all): the assembler's temporary object names (random) would make
+# every build of the same sources a different image, hence a different checkpoint
+INIT_LDFLAGS = ["-static", "-ffunction-sections", "-Wl,--gc-sections", "-Wl,--discard-all"]
 LIB_SOURCES = ["lib/latmon.c", "lib/latmon_hal_uio.c", "lib/latmon_log.c", "lib/latmon_crc32.c"]
 
 
@@ -174,7 +177,7 @@ def _init_headers() -> list[Path]:
 def build_init() -> Path:
     """/init: static rv32 ELF, no C library (the freestanding layer of sw/linux-soc/libc)."""
     src = _init_sources()
-    out = BUILD / f"init-{_digest([*src, *_init_headers()], FW_FLAGS)}"
+    out = BUILD / f"init-{_digest([*src, *_init_headers()], FW_FLAGS, INIT_LDFLAGS)}"
     elf = out / "init"
     if elf.exists():
         return elf
@@ -199,9 +202,7 @@ def build_init() -> Path:
         str(LSOC / "libc" / "include"),
         f"-I{SW / 'include'}",
         f"-I{SW / 'lib'}",
-        "-static",
-        "-ffunction-sections",
-        "-Wl,--gc-sections",
+        *INIT_LDFLAGS,
         "-o",
         str(elf),
         *map(str, src),
@@ -457,17 +458,18 @@ class Params:
 
     rounds: int = 100
     nops: int = 0
-    gap: int = 80000
+    gap: int = 40000
     load: bool = False
     kernel: bool = True
     config: str = "user"
+    trace: bool = False  # the kernel's irq and sched tracepoints during the measurement
 
     def hex(self, out: Path) -> Path:
         """The page as a $readmemh file for +params (word 1 on: word 0 is /init's request)."""
         name = self.config.encode()[:31] + b"\0"
         name += b"\0" * (-len(name) % 4)
         words = [PARAM_MAGIC, self.rounds, self.nops, self.gap, int(self.load), int(self.kernel)]
-        words += [0, *memoryview(name).cast("I")]
+        words += [int(self.trace), *memoryview(name).cast("I")]
         path = out / "params.hex"
         path.write_text(
             f"@{(PARAM_ADDR - RAM_BASE) // 4 + 1:x}\n" + "".join(f"{w:08x}\n" for w in words)
@@ -659,7 +661,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--preempt", default="none", choices=sorted(PREEMPT))
     parser.add_argument("--rounds", type=int, default=100, help="interrupts per path")
     parser.add_argument("--nops", type=int, default=0, help="no-ops before the user-space ack")
-    parser.add_argument("--gap", type=int, default=80000, help="cycles from arming to the raise")
+    parser.add_argument("--gap", type=int, default=40000, help="cycles from arming to the raise")
     parser.add_argument("--load", action="store_true", help="a CPU hog and the traffic master")
     parser.add_argument(
         "--user-only", action="store_true", help="the user-space path only (no kernel-ack)"
@@ -683,6 +685,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "host stretches that)",
     )
     parser.add_argument(
+        "--ftrace",
+        action="store_true",
+        help="the kernel's irq and sched tracepoints on during the measurement, compared with the "
+        "stage marks (linux_soc_ftrace.py)",
+    )
+    parser.add_argument(
         "--check",
         action="store_true",
         help="compare every sample with the bus and irq record; fail on a mismatch",
@@ -702,6 +710,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         load=args.load,
         kernel=not args.user_only,
         config=f"{args.preempt}-{'load' if args.load else 'idle'}",
+        trace=args.ftrace,
     )
     try:
         if not args.boot:
@@ -738,6 +747,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"linux_soc: {report.summary()}")
         paths = 1 if args.user_only else 2
         if report.mismatches or report.checked != paths * args.rounds:
+            return 1
+    if args.ftrace:
+        from linux_soc_ftrace import FtraceError, compare
+
+        try:
+            print(f"linux_soc: tracepoints: {json.dumps(compare(boot.uart, boot.trace).summary())}")
+        except FtraceError as exc:
+            print(f"linux_soc: {exc}", file=sys.stderr)
             return 1
     return 0
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -26,7 +27,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linux_soc
 from linux_soc_check import check, read_trace
-from linux_soc_stages import STAGES, StageError, decompose, path_of, took_interrupt, windows
+from linux_soc_ftrace import FtraceError
+from linux_soc_stages import (
+    STAGES,
+    StageError,
+    decompose,
+    path_of,
+    took_interrupt,
+    windows,
+    woken,
+)
 
 
 def rank(values: Sequence[int], q: float) -> int:
@@ -79,9 +89,11 @@ def run_config(
     report = check(boot.uart, boot.trace)
     split: dict[str, list[list[int]]] = {p: [] for p in STAGES}
     taken: dict[str, int] = dict.fromkeys(STAGES, 0)
+    asleep: dict[str, int] = dict.fromkeys(STAGES, 0)
     for w in windows(boot.trace):
         split[path_of(w.line)].append(decompose(w, path_of(w.line)))
         taken[path_of(w.line)] += took_interrupt(w, path_of(w.line))
+        asleep[path_of(w.line)] += path_of(w.line) == "user-ack" and woken(w)
     series: dict[str, object] = {}
     samples: dict[str, list[int]] = {}
     for s in report.series.values():
@@ -98,6 +110,8 @@ def run_config(
             "mismatches": s.mismatches,
             "first_mismatch": s.first,
             "irq_taken": taken[s.name],
+            # user-ack: samples where the process was asleep in poll() at the raise
+            "woken": asleep[s.name] if s.name == "user-ack" else None,
             "min": min(v) if v else None,
             "median": rank(v, 0.5) if v else None,
             "p99": rank(v, 0.99) if v else None,
@@ -117,6 +131,32 @@ def run_config(
         }
     result["series"] = series
     result["samples"] = samples
+    return result
+
+
+def ftrace_run(out: Path, model: str, rounds: int, gap: int, timeout_s: float, reuse: bool):
+    """A short idle run with the kernel's irq and sched tracepoints on: the stage boundaries of
+    the instruction trace against the kernel's own events (linux_soc_ftrace.py)."""
+    from linux_soc_ftrace import compare
+
+    name = f"{model}-idle-ftrace"
+    params = linux_soc.Params(rounds=rounds, gap=gap, config=name, trace=True)
+    boot = linux_soc.read_boot(out / name) if reuse else None
+    if boot is None:
+        boot = linux_soc.run(out / name, preempt=model, params=params, timeout_s=timeout_s)
+    if boot.exit_code != 0:
+        raise linux_soc.LinuxSocError(f"{name}: exit {boot.exit_code}; see {out / name}")
+    report = check(boot.uart, boot.trace)
+    result = compare(boot.uart, boot.trace).summary()
+    result.update(
+        config=name,
+        model=model,
+        rounds=rounds,
+        mismatches=report.mismatches,
+        checked=report.checked,
+        wall_s=round(boot.wall_s, 1),
+        cpu_s=round(boot.cpu_s, 1),
+    )
     return result
 
 
@@ -143,8 +183,20 @@ def _cells(*xs: object) -> str:
     return "".join(f"<td>{html.escape(str(x))}</td>" for x in xs)
 
 
+def _ftrace_rows(ftrace: dict[str, object] | None) -> list[tuple[str, str, str, str, str]]:
+    if not ftrace:
+        return []
+    return [
+        (k, str(v["n"]), f"{v['min']:,}", f"{v['median']:,}", f"{v['max']:,}")
+        for k, v in ftrace["deltas"].items()  # type: ignore[union-attr]
+    ]
+
+
 def write_report(
-    out: Path, results: list[dict[str, object]], nop_tests: list[dict[str, object]]
+    out: Path,
+    results: list[dict[str, object]],
+    nop_tests: list[dict[str, object]],
+    ftrace: dict[str, object] | None = None,
 ) -> None:
     rows, stage_rows = [], []
     for r in (r for r in results if r["kernel"]):
@@ -158,6 +210,7 @@ def write_report(
                     s["n"],
                     s["mismatches"],
                     s["irq_taken"],
+                    "" if s["woken"] is None else s["woken"],
                     s["min"],
                     s["median"],
                     s["p99"],
@@ -196,6 +249,27 @@ def write_report(
         + "</tr>"
         for r in results
     )
+    ftrace_html = ""
+    if ftrace:
+        ftrace_html = (
+            "<h2>The stages against the kernel's tracepoints</h2>"
+            f"<p>A run of {ftrace['rounds']} interrupts per path "
+            f"({html.escape(str(ftrace['config']))}) "
+            "with ftrace's irq_handler_entry/exit, sched_wakeup and sched_switch on. Their "
+            "clock (the emulated <code>time</code> CSR, printed in microseconds: 100 cycles) is "
+            "aligned with the testbench's cycles by the kernel path's irq_handler_entry events "
+            f"alone: the offset varies by {ftrace['offset_spread_cycles']} cycles over "
+            f"{ftrace['kernel_windows']} of them. User-space windows whose three events lie in "
+            "order in the stages the instruction trace gives (entry before "
+            "<code>uio_interrupt</code>, wake-up between <code>try_to_wake_up</code> and "
+            "<code>__schedule</code>, switch between <code>__schedule</code> and "
+            f"<code>__switch_to</code>, to the microsecond): <b>{ftrace['user_in_order']} of "
+            f"{ftrace['user_windows']}</b>. The raise, the trap entry, the return to user and "
+            "the user code have no tracepoint. Event minus mark, cycles:</p>"
+            "<table><tr><th>difference</th><th>n</th><th>min</th><th>median</th><th>max</th></tr>"
+            + "".join("<tr>" + _cells(*r) + "</tr>" for r in _ftrace_rows(ftrace))
+            + "</table>"
+        )
     user_stages = "".join(f"<th>{html.escape(n)}</th>" for n, _ in STAGES["user-ack"])
     page = f"""<!doctype html><html><head><meta charset="utf-8">
 <title>latmon: Linux on the virtual SoC</title>
@@ -212,7 +286,8 @@ traffic master reading RAM. Each sample is compared with the bus and irq record 
 simulator (mismatches). Quantiles are nearest-rank.</p>
 <h2>Latency (cycles)</h2>
 <table><tr><th>ack from</th><th>preemption</th><th>load</th><th>n</th><th>mismatches</th>
-<th>taken as an interrupt</th><th>min</th><th>median</th><th>p99</th><th>max</th></tr>
+<th>taken as an interrupt</th><th>woken from poll()</th><th>min</th><th>median</th><th>p99</th>
+<th>max</th></tr>
 {"".join(rows)}</table>
 <h2>Stages of the median sample (cycles), from the CPU's retired instructions</h2>
 <p>Each interrupt is split where the marks first retire after the previous one: trap entry
@@ -225,6 +300,7 @@ stages of every sample add up to the IP's figure; results.json has the mean and 
 stage too.</p>
 <table><tr><th>ack from</th><th>preemption</th><th>load</th>{user_stages}<th>total</th></tr>
 {"".join(stage_rows)}</table>
+{ftrace_html}
 <h2>No-ops before the user-space acknowledge</h2>
 <p>The user-space path alone, idle, with N no-ops before the store, each sample minus the same
 sample without them. The no-ops end at the store, in the same 32-byte I$ line up to N = 7: the
@@ -242,14 +318,18 @@ of their lines too.</p>
     (out / "report.html").write_text(page)
 
 
-def write_table(out: Path, results: list[dict[str, object]], nops: list[dict[str, object]]) -> None:
+def write_table(
+    out: Path,
+    results: list[dict[str, object]],
+    nops: list[dict[str, object]],
+    ftrace: dict[str, object] | None = None,
+) -> None:
     """table.md: the figures as docs/hw/linux-soc.md shows them."""
     head = [n for n, _ in STAGES["user-ack"]]
     lines = [
-        "| ack from | preemption | load | n | mismatches | irq taken | min | median | p99 | max | "
-        + " | ".join(head)
-        + " |",
-        "|" + "---|" * 3 + "---:|" * (7 + len(head)),
+        "| ack from | preemption | load | n | mismatches | irq taken | woken | min | median | p99 "
+        "| max | " + " | ".join(head) + " |",
+        "|" + "---|" * 3 + "---:|" * (8 + len(head)),
     ]
     for r in (r for r in results if r["kernel"]):
         for name, s in r["series"].items():  # type: ignore[union-attr]
@@ -257,7 +337,9 @@ def write_table(out: Path, results: list[dict[str, object]], nops: list[dict[str
             st += [""] * (len(head) - len(st))
             lines.append(
                 f"| {name} | {r['model']} | {'load' if r['load'] else 'idle'} | {s['n']:,} | "
-                f"{s['mismatches']} | {s['irq_taken']:,} | {s['min']:,} | {s['median']:,} | "
+                f"{s['mismatches']} | {s['irq_taken']:,} | "
+                f"{'' if s['woken'] is None else format(s['woken'], ',')} | "
+                f"{s['min']:,} | {s['median']:,} | "
                 f"{s['p99']:,} | {s['max']:,} | " + " | ".join(st) + " |"
             )
     if nops:
@@ -272,6 +354,18 @@ def write_table(out: Path, results: list[dict[str, object]], nops: list[dict[str
             f"{t['median_shift']} |"
             for t in nops
         ]
+    if ftrace:
+        lines += [
+            "",
+            f"Tracepoints ({ftrace['config']}, {ftrace['rounds']} interrupts per path): "
+            f"{ftrace['user_in_order']} of {ftrace['user_windows']} user-space windows in order; "
+            f"clock offset spread {ftrace['offset_spread_cycles']} cycles over "
+            f"{ftrace['kernel_windows']} kernel-path entries.",
+            "",
+            "| event minus mark (cycles) | n | min | median | max |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        lines += [f"| {' | '.join(r)} |" for r in _ftrace_rows(ftrace)]
     lines += [
         "",
         "| run | /init asks (cycle) | boot wall / CPU (s) | run cycles | run wall / CPU (s) |",
@@ -289,13 +383,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=1000, help="interrupts per path and run")
-    parser.add_argument("--gap", type=int, default=80000, help="cycles from arming to the raise")
+    parser.add_argument("--gap", type=int, default=40000, help="cycles from arming to the raise")
     parser.add_argument("--models", default="none,voluntary,full")
     parser.add_argument("--loads", default="idle,load")
     parser.add_argument(
         "--nops", default="0,7,64", help="the no-op test: N no-ops, a list (empty: no test)"
     )
     parser.add_argument("--nop-rounds", type=int, default=300, help="interrupts per no-op run")
+    parser.add_argument(
+        "--ftrace-rounds",
+        type=int,
+        default=30,
+        help="interrupts per path of the run with the kernel's tracepoints on (0: no such run)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="simulations side by side")
     parser.add_argument("--timeout", type=float, default=3600, help="wall-time limit per run, s")
     parser.add_argument(
@@ -317,6 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         nops = [0, *nops]
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
+    load_start = os.getloadavg()
     configs = [(m, ld == "load", 0, True, args.rounds) for m in models for ld in loads]
     configs += [(models[0], False, n, False, args.nop_rounds) for n in nops]
     try:
@@ -344,6 +445,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 for m, load, n, kernel, rounds in configs
             ]
+            ftrace_future = (
+                pool.submit(
+                    ftrace_run,
+                    args.out,
+                    models[0],
+                    args.ftrace_rounds,
+                    args.gap,
+                    args.timeout,
+                    args.reuse,
+                )
+                if args.ftrace_rounds > 0
+                else None
+            )
             results = []
             for f in futures:
                 r = f.result()
@@ -358,7 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     + f" ({r['wall_s']} s wall, {r['cpu_s']} s CPU)",
                     flush=True,
                 )
-    except (linux_soc.LinuxSocError, StageError) as exc:
+            ftrace = ftrace_future.result() if ftrace_future is not None else None
+    except (linux_soc.LinuxSocError, StageError, FtraceError) as exc:
         print(f"linux-soc: {exc}", file=sys.stderr)
         return 1
     base = next((r for r in results if not r["kernel"] and r["nops"] == 0), None)
@@ -366,10 +481,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         nop_effect(base, r) for r in results if base is not None and not r["kernel"] and r["nops"]
     ]
     (args.out / "results.json").write_text(
-        json.dumps({"runs": results, "nop_tests": nop_tests}, indent=1)
+        json.dumps(
+            {
+                "runs": results,
+                "nop_tests": nop_tests,
+                "ftrace": ftrace,
+                "wall_s": round(time.monotonic() - start, 1),
+                "host_load_start": load_start,
+                "host_load_end": os.getloadavg(),
+            },
+            indent=1,
+        )
     )
-    write_report(args.out, results, nop_tests)
-    write_table(args.out, results, nop_tests)
+    write_report(args.out, results, nop_tests, ftrace)
+    write_table(args.out, results, nop_tests, ftrace)
     bad = [
         str(r["config"])
         for r in results
@@ -382,13 +507,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         or len(r["series"]) != (2 if r["kernel"] else 1)  # type: ignore[arg-type]
     ]
+    if ftrace is not None:
+        print(
+            f"linux-soc: tracepoints: {ftrace['user_in_order']} of {ftrace['user_windows']} "
+            f"user-space windows with irq_handler_entry, sched_wakeup, sched_switch in the stages "
+            f"the instruction trace gives; clock offset spread over {ftrace['kernel_windows']} "
+            f"kernel-path entries {ftrace['offset_spread_cycles']} cycles; "
+            f"{ftrace['mismatches']} mismatches"
+        )
+        if ftrace["mismatches"] or ftrace["user_in_order"] != ftrace["user_windows"]:
+            bad.append(str(ftrace["config"]))
     for t in nop_tests:
         print(
             f"linux-soc: {t['nops']} no-ops: {t['exactly_n']} of {t['pairs']} samples moved by "
             f"exactly {t['nops']} cycles; median difference {t['shift_median']}"
         )
     print(
-        f"linux-soc: {len(results)} runs in {time.monotonic() - start:.0f} s; "
+        f"linux-soc: {len(results)} runs in {time.monotonic() - start:.0f} s (host load average "
+        f"{load_start[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end); "
         f"report {args.out / 'report.html'}" + (f"; FAILED: {', '.join(bad)}" if bad else "")
     )
     return 1 if bad else 0

@@ -125,3 +125,11 @@ def took_interrupt(w: Window, path: str) -> bool:
     """The window holds the trap vector and then the device's handler."""
     names = [m for _, m in w.marks or []]
     return "handle_exception" in names and HANDLER[path] in names[names.index("handle_exception") :]
+
+
+def woken(w: Window) -> bool:
+    """A user-ack sample: the process was asleep when the line rose: the window holds the
+    device's handler and, after it, the switch to the woken process (a process still on its way
+    into poll() when the line rises is not switched to, and its sample is not the path)."""
+    names = [m for _, m in w.marks or []]
+    return "uio_interrupt" in names and "__switch_to" in names[names.index("uio_interrupt") :]

@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linux_soc
 from linux_soc_check import check, pairs, read_trace
+from linux_soc_ftrace import compare, read_ftrace
 from linux_soc_stages import STAGES, decompose, took_interrupt, windows
 
 TRACE = """\
@@ -69,6 +70,40 @@ def test_the_stages_add_up_to_the_raise_to_ack_time(tmp_path: Path) -> None:
     assert not took_interrupt(ws[1], "user-ack")  # the line seen high by polling, no interrupt
 
 
+FTRACE = """\
+boot messages
+latmon-ftrace-begin
+# tracer: nop
+            init-1       [000] d....     0.000090: irq_handler_entry: irq=3 name=latmon-kack
+          <idle>-0       [000] d.h1.     0.000101: irq_handler_entry: irq=3 name=latmon-kack
+          <idle>-0       [000] d.h1.     0.000102: irq_handler_exit: irq=3 ret=handled
+          <idle>-0       [000] d.h1.     0.000201: irq_handler_entry: irq=2 name=latmon
+  <idle>-0 [000] dNh2. 0.000203: sched_wakeup: comm=init pid=1 prio=49
+  <idle>-0 [000] d..2. 0.000206: sched_switch: prev_comm=swapper ==> next_comm=init next_pid=1
+latmon-ftrace-end
+"""
+
+
+def test_the_tracepoints_are_compared_with_the_stage_marks(tmp_path: Path) -> None:
+    (tmp_path / "trace.txt").write_text(TRACE)
+    (tmp_path / "uart.log").write_text(FTRACE.replace("     0.000090: irq_handler_entry", "x"))
+    events = read_ftrace(tmp_path / "uart.log")
+    assert [e.name for e in events][:2] == ["irq_handler_entry", "irq_handler_exit"]
+    assert events[0].us == 101
+    # trace clock: cycle 10200 (latmon_kack_irq) is 101 us: offset 100 * 101 - 10200 = -100
+    res = compare(tmp_path / "uart.log", tmp_path / "trace.txt")
+    assert (res.offset, res.offset_spread, res.kernel_windows, res.user_windows) == (-100, 0, 1, 1)
+    d = res.summary()["deltas"]
+    assert d["irq_handler_entry - uio_interrupt"]["median"] == 0  # type: ignore[index]
+    assert d["sched_wakeup - try_to_wake_up"]["median"] == 20400 - 20300  # type: ignore[index]
+    assert d["sched_switch - __schedule"]["median"] == 20700 - 20500  # type: ignore[index]
+    assert res.user_in_order == 0  # the switch event after __switch_to retired: out of its stage
+    (tmp_path / "uart.log").write_text(
+        FTRACE.replace("     0.000090: irq_handler_entry", "x").replace("0.000206", "0.000205")
+    )
+    assert compare(tmp_path / "uart.log", tmp_path / "trace.txt").user_in_order == 1
+
+
 def test_the_initramfs_is_a_newc_archive_the_kernel_reads(tmp_path: Path) -> None:
     init = tmp_path / "init"
     init.write_bytes(b"\x7fELF" + bytes(100))
@@ -116,9 +151,8 @@ def test_the_device_tree_compiles_with_the_uio_nodes(tmp_path: Path) -> None:
     assert "uio_pdrv_genirq.of_id=generic-uio" in text
 
 
-# cycles from arming to the raise: /init is asleep in poll() again by then, after the wake-up
-# for the interrupt the PLIC re-latched when the kernel completed the previous one
-GAP = 80000
+# cycles from arming to the raise: /init is asleep (poll(), nanosleep()) by then
+GAP = 40000
 
 
 def _run(out: Path, **kw: int) -> linux_soc.Boot:

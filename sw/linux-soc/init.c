@@ -22,7 +22,9 @@
  *
  * The parameter page (words; written by the testbench, hw/tb/hdl/tb_linux_soc.v): 0 the request,
  * 1 PARAM_MAGIC, 2 rounds, 3 no-ops before the user-space ack (the rest of NOPS_AFTER_MAX run after
- * it), 4 gap in cycles, 5 load (0|1), 6 kernel path (0|1), 8..15 the scenario's name (NUL-ended).
+ * it), 4 gap in cycles, 5 load (0|1), 6 kernel path (0|1), 7 the kernel's tracepoints (0|1: irq
+ * and sched events traced during the measurement and printed after it), 8..15 the scenario's
+ * name (NUL-ended).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,24 +40,25 @@
 #include "latmon_uio.h"
 #include "lsoc.h"
 
-#define IRQGEN_NOW     0x00u
-#define IRQGEN_PENDING 0x04u
-#define IRQGEN_ARM     0x0Cu
-#define IRQGEN_ACK0    0x10u
-#define IRQGEN_CMP0    0x40u
-#define IRQGEN_CMP1    0x44u
-#define TRAFFIC_CTRL   0x00u
-#define TRAFFIC_BASE   0x04u
-#define TRAFFIC_MASK   0x08u
-#define TRAFFIC_GAP    0x0Cu
-#define TRAFFIC_SEED   0x10u
-#define BATCH	       1000u
-#define MAX_NOPS       255u
-#define PARAM_REQUEST  0x434B5054u /* "CKPT" */
-#define PARAM_MAGIC    0x4C4D5052u /* "LMPR" */
+#define IRQGEN_NOW	 0x00u
+#define IRQGEN_PENDING	 0x04u
+#define IRQGEN_ARM	 0x0Cu
+#define IRQGEN_ACK0	 0x10u
+#define IRQGEN_CMP0	 0x40u
+#define IRQGEN_CMP1	 0x44u
+#define TRAFFIC_CTRL	 0x00u
+#define TRAFFIC_BASE	 0x04u
+#define TRAFFIC_MASK	 0x08u
+#define TRAFFIC_GAP	 0x0Cu
+#define TRAFFIC_SEED	 0x10u
+#define BATCH		 1000u
+#define KERNEL_MARGIN_NS 200000u
+#define MAX_NOPS	 255u
+#define PARAM_REQUEST	 0x434B5054u /* "CKPT" */
+#define PARAM_MAGIC	 0x4C4D5052u /* "LMPR" */
 
 struct params {
-	unsigned rounds, nops, gap, load, kernel;
+	unsigned rounds, nops, gap, load, kernel, trace;
 	char config[32];
 };
 
@@ -96,6 +99,7 @@ static int read_params(struct params *prm, volatile uint32_t *page, volatile uin
 	prm->gap = page[4];
 	prm->load = page[5];
 	prm->kernel = page[6];
+	prm->trace = page[7];
 	if (prm->nops > MAX_NOPS)
 		return EINVAL;
 	for (i = 0; i + 1 < sizeof prm->config; i++) {
@@ -187,8 +191,12 @@ static int measure_kernel(struct run *r, const struct params *prm, struct latmon
 		for (i = 0; i < batch; i++) {
 			r->irqgen[IRQGEN_CMP1 / 4] = r->irqgen[IRQGEN_NOW / 4] + prm->gap;
 			r->irqgen[IRQGEN_ARM / 4] = 2u;
-			/* gap + 200 us: the handler has acknowledged when this returns */
-			lsoc_nanosleep((uint64_t)prm->gap * 10u + 200000u);
+			/* gap + 200 us (20,000 cycles): the handler has acknowledged when this
+			 * returns; should it not have, sleep on until it has, so that the next
+			 * round never starts over a raised line */
+			lsoc_nanosleep((uint64_t)prm->gap * 10u + KERNEL_MARGIN_NS);
+			while (r->irqgen[IRQGEN_PENDING / 4] & 2u)
+				lsoc_nanosleep(KERNEL_MARGIN_NS);
 		}
 		if ((err = log_batch(r, &r->kdev, w, 0, batch)))
 			return err;
@@ -214,13 +222,22 @@ static int measure_user(struct run *r, const struct params *prm, struct latmon_l
 			uint32_t enable = 1, count;
 			struct pollfd pfd = { r->uio.fd, POLLIN, 0 };
 
+			/* The PLIC latched line 0 again when the kernel completed the previous
+			 * interrupt, before this process acknowledged it (UIO's handler masks the
+			 * line, the process acknowledges later). Unmasking delivers that request at
+			 * once, during write(); it finds the line low, so the kernel's completion
+			 * latches nothing more. Consume it here, before arming, so that the raise
+			 * finds this process asleep in poll(). */
+			if (write(r->uio.fd, &enable, sizeof enable) != (ssize_t)sizeof enable)
+				return errno;
+			if (poll(&pfd, 1, 0) == 1 &&
+			    read(r->uio.fd, &count, sizeof count) != (ssize_t)sizeof count)
+				return errno;
 			r->irqgen[IRQGEN_CMP0 / 4] = r->irqgen[IRQGEN_NOW / 4] + prm->gap;
 			r->irqgen[IRQGEN_ARM / 4] = 1u;
-			/* Unmask the line at the PLIC (UIO masked it in its handler) and wait. The
-			 * PLIC latched the line again when the kernel completed the previous
-			 * interrupt before this process acknowledged it: such a wake-up finds the
-			 * line low (PENDING bit 0 clear) and waits again, as a driver checks its
-			 * status. */
+			/* Unmask the line (again, if the request above masked it) and wait. A
+			 * wake-up that finds the line low (PENDING bit 0 clear) waits again, as a
+			 * driver checks its status. */
 			do {
 				if (write(r->uio.fd, &enable, sizeof enable) !=
 				    (ssize_t)sizeof enable)
@@ -237,6 +254,64 @@ static int measure_user(struct run *r, const struct params *prm, struct latmon_l
 		done += batch;
 	}
 	return latmon_arm(&r->dev, 0);
+}
+
+/* The kernel's own tracepoints (ftrace events), for a run that cross-checks the stages with
+ * them (docs/hw/linux-soc.md): enabled before the measurement, printed to the console after it
+ * between two marker lines. */
+#define TRACEFS "/sys/kernel/tracing/"
+
+static int write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = write(fd, text, len);
+	close(fd);
+	return n == (ssize_t)len ? 0 : (errno ? errno : EIO);
+}
+
+static int start_tracing(void)
+{
+	static const char *const events[] = { "irq/irq_handler_entry", "irq/irq_handler_exit",
+					      "sched/sched_wakeup", "sched/sched_switch" };
+	char path[96];
+	size_t i;
+	int err;
+
+	if (lsoc_mount("tracefs", "/sys/kernel/tracing", "tracefs"))
+		return errno;
+	if ((err = write_file(TRACEFS "buffer_size_kb", "512")))
+		return err;
+	for (i = 0; i < sizeof events / sizeof events[0]; i++) {
+		snprintf(path, sizeof path, TRACEFS "events/%s/enable", events[i]);
+		if ((err = write_file(path, "1")))
+			return err;
+	}
+	return write_file(TRACEFS "tracing_on", "1");
+}
+
+static int dump_tracing(void)
+{
+	char buf[256];
+	ssize_t n;
+	int fd, err;
+
+	if ((err = write_file(TRACEFS "tracing_on", "0")))
+		return err;
+	fd = open(TRACEFS "trace", O_RDONLY);
+	if (fd < 0)
+		return errno;
+	printf("latmon-ftrace-begin\n");
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		if ((err = console_sink(0, buf, (size_t)n)))
+			break;
+	close(fd);
+	printf("latmon-ftrace-end\n");
+	return n < 0 ? errno : 0;
 }
 
 /* /dev/uioN of the UIO device whose sysfs name is @name. */
@@ -337,8 +412,12 @@ int main(int argc, char **argv)
 		printf("init: no parameters from the simulator: %s\n", latmon_strerror(err));
 		goto out;
 	}
-	printf("init: up; config=%s rounds=%u nops=%u gap=%u load=%u kernel=%u\n", prm.config,
-	       prm.rounds, prm.nops, prm.gap, prm.load, prm.kernel);
+	printf("init: up; config=%s rounds=%u nops=%u gap=%u load=%u kernel=%u trace=%u\n",
+	       prm.config, prm.rounds, prm.nops, prm.gap, prm.load, prm.kernel, prm.trace);
+	if (prm.trace && (err = start_tracing())) {
+		printf("init: tracing: %s\n", latmon_strerror(err));
+		goto out;
+	}
 	if (prm.load)
 		start_load(r);
 	err = latmon_log_writer_init(&w, r->writer_mem, sizeof r->writer_mem, 2, console_sink, 0);
@@ -365,6 +444,8 @@ int main(int argc, char **argv)
 		if (!err)
 			err = latmon_log_end(w);
 	}
+	if (!err && prm.trace && (err = dump_tracing()))
+		printf("init: the trace: %s\n", latmon_strerror(err));
 	if (err)
 		printf("init: measurement failed: %s (log writer: %u of %u bytes)\n",
 		       latmon_strerror(err), (unsigned)latmon_log_writer_size(2),
