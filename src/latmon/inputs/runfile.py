@@ -357,6 +357,16 @@ def read_run_header(path: Path) -> tuple[Run, list[int]]:
 def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, np.ndarray]]:
     """(series index, latency values) in file order, one row group slice at a time: memory
     bounded by the batch, whatever the size of the file."""
+    for index, values, _ in iter_samples(path, batch_rows):
+        yield index, values
+
+
+def iter_samples(
+    path: Path, batch_rows: int = 1 << 20, with_time: bool = False
+) -> Iterator[tuple[int, np.ndarray, np.ndarray | None]]:
+    """(series index, latency values, their ``t`` values or None) in file order, as
+    :func:`iter_latency`; ``with_time`` also reads the time column of the series that have
+    one."""
     f, meta = _open(path)
     verifier = _Verifier(path, f, _raw_meta(f))
     verifier.start()
@@ -365,10 +375,12 @@ def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, n
         return
     rows = [int(s["rows"]) for s in meta["series"]]
     has_latency = ["latency" in s["fields"] for s in meta["series"]]
+    has_time = [with_time and "t" in s["fields"] for s in meta["series"]]
+    columns = ["latency", "t"] if any(has_time) else ["latency"]
     index, left = 0, rows[0] if rows else 0
     try:
-        for batch in f.iter_batches(batch_size=batch_rows, columns=["latency"], use_threads=False):
-            column = batch.column(0)
+        for batch in f.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False):
+            column = batch.column("latency")
             at = 0
             while at < len(column):
                 while left == 0:
@@ -379,7 +391,11 @@ def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, n
                     part = column.slice(at, take)
                     if part.null_count:
                         part = part.fill_null(0)
-                    yield index, part.to_numpy()
+                    t = None
+                    if has_time[index]:
+                        times = batch.column("t").slice(at, take)
+                        t = (times.fill_null(0) if times.null_count else times).to_numpy()
+                    yield index, part.to_numpy(), t
                 at += take
                 left -= take
     except (OSError, pa.ArrowInvalid) as error:

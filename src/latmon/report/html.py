@@ -40,6 +40,7 @@ from latmon.analysis.spikes import spikes_of
 from latmon.analysis.stats import PERCENTILES, Summary
 from latmon.errors import LatmonError
 from latmon.figures import interactive
+from latmon.figures.data import Timeline
 from latmon.figures.plots import (
     Labelled,
     exceedance_figure,
@@ -60,6 +61,7 @@ from latmon.report.data import (
     report_data,
     worst_case,
 )
+from latmon.report.stream import StreamedSeries
 from latmon.report.tables import (
     CONFIGURATION_COLUMNS,
     SETTINGS_COLUMNS,
@@ -108,20 +110,22 @@ class HtmlReport:
             self._metadata,
         ]
 
-    def render(self, runs: list[Run]) -> str:
+    def render(self, runs: list[Run], streamed: dict[int, StreamedSeries] | None = None) -> str:
+        """The report of ``runs``; a series in ``streamed`` (by id) was read from its run file
+        in a stream (latmon.report.stream) and is drawn from what that gathered."""
         # no deadline verdict on emulated time (every run from QEMU): the reason instead
         requested = self.deadline_ns
         self._withheld_deadline = requested if runs and all(r.emulated for r in runs) else None
         if self._withheld_deadline is not None:
             self.deadline_ns = None
         try:
-            return self._render(runs)
+            return self._render(runs, streamed)
         finally:
             self.deadline_ns = requested
 
-    def _render(self, runs: list[Run]) -> str:
+    def _render(self, runs: list[Run], streamed: dict[int, StreamedSeries] | None) -> str:
         self._specs = []
-        data = report_data(runs, self.deadline_ns)
+        data = report_data(runs, self.deadline_ns, streamed)
         body = [section(data) for section in self.sections]
         head = [
             "<!DOCTYPE html>",
@@ -366,7 +370,11 @@ class HtmlReport:
         return '<div class="grid2">' + "".join(f for f in figures if f) + "</div>"
 
     def _timeline(self, m: MeasureData) -> str:
-        series = [(r.label, r.series) for r in m.results if r.series.has_samples]
+        series: list[tuple[str, Series | Timeline]] = [
+            (r.label, r.streamed.timeline if r.streamed is not None else r.series)
+            for r in m.results
+            if r.series.has_samples or r.streamed is not None
+        ]
         fig = interactive.timeline_figure(
             series, f"Latency over time — {m.measure.label}", self.deadline_ns
         )
@@ -507,7 +515,15 @@ class HtmlReport:
 
     def _tail(self, data: ReportData) -> str:
         """The probabilistic worst case of every series (latmon.tail.report)."""
-        series = [(r.label, r.series, quantisation_of(r.run.meta)) for r in data.results]
+        series = [
+            (
+                r.label,
+                r.series,
+                quantisation_of(r.run.meta),
+                None if r.streamed is None else r.streamed.digest,
+            )
+            for r in data.results
+        ]
         return TailSection(self.deadline_ns).render(series, self._figure)
 
     def _metadata(self, data: ReportData) -> str:

@@ -24,9 +24,9 @@ from matplotlib.figure import Figure
 from latmon.figures.data import display_unit
 from latmon.tail.analysis import MethodResult, TailAnalysis
 from latmon.tail.base import Quantile
-from latmon.tail.checks import value_counts
 from latmon.tail.gev import GevFit
 from latmon.tail.gpd import GpdFit
+from latmon.tail.source import Digest, maximum_of, value_counts_of
 
 #: The extrapolated curve is drawn down to this probability per activation.
 LOWEST_PROBABILITY = 1e-12
@@ -67,7 +67,7 @@ def extrapolated(method: MethodResult) -> list[Quantile]:
 
 
 def tail_figure(
-    values: np.ndarray,
+    values: np.ndarray | Digest,
     analysis: TailAnalysis,
     to_ns: float,
     title: str,
@@ -80,7 +80,7 @@ def tail_figure(
         return None
     quantiles = extrapolated(method)
     finite_high = [q.high for q in quantiles if math.isfinite(q.high)]
-    largest = max([*finite_high, float(np.max(values))])
+    largest = max([*finite_high, maximum_of(values)])
     factor, unit = display_unit(largest * to_ns)
     fig = plt.figure(figsize=(7.5, 6.4), dpi=100)
     grid = fig.add_gridspec(2, 2, height_ratios=(1.35, 1), left=0.1, right=0.97, bottom=0.08,
@@ -100,7 +100,7 @@ def tail_figure(
 
 def _exceedance(
     ax: Axes,
-    values: np.ndarray,
+    values: np.ndarray | Digest,
     method: MethodResult,
     quantiles: list[Quantile],
     analysis: TailAnalysis,
@@ -108,7 +108,7 @@ def _exceedance(
     unit: str,
 ) -> None:
     # the measured curve from the distinct values and their counts (never one point per sample)
-    distinct, counts = value_counts(values)
+    distinct, counts = value_counts_of(values)
     n = int(counts.sum())
     above = (n - np.cumsum(counts)) / n
     if len(distinct) > 2 * CURVE_POINTS:  # thin the body, keep the top CURVE_POINTS values
