@@ -30,8 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-
-from matplotlib.figure import Figure as StaticFigure
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from latmon import __version__
 from latmon.analysis.compare import Group, comparison_table
@@ -41,15 +41,6 @@ from latmon.analysis.stats import PERCENTILES, Summary
 from latmon.errors import LatmonError
 from latmon.figures import interactive
 from latmon.figures.data import Timeline
-from latmon.figures.plots import (
-    Labelled,
-    exceedance_figure,
-    histogram_figure,
-    save,
-    stage_figure,
-    timeline_figure,
-    violin_figure,
-)
 from latmon.model import Run, Series
 from latmon.output import write_bytes
 from latmon.report.assets import BOOT_JS, CSS, StaticMaker
@@ -77,6 +68,11 @@ from latmon.report.tables import (
 from latmon.tables import Column, Table, render
 from latmon.tail.analysis import quantisation_of
 from latmon.tail.report import TailSection
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure as StaticFigure
+
+    from latmon.figures.plots import Labelled
 
 
 @dataclass
@@ -179,7 +175,7 @@ class HtmlReport:
             raise LatmonError(f"--figures {self.figure_dir}: not a folder")
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "figure"
         path = self.figure_dir / f"{len(self.written) + 1:02d}-{stem}.{self.figure_format}"
-        write_bytes(path, save(fig, self.figure_format))
+        write_bytes(path, _plots().save(fig, self.figure_format))
         self.written.append(path)
 
     # -- sections ------------------------------------------------------------------------------
@@ -348,22 +344,27 @@ class HtmlReport:
                     v = s.value(key) if key in (*PERCENTILES, "min", "max") else None
                     stats[key] = None if v is None else float(v)
                 ladder.append((str(row["scenario"]), stats))
-        labelled_dists = [d for g in m.groups if (d := _labelled(g)) is not None]
+
+        def labelled() -> list[Labelled]:
+            return [d for g in m.groups if (d := _labelled(g)) is not None]
+
         figures = [
             self._figure(
                 interactive.percentile_figure(ladder, f"Percentiles — {title}", self.deadline_ns),
-                lambda: _static("violin", violin_figure(labelled_dists, self.deadline_ns)),
+                lambda: _static("violin", _plots().violin_figure(labelled(), self.deadline_ns)),
             ),
             self._figure(
                 interactive.exceedance_figure(dists, f"Exceedance — {title}", self.deadline_ns),
-                lambda: _static("exceedance", exceedance_figure(labelled_dists, self.deadline_ns)),
+                lambda: _static(
+                    "exceedance", _plots().exceedance_figure(labelled(), self.deadline_ns)
+                ),
             ),
             self._figure(
                 interactive.histogram_figure(dists, f"Histogram — {title}", self.deadline_ns),
                 lambda: [
                     (f"{r.label}-histogram", f)
                     for r in m.results
-                    if (f := histogram_figure(r.series, r.label)) is not None
+                    if (f := _plots().histogram_figure(r.series, r.label)) is not None
                 ],
             ),
         ]
@@ -383,7 +384,7 @@ class HtmlReport:
             lambda: [
                 (f"{r.label}-timeline", f)
                 for r in m.results
-                if (f := timeline_figure(r.series, r.label, self.deadline_ns)) is not None
+                if (f := _plots().timeline_figure(r.series, r.label, self.deadline_ns)) is not None
             ],
         )
 
@@ -560,12 +561,20 @@ class HtmlReport:
 
 def _labelled(g: Group) -> Labelled | None:
     """A group's pooled distribution (ns) for the static figures."""
-    return Labelled(g.label, g.dist) if g.dist.n else None
+    return _plots().Labelled(g.label, g.dist) if g.dist.n else None
 
 
 def _stage_statics(s: Series, label: str) -> StaticMaker:
-    return lambda: _static(f"{label}-stages", stage_figure(s, label))
+    return lambda: _static(f"{label}-stages", _plots().stage_figure(s, label))
 
 
 def _static(name: str, fig: StaticFigure | None) -> list[tuple[str, StaticFigure]]:
     return [] if fig is None else [(name, fig)]
+
+
+def _plots() -> ModuleType:
+    """The static figures (matplotlib), imported only when a report writes them (--figures):
+    matplotlib's import is a good part of a report's start-up."""
+    from latmon.figures import plots
+
+    return plots

@@ -28,7 +28,7 @@ from latmon.analysis.distribution import Distribution
 from latmon.analysis.files import SeriesStats, run_file_stats
 from latmon.analysis.stats import CONFIDENCE
 from latmon.figures.data import MAX_SPIKES, TIMELINE_BUCKETS, Timeline
-from latmon.inputs.runfile import iter_latency, read_run_header
+from latmon.inputs.runfile import iter_samples, read_run_header
 from latmon.model import Run
 from latmon.tail.analysis import screen_size
 from latmon.tail.checks import KS_COUNTS_FROM
@@ -318,22 +318,20 @@ def stream_run_file(
             continue
 
         def reread(index: int = index) -> Iterator[np.ndarray]:
-            for i, values in iter_latency(path):
+            # the first pass checked the file's checksum
+            for i, values, _ in iter_samples(path, verify=False):
                 if i == index:
                     yield values
 
         digest = d.digest(reread)
+        digest.median = _median_of(r.dist, reread)
 
         def median(
             digest: Digest = digest,
             dist: Distribution = r.dist,
             reread: Callable[[], Iterator[np.ndarray]] = reread,
         ) -> float:
-            counts = digest.counts()
-            assert counts is not None
-            if counts.width == 1:
-                return counts.median()
-            return _median_of(dist, reread)
+            return digest.median if digest.median is not None else _median_of(dist, reread)
 
         def count_at_least(
             ns: float, reread: Callable[[], Iterator[np.ndarray]] = reread, to_ns: float = d.to_ns

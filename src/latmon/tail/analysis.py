@@ -35,7 +35,7 @@ from latmon.tail.base import (
     Quantile,
     quiet,
 )
-from latmon.tail.checks import iid_checks, streamed_iid_checks
+from latmon.tail.checks import HalfCounts, iid_checks, streamed_iid_checks
 from latmon.tail.gev import GevFit, block_maxima, default_block_size, fit_gev  # noqa: F401
 from latmon.tail.gpd import QUANTISATION, GpdFit, data_tick, fit_pot
 from latmon.tail.source import Digest, Samples
@@ -219,20 +219,25 @@ def analyse_tail(
         )
         return result
     result.sample_max = src.maximum()
-    counts = src.counts()
-    if isinstance(src, Digest) and counts is not None:
+    counts: HalfCounts | None
+    if isinstance(src, Digest):
+        median: float | None = src.middle()
+        # the serial sums' pass counts the halves too
         result.checks = streamed_iid_checks(
             n,
             src.low == src.high,
             src.mean(),
-            counts,
+            src.middle(),
+            src.counts,
             (src.half_max("first"), src.half_max("second")),
             src.batches,
             alpha,
             unit,
         )
+        counts = src.counts()
     else:
-        assert isinstance(src, Samples), "a streamed series is long: its halves are counted"
+        counts = src.counts()
+        median = counts.median() if counts is not None else None
         result.checks = iid_checks(src.values, alpha, unit, counts)
     if not result.iid:
         return result
@@ -247,7 +252,6 @@ def analyse_tail(
         quantisation=quantisation,
         unit=unit,
     )
-    median = counts.median() if counts is not None else None
     exact = counts.values() if counts is not None and counts.width == 1 else None
     if isinstance(src, Samples):
         result.mean_excess = mean_residual_life(

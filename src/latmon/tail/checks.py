@@ -246,21 +246,10 @@ class HalfCounts:
     def streamed(cls, batches: Iterable[np.ndarray], n: int, low: int, high: int) -> HalfCounts:
         """:meth:`of` for a series of n samples from ``low`` to ``high`` read in order, batch
         by batch: the same bins, the same counts."""
-        width = max(1, -(-(high - low + 1) // COUNT_BINS))
-        bins = (high - low) // width + 1
-        half, at = n // 2, 0
-        counts = [np.zeros(bins, dtype=np.int64), np.zeros(bins, dtype=np.int64)]
+        counter = HalfCounter(n, low, high)
         for batch in batches:
-            offset = np.asarray(batch, dtype=np.int64) - low
-            if width > 1:
-                offset //= width
-            cut = min(max(half - at, 0), len(offset))
-            if cut:
-                counts[0] += np.bincount(offset[:cut], minlength=bins)
-            if cut < len(offset):
-                counts[1] += np.bincount(offset[cut:], minlength=bins)
-            at += len(offset)
-        return cls(low, width, counts[0], counts[1])
+            counter.add(batch)
+        return counter.result()
 
     def median(self) -> float:
         """The median (the mean of the two middle values, as numpy's); with bins wider than
@@ -284,6 +273,33 @@ class HalfCounts:
         f1 = np.cumsum(self.first) / max(int(self.first.sum()), 1)
         f2 = np.cumsum(self.second) / max(int(self.second.sum()), 1)
         return float(np.max(np.abs(f1 - f2)))
+
+
+class HalfCounter:
+    """:class:`HalfCounts` of a series of n samples from ``low`` to ``high``, counted batch
+    by batch as it is read in order."""
+
+    def __init__(self, n: int, low: int, high: int) -> None:
+        self.low = low
+        self.width = max(1, -(-(high - low + 1) // COUNT_BINS))
+        self.bins = (high - low) // self.width + 1
+        self.half = n // 2
+        self.at = 0
+        self.counts = [np.zeros(self.bins, dtype=np.int64), np.zeros(self.bins, dtype=np.int64)]
+
+    def add(self, batch: np.ndarray) -> None:
+        offset = np.asarray(batch, dtype=np.int64) - self.low
+        if self.width > 1:
+            offset //= self.width
+        cut = min(max(self.half - self.at, 0), len(offset))
+        if cut:
+            self.counts[0] += np.bincount(offset[:cut], minlength=self.bins)
+        if cut < len(offset):
+            self.counts[1] += np.bincount(offset[cut:], minlength=self.bins)
+        self.at += len(offset)
+
+    def result(self) -> HalfCounts:
+        return HalfCounts(self.low, self.width, self.counts[0], self.counts[1])
 
 
 def halves_ks(
@@ -383,7 +399,8 @@ def streamed_iid_checks(
     n: int,
     constant: bool,
     mean: float,
-    counts: HalfCounts,
+    median: float,
+    counts: Callable[[], HalfCounts],
     maxima: tuple[int, int],
     batches: Callable[[], Iterable[np.ndarray]],
     alpha: float = ALPHA,
@@ -391,8 +408,10 @@ def streamed_iid_checks(
 ) -> list[Check]:
     """:func:`iid_checks` of a long series of whole numbers (more than KS_COUNTS_FROM) read
     in order from ``batches`` — its serial sums (:class:`SerialSums`) in one pass, a second
-    only when KPSS's bandwidth asks for more lags — from its length, mean, halves' counts
-    and maxima: the same tests on the same sums, in memory bounded by a batch."""
+    only when KPSS's bandwidth asks for more lags — from its length, mean, median (that of
+    :meth:`HalfCounts.median`), halves' counts (asked for after the pass: they may be
+    counted in it) and maxima: the same tests on the same sums, in memory bounded by a
+    batch."""
     level = alpha / 4
     if n <= KS_COUNTS_FROM:
         raise ValueError(f"{n} samples: read a series this short whole (iid_checks)")
@@ -401,9 +420,8 @@ def streamed_iid_checks(
             Check(CHECK_NAMES[0], False, "the series is constant: nothing to test"),
             runs_test_of(0, 0, 1, level),
             Check(CHECK_NAMES[2], True, "the series is constant", 0.0, 1.0, level),
-            halves_ks_of(counts, n, *maxima, level, unit),
+            halves_ks_of(counts(), n, *maxima, level, unit),
         ]
-    median = counts.median()
     h = max(1, min(LJUNG_BOX_LAGS, n // 5))
     lags = min(max(h, _kpss_covlags(n)), n - 1)
     sums = SerialSums(mean, median, lags).add_all(batches())
@@ -418,5 +436,5 @@ def streamed_iid_checks(
         ljung_box_of(sums.sums, n, level, h),
         runs_test_of(*sums.run_counts, level),
         kpss_check(*kpss_of(sums.sums, n, more, lambda: sums.eta), level),
-        halves_ks_of(counts, n, *maxima, level, unit),
+        halves_ks_of(counts(), n, *maxima, level, unit),
     ]

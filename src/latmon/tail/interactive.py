@@ -31,8 +31,8 @@ from latmon.figures.interactive import (
 from latmon.tables import say_ns, unit_for
 from latmon.tail.analysis import MethodResult, TailAnalysis
 from latmon.tail.base import Quantile
+from latmon.tail.curve import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 from latmon.tail.gpd import GpdFit
-from latmon.tail.plotting import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 from latmon.tail.source import Digest, maximum_of, value_counts_of
 
 MEASURED_COLOR = "#000000"

@@ -15,8 +15,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from matplotlib.figure import Figure as StaticFigure
+from typing import TYPE_CHECKING
 
 from latmon.analysis.stats import deadline_in_unit
 from latmon.figures.interactive import Figure
@@ -24,12 +23,14 @@ from latmon.model import Series
 from latmon.tables import Column, Table, fmt, render, say_ns, unit_for
 from latmon.tail.analysis import TailAnalysis, analyse_series, time_ordered
 from latmon.tail.interactive import tail_figure
-from latmon.tail.plotting import tail_figure as static_tail_figure
 from latmon.tail.source import Digest
 from latmon.tail.tables import checks_table, fit_text, pwcet_table
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure as StaticFigure
+
 #: Static versions of a figure for --figures: a function that draws them, (file stem, figure).
-StaticMaker = Callable[[], list[tuple[str, StaticFigure]]]
+StaticMaker = Callable[[], "list[tuple[str, StaticFigure]]"]
 #: Embeds an interactive figure (None: nothing) with its static versions -> HTML.
 FigureWriter = Callable[[Figure | None, StaticMaker | None], str]
 
@@ -135,6 +136,9 @@ class TailSection:
             deadline_ns = self.deadline_ns
 
             def statics() -> list[tuple[str, StaticFigure]]:
+                # matplotlib only when the static figures are written (--figures)
+                from latmon.tail.plotting import tail_figure as static_tail_figure
+
                 fig = static_tail_figure(values, a, to_ns, label, deadline_ns)
                 return [] if fig is None else [(f"{label}-tail", fig)]
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from latmon.analysis.chunks import CHUNK, largest
-from latmon.tail.checks import HalfCounts, half_counts, value_counts
+from latmon.tail.checks import COUNT_BINS, HalfCounter, HalfCounts, half_counts, value_counts
 from latmon.tail.gev import block_maxima
 
 
@@ -86,6 +86,8 @@ class Digest:
     half_maxima: dict[str, int]
     block_maxima: np.ndarray
     reread: Callable[[], Iterable[np.ndarray]]
+    #: np.median of the series, when known exactly (else the halves' counts give it)
+    median: float | None = None
     half_counts: HalfCounts | None = None
     _counted: bool = field(default=False, repr=False)
 
@@ -103,13 +105,31 @@ class Digest:
         return self.total / self.n
 
     def batches(self) -> Iterator[np.ndarray]:
-        yield from self.reread()
-
-    def counts(self) -> HalfCounts | None:
-        if not self._counted:
-            self.half_counts = HalfCounts.streamed(self.batches(), self.n, self.low, self.high)
+        """The samples in order; the first pass read to its end also counts the halves."""
+        counter = None if self._counted else HalfCounter(self.n, self.low, self.high)
+        for chunk in self.reread():
+            if counter is not None:
+                counter.add(chunk)
+            yield chunk
+        if counter is not None and counter.at == self.n and not self._counted:
+            self.half_counts = counter.result()
             self._counted = True
+
+    def counts(self) -> HalfCounts:
+        if not self._counted:
+            for _ in self.batches():
+                pass
+        assert self.half_counts is not None
         return self.half_counts
+
+    def middle(self) -> float:
+        """The median as :meth:`HalfCounts.median` gives it: exact (``median``) when the
+        halves are counted value by value, else from their bins (a pass if not yet
+        counted)."""
+        exact_bins = self.high - self.low + 1 <= COUNT_BINS
+        if self.median is not None and exact_bins:
+            return self.median
+        return self.counts().median()
 
     def top(self, keep: int, part: str = "all") -> np.ndarray:
         if keep > self.keep:
