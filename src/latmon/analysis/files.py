@@ -52,6 +52,7 @@ def run_file_stats(
     percentiles: dict[str, float] = PERCENTILES,
     observe: Callable[[int, np.ndarray, np.ndarray | None], None] | None = None,
     with_time: bool = False,
+    batch_rows: int = 1 << 20,
 ) -> list[SeriesStats]:
     """Statistics of every series of a run file, read one batch at a time; the run comes back
     without samples. Stage series (a subset of another series) are left out. ``observe``
@@ -60,7 +61,7 @@ def run_file_stats(
     run, rows = read_run_header(path)
     record_measures(run)
     dists = [Distribution(s.unit, s.clock_hz, max_bins) for s in run.series]
-    for index, values, t in iter_samples(path, with_time=with_time):
+    for index, values, t in iter_samples(path, batch_rows, with_time=with_time):
         dists[index].add(values)
         if observe is not None:
             observe(index, values, t)

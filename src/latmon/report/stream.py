@@ -37,6 +37,8 @@ from latmon.tail.source import Digest
 
 #: Run files with at least this many latency samples are streamed (smaller ones read whole).
 STREAM_FROM = 4_000_000
+#: The passes after the first read batches of this many samples (fewer calls per pass).
+REREAD_ROWS = 1 << 22
 
 
 @dataclass
@@ -87,12 +89,11 @@ class Digester:
         self.total = 0
         self.keep = screen_size(n) + 1
         self.block = default_block_size(n)
-        # the timeline's spikes need the top 0.1 %: the pool of the whole series holds both
-        self.tops = {
-            "all": _Top(max(self.keep, n // 1000, 1)),
-            "first": _Top(self.keep),
-            "second": _Top(self.keep),
-        }
+        # each half's pool holds as many as the whole series' needs (the tail's and the
+        # timeline's top 0.1 %): the whole series' largest are the largest of the two
+        self.pooled = max(self.keep, n // 1000, MAX_SPIKES)
+        self.tops = {"first": _Top(self.pooled), "second": _Top(self.pooled)}
+        self.top_all = np.zeros(0, dtype=np.int64)
         self.half_maxima: dict[str, int] = {}
         self.maxima: list[np.ndarray] = []
         self._partial: int | None = None  # the running maximum of an unfinished block
@@ -123,17 +124,26 @@ class Digester:
             self.total += int(x.sum())
         else:
             self.total += sum(int(v) for v in x)
-        self.tops["all"].add(x)
         half = self.n // 2
         for part, a, b in (("first", start, min(stop, half)), ("second", max(start, half), stop)):
             if a < b:
                 piece = x[a - start : b - start]
-                self.tops[part].add(piece)
+                times = None if t is None else t[a - start : b - start]
+                pool = self.tops[part]
+                if len(pool.values) >= pool.keep:
+                    # one comparison for both: the pool takes those above its lowest (an
+                    # equal one changes nothing), the spikes those that reach it (a later
+                    # equal sample wins a tie)
+                    where = np.flatnonzero(piece >= int(pool.values.min()))
+                    pool.add(piece[where])
+                    self._spikes(piece[where], where + a, None if times is None else times[where])
+                else:
+                    pool.add(piece)
+                    self._spikes(piece, np.arange(a, b), times)
                 top = int(piece.max())
                 self.half_maxima[part] = max(self.half_maxima.get(part, top), top)
         self._block_maxima(x)
         self._timeline(x, t, start)
-        self._spikes(x, t, start)
 
     def _block_maxima(self, x: np.ndarray) -> None:
         b, at = self.block, 0
@@ -179,22 +189,22 @@ class Digester:
                 if t is not None:
                     self.times[a + j] = int(t[a - start + j])
 
-    def _spikes(self, x: np.ndarray, t: np.ndarray | None, start: int) -> None:
+    def _spikes(self, x: np.ndarray, at: np.ndarray, t: np.ndarray | None) -> None:
         """The MAX_SPIKES largest (value, index) pairs so far (a later index wins a tie, as
-        the stable sort of timeline_points keeps it)."""
+        the stable sort of timeline_points keeps it), from samples ``x`` at indices ``at``
+        (their times ``t``); the caller passes at least every sample that could be one."""
         if len(self.spike_value) >= MAX_SPIKES:
             floor = int(self.spike_value.min())
             where = np.flatnonzero(x >= floor)
+        elif len(x) <= MAX_SPIKES:
+            where = np.arange(len(x))
         else:
-            if len(x) <= MAX_SPIKES:
-                where = np.arange(len(x))
-            else:
-                kth = np.partition(x, len(x) - MAX_SPIKES)[len(x) - MAX_SPIKES]
-                where = np.flatnonzero(x >= kth)
+            kth = np.partition(x, len(x) - MAX_SPIKES)[len(x) - MAX_SPIKES]
+            where = np.flatnonzero(x >= kth)
         if not len(where):
             return
         value = np.concatenate((self.spike_value, x[where]))
-        index = np.concatenate((self.spike_index, where + start))
+        index = np.concatenate((self.spike_index, at[where]))
         time = np.concatenate(
             (self.spike_time, t[where] if t is not None else np.zeros(len(where), np.int64))
         )
@@ -209,7 +219,8 @@ class Digester:
 
     def digest(self, reread: Callable[[], Iterator[np.ndarray]]) -> Digest:
         assert self.low is not None and self.high is not None and self.at == self.n
-        top = self.tops["all"].values
+        both = np.concatenate((self.tops["first"].values, self.tops["second"].values))
+        self.top_all = top = largest(both, self.pooled)
         return Digest(
             n=self.n,
             low=self.low,
@@ -219,8 +230,8 @@ class Digester:
             block=self.block,
             tops={
                 "all": np.sort(top)[max(len(top) - self.keep, 0) :],
-                "first": np.sort(self.tops["first"].values),
-                "second": np.sort(self.tops["second"].values),
+                "first": np.sort(self.tops["first"].values)[-self.keep :],
+                "second": np.sort(self.tops["second"].values)[-self.keep :],
             },
             half_maxima=self.half_maxima,
             block_maxima=np.concatenate(self.maxima) if self.maxima else np.zeros(0),
@@ -259,7 +270,7 @@ class Digester:
         )
         # the spike rule of timeline_points: its candidates are every sample from some value
         # up, so the largest MAX_SPIKES of them are among the largest MAX_SPIKES overall
-        pool = self.tops["all"].values
+        pool = self.top_all
         k = max(1, self.n // 1000)
         kth = int(np.partition(pool, len(pool) - k)[len(pool) - k])
         threshold = float(kth) * to_ns
@@ -291,10 +302,15 @@ class Digester:
 
 
 def stream_run_file(
-    path: Path, deadline_ns: int | None, confidence: float = CONFIDENCE
+    path: Path,
+    deadline_ns: int | None,
+    confidence: float = CONFIDENCE,
+    batch_rows: int = 1 << 20,
+    reread_rows: int = REREAD_ROWS,
 ) -> tuple[Run, dict[int, StreamedSeries]]:
     """The run of a large run file without its samples, and per series (by ``id``) what the
-    report draws from it, in one pass over the file (and the tail checks' second)."""
+    report draws from it, in one pass over the file (and the tail checks' second); the
+    passes read batches of ``batch_rows`` and ``reread_rows`` samples."""
     run, rows = read_run_header(path)
     digesters = [
         Digester(n, float(s.ns_per_unit)) if n > KS_COUNTS_FROM else None
@@ -306,7 +322,9 @@ def stream_run_file(
         if d is not None:
             d.add(values, t)
 
-    results = run_file_stats(path, confidence, deadline_ns, observe=observe, with_time=True)
+    results = run_file_stats(
+        path, confidence, deadline_ns, observe=observe, with_time=True, batch_rows=batch_rows
+    )
     for r in results[:1]:  # the series' metadata as the file holds it (as read_run gives it)
         for series, original in zip(r.run.series, run.series, strict=True):
             series.meta = original.meta
@@ -319,7 +337,7 @@ def stream_run_file(
 
         def reread(index: int = index) -> Iterator[np.ndarray]:
             # the first pass checked the file's checksum
-            for i, values, _ in iter_samples(path, verify=False):
+            for i, values, _ in iter_samples(path, reread_rows, verify=False):
                 if i == index:
                     yield values
 

@@ -45,7 +45,7 @@ def lagged_products(
         out[: min(first, lags + 1)] = known[: lags + 1]
     if first > lags:
         return out
-    if serial_built():  # the C sums, chunk by chunk (all lags: faster than numpy's part)
+    if serial_built() and x.dtype.kind in "iu":  # C, chunk by chunk (all lags: faster)
         sums = SerialSums(mean, math.nan, lags).add_all(
             x[start:stop] for start, stop, _ in chunks(len(x))
         )

@@ -43,10 +43,12 @@ class SerialSums:
         self._c = _c_add if use_c else None
 
     def add(self, chunk: np.ndarray) -> None:
-        x = np.ascontiguousarray(chunk, dtype=np.int64)
+        """The next samples (whole numbers in C; other values, or without it, numpy)."""
+        x = np.asarray(chunk)
         if not len(x):
             return
-        if self._c is not None:
+        if self._c is not None and x.dtype.kind in "iu":
+            x = np.ascontiguousarray(x, dtype=np.int64)
             self._c(x, self.mean, self.median, self.sums, self.prev, self.kpss, self.runs)
             return
         self._add_numpy(x)
