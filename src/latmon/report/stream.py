@@ -37,8 +37,8 @@ from latmon.tail.source import Digest
 
 #: Run files with at least this many latency samples are streamed (smaller ones read whole).
 STREAM_FROM = 4_000_000
-#: The passes after the first read batches of this many samples (fewer calls per pass).
-REREAD_ROWS = 1 << 22
+#: The passes after the first read batches of this many samples.
+REREAD_ROWS = 1 << 20
 
 
 @dataclass
@@ -343,6 +343,8 @@ def stream_run_file(
 
         digest = d.digest(reread)
         digest.median = _median_of(r.dist, reread)
+        if r.dist.exact and r.dist.n == d.n:
+            digest.distinct = r.dist.values_and_counts()
 
         def median(
             digest: Digest = digest,

@@ -279,8 +279,17 @@ class HalfCounter:
     """:class:`HalfCounts` of a series of n samples from ``low`` to ``high``, counted batch
     by batch as it is read in order."""
 
-    def __init__(self, n: int, low: int, high: int) -> None:
+    def __init__(
+        self,
+        n: int,
+        low: int,
+        high: int,
+        whole: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> None:
+        """``whole``: the series' distinct values and their exact counts, when known: then
+        only the first half is counted, the second is the rest."""
         self.low = low
+        self.whole = whole
         self.width = max(1, -(-(high - low + 1) // COUNT_BINS))
         self.bins = (high - low) // self.width + 1
         self.half = n // 2
@@ -294,12 +303,18 @@ class HalfCounter:
         cut = min(max(self.half - self.at, 0), len(offset))
         if cut:
             self.counts[0] += np.bincount(offset[:cut], minlength=self.bins)
-        if cut < len(offset):
+        if cut < len(offset) and (self.whole is None or self.width > 1):
             self.counts[1] += np.bincount(offset[cut:], minlength=self.bins)
         self.at += len(offset)
 
     def result(self) -> HalfCounts:
-        return HalfCounts(self.low, self.width, self.counts[0], self.counts[1])
+        second = self.counts[1]
+        if self.whole is not None and self.width == 1:
+            values, counts = self.whole
+            second = np.zeros(self.bins, dtype=np.int64)
+            second[np.asarray(values, dtype=np.int64) - self.low] = counts
+            second -= self.counts[0]
+        return HalfCounts(self.low, self.width, self.counts[0], second)
 
 
 def halves_ks(

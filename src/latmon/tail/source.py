@@ -88,6 +88,9 @@ class Digest:
     reread: Callable[[], Iterable[np.ndarray]]
     #: np.median of the series, when known exactly (else the halves' counts give it)
     median: float | None = None
+    #: the series' distinct values and their exact counts, when known (the halves' counts
+    #: then count the first half only)
+    distinct: tuple[np.ndarray, np.ndarray] | None = None
     half_counts: HalfCounts | None = None
     _counted: bool = field(default=False, repr=False)
 
@@ -106,7 +109,7 @@ class Digest:
 
     def batches(self) -> Iterator[np.ndarray]:
         """The samples in order; the first pass read to its end also counts the halves."""
-        counter = None if self._counted else HalfCounter(self.n, self.low, self.high)
+        counter = None if self._counted else HalfCounter(self.n, self.low, self.high, self.distinct)
         for chunk in self.reread():
             if counter is not None:
                 counter.add(chunk)
