@@ -325,9 +325,6 @@ def stream_run_file(
     results = run_file_stats(
         path, confidence, deadline_ns, observe=observe, with_time=True, batch_rows=batch_rows
     )
-    for r in results[:1]:  # the series' metadata as the file holds it (as read_run gives it)
-        for series, original in zip(r.run.series, run.series, strict=True):
-            series.meta = original.meta
     out: dict[int, StreamedSeries] = {}
     for r in results:
         index = next(i for i, s in enumerate(r.run.series) if s is r.series)

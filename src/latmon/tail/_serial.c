@@ -90,7 +90,8 @@ static int latmon_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_
 	if (PyObject_GetBuffer(obj, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0)
 		return -1;
 	if (view->len % itemsize != 0) {
-		PyErr_Format(PyExc_ValueError, "%s: not a buffer of %zd-byte items", what, itemsize);
+		PyErr_Format(PyExc_ValueError, "%s: not a buffer of %zd-byte items", what,
+			     itemsize);
 		PyBuffer_Release(view);
 		return -1;
 	}
