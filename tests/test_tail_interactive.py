@@ -12,8 +12,8 @@ from synthetic_tails import MODELS, ar1
 
 from latmon import tail
 from latmon.figures.interactive import spec_json
+from latmon.tail.curve import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 from latmon.tail.interactive import measured_curve, tail_figure
-from latmon.tail.plotting import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 
 
 def _decoded(value: object) -> np.ndarray:

@@ -11,13 +11,8 @@ import pytest
 from synthetic_tails import MODELS, ar1
 
 from latmon import tail
-from latmon.tail.plotting import (
-    CURVE_POINTS,
-    LOWEST_PROBABILITY,
-    band_probabilities,
-    extrapolated,
-    tail_figure,
-)
+from latmon.tail.curve import CURVE_POINTS, LOWEST_PROBABILITY, band_probabilities, extrapolated
+from latmon.tail.plotting import tail_figure
 
 
 def test_band_probabilities_are_the_decades_below_the_start() -> None:

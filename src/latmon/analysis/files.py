@@ -16,7 +16,7 @@ from latmon.analysis.distribution import MAX_BINS, Distribution
 from latmon.analysis.stats import PERCENTILES, Summary, deadline_in_unit, summarize
 from latmon.errors import InputError
 from latmon.inputs.readers import Problems, ReadOptions, cyclictest_verbose, plain
-from latmon.inputs.runfile import iter_latency, read_run_header
+from latmon.inputs.runfile import iter_latency, iter_samples, read_run_header
 from latmon.measure import record_measures
 from latmon.model import Run, Series
 
@@ -50,14 +50,21 @@ def run_file_stats(
     max_bins: int = MAX_BINS,
     progress: Callable[[int], None] | None = None,
     percentiles: dict[str, float] = PERCENTILES,
+    observe: Callable[[int, np.ndarray, np.ndarray | None], None] | None = None,
+    with_time: bool = False,
+    batch_rows: int = 1 << 20,
 ) -> list[SeriesStats]:
     """Statistics of every series of a run file, read one batch at a time; the run comes back
-    without samples. Stage series (a subset of another series) are left out."""
+    without samples. Stage series (a subset of another series) are left out. ``observe``
+    sees every batch too (series index, latency, its time column when ``with_time`` and the
+    series has one), in the same pass."""
     run, rows = read_run_header(path)
     record_measures(run)
     dists = [Distribution(s.unit, s.clock_hz, max_bins) for s in run.series]
-    for index, values in iter_latency(path):
+    for index, values, t in iter_samples(path, batch_rows, with_time=with_time):
         dists[index].add(values)
+        if observe is not None:
+            observe(index, values, t)
         if progress is not None:
             progress(len(values))
     out = []

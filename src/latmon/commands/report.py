@@ -15,10 +15,40 @@ from latmon.commands.options import (
     parse_deadline,
     report_problems,
 )
+from latmon.inputs.ingest import detect_format
 from latmon.inputs.readers import ReadOptions
+from latmon.model import Run
 from latmon.output import write_text
 from latmon.report import HtmlReport, MarkdownReport
 from latmon.report.browser import open_in_browser, print_pdf
+from latmon.report.stream import StreamedSeries, should_stream, stream_run_file
+
+
+def load_for_report(
+    files: list[str],
+    fmt: str,
+    keep_going: bool,
+    read_options: ReadOptions,
+    deadline_ns: int | None,
+) -> tuple[list[Run], dict[int, StreamedSeries]]:
+    """Every input's runs; a large run file streamed (latmon.report.stream: its samples never
+    held whole), what the report draws from each of its series by the series' id."""
+    runs: list[Run] = []
+    streamed: dict[int, StreamedSeries] = {}
+    for path in files:
+        p = Path(path)
+        if (
+            fmt in ("auto", "run")
+            and p.is_file()
+            and detect_format(p) == "run"
+            and should_stream(p)
+        ):
+            run, found = stream_run_file(p, deadline_ns)
+            runs.append(run)
+            streamed.update(found)
+        else:
+            runs += load_files([path], fmt, keep_going, read_options)
+    return runs, streamed
 
 
 @click.command()
@@ -94,7 +124,7 @@ def command(
     if open_browser and (not output or output == "-"):
         raise click.UsageError("--open needs the HTML report in a file: give -o REPORT.html")
     deadline_ns = parse_deadline(deadline)
-    runs = load_files(list(files), fmt, keep_going, read_options)
+    runs, streamed = load_for_report(list(files), fmt, keep_going, read_options, deadline_ns)
     damaged = report_problems(runs)
     if output or figures or pdf:
         report = HtmlReport(
@@ -108,7 +138,7 @@ def command(
                 report.notes = Path(notes).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError) as e:
                 raise click.BadParameter(f"cannot read {notes}: {e}", param_hint="--notes") from e
-        text = report.render(runs)
+        text = report.render(runs, streamed)
         if output:
             write_text(output, text)
             if output != "-":
@@ -127,7 +157,7 @@ def command(
             if problem:
                 click.echo(f"latmon: note: {problem}", err=True)
     if markdown:
-        summary = MarkdownReport(title, deadline_ns).render(runs)
+        summary = MarkdownReport(title, deadline_ns).render(runs, streamed)
         write_text(markdown, summary)
         if markdown != "-":
             click.echo(markdown)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -37,7 +38,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from latmon.analysis.distribution import Distribution
-from latmon.figures.data import TIMELINE_BUCKETS, timeline_points
+from latmon.figures.data import TIMELINE_BUCKETS, Timeline, timeline_points
 from latmon.model import Series
 from latmon.tables import say_ns, unit_for
 
@@ -176,10 +177,15 @@ def _round_unit(values: np.ndarray, factor: int, exact: bool = False) -> np.ndar
 
 
 def timeline_figure(
-    series: list[tuple[str, Series]], title: str, deadline_ns: int | None = None
+    series: Sequence[tuple[str, Series | Timeline]], title: str, deadline_ns: int | None = None
 ) -> Figure | None:
-    """Latency over time of several series (one trace each, with its marked spikes)."""
-    drawn = [(label, tl) for label, s in series if (tl := timeline_points(s, deadline_ns))]
+    """Latency over time of several series (one trace each, with its marked spikes); a series
+    may come as its :class:`Timeline` already (a series streamed from its file)."""
+    drawn = [
+        (label, tl)
+        for label, s in series
+        if (tl := s if isinstance(s, Timeline) else timeline_points(s, deadline_ns))
+    ]
     if not drawn:
         return None
     largest = max(float(tl.y.max()) for _, tl in drawn)

@@ -357,18 +357,33 @@ def read_run_header(path: Path) -> tuple[Run, list[int]]:
 def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, np.ndarray]]:
     """(series index, latency values) in file order, one row group slice at a time: memory
     bounded by the batch, whatever the size of the file."""
+    for index, values, _ in iter_samples(path, batch_rows):
+        yield index, values
+
+
+def iter_samples(
+    path: Path, batch_rows: int = 1 << 20, with_time: bool = False, verify: bool = True
+) -> Iterator[tuple[int, np.ndarray, np.ndarray | None]]:
+    """(series index, latency values, their ``t`` values or None) in file order, as
+    :func:`iter_latency`; ``with_time`` also reads the time column of the series that have
+    one. ``verify=False``: the checksum is not checked again (a pass after one that checked
+    it; a file changed in between still fails to decode or is caught by its row counts)."""
     f, meta = _open(path)
-    verifier = _Verifier(path, f, _raw_meta(f))
-    verifier.start()
+    verifier = _Verifier(path, f, _raw_meta(f)) if verify else None
+    if verifier is not None:
+        verifier.start()
     if "latency" not in f.schema_arrow.names:
-        verifier.result()
+        if verifier is not None:
+            verifier.result()
         return
     rows = [int(s["rows"]) for s in meta["series"]]
     has_latency = ["latency" in s["fields"] for s in meta["series"]]
+    has_time = [with_time and "t" in s["fields"] for s in meta["series"]]
+    columns = ["latency", "t"] if any(has_time) else ["latency"]
     index, left = 0, rows[0] if rows else 0
     try:
-        for batch in f.iter_batches(batch_size=batch_rows, columns=["latency"], use_threads=False):
-            column = batch.column(0)
+        for batch in f.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False):
+            column = batch.column("latency")
             at = 0
             while at < len(column):
                 while left == 0:
@@ -379,13 +394,19 @@ def iter_latency(path: Path, batch_rows: int = 1 << 20) -> Iterator[tuple[int, n
                     part = column.slice(at, take)
                     if part.null_count:
                         part = part.fill_null(0)
-                    yield index, part.to_numpy()
+                    t = None
+                    if has_time[index]:
+                        times = batch.column("t").slice(at, take)
+                        t = (times.fill_null(0) if times.null_count else times).to_numpy()
+                    yield index, part.to_numpy(), t
                 at += take
                 left -= take
     except (OSError, pa.ArrowInvalid) as error:
-        verifier.result()  # a checksum mismatch explains the decoding error best
+        if verifier is not None:
+            verifier.result()  # a checksum mismatch explains the decoding error best
         raise InputError(str(path), None, f"damaged run file: {error}") from None
-    verifier.result()
+    if verifier is not None:
+        verifier.result()
 
 
 def read_run(path: Path) -> Run:

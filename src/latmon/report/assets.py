@@ -4,8 +4,10 @@ view."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from matplotlib.figure import Figure as StaticFigure
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure as StaticFigure
 
 CSS = """
 :root { color-scheme: light; }
@@ -81,4 +83,4 @@ BOOT_JS = """
 })();
 """
 
-StaticMaker = Callable[[], list[tuple[str, StaticFigure]]]
+StaticMaker = Callable[[], "list[tuple[str, StaticFigure]]"]

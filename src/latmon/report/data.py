@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 import numpy as np
@@ -14,6 +14,7 @@ from latmon.analysis.files import series_stats
 from latmon.analysis.stats import CONFIDENCE, PERCENTILES, Summary
 from latmon.measure import Measure, measure_of
 from latmon.model import Run, Series
+from latmon.report.stream import StreamedSeries
 from latmon.tables import say_ns
 
 
@@ -27,6 +28,8 @@ class SeriesResult:
     ns: Summary
     #: the series' exact distribution (native unit), as its statistics were computed from
     dist: Distribution
+    #: what the report draws from a series streamed from its run file (no samples in memory)
+    streamed: StreamedSeries | None = None
 
     @property
     def label(self) -> str:
@@ -37,12 +40,27 @@ class SeriesResult:
         return measure_of(self.run, self.series)
 
 
-def analyse(runs: list[Run], deadline_ns: int | None = None) -> list[SeriesResult]:
-    """The statistics of every series, by the same path as ``latmon stats``."""
+def analyse(
+    runs: list[Run],
+    deadline_ns: int | None = None,
+    streamed: dict[int, StreamedSeries] | None = None,
+) -> list[SeriesResult]:
+    """The statistics of every series, by the same path as ``latmon stats`` (a series in
+    ``streamed``, by id: the statistics of its streamed pass)."""
+    streamed = streamed or {}
     out = []
-    for r in series_stats(runs, CONFIDENCE, deadline_ns):
-        ns = r.summary.in_unit("ns", r.series.ns_per_unit) if r.series.unit != "ns" else r.summary
-        out.append(SeriesResult(r.run, r.series, r.summary, ns, r.dist))
+    for run in runs:
+        for series in run.series:
+            if series.is_derived:
+                continue
+            done = streamed.get(id(series))
+            if done is not None:
+                r = done.stats
+            else:
+                (r,) = series_stats([replace(run, series=[series])], CONFIDENCE, deadline_ns)
+                r.run = run
+            ns = r.summary.in_unit("ns", series.ns_per_unit) if series.unit != "ns" else r.summary
+            out.append(SeriesResult(run, series, r.summary, ns, r.dist, done))
     return out
 
 
@@ -171,8 +189,12 @@ def rank_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     return sorted(with_samples, key=rank_key)
 
 
-def report_data(runs: list[Run], deadline_ns: int | None) -> ReportData:
-    results = analyse(runs, deadline_ns)
+def report_data(
+    runs: list[Run],
+    deadline_ns: int | None,
+    streamed: dict[int, StreamedSeries] | None = None,
+) -> ReportData:
+    results = analyse(runs, deadline_ns, streamed)
     groups = group_runs(runs, {id(r.series): r.dist for r in results})
     rows = compare(groups, None, deadline_ns)
     out = []

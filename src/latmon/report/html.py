@@ -30,8 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-
-from matplotlib.figure import Figure as StaticFigure
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from latmon import __version__
 from latmon.analysis.compare import Group, comparison_table
@@ -40,15 +40,7 @@ from latmon.analysis.spikes import spikes_of
 from latmon.analysis.stats import PERCENTILES, Summary
 from latmon.errors import LatmonError
 from latmon.figures import interactive
-from latmon.figures.plots import (
-    Labelled,
-    exceedance_figure,
-    histogram_figure,
-    save,
-    stage_figure,
-    timeline_figure,
-    violin_figure,
-)
+from latmon.figures.data import Timeline
 from latmon.model import Run, Series
 from latmon.output import write_bytes
 from latmon.report.assets import BOOT_JS, CSS, StaticMaker
@@ -60,6 +52,7 @@ from latmon.report.data import (
     report_data,
     worst_case,
 )
+from latmon.report.stream import StreamedSeries
 from latmon.report.tables import (
     CONFIGURATION_COLUMNS,
     SETTINGS_COLUMNS,
@@ -75,6 +68,11 @@ from latmon.report.tables import (
 from latmon.tables import Column, Table, render
 from latmon.tail.analysis import quantisation_of
 from latmon.tail.report import TailSection
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure as StaticFigure
+
+    from latmon.figures.plots import Labelled
 
 
 @dataclass
@@ -108,20 +106,22 @@ class HtmlReport:
             self._metadata,
         ]
 
-    def render(self, runs: list[Run]) -> str:
+    def render(self, runs: list[Run], streamed: dict[int, StreamedSeries] | None = None) -> str:
+        """The report of ``runs``; a series in ``streamed`` (by id) was read from its run file
+        in a stream (latmon.report.stream) and is drawn from what that gathered."""
         # no deadline verdict on emulated time (every run from QEMU): the reason instead
         requested = self.deadline_ns
         self._withheld_deadline = requested if runs and all(r.emulated for r in runs) else None
         if self._withheld_deadline is not None:
             self.deadline_ns = None
         try:
-            return self._render(runs)
+            return self._render(runs, streamed)
         finally:
             self.deadline_ns = requested
 
-    def _render(self, runs: list[Run]) -> str:
+    def _render(self, runs: list[Run], streamed: dict[int, StreamedSeries] | None) -> str:
         self._specs = []
-        data = report_data(runs, self.deadline_ns)
+        data = report_data(runs, self.deadline_ns, streamed)
         body = [section(data) for section in self.sections]
         head = [
             "<!DOCTYPE html>",
@@ -175,7 +175,7 @@ class HtmlReport:
             raise LatmonError(f"--figures {self.figure_dir}: not a folder")
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "figure"
         path = self.figure_dir / f"{len(self.written) + 1:02d}-{stem}.{self.figure_format}"
-        write_bytes(path, save(fig, self.figure_format))
+        write_bytes(path, _plots().save(fig, self.figure_format))
         self.written.append(path)
 
     # -- sections ------------------------------------------------------------------------------
@@ -344,29 +344,38 @@ class HtmlReport:
                     v = s.value(key) if key in (*PERCENTILES, "min", "max") else None
                     stats[key] = None if v is None else float(v)
                 ladder.append((str(row["scenario"]), stats))
-        labelled_dists = [d for g in m.groups if (d := _labelled(g)) is not None]
+
+        def labelled() -> list[Labelled]:
+            return [d for g in m.groups if (d := _labelled(g)) is not None]
+
         figures = [
             self._figure(
                 interactive.percentile_figure(ladder, f"Percentiles — {title}", self.deadline_ns),
-                lambda: _static("violin", violin_figure(labelled_dists, self.deadline_ns)),
+                lambda: _static("violin", _plots().violin_figure(labelled(), self.deadline_ns)),
             ),
             self._figure(
                 interactive.exceedance_figure(dists, f"Exceedance — {title}", self.deadline_ns),
-                lambda: _static("exceedance", exceedance_figure(labelled_dists, self.deadline_ns)),
+                lambda: _static(
+                    "exceedance", _plots().exceedance_figure(labelled(), self.deadline_ns)
+                ),
             ),
             self._figure(
                 interactive.histogram_figure(dists, f"Histogram — {title}", self.deadline_ns),
                 lambda: [
                     (f"{r.label}-histogram", f)
                     for r in m.results
-                    if (f := histogram_figure(r.series, r.label)) is not None
+                    if (f := _plots().histogram_figure(r.series, r.label)) is not None
                 ],
             ),
         ]
         return '<div class="grid2">' + "".join(f for f in figures if f) + "</div>"
 
     def _timeline(self, m: MeasureData) -> str:
-        series = [(r.label, r.series) for r in m.results if r.series.has_samples]
+        series: list[tuple[str, Series | Timeline]] = [
+            (r.label, r.streamed.timeline if r.streamed is not None else r.series)
+            for r in m.results
+            if r.series.has_samples or r.streamed is not None
+        ]
         fig = interactive.timeline_figure(
             series, f"Latency over time — {m.measure.label}", self.deadline_ns
         )
@@ -375,7 +384,7 @@ class HtmlReport:
             lambda: [
                 (f"{r.label}-timeline", f)
                 for r in m.results
-                if (f := timeline_figure(r.series, r.label, self.deadline_ns)) is not None
+                if (f := _plots().timeline_figure(r.series, r.label, self.deadline_ns)) is not None
             ],
         )
 
@@ -507,7 +516,15 @@ class HtmlReport:
 
     def _tail(self, data: ReportData) -> str:
         """The probabilistic worst case of every series (latmon.tail.report)."""
-        series = [(r.label, r.series, quantisation_of(r.run.meta)) for r in data.results]
+        series = [
+            (
+                r.label,
+                r.series,
+                quantisation_of(r.run.meta),
+                None if r.streamed is None else r.streamed.digest,
+            )
+            for r in data.results
+        ]
         return TailSection(self.deadline_ns).render(series, self._figure)
 
     def _metadata(self, data: ReportData) -> str:
@@ -544,12 +561,20 @@ class HtmlReport:
 
 def _labelled(g: Group) -> Labelled | None:
     """A group's pooled distribution (ns) for the static figures."""
-    return Labelled(g.label, g.dist) if g.dist.n else None
+    return _plots().Labelled(g.label, g.dist) if g.dist.n else None
 
 
 def _stage_statics(s: Series, label: str) -> StaticMaker:
-    return lambda: _static(f"{label}-stages", stage_figure(s, label))
+    return lambda: _static(f"{label}-stages", _plots().stage_figure(s, label))
 
 
 def _static(name: str, fig: StaticFigure | None) -> list[tuple[str, StaticFigure]]:
     return [] if fig is None else [(name, fig)]
+
+
+def _plots() -> ModuleType:
+    """The static figures (matplotlib), imported only when a report writes them (--figures):
+    matplotlib's import is a good part of a report's start-up."""
+    from latmon.figures import plots
+
+    return plots

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from latmon.analysis.spikes import spikes_of
 from latmon.model import Run
 from latmon.report.data import analyse
+from latmon.report.stream import StreamedSeries
 from latmon.report.tables import SPIKE_COLUMNS, emulated_note, spike_cells, summary_table
 from latmon.tables import Column, Table, escape_markdown, fmt, render
 
@@ -18,8 +19,8 @@ class MarkdownReport:
     title: str = "latmon report"
     deadline_ns: int | None = None
 
-    def render(self, runs: list[Run]) -> str:
-        results = analyse(runs, self.deadline_ns)
+    def render(self, runs: list[Run], streamed: dict[int, StreamedSeries] | None = None) -> str:
+        results = analyse(runs, self.deadline_ns, streamed)
         table = summary_table(results, self.deadline_ns is not None, html_notes=False)
         note = emulated_note(runs, html_form=False)
         lines = [

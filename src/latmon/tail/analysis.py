@@ -35,17 +35,16 @@ from latmon.tail.base import (
     Quantile,
     quiet,
 )
-from latmon.tail.checks import half_counts, iid_checks
-from latmon.tail.gev import GevFit, block_maxima, default_block_size, fit_gev
+from latmon.tail.checks import HalfCounts, iid_checks, streamed_iid_checks
+from latmon.tail.gev import GevFit, block_maxima, default_block_size, fit_gev  # noqa: F401
 from latmon.tail.gpd import QUANTISATION, GpdFit, data_tick, fit_pot
+from latmon.tail.source import Digest, Samples
 from latmon.tail.threshold import (
     MeanExcess,
     StabilityPoint,
-    count_above,
     mean_residual_life,
     select_threshold,
     stability,
-    tail_pool,
 )
 
 # --- the analysis of one series -----------------------------------------------------------
@@ -191,7 +190,7 @@ def _count_check(name: str, have: int, need: int, what: str) -> Check:
 
 @quiet
 def analyse_tail(
-    values: np.ndarray,
+    values: np.ndarray | Digest,
     probabilities: Sequence[float] = PROBABILITIES,
     alpha: float = ALPHA,
     confidence: float = CONFIDENCE,
@@ -208,8 +207,8 @@ def analyse_tail(
     automatic choice; ``block`` fixes the block size; ``unit`` names the samples' unit in the
     checks' details; ``resolution`` is the run's recorded resolution and ``quantisation`` how
     a recorded value stands for the true latency (:data:`QUANTISATION`)."""
-    x = np.asarray(values)
-    n = len(x)
+    src = values if isinstance(values, Digest) else Samples(values)
+    n = src.n
     probs = tuple(sorted(set(probabilities), reverse=True))
     min_n = math.ceil((min_exceedances / EXCEEDANCES_PER_ROOT) ** 2)
     result = TailAnalysis(n, None, [], alpha=alpha, confidence=confidence, probabilities=probs)
@@ -219,13 +218,31 @@ def analyse_tail(
             f"{min_exceedances} exceedances; see latmon plan)"
         )
         return result
-    result.sample_max = float(x.max())
-    counts = half_counts(x)
-    result.checks = iid_checks(x, alpha, unit, counts)
+    result.sample_max = src.maximum()
+    counts: HalfCounts | None
+    if isinstance(src, Digest):
+        median: float | None = src.middle()
+        # the serial sums' pass counts the halves too
+        result.checks = streamed_iid_checks(
+            n,
+            src.low == src.high,
+            src.mean(),
+            src.middle(),
+            src.counts,
+            (src.half_max("first"), src.half_max("second")),
+            src.batches,
+            alpha,
+            unit,
+        )
+        counts = src.counts()
+    else:
+        counts = src.counts()
+        median = counts.median() if counts is not None else None
+        result.checks = iid_checks(src.values, alpha, unit, counts)
     if not result.iid:
         return result
     result.pot, result.gev, result.stability = fit_tail(
-        x,
+        src,
         probs,
         confidence,
         threshold,
@@ -235,15 +252,27 @@ def analyse_tail(
         quantisation=quantisation,
         unit=unit,
     )
-    median = counts.median() if counts is not None else None
     exact = counts.values() if counts is not None and counts.width == 1 else None
-    result.mean_excess = mean_residual_life(x, confidence=confidence, median=median, distinct=exact)
+    if isinstance(src, Samples):
+        result.mean_excess = mean_residual_life(
+            src.values, confidence=confidence, median=median, distinct=exact
+        )
+    else:
+        result.mean_excess = mean_residual_life(
+            None,
+            confidence=confidence,
+            median=median,
+            distinct=exact,
+            n=n,
+            batches=src.batches,
+            top=src.top(10),
+        )
     return result
 
 
 @quiet
 def fit_tail(
-    values: np.ndarray,
+    values: np.ndarray | Samples | Digest,
     probabilities: Sequence[float] = PROBABILITIES,
     confidence: float = CONFIDENCE,
     threshold: float | None = None,
@@ -262,16 +291,18 @@ def fit_tail(
     recorded ``resolution``): POT fits it by the interval-censored likelihood, block maxima
     take each maximum at the middle of its cell. A tail that POT shows heavy gets no number
     from block maxima either (POT sees √n times more of the tail)."""
-    x = np.asarray(values)
+    src = values if isinstance(values, Samples | Digest) else Samples(values)
     probs = tuple(sorted(set(probabilities), reverse=True))
     if quantisation not in QUANTISATION:
         raise LatmonError(f"quantisation must be one of {', '.join(QUANTISATION)}")
-    n = len(x)
-    # POT sees only the largest values: every candidate threshold's exceedances, and the
-    # screen's, are among them
-    pool = tail_pool(x, keep=screen_size(n) + 1)
+    n = src.n
+    # POT sees only the largest values (sorted): every candidate threshold's exceedances, and
+    # the screen's, are among them
+    pool = src.top(screen_size(n) + 1)
     if threshold is not None and (len(pool) == 0 or threshold < float(pool.min())):
-        pool = x[x > threshold]
+        if not isinstance(src, Samples):
+            raise LatmonError("a threshold below the largest values needs the series in memory")
+        pool = src.values[src.values > threshold]
     tick = float(data_tick(pool, resolution))
     grid = Grid(tick, quantisation, resolution)
     points = stability(pool, min_exceedances, tick, quantisation, n)
@@ -282,13 +313,11 @@ def fit_tail(
             pot.checks.append(screen)
             if not screen.passed:
                 pot.quantiles = []
-    gev = _block_maxima(x, probs, confidence, block, grid)
+    gev = _block_maxima(src, probs, confidence, block, grid)
     if held_out:
-        half = len(x) // 2
-        first, second = x[:half], x[half:]
         for method in (pot, gev):
             if method.valid and isinstance(method.fit, GpdFit | GevFit):
-                check = held_out_check(method.fit, first, second, min_exceedances, grid, unit)
+                check = held_out_check(method.fit, src, min_exceedances, grid, unit)
                 method.checks.append(check)
                 if not check.passed:
                     method.quantiles = []
@@ -382,8 +411,7 @@ class Grid:
 
 def held_out_check(
     fit: GpdFit | GevFit,
-    first: np.ndarray,
-    second: np.ndarray,
+    src: Samples | Digest,
     min_exceedances: int,
     grid: Grid,
     unit: str = "",
@@ -396,21 +424,22 @@ def held_out_check(
     tested one-sided (Bonferroni over the levels at HELD_OUT_ALPHA). A fit that underestimates
     the tail fails; one that overestimates it passes (it is only conservative)."""
     name = "held-out exceedances"
-    m = len(second)
+    first_n = src.n // 2
+    m = src.n - first_n
     suffix = f" {unit}" if unit else ""
     part: GpdFit | GevFit | None
     if isinstance(fit, GpdFit):
         # the same threshold rule on the first half: the same exceedance rate
-        k = max(round(fit.rate * len(first)), 2)
-        if k < min(min_exceedances, HELD_OUT_MIN_EXCEEDANCES) or k >= len(first):
+        k = max(round(fit.rate * first_n), 2)
+        if k < min(min_exceedances, HELD_OUT_MIN_EXCEEDANCES) or k >= first_n:
             part = None
         else:
-            top = tail_pool(first, keep=k + 1)  # the threshold and the k values above it
+            top = src.top(k + 1, "first")  # the threshold and the k values above it
             u = float(top.min())
-            part = fit_pot(top, u, fit.confidence, grid.tick, grid.quantisation, len(first))
+            part = fit_pot(top, u, fit.confidence, grid.tick, grid.quantisation, first_n)
         limit = fit.rate
     else:
-        maxima = block_maxima(first, fit.block)
+        maxima = src.maxima(fit.block, "first")
         part = None
         if len(maxima) >= HELD_OUT_MIN_BLOCKS and len(np.unique(maxima)) >= MIN_DISTINCT:
             part = fit_gev(maxima + grid.midpoint_shift(), fit.block, fit.confidence)
@@ -419,7 +448,7 @@ def held_out_check(
         return Check(
             name,
             False,
-            f"the first half ({len(first):,} samples) is too short to fit the model again and "
+            f"the first half ({first_n:,} samples) is too short to fit the model again and "
             "test it on the second half: no pWCET without that check",
         )
     levels = [c / m for c in HELD_OUT_COUNTS if c / m < limit]
@@ -428,7 +457,7 @@ def held_out_check(
     worst_p, parts = 1.0, []
     for p in levels:
         q = part.quantile_ci(p)
-        observed = count_above(second, q.high) if math.isfinite(q.high) else 0
+        observed = src.count_above(q.high, "second") if math.isfinite(q.high) else 0
         pv = float(sps.binom.sf(observed - 1, m, p))
         worst_p = min(worst_p, pv)
         high = "∞" if not math.isfinite(q.high) else fmt(q.high)
@@ -438,7 +467,7 @@ def held_out_check(
         )
     level = HELD_OUT_ALPHA / len(levels)
     passed = worst_p * len(levels) >= HELD_OUT_ALPHA
-    detail = f"fitted to the first {len(first):,} samples, tested on the last {m:,}: " + "; ".join(
+    detail = f"fitted to the first {first_n:,} samples, tested on the last {m:,}: " + "; ".join(
         parts
     )
     if not passed:
@@ -544,11 +573,15 @@ def _threshold_choice(points: Sequence[StabilityPoint], chosen: int) -> str:
 
 
 def _block_maxima(
-    x: np.ndarray, probs: tuple[float, ...], confidence: float, block: int | None, grid: Grid
+    src: Samples | Digest,
+    probs: tuple[float, ...],
+    confidence: float,
+    block: int | None,
+    grid: Grid,
 ) -> MethodResult:
     method = "block maxima/GEV"
-    b = block or default_block_size(len(x))
-    maxima = block_maxima(x, b)
+    b = block or default_block_size(src.n)
+    maxima = src.maxima(b)
     checks = [_count_check("blocks", len(maxima), MIN_BLOCKS, f"blocks of {b:,} samples")]
     if len(maxima) < MIN_BLOCKS or len(np.unique(maxima)) < MIN_DISTINCT:
         if len(maxima) >= MIN_BLOCKS:
@@ -586,11 +619,13 @@ def analyse_series(
     block: int | None = None,
     min_exceedances: int = MIN_EXCEEDANCES,
     quantisation: str = "round",
+    digest: Digest | None = None,
 ) -> TailAnalysis:
     """:func:`analyse_tail` of a series in time order (on the series' recorded resolution, its
     values standing for their cells as ``quantisation`` says); a histogram-only series gets a
-    reason instead."""
-    values = time_ordered(series)
+    reason instead. ``digest``: the series streamed from its file (its samples not in
+    memory), analysed from that."""
+    values: np.ndarray | Digest | None = digest if digest is not None else time_ordered(series)
     if values is None:
         kind = "a histogram only" if series.histogram is not None else "no samples"
         return TailAnalysis(

@@ -4,6 +4,7 @@ identical distribution (KPSS, two-half Kolmogorov–Smirnov), read in chunks."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,6 +14,7 @@ from scipy import stats as sps
 from latmon.analysis.chunks import chunks
 from latmon.tables import fmt
 from latmon.tail.base import ALPHA, CHECK_NAMES, LJUNG_BOX_LAGS, Check
+from latmon.tail.serial import SerialSums, serial_built
 
 # --- validity checks ----------------------------------------------------------------------
 
@@ -42,6 +44,12 @@ def lagged_products(
     if known is not None:
         out[: min(first, lags + 1)] = known[: lags + 1]
     if first > lags:
+        return out
+    if serial_built() and x.dtype.kind in "iu":  # C, chunk by chunk (all lags: faster)
+        sums = SerialSums(mean, math.nan, lags).add_all(
+            x[start:stop] for start, stop, _ in chunks(len(x))
+        )
+        out[first:] = sums.sums[first:]
         return out
     width = lags + 1 - first
     for start, stop, ahead in chunks(len(x), lags):
@@ -77,6 +85,12 @@ def ljung_box(
     if n == 0 or float(x.max()) == float(x.min()):
         return Check(CHECK_NAMES[0], False, "the series is constant: nothing to test")
     c = lagged_products(x, float(x.mean()), h, products)
+    return ljung_box_of(c, n, level, h)
+
+
+def ljung_box_of(c: np.ndarray, n: int, level: float, h: int) -> Check:
+    """:func:`ljung_box` from the lagged sums ``c`` (at least ``h`` + 1) of n samples that are
+    not all equal."""
     r = c[1 : h + 1] / c[0]
     q = float(n * (n + 2) * np.sum(r * r / (n - np.arange(1, h + 1))))
     p = float(sps.chi2.sf(q, h))
@@ -108,9 +122,14 @@ def runs_test(values: np.ndarray, level: float, median: float | None = None) -> 
         if last is not None and bool(above[0]) != last:
             changes += 1
         last = bool(above[-1])
+    return runs_test_of(n1, n2, 1 + changes, level)
+
+
+def runs_test_of(n1: int, n2: int, runs: int, level: float) -> Check:
+    """:func:`runs_test` from the samples above (n1) and below (n2) the median and the
+    number of runs."""
     if n1 < 2 or n2 < 2:
         return Check(CHECK_NAMES[1], False, "too few samples on one side of the median", None)
-    runs = 1 + changes
     n = n1 + n2
     mean = 2.0 * n1 * n2 / n + 1.0
     var = 2.0 * n1 * n2 * (2.0 * n1 * n2 - n) / (n * n * (n - 1.0))
@@ -137,6 +156,28 @@ def kpss_statistic(x: np.ndarray, products: np.ndarray | None = None) -> tuple[f
     mean = float(x.mean())
     covlags = _kpss_covlags(n)
     c = lagged_products(x, mean, covlags, products)
+
+    def eta() -> float:
+        total, carry = 0.0, 0.0
+        for start, stop, _ in chunks(n):
+            partial = np.cumsum(np.asarray(x[start:stop], dtype=np.float64) - mean) + carry
+            total += float(np.einsum("i,i->", partial, partial))  # not BLAS: lagged_products
+            carry = float(partial[-1])
+        return total
+
+    return kpss_of(c, n, lambda lags, known: lagged_products(x, mean, lags, known), eta)
+
+
+def kpss_of(
+    c: np.ndarray,
+    n: int,
+    more: Callable[[int, np.ndarray], np.ndarray],
+    eta: Callable[[], float],
+) -> tuple[float, float, int]:
+    """:func:`kpss_statistic` from the lagged sums ``c`` (lags 0..int(n^(2/9)) at least),
+    a function that extends them to more lags, and one that gives Σ_t S_t² of the partial
+    sums of the centred samples."""
+    covlags = _kpss_covlags(n)
     s0 = c[0] / n
     s1 = 0.0
     for i in range(1, covlags + 1):
@@ -145,15 +186,10 @@ def kpss_statistic(x: np.ndarray, products: np.ndarray | None = None) -> tuple[f
         s1 += i * product
     ratio = s1 / s0
     lags = min(int(1.1447 * (ratio * ratio) ** (1.0 / 3.0) * n ** (1.0 / 3.0)), n - 1)
-    if lags > covlags:
-        c = lagged_products(x, mean, lags, c)
+    if lags >= len(c):
+        c = more(lags, c)
     s_hat = (c[0] + sum(2 * c[i] * (1.0 - i / (lags + 1.0)) for i in range(1, lags + 1))) / n
-    eta, carry = 0.0, 0.0
-    for start, stop, _ in chunks(n):
-        partial = np.cumsum(np.asarray(x[start:stop], dtype=np.float64) - mean) + carry
-        eta += float(np.einsum("i,i->", partial, partial))  # not BLAS: see lagged_products
-        carry = float(partial[-1])
-    stat = eta / (n * n) / s_hat
+    stat = eta() / (n * n) / s_hat
     p = float(np.interp(stat, KPSS_CRITICAL, KPSS_P))
     return stat, p, lags
 
@@ -166,7 +202,11 @@ def kpss_level(values: np.ndarray, level: float, products: np.ndarray | None = N
     x = np.asarray(values)
     if len(x) == 0 or float(x.max()) == float(x.min()):
         return Check(CHECK_NAMES[2], True, "the series is constant", 0.0, 1.0, level)
-    stat, p, lags = kpss_statistic(x, products)
+    return kpss_check(*kpss_statistic(x, products), level)
+
+
+def kpss_check(stat: float, p: float, lags: int, level: float) -> Check:
+    """The KPSS check from :func:`kpss_statistic`'s result."""
     passed = p >= level
     bound = "≥ " if p >= 0.1 else "≤ " if p <= 0.01 else "= "
     detail = f"KPSS = {stat:.3f} ({lags} lags), p {bound}{p:.3g}" + (
@@ -202,6 +242,15 @@ class HalfCounts:
             counts.append(c)
         return cls(low, width, counts[0], counts[1])
 
+    @classmethod
+    def streamed(cls, batches: Iterable[np.ndarray], n: int, low: int, high: int) -> HalfCounts:
+        """:meth:`of` for a series of n samples from ``low`` to ``high`` read in order, batch
+        by batch: the same bins, the same counts."""
+        counter = HalfCounter(n, low, high)
+        for batch in batches:
+            counter.add(batch)
+        return counter.result()
+
     def median(self) -> float:
         """The median (the mean of the two middle values, as numpy's); with bins wider than
         1, the lower edge of the bin that holds it."""
@@ -226,6 +275,48 @@ class HalfCounts:
         return float(np.max(np.abs(f1 - f2)))
 
 
+class HalfCounter:
+    """:class:`HalfCounts` of a series of n samples from ``low`` to ``high``, counted batch
+    by batch as it is read in order."""
+
+    def __init__(
+        self,
+        n: int,
+        low: int,
+        high: int,
+        whole: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> None:
+        """``whole``: the series' distinct values and their exact counts, when known: then
+        only the first half is counted, the second is the rest."""
+        self.low = low
+        self.whole = whole
+        self.width = max(1, -(-(high - low + 1) // COUNT_BINS))
+        self.bins = (high - low) // self.width + 1
+        self.half = n // 2
+        self.at = 0
+        self.counts = [np.zeros(self.bins, dtype=np.int64), np.zeros(self.bins, dtype=np.int64)]
+
+    def add(self, batch: np.ndarray) -> None:
+        offset = np.asarray(batch, dtype=np.int64) - self.low
+        if self.width > 1:
+            offset //= self.width
+        cut = min(max(self.half - self.at, 0), len(offset))
+        if cut:
+            self.counts[0] += np.bincount(offset[:cut], minlength=self.bins)
+        if cut < len(offset) and (self.whole is None or self.width > 1):
+            self.counts[1] += np.bincount(offset[cut:], minlength=self.bins)
+        self.at += len(offset)
+
+    def result(self) -> HalfCounts:
+        second = self.counts[1]
+        if self.whole is not None and self.width == 1:
+            values, counts = self.whole
+            second = np.zeros(self.bins, dtype=np.int64)
+            second[np.asarray(values, dtype=np.int64) - self.low] = counts
+            second -= self.counts[0]
+        return HalfCounts(self.low, self.width, self.counts[0], second)
+
+
 def halves_ks(
     values: np.ndarray, level: float, unit: str = "", counts: HalfCounts | None = None
 ) -> Check:
@@ -241,19 +332,39 @@ def halves_ks(
         d, p = float(result.statistic), float(result.pvalue)
         medians = float(np.median(first)), float(np.median(second))
     else:
-        d = counts.ks()
-        en = half * (len(x) - half) / len(x)
-        p = float(sps.kstwo.sf(d, round(en)))
-        medians = (
-            HalfCounts(counts.low, counts.width, counts.first, 0 * counts.first).median(),
-            HalfCounts(counts.low, counts.width, 0 * counts.second, counts.second).median(),
-        )
+        return halves_ks_of(counts, len(x), int(first.max()), int(second.max()), level, unit)
+    return _ks_check(d, p, medians, (int(first.max()), int(second.max())), level, unit)
+
+
+def halves_ks_of(
+    counts: HalfCounts, n: int, first_max: int, second_max: int, level: float, unit: str = ""
+) -> Check:
+    """:func:`halves_ks` of a long series from its halves' value counts and maxima."""
+    half = n // 2
+    d = counts.ks()
+    en = half * (n - half) / n
+    p = float(sps.kstwo.sf(d, round(en)))
+    medians = (
+        HalfCounts(counts.low, counts.width, counts.first, 0 * counts.first).median(),
+        HalfCounts(counts.low, counts.width, 0 * counts.second, counts.second).median(),
+    )
+    return _ks_check(d, p, medians, (first_max, second_max), level, unit)
+
+
+def _ks_check(
+    d: float,
+    p: float,
+    medians: tuple[float, float],
+    maxima: tuple[int, int],
+    level: float,
+    unit: str,
+) -> Check:
     passed = p >= level
     suffix = f" {unit}" if unit else ""
     detail = (
         f"D = {d:.4f}; medians {fmt(medians[0])} and "
-        f"{fmt(medians[1])}{suffix}, maxima {fmt(int(first.max()))} and "
-        f"{fmt(int(second.max()))}{suffix}"
+        f"{fmt(medians[1])}{suffix}, maxima {fmt(maxima[0])} and "
+        f"{fmt(maxima[1])}{suffix}"
     )
     if not passed:
         detail += ": the two halves differ"
@@ -296,4 +407,49 @@ def iid_checks(
         runs_test(x, level, median),
         kpss_level(x, level, products),
         halves_ks(x, level, unit, counts),
+    ]
+
+
+def streamed_iid_checks(
+    n: int,
+    constant: bool,
+    mean: float,
+    median: float,
+    counts: Callable[[], HalfCounts],
+    maxima: tuple[int, int],
+    batches: Callable[[], Iterable[np.ndarray]],
+    alpha: float = ALPHA,
+    unit: str = "",
+) -> list[Check]:
+    """:func:`iid_checks` of a long series of whole numbers (more than KS_COUNTS_FROM) read
+    in order from ``batches`` — its serial sums (:class:`SerialSums`) in one pass, a second
+    only when KPSS's bandwidth asks for more lags — from its length, mean, median (that of
+    :meth:`HalfCounts.median`), halves' counts (asked for after the pass: they may be
+    counted in it) and maxima: the same tests on the same sums, in memory bounded by a
+    batch."""
+    level = alpha / 4
+    if n <= KS_COUNTS_FROM:
+        raise ValueError(f"{n} samples: read a series this short whole (iid_checks)")
+    if constant:
+        return [  # as iid_checks answers for a constant series
+            Check(CHECK_NAMES[0], False, "the series is constant: nothing to test"),
+            runs_test_of(0, 0, 1, level),
+            Check(CHECK_NAMES[2], True, "the series is constant", 0.0, 1.0, level),
+            halves_ks_of(counts(), n, *maxima, level, unit),
+        ]
+    h = max(1, min(LJUNG_BOX_LAGS, n // 5))
+    lags = min(max(h, _kpss_covlags(n)), n - 1)
+    sums = SerialSums(mean, median, lags).add_all(batches())
+
+    def more(lags: int, known: np.ndarray) -> np.ndarray:
+        again = SerialSums(mean, median, lags).add_all(batches())
+        out = again.sums.copy()
+        out[: len(known)] = known
+        return out
+
+    return [
+        ljung_box_of(sums.sums, n, level, h),
+        runs_test_of(*sums.run_counts, level),
+        kpss_check(*kpss_of(sums.sums, n, more, lambda: sums.eta), level),
+        halves_ks_of(counts(), n, *maxima, level, unit),
     ]

@@ -31,19 +31,19 @@ from latmon.figures.interactive import (
 from latmon.tables import say_ns, unit_for
 from latmon.tail.analysis import MethodResult, TailAnalysis
 from latmon.tail.base import Quantile
-from latmon.tail.checks import value_counts
+from latmon.tail.curve import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 from latmon.tail.gpd import GpdFit
-from latmon.tail.plotting import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
+from latmon.tail.source import Digest, maximum_of, value_counts_of
 
 MEASURED_COLOR = "#000000"
 FIT_COLOR = PALETTE[0]
 THRESHOLD_COLOR = PALETTE[1]
 
 
-def measured_curve(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+def measured_curve(values: np.ndarray | Digest) -> tuple[np.ndarray, np.ndarray, int]:
     """(latency, fraction of samples above it, n) at the distinct values; the body thinned to
     CURVE_POINTS, the top CURVE_POINTS values (the maximum among them) kept."""
-    distinct, counts = value_counts(values)
+    distinct, counts = value_counts_of(values)
     n = int(counts.sum())
     above = (n - np.cumsum(counts)) / n
     if len(distinct) > 2 * CURVE_POINTS:
@@ -59,7 +59,7 @@ def measured_curve(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 def tail_figure(
-    values: np.ndarray,
+    values: np.ndarray | Digest,
     analysis: TailAnalysis,
     to_ns: float,
     title: str,
@@ -72,7 +72,7 @@ def tail_figure(
         return None
     quantiles = extrapolated(method)
     finite_high = [q.high for q in quantiles if math.isfinite(q.high)]
-    largest_ns = max([*finite_high, float(np.max(values))]) * to_ns
+    largest_ns = max([*finite_high, maximum_of(values)]) * to_ns
     unit, factor = unit_for(largest_ns)
     scale = to_ns / factor
     fig = make_subplots(
@@ -117,7 +117,7 @@ def tail_figure(
 
 def _exceedance(
     fig: go.Figure,
-    values: np.ndarray,
+    values: np.ndarray | Digest,
     method: MethodResult,
     quantiles: list[Quantile],
     analysis: TailAnalysis,

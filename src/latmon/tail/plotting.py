@@ -24,50 +24,15 @@ from matplotlib.figure import Figure
 from latmon.figures.data import display_unit
 from latmon.tail.analysis import MethodResult, TailAnalysis
 from latmon.tail.base import Quantile
-from latmon.tail.checks import value_counts
-from latmon.tail.gev import GevFit
+from latmon.tail.curve import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 from latmon.tail.gpd import GpdFit
+from latmon.tail.source import Digest, maximum_of, value_counts_of
 
-#: The extrapolated curve is drawn down to this probability per activation.
-LOWEST_PROBABILITY = 1e-12
-#: The measured curve: its top values all drawn, the body below them thinned to as many.
-CURVE_POINTS = 2000
 FIT_COLOR = "#1f5fa8"
 
 
-def band_probabilities(start: float) -> list[float]:
-    """Probabilities at which the band is computed: every decade below ``start`` down to
-    LOWEST_PROBABILITY (exact powers of ten, so that 1e-6 is the pWCET's own 1e-6)."""
-    exponent = math.floor(math.log10(start))
-    if 10.0**exponent >= start:
-        exponent -= 1
-    lowest = round(math.log10(LOWEST_PROBABILITY))
-    return [10.0**k for k in range(exponent, lowest - 1, -1)]
-
-
-def extrapolated(method: MethodResult) -> list[Quantile]:
-    """The fit's quantiles with their intervals from where it starts to speak for the samples
-    (POT: the threshold, exceeded by the fraction ζ; block maxima: one in a block) down to
-    LOWEST_PROBABILITY, one per decade. The pWCETs the method already has (the same
-    intervals of the same fit) are reused: each profile interval costs tens of likelihood
-    maximisations, and the figure is part of every report."""
-    fit = method.fit
-    known = {q.probability: q for q in method.quantiles}
-
-    def interval(p: float) -> Quantile:
-        assert fit is not None
-        return known[p] if p in known else fit.quantile_ci(p)
-
-    if isinstance(fit, GpdFit):
-        at_threshold = Quantile(fit.rate, fit.threshold, fit.threshold, fit.threshold)
-        return [at_threshold, *(interval(p) for p in band_probabilities(fit.rate))]
-    if isinstance(fit, GevFit):
-        return [interval(p) for p in band_probabilities(1.0 / fit.block)]
-    return []
-
-
 def tail_figure(
-    values: np.ndarray,
+    values: np.ndarray | Digest,
     analysis: TailAnalysis,
     to_ns: float,
     title: str,
@@ -80,7 +45,7 @@ def tail_figure(
         return None
     quantiles = extrapolated(method)
     finite_high = [q.high for q in quantiles if math.isfinite(q.high)]
-    largest = max([*finite_high, float(np.max(values))])
+    largest = max([*finite_high, maximum_of(values)])
     factor, unit = display_unit(largest * to_ns)
     fig = plt.figure(figsize=(7.5, 6.4), dpi=100)
     grid = fig.add_gridspec(2, 2, height_ratios=(1.35, 1), left=0.1, right=0.97, bottom=0.08,
@@ -100,7 +65,7 @@ def tail_figure(
 
 def _exceedance(
     ax: Axes,
-    values: np.ndarray,
+    values: np.ndarray | Digest,
     method: MethodResult,
     quantiles: list[Quantile],
     analysis: TailAnalysis,
@@ -108,7 +73,7 @@ def _exceedance(
     unit: str,
 ) -> None:
     # the measured curve from the distinct values and their counts (never one point per sample)
-    distinct, counts = value_counts(values)
+    distinct, counts = value_counts_of(values)
     n = int(counts.sum())
     above = (n - np.cumsum(counts)) / n
     if len(distinct) > 2 * CURVE_POINTS:  # thin the body, keep the top CURVE_POINTS values

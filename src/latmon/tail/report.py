@@ -15,8 +15,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from matplotlib.figure import Figure as StaticFigure
+from typing import TYPE_CHECKING
 
 from latmon.analysis.stats import deadline_in_unit
 from latmon.figures.interactive import Figure
@@ -24,11 +23,14 @@ from latmon.model import Series
 from latmon.tables import Column, Table, fmt, render, say_ns, unit_for
 from latmon.tail.analysis import TailAnalysis, analyse_series, time_ordered
 from latmon.tail.interactive import tail_figure
-from latmon.tail.plotting import tail_figure as static_tail_figure
+from latmon.tail.source import Digest
 from latmon.tail.tables import checks_table, fit_text, pwcet_table
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure as StaticFigure
+
 #: Static versions of a figure for --figures: a function that draws them, (file stem, figure).
-StaticMaker = Callable[[], list[tuple[str, StaticFigure]]]
+StaticMaker = Callable[[], "list[tuple[str, StaticFigure]]"]
 #: Embeds an interactive figure (None: nothing) with its static versions -> HTML.
 FigureWriter = Callable[[Figure | None, StaticMaker | None], str]
 
@@ -55,11 +57,14 @@ class TailSection:
 
     def render(
         self,
-        series: Sequence[tuple[str, Series] | tuple[str, Series, str]],
+        series: Sequence[
+            tuple[str, Series] | tuple[str, Series, str] | tuple[str, Series, str, Digest | None]
+        ],
         figure: FigureWriter,
     ) -> str:
         """The section; each series as (label, series) or (label, series, quantisation: how
-        its tool records a value, latmon.tail.QUANTISATION; "round" when not given)."""
+        its tool records a value, latmon.tail.QUANTISATION; "round" when not given), and
+        with the series' :class:`Digest` when it was streamed from its file (not in memory)."""
         parts = [
             '<section id="tail"><h2>Probabilistic worst case (extreme-value analysis)</h2>',
             INTRODUCTION,
@@ -68,18 +73,29 @@ class TailSection:
             [Column("series", "series", "l"), Column("n", "samples"), Column("why", "why", "l")]
         )
         for label, s, *how in series:
-            a = analyse_series(s, quantisation=how[0] if how else "round")
+            digest = how[1] if len(how) > 1 else None
+            assert digest is None or isinstance(digest, Digest)
+            quantisation = how[0] if how else "round"
+            assert isinstance(quantisation, str)
+            a = analyse_series(s, quantisation=quantisation, digest=digest)
             if a.unavailable is not None:  # too few samples, a histogram: one line each below
                 unavailable.add({"series": label, "n": a.n, "why": a.unavailable})
                 continue
             parts.append(f"<h3>{html.escape(label)}</h3>")
-            parts.append(self._series(label, s, a, figure))
+            parts.append(self._series(label, s, a, figure, digest))
         if unavailable.rows:
             parts.append("<h3>Series without an analysis</h3>")
             parts.append(render(unavailable, "html"))
         return "\n".join(parts) + "</section>"
 
-    def _series(self, label: str, s: Series, a: TailAnalysis, figure: FigureWriter) -> str:
+    def _series(
+        self,
+        label: str,
+        s: Series,
+        a: TailAnalysis,
+        figure: FigureWriter,
+        digest: Digest | None = None,
+    ) -> str:
         parts = [
             f'<p class="note">{fmt(a.n)} samples in time order; i.i.d. checks as one family at '
             f"{a.alpha:g} (each test at {a.alpha / 4:g}).</p>",
@@ -115,11 +131,14 @@ class TailSection:
             )
         parts.append(f'<p class="note">{note}</p>')
         parts.append(render(pwcet_table(a, to_ns, deadline, in_ns=True), "html"))
-        values = time_ordered(s)
+        values = digest if digest is not None else time_ordered(s)
         if values is not None:
             deadline_ns = self.deadline_ns
 
             def statics() -> list[tuple[str, StaticFigure]]:
+                # matplotlib only when the static figures are written (--figures)
+                from latmon.tail.plotting import tail_figure as static_tail_figure
+
                 fig = static_tail_figure(values, a, to_ns, label, deadline_ns)
                 return [] if fig is None else [(f"{label}-tail", fig)]
 

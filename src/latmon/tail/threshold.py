@@ -4,7 +4,7 @@ residual life."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -145,30 +145,52 @@ class MeanExcess:
 
 
 def mean_residual_life(
-    values: np.ndarray,
+    values: np.ndarray | None,
     points: int = 60,
     confidence: float = CONFIDENCE,
     median: float | None = None,
     distinct: tuple[np.ndarray, np.ndarray] | None = None,
+    n: int | None = None,
+    batches: Callable[[], Iterable[np.ndarray]] | None = None,
+    top: np.ndarray | None = None,
 ) -> MeanExcess:
     """The mean excess at ``points`` thresholds from the median to the value with 10 samples
     above it, summed in chunks (``median``: the series' median when the caller knows it;
     ``distinct``: the series' distinct values and how often each occurs, when the caller has
     them exactly — then the sums are taken over the distinct values, each times its count,
-    without another pass over the series)."""
-    x = np.asarray(values)
-    n = len(x)
-    middle = float(np.median(x)) if median is None else median
+    without another pass over the series). A series not in memory (``values`` None) comes
+    with its length ``n``, its ``median``, ``batches`` that read it in order and its ``top``
+    10 values (or more)."""
+    x = np.asarray(values) if values is not None else None
+    parts: Callable[[], Iterable[np.ndarray]]
+    if x is not None:
+        n = len(x)
+        whole = x
+
+        def parts() -> Iterable[np.ndarray]:
+            return (whole[start:stop] for start, stop, _ in chunks(len(whole)))
+
+        middle = float(np.median(x)) if median is None else median
+    elif n is None or batches is None or median is None or top is None:
+        raise ValueError("a series not in memory needs n, median, batches and top")
+    else:
+        parts = batches
+        middle = median
     if distinct is not None:
         value = np.asarray(distinct[0], dtype=np.float64)
         weight = np.asarray(distinct[1], dtype=np.float64)
         # the 10th largest sample: where the count from the top reaches 10
         from_top = np.cumsum(weight[::-1])
         tenth = float(value[::-1][int(np.searchsorted(from_top, 10))])
-        top = tenth if n > 10 else float(value[0])
+        top_value = tenth if n > 10 else float(value[0])
+    elif x is None:
+        assert top is not None
+        top_value = float(np.sort(top)[-10]) if n > 10 else float(np.min(top))
     else:
-        top = float(np.partition(tail_pool(x, 10, keep=10), 0)[0]) if n > 10 else float(x.min())
-    thresholds = np.unique(np.linspace(middle, top, points))
+        top_value = (
+            float(np.partition(tail_pool(x, 10, keep=10), 0)[0]) if n > 10 else float(x.min())
+        )
+    thresholds = np.unique(np.linspace(middle, top_value, points))
     z = float(sps.norm.ppf(0.5 + confidence / 2))
     m = len(thresholds)
     # per value: how many thresholds lie below it; sums of (x - middle) and its square per
@@ -183,8 +205,8 @@ def mean_residual_life(
         total += np.bincount(below, weights=weight * centred, minlength=m + 1)
         square += np.bincount(below, weights=weight * centred * centred, minlength=m + 1)
     else:
-        for start, stop, _ in chunks(n):
-            chunk = np.asarray(x[start:stop], dtype=np.float64)
+        for part in parts():
+            chunk = np.asarray(part, dtype=np.float64)
             below = np.searchsorted(thresholds, chunk, side="left")
             centred = chunk - middle
             count += np.bincount(below, minlength=m + 1)

@@ -1,0 +1,370 @@
+"""The report of a large run file, streamed as ``latmon stats`` streams it: the samples are read
+batch by batch and never held whole.
+
+One pass (the statistics' own, :func:`latmon.analysis.files.run_file_stats`) gathers, per series
+besides its exact distribution, what the other sections draw from (:class:`Digester`): the
+extremes and the exact sum; the largest values of the whole series and of each half, and the
+block maxima (the tail's fits, :class:`latmon.tail.source.Digest`); each timeline bucket's lowest
+and highest sample and the largest samples with their indices (the latency-over-time figure).
+The tail's i.i.d. checks read the file once more for their serial sums (they need the mean and
+the median first), and the halves' value counts with them. The results are the in-memory
+report's: the same samples, counted and compared, chunk by chunk (tests/test_report_stream.py).
+
+A run file is streamed when its latency series together hold at least STREAM_FROM samples and
+it has no series derived from them (stages, spike explanations: those are drawn sample by
+sample and read whole).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from latmon.analysis.chunks import largest
+from latmon.analysis.distribution import Distribution
+from latmon.analysis.files import SeriesStats, run_file_stats
+from latmon.analysis.stats import CONFIDENCE
+from latmon.figures.data import MAX_SPIKES, TIMELINE_BUCKETS, Timeline
+from latmon.inputs.runfile import iter_samples, read_run_header
+from latmon.model import Run
+from latmon.tail.analysis import screen_size
+from latmon.tail.checks import KS_COUNTS_FROM
+from latmon.tail.gev import default_block_size
+from latmon.tail.source import Digest
+
+#: Run files with at least this many latency samples are streamed (smaller ones read whole).
+STREAM_FROM = 4_000_000
+#: The passes after the first read batches of this many samples.
+REREAD_ROWS = 1 << 20
+
+
+@dataclass
+class StreamedSeries:
+    """A series of a streamed run file: its statistics, its tail digest, its timeline."""
+
+    stats: SeriesStats
+    digest: Digest
+    timeline: Timeline
+
+
+def should_stream(path: Path) -> bool:
+    """A run file large enough to stream, with nothing derived from its latency series."""
+    run, rows = read_run_header(path)
+    if any(s.is_derived for s in run.series):
+        return False
+    return sum(rows) >= STREAM_FROM
+
+
+class _Top:
+    """The ``keep`` largest values seen, kept by merging only those above the lowest kept."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.values = np.zeros(0, dtype=np.int64)
+
+    def add(self, chunk: np.ndarray) -> None:
+        if not len(chunk) or not self.keep:
+            return
+        if len(self.values) >= self.keep:
+            chunk = chunk[chunk > self.values.min()]  # an equal value changes nothing kept
+            if not len(chunk):
+                return
+        self.values = largest(np.concatenate((self.values, chunk)), self.keep)
+
+
+class Digester:
+    """Everything but the distribution that the report reads of one series of ``n`` samples,
+    gathered batch by batch in time order (``t``: the series' time column, when it has one)."""
+
+    def __init__(self, n: int, to_ns: float, buckets: int = TIMELINE_BUCKETS) -> None:
+        self.n = n
+        self.to_ns = to_ns
+        self.at = 0
+        self.has_time = False
+        self.low: int | None = None
+        self.high: int | None = None
+        self.total = 0
+        self.keep = screen_size(n) + 1
+        self.block = default_block_size(n)
+        # each half's pool holds as many as the whole series' needs (the tail's and the
+        # timeline's top 0.1 %): the whole series' largest are the largest of the two
+        self.pooled = max(self.keep, n // 1000, MAX_SPIKES)
+        self.tops = {"first": _Top(self.pooled), "second": _Top(self.pooled)}
+        self.top_all = np.zeros(0, dtype=np.int64)
+        self.half_maxima: dict[str, int] = {}
+        self.maxima: list[np.ndarray] = []
+        self._partial: int | None = None  # the running maximum of an unfinished block
+        self._filled = 0
+        # the timeline: buckets as timeline_points cuts them, each one's min and max
+        self.edges = np.linspace(0, n, buckets + 1).astype(np.int64)
+        self.lo_index = np.full(buckets, -1, dtype=np.int64)
+        self.hi_index = np.full(buckets, -1, dtype=np.int64)
+        self.lo_value = np.zeros(buckets, dtype=np.int64)
+        self.hi_value = np.zeros(buckets, dtype=np.int64)
+        self.times: dict[int, int] = {}  # t at the indices the figure draws
+        # the largest (value, index) pairs: the spikes' candidates
+        self.spike_value = np.zeros(0, dtype=np.int64)
+        self.spike_index = np.zeros(0, dtype=np.int64)
+        self.spike_time = np.zeros(0, dtype=np.int64)
+
+    def add(self, values: np.ndarray, t: np.ndarray | None = None) -> None:
+        x = np.asarray(values, dtype=np.int64)
+        if not len(x):
+            return
+        start, stop = self.at, self.at + len(x)
+        self.at = stop
+        self.has_time = t is not None
+        lo, hi = int(x.min()), int(x.max())
+        self.low = lo if self.low is None else min(self.low, lo)
+        self.high = hi if self.high is None else max(self.high, hi)
+        if max(abs(lo), abs(hi)) * len(x) < 2**62:
+            self.total += int(x.sum())
+        else:
+            self.total += sum(int(v) for v in x)
+        half = self.n // 2
+        for part, a, b in (("first", start, min(stop, half)), ("second", max(start, half), stop)):
+            if a < b:
+                piece = x[a - start : b - start]
+                times = None if t is None else t[a - start : b - start]
+                pool = self.tops[part]
+                if len(pool.values) >= pool.keep:
+                    # one comparison for both: the pool takes those above its lowest (an
+                    # equal one changes nothing), the spikes those that reach it (a later
+                    # equal sample wins a tie)
+                    where = np.flatnonzero(piece >= int(pool.values.min()))
+                    pool.add(piece[where])
+                    self._spikes(piece[where], where + a, None if times is None else times[where])
+                else:
+                    pool.add(piece)
+                    self._spikes(piece, np.arange(a, b), times)
+                top = int(piece.max())
+                self.half_maxima[part] = max(self.half_maxima.get(part, top), top)
+        self._block_maxima(x)
+        self._timeline(x, t, start)
+
+    def _block_maxima(self, x: np.ndarray) -> None:
+        b, at = self.block, 0
+        if self._filled:
+            take = min(b - self._filled, len(x))
+            head = int(x[:take].max())
+            self._partial = head if self._partial is None else max(self._partial, head)
+            self._filled += take
+            at = take
+            if self._filled == b:
+                self.maxima.append(np.array([self._partial], dtype=np.float64))
+                self._partial, self._filled = None, 0
+        whole = (len(x) - at) // b
+        if whole:
+            block = x[at : at + whole * b].reshape(whole, b).max(axis=1)
+            self.maxima.append(block.astype(np.float64))
+            at += whole * b
+        if at < len(x):
+            self._partial = int(x[at:].max())
+            self._filled = len(x) - at
+
+    def _timeline(self, x: np.ndarray, t: np.ndarray | None, start: int) -> None:
+        stop = start + len(x)
+        first = int(np.searchsorted(self.edges, start, side="right")) - 1
+        for bucket in range(max(first, 0), len(self.edges) - 1):
+            a, b = int(self.edges[bucket]), int(self.edges[bucket + 1])
+            if a >= stop:
+                break
+            if t is not None and start <= a < stop:
+                self.times[a] = int(t[a - start])
+            a, b = max(a, start), min(b, stop)
+            if a >= b:
+                continue
+            piece = x[a - start : b - start]
+            i, j = int(np.argmin(piece)), int(np.argmax(piece))
+            # the first occurrence of the bucket's min and max (np.argmin over the bucket)
+            if self.lo_index[bucket] < 0 or piece[i] < self.lo_value[bucket]:
+                self.lo_index[bucket], self.lo_value[bucket] = a + i, piece[i]
+                if t is not None:
+                    self.times[a + i] = int(t[a - start + i])
+            if self.hi_index[bucket] < 0 or piece[j] > self.hi_value[bucket]:
+                self.hi_index[bucket], self.hi_value[bucket] = a + j, piece[j]
+                if t is not None:
+                    self.times[a + j] = int(t[a - start + j])
+
+    def _spikes(self, x: np.ndarray, at: np.ndarray, t: np.ndarray | None) -> None:
+        """The MAX_SPIKES largest (value, index) pairs so far (a later index wins a tie, as
+        the stable sort of timeline_points keeps it), from samples ``x`` at indices ``at``
+        (their times ``t``); the caller passes at least every sample that could be one."""
+        if len(self.spike_value) >= MAX_SPIKES:
+            floor = int(self.spike_value.min())
+            where = np.flatnonzero(x >= floor)
+        elif len(x) <= MAX_SPIKES:
+            where = np.arange(len(x))
+        else:
+            kth = np.partition(x, len(x) - MAX_SPIKES)[len(x) - MAX_SPIKES]
+            where = np.flatnonzero(x >= kth)
+        if not len(where):
+            return
+        value = np.concatenate((self.spike_value, x[where]))
+        index = np.concatenate((self.spike_index, at[where]))
+        time = np.concatenate(
+            (self.spike_time, t[where] if t is not None else np.zeros(len(where), np.int64))
+        )
+        order = np.lexsort((index, value))[-MAX_SPIKES:]
+        self.spike_value, self.spike_index, self.spike_time = (
+            value[order],
+            index[order],
+            time[order],
+        )
+
+    # -- results -------------------------------------------------------------------------------
+
+    def digest(self, reread: Callable[[], Iterator[np.ndarray]]) -> Digest:
+        assert self.low is not None and self.high is not None and self.at == self.n
+        both = np.concatenate((self.tops["first"].values, self.tops["second"].values))
+        self.top_all = top = largest(both, self.pooled)
+        return Digest(
+            n=self.n,
+            low=self.low,
+            high=self.high,
+            total=self.total,
+            keep=self.keep,
+            block=self.block,
+            tops={
+                "all": np.sort(top)[max(len(top) - self.keep, 0) :],
+                "first": np.sort(self.tops["first"].values)[-self.keep :],
+                "second": np.sort(self.tops["second"].values)[-self.keep :],
+            },
+            half_maxima=self.half_maxima,
+            block_maxima=np.concatenate(self.maxima) if self.maxima else np.zeros(0),
+            reread=reread,
+        )
+
+    def timeline(
+        self,
+        deadline_ns: int | None,
+        median: Callable[[], float],
+        count_at_least: Callable[[float], int],
+    ) -> Timeline:
+        """:func:`latmon.figures.data.timeline_points` of the series (decimated: it is long);
+        ``median`` and ``count_at_least`` (samples at or above a latency in ns) answer what
+        the pools do not."""
+        to_ns = self.to_ns
+        has_time = self.has_time
+        starts = self.edges[:-1]
+        t0 = self.times.get(0, 0)
+
+        def x_at(index: np.ndarray) -> np.ndarray:
+            if not has_time:
+                return index.astype(np.float64)
+            t = np.array([self.times[int(i)] for i in index], dtype=np.int64)
+            return np.asarray((t.astype(np.float64) * to_ns - float(t0) * to_ns) / 1e9)
+
+        lo, hi = self.lo_index, self.hi_index
+        idx = np.sort(np.concatenate((lo, hi)))
+        value_at = dict(zip(lo.tolist(), self.lo_value.tolist(), strict=True))
+        value_at.update(zip(hi.tolist(), self.hi_value.tolist(), strict=True))
+        py = np.array([value_at[int(i)] for i in idx], dtype=np.int64).astype(np.float64) * to_ns
+        band = (
+            x_at(starts),
+            self.lo_value.astype(np.float64) * to_ns,
+            self.hi_value.astype(np.float64) * to_ns,
+        )
+        # the spike rule of timeline_points: its candidates are every sample from some value
+        # up, so the largest MAX_SPIKES of them are among the largest MAX_SPIKES overall
+        pool = self.top_all
+        k = max(1, self.n // 1000)
+        kth = int(np.partition(pool, len(pool) - k)[len(pool) - k])
+        threshold = float(kth) * to_ns
+        if deadline_ns is not None:
+            threshold = min(threshold, float(deadline_ns))
+        reach = pool.astype(np.float64) * to_ns >= threshold
+        # when every pooled value reaches the threshold, the pool may not hold every sample
+        # that does: they are counted in the file
+        at_least = count_at_least(threshold) if reach.all() else int(np.count_nonzero(reach))
+        above_median = None
+        if 2 * at_least >= self.n:
+            above_median = median() * to_ns
+        v = self.spike_value.astype(np.float64) * to_ns
+        keep = v >= threshold
+        if above_median is not None:
+            keep &= v > above_median
+        if deadline_ns is not None:
+            keep |= v > deadline_ns
+        order = np.argsort(self.spike_index[keep])
+        spikes = self.spike_index[keep][order]
+        spike_ns = v[keep][order]
+        if has_time:
+            spike_x = np.asarray(
+                (self.spike_time[keep][order].astype(np.float64) * to_ns - float(t0) * to_ns) / 1e9
+            )
+        else:
+            spike_x = spikes.astype(np.float64)
+        return Timeline(x_at(idx), py, spike_x, spike_ns, spikes, True, has_time, *band)
+
+
+def stream_run_file(
+    path: Path,
+    deadline_ns: int | None,
+    confidence: float = CONFIDENCE,
+    batch_rows: int = 1 << 20,
+    reread_rows: int = REREAD_ROWS,
+) -> tuple[Run, dict[int, StreamedSeries]]:
+    """The run of a large run file without its samples, and per series (by ``id``) what the
+    report draws from it, in one pass over the file (and the tail checks' second); the
+    passes read batches of ``batch_rows`` and ``reread_rows`` samples."""
+    run, rows = read_run_header(path)
+    digesters = [
+        Digester(n, float(s.ns_per_unit)) if n > KS_COUNTS_FROM else None
+        for s, n in zip(run.series, rows, strict=True)
+    ]
+
+    def observe(index: int, values: np.ndarray, t: np.ndarray | None) -> None:
+        d = digesters[index]
+        if d is not None:
+            d.add(values, t)
+
+    results = run_file_stats(
+        path, confidence, deadline_ns, observe=observe, with_time=True, batch_rows=batch_rows
+    )
+    out: dict[int, StreamedSeries] = {}
+    for r in results:
+        index = next(i for i, s in enumerate(r.run.series) if s is r.series)
+        d = digesters[index]
+        if d is None or not r.dist.n:
+            continue
+
+        def reread(index: int = index) -> Iterator[np.ndarray]:
+            # the first pass checked the file's checksum
+            for i, values, _ in iter_samples(path, reread_rows, verify=False):
+                if i == index:
+                    yield values
+
+        digest = d.digest(reread)
+        digest.median = _median_of(r.dist, reread)
+        if r.dist.exact and r.dist.n == d.n:
+            digest.distinct = r.dist.values_and_counts()
+
+        def median(
+            digest: Digest = digest,
+            dist: Distribution = r.dist,
+            reread: Callable[[], Iterator[np.ndarray]] = reread,
+        ) -> float:
+            return digest.median if digest.median is not None else _median_of(dist, reread)
+
+        def count_at_least(
+            ns: float, reread: Callable[[], Iterator[np.ndarray]] = reread, to_ns: float = d.to_ns
+        ) -> int:
+            return sum(int(np.count_nonzero(c.astype(np.float64) * to_ns >= ns)) for c in reread())
+
+        timeline = d.timeline(deadline_ns, median, count_at_least)
+        out[id(r.series)] = StreamedSeries(r, digest, timeline)
+    return results[0].run if results else run, out
+
+
+def _median_of(dist: Distribution, reread: Callable[[], Iterator[np.ndarray]]) -> float:
+    """np.median of a series too wide for exact counts: its two middle order statistics."""
+    n = dist.n
+    ranks = sorted({(n - 1) // 2 + 1, n // 2 + 1})
+    dist.refine(reread, ranks)
+    values = [dist.at_rank(r).value for r in ranks]
+    assert all(v is not None for v in values)
+    return sum(float(v) for v in values if v is not None) / len(values)

@@ -1,0 +1,194 @@
+/*
+ * latmon.tail._serial: the serial sums of the tail's i.i.d. checks over one chunk of a series
+ * read in order (latmon.tail.serial keeps the state between chunks; its pure-numpy twin gives
+ * the same sums where this cannot be compiled).
+ *
+ * add(x, mean, median, sums, prev, kpss, runs)
+ *   x: int64 buffer, the next samples of the series;
+ *   sums: float64, writable, lags + 1 entries: c_k += sum of d_t * d_(t-k) over the chunk's t,
+ *         d = x - mean (the samples before the chunk come from prev);
+ *   prev: float64, writable, lags entries: the last `lags` values of d so far, oldest first
+ *         (zeros before the series' start: a product with them adds nothing); updated;
+ *   kpss: float64, writable, 2 entries: the partial sum of d so far and the sum of its
+ *         squares (the KPSS numerator); updated;
+ *   runs: int64, writable, 4 entries: samples above the median, below it, changes of side,
+ *         and the last side (-1 before the first sample off the median); updated.
+ * Returns None; 0 errors but a bad argument (TypeError/ValueError) or no memory.
+ *
+ * The lag sums are taken in blocks of BLOCK samples, each multiplied with all its lags while
+ * it is in the cache (a whole chunk per lag would read it from memory once per lag).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BLOCK = 4096 };
+
+typedef double latmon_v4 __attribute__((vector_size(32)));
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LATMON_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define LATMON_CLONES
+#endif
+
+static inline latmon_v4 latmon_load(const double *p)
+{
+	latmon_v4 v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline double latmon_hsum(latmon_v4 v)
+{
+	return (v[0] + v[2]) + (v[1] + v[3]);
+}
+
+/* sums[k] += sum over i < m of a[i] * a[i - k], k = 0..lags (a[-lags..m) readable). Four lags
+ * at a time share the loads of a[i..i+8), two vectors each: eight independent sums. */
+LATMON_CLONES
+static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, double *sums)
+{
+	Py_ssize_t k = 0;
+	for (; k + 3 <= lags; k += 4) {
+		latmon_v4 s[4][2];
+		memset(s, 0, sizeof(s));
+		Py_ssize_t i = 0;
+		for (; i + 8 <= m; i += 8) {
+			latmon_v4 x0 = latmon_load(a + i), x1 = latmon_load(a + i + 4);
+			for (int j = 0; j < 4; j++) {
+				s[j][0] += x0 * latmon_load(a + i - k - j);
+				s[j][1] += x1 * latmon_load(a + i + 4 - k - j);
+			}
+		}
+		for (int j = 0; j < 4; j++) {
+			double t = latmon_hsum(s[j][0] + s[j][1]);
+			for (Py_ssize_t r = i; r < m; r++)
+				t += a[r] * a[r - k - j];
+			sums[k + j] += t;
+		}
+	}
+	for (; k <= lags; k++) {
+		latmon_v4 acc0 = { 0, 0, 0, 0 }, acc1 = { 0, 0, 0, 0 };
+		Py_ssize_t i = 0;
+		for (; i + 8 <= m; i += 8) {
+			acc0 += latmon_load(a + i) * latmon_load(a + i - k);
+			acc1 += latmon_load(a + i + 4) * latmon_load(a + i + 4 - k);
+		}
+		double t = latmon_hsum(acc0 + acc1);
+		for (; i < m; i++)
+			t += a[i] * a[i - k];
+		sums[k] += t;
+	}
+}
+
+static int latmon_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize,
+			 const char *what)
+{
+	if (PyObject_GetBuffer(obj, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_C_CONTIGUOUS) < 0)
+		return -1;
+	if (view->len % itemsize != 0) {
+		PyErr_Format(PyExc_ValueError, "%s: not a buffer of %zd-byte items", what,
+			     itemsize);
+		PyBuffer_Release(view);
+		return -1;
+	}
+	return 0;
+}
+
+static PyObject *latmon_serial_add(PyObject *self, PyObject *args)
+{
+	PyObject *xo, *sumso, *prevo, *kpsso, *runso;
+	double mean, median;
+	Py_buffer x, sums, prev, kpss, runs;
+	PyObject *result = NULL;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OddOOOO", &xo, &mean, &median, &sumso, &prevo, &kpsso, &runso))
+		return NULL;
+	if (latmon_buffer(xo, &x, 0, 8, "x") < 0)
+		return NULL;
+	if (latmon_buffer(sumso, &sums, 1, 8, "sums") < 0)
+		goto release_x;
+	if (latmon_buffer(prevo, &prev, 1, 8, "prev") < 0)
+		goto release_sums;
+	if (latmon_buffer(kpsso, &kpss, 1, 8, "kpss") < 0)
+		goto release_prev;
+	if (latmon_buffer(runso, &runs, 1, 8, "runs") < 0)
+		goto release_kpss;
+
+	Py_ssize_t n = x.len / 8, lags = prev.len / 8;
+	if (sums.len / 8 != lags + 1 || kpss.len / 8 != 2 || runs.len / 8 != 4) {
+		PyErr_SetString(PyExc_ValueError, "sums needs lags + 1 entries, kpss 2, runs 4");
+		goto release_all;
+	}
+	const int64_t *xv = x.buf;
+	double *sv = sums.buf, *pv = prev.buf, *kv = kpss.buf;
+	int64_t *rv = runs.buf;
+	double *d = malloc((size_t)(lags + n + 1) * sizeof(double));
+	if (d == NULL) {
+		PyErr_NoMemory();
+		goto release_all;
+	}
+	memcpy(d, pv, (size_t)lags * sizeof(double));
+	double *a = d + lags;
+	double partial = kv[0], eta = kv[1];
+	int64_t above = rv[0], below = rv[1], changes = rv[2], last = rv[3];
+	Py_BEGIN_ALLOW_THREADS;
+	for (Py_ssize_t i = 0; i < n; i++) {
+		double v = (double)xv[i];
+		a[i] = v - mean;
+		partial += a[i];
+		eta += partial * partial;
+		/* branch-free: a sample at the median counts nowhere and keeps the last side */
+		int64_t off = v != median, side = v > median;
+		above += side;
+		below += off & !side;
+		changes += off & (last >= 0) & (side != last);
+		last = off ? side : last;
+	}
+	for (Py_ssize_t at = 0; at < n; at += BLOCK)
+		latmon_lag_block(a + at, n - at < BLOCK ? n - at : BLOCK, lags, sv);
+	Py_END_ALLOW_THREADS;
+	/* the last lags values of d: of this chunk, or of the carried ones before it */
+	memcpy(pv, d + n, (size_t)lags * sizeof(double));
+	free(d);
+	kv[0] = partial;
+	kv[1] = eta;
+	rv[0] = above;
+	rv[1] = below;
+	rv[2] = changes;
+	rv[3] = last;
+	result = Py_NewRef(Py_None);
+release_all:
+	PyBuffer_Release(&runs);
+release_kpss:
+	PyBuffer_Release(&kpss);
+release_prev:
+	PyBuffer_Release(&prev);
+release_sums:
+	PyBuffer_Release(&sums);
+release_x:
+	PyBuffer_Release(&x);
+	return result;
+}
+
+static PyMethodDef serial_methods[] = {
+	{ "add", latmon_serial_add, METH_VARARGS,
+	  "add(x, mean, median, sums, prev, kpss, runs): the serial sums of one chunk" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static struct PyModuleDef serial_module = {
+	.m_base = PyModuleDef_HEAD_INIT,
+	.m_name = "latmon.tail._serial",
+	.m_doc = "The serial sums of the tail's i.i.d. checks, chunk by chunk.",
+	.m_size = -1,
+	.m_methods = serial_methods,
+};
+
+PyMODINIT_FUNC PyInit__serial(void)
+{
+	return PyModule_Create(&serial_module);
+}

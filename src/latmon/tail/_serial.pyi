@@ -1,0 +1,12 @@
+# The C extension latmon.tail._serial (src/latmon/tail/_serial.c).
+# Every array argument is a C-contiguous buffer (numpy arrays: int64 x and runs, float64 the
+# others), typed as object as numpy's arrays are not typed as buffers.
+def add(
+    x: object,
+    mean: float,
+    median: float,
+    sums: object,
+    prev: object,
+    kpss: object,
+    runs: object,
+) -> None: ...

@@ -1,0 +1,152 @@
+"""The streamed report (latmon.report.stream) against the report of the same samples read into
+memory: the same page, byte for byte but the generation time, for series long enough to be
+streamed, read in batches that cut across the halves, the blocks and the timeline's buckets.
+And the pieces it rests on: the serial sums (C and numpy) against their definitions, the tail
+analysis from a digest against the analysis of the array on series whose checks take the rarer
+paths (KPSS asking for more lags, a span too wide for exact value counts)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from latmon.commands import report as report_command
+from latmon.inputs.readers import ReadOptions
+from latmon.inputs.runfile import read_run, write_run
+from latmon.measure import record_measures
+from latmon.model import Run, Series
+from latmon.report import HtmlReport
+from latmon.report import stream as report_stream
+from latmon.report.stream import Digester, stream_run_file
+from latmon.tail import analyse_tail
+from latmon.tail.checks import COUNT_BINS
+from latmon.tail.serial import SerialSums, serial_built
+
+DEADLINE = 3_000_000
+
+
+def _run_file(path: Path, n: int, seed: int, with_time: bool = True) -> Path:
+    rng = np.random.default_rng(seed)
+    lat = rng.lognormal(np.log(20_000), 0.6, n).astype(np.int64)
+    spikes = rng.choice(n, max(1, n // 5000), replace=False)
+    lat[spikes] = rng.integers(200_000, 4_000_000, len(spikes))
+    columns = {"latency": lat}
+    if with_time:
+        columns["t"] = np.arange(n, dtype=np.int64) * 1000 + rng.integers(0, 10, n)
+    run = Run({"source": "latprobe", "scenario": "s"}, [Series("cpu0", "ns", columns=columns)])
+    write_run(run, path)
+    return path
+
+
+def _page(text: str) -> str:
+    return re.sub(r"on \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", text)
+
+
+@pytest.mark.parametrize("with_time", [True, False])
+def test_streamed_report_is_the_in_memory_report(tmp_path: Path, with_time: bool) -> None:
+    path = _run_file(tmp_path / "run.parquet", 120_001, 3, with_time)
+    run = read_run(path)
+    record_measures(run)  # as latmon report reads a run file whole (and the stream records)
+    whole = HtmlReport("r", DEADLINE).render([run])
+    run, streamed = stream_run_file(path, DEADLINE, batch_rows=12_345, reread_rows=7_777)
+    assert not run.series[0].has_samples and len(streamed) == 1  # nothing held whole
+    page = HtmlReport("r", DEADLINE).render([run], streamed)
+    assert _page(page) == _page(whole)
+    # not vacuous: the page holds the tail's checks and the timeline with its spikes (the
+    # fits themselves: test_tail_analysis_of_a_digest_is_that_of_the_array)
+    assert "independence: Ljung-Box" in page and "largest samples" in page
+
+
+def test_report_command_streams_a_large_run_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _run_file(tmp_path / "run.parquet", 120_000, 5)
+    options = ReadOptions()
+    runs, streamed = report_command.load_for_report([str(path)], "auto", False, options, None)
+    assert not streamed and runs[0].series[0].has_samples  # small: read whole
+    whole = HtmlReport("r").render(runs)
+    monkeypatch.setattr(report_stream, "STREAM_FROM", 100_000)
+    runs, streamed = report_command.load_for_report([str(path)], "auto", False, options, None)
+    assert streamed and not runs[0].series[0].has_samples
+    assert _page(HtmlReport("r").render(runs, streamed)) == _page(whole)
+
+
+@pytest.mark.parametrize("use_c", [True, False])
+def test_serial_sums_are_their_definitions(use_c: bool) -> None:
+    if use_c and not serial_built():
+        pytest.skip("the C extension latmon.tail._serial is not built")
+    rng = np.random.default_rng(8)
+    x = rng.integers(0, 50, 20_011)  # many samples at the median
+    mean, median, lags = float(x.mean()), float(np.median(x)), 13
+    sums = SerialSums(mean, median, lags, use_c=use_c)
+    for a, b in ((0, 5), (5, 7), (7, 9000), (9000, 20_011)):  # shorter and longer than lags
+        sums.add(x[a:b])
+    d = x - mean
+    for k in range(lags + 1):
+        assert sums.sums[k] == pytest.approx(float(np.dot(d[: len(d) - k], d[k:])), rel=1e-9)
+    assert sums.eta == pytest.approx(float(np.sum(np.cumsum(d) ** 2)), rel=1e-9)
+    off = x[x != median]
+    side = off > median
+    runs = 1 + int(np.count_nonzero(side[1:] != side[:-1]))
+    assert sums.run_counts == (int(side.sum()), int((~side).sum()), runs)
+
+
+def _digest_of(x: np.ndarray, batch: int) -> object:
+    digester = Digester(len(x), 1.0)
+    for a in range(0, len(x), batch):
+        digester.add(x[a : a + batch])
+
+    def reread() -> Iterator[np.ndarray]:
+        for a in range(0, len(x), batch + 1):
+            yield x[a : a + batch + 1]
+
+    return digester.digest(reread)
+
+
+def _same(a: object, b: object) -> None:
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys()
+        for key in a:
+            _same(a[key], b[key])
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b)
+        for u, v in zip(a, b, strict=True):
+            _same(u, v)
+    elif isinstance(a, float):
+        assert b == pytest.approx(a, rel=1e-9, abs=1e-12, nan_ok=True)
+    else:
+        assert a == b
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["iid", "correlated", "wide"],
+)
+def test_tail_analysis_of_a_digest_is_that_of_the_array(kind: str) -> None:
+    rng = np.random.default_rng(11)
+    n = 140_001
+    if kind == "iid":
+        x = rng.gamma(3.0, 2000.0, n).astype(np.int64) + 5000
+    elif kind == "correlated":  # AR(1): KPSS's bandwidth asks for more lags than it summed
+        e = rng.normal(0, 100, n)
+        y = np.empty(n)
+        y[0] = 0.0
+        for i in range(1, n):
+            y[i] = 0.97 * y[i - 1] + e[i]
+        x = (y - y.min()).astype(np.int64) + 1000
+    else:  # a span wider than the exact counts: the halves are counted in bins
+        x = rng.integers(0, 3 * COUNT_BINS, n)
+    memory = analyse_tail(x)
+    streamed = analyse_tail(_digest_of(x, 9_999))  # type: ignore[arg-type]
+    _same(memory.as_dict(), streamed.as_dict())
+    assert memory.checks and [c.detail for c in memory.checks] == [
+        c.detail for c in streamed.checks
+    ]
+    if kind == "correlated":
+        assert not memory.iid
+    if kind == "iid":
+        assert memory.valid  # the fits ran on the digest's pools and block maxima
