@@ -69,8 +69,11 @@ def assert_gone(pid: int) -> None:
 def start_caller(tmp_path: Path, timeout_s: float) -> subprocess.Popen[str]:
     script = textwrap.dedent(
         f"""
+        import signal
         from pathlib import Path
         from latmon.campaign import qemu
+        # Python's own SIGINT handling, even when started with SIGINT ignored (a background job)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         r = qemu.run({FROZEN!r}, Path({str(tmp_path / "qemu")!r}), {timeout_s})
         print("timed_out" if r.timed_out else f"status {{r.status}}", flush=True)
         """
