@@ -31,10 +31,6 @@ class Samples:
     def n(self) -> int:
         return len(self.values)
 
-    @property
-    def whole(self) -> bool:
-        return True
-
     def maximum(self) -> float:
         return float(self.values.max())
 
@@ -93,10 +89,6 @@ class Digest:
     distinct: tuple[np.ndarray, np.ndarray] | None = None
     half_counts: HalfCounts | None = None
     _counted: bool = field(default=False, repr=False)
-
-    @property
-    def whole(self) -> bool:
-        return False
 
     def maximum(self) -> float:
         return float(self.high)
