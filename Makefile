@@ -34,7 +34,7 @@ help:
 	@echo "make bitstream BOARD=colorlight_i5  the example LiteX SoC with latmon, open flow;"
 	@echo "             timing and resources in build/litex/BOARD/bitstream.md"
 	@echo "make litex-sim  the suite's firmware on the LiteX SoC in LiteX's simulator beside the"
-	@echo "             virtual SoC, T1/T2 side by side; out/litex-sim/compare.md"
+	@echo "             virtual SoC, T1/T2 side by side; out/litex-sim/compare.md, docs/boards.md's tables"
 	@echo "make formal  the SymbiYosys proofs of the IP (core, statistics and trace, AXI4-Lite)"
 	@echo "make netlist-soak  the million-event soak on the synthesized netlist, compared with the RTL"
 	@echo "make regs    regenerate the C header, docs and IP-XACT from hw/regs/latmon.rdl"

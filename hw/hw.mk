@@ -54,10 +54,11 @@ bitstream: setup sw-all
 
 ## litex-sim: the suite's image on the LiteX SoC with latmon's test fabric in LiteX's simulator
 ## and on the virtual SoC (one hart each), side by side with the bus paths' costs;
-## out/litex-sim/compare.md
+## out/litex-sim/compare.md, the recorded figures hw/litex/compare.json and the tables in
+## docs/boards.md generated from them
 .PHONY: litex-sim
 litex-sim: setup sw-all
-	$(PY) hw/litex/compare.py --out $(OUT)/litex-sim --rounds 50
+	$(PY) hw/litex/compare.py --out $(OUT)/litex-sim --rounds 50 --publish
 
 ## synth: Yosys synthesis of the cores; build/synth/, and the committed results hw/syn/resources.json
 ## with the page generated from them, docs/hw/resources.md

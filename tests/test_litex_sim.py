@@ -91,3 +91,23 @@ def test_t2_differs_from_hw_soc_only_by_the_bus(runs: tuple[Path, Path]) -> None
     assert 0 <= high <= 6, high
     # 13 instruction-cache refills on the cold path (docs/hw/soc_figures.md), ~1 cycle shorter each
     assert 6 <= cold <= 20, cold
+
+
+def test_the_tables_in_boards_md_are_the_recorded_figures() -> None:
+    """docs/boards.md's LiteX-against-hw/soc tables are what `make litex-sim` writes from its
+    recorded figures, hw/litex/compare.json (no simulation here: the tables are rendered from the
+    file and compared), and the recorded run covers every case of the image as it is now."""
+    import soc_sim
+
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "hw" / "litex" / "compare.py"), "--check-page"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    recorded = json.loads((ROOT / "hw" / "litex" / "compare.json").read_text())
+    assert recorded["image"] == soc_sim.SUITE_ELF.name
+    cases = [*dict.fromkeys(r["case"] for r in recorded["series"]), *recorded["skipped"]]
+    assert sorted(cases) == sorted(soc_sim.suite_cases()), "run make litex-sim"
