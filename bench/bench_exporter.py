@@ -41,7 +41,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from latmon.analysis.distribution import nearest_rank  # noqa: E402
+from latmon.analysis.distribution.ranks import nearest_rank  # noqa: E402
 from latmon.inputs.logformat import read_file  # noqa: E402
 
 LATPROBE = ROOT / "build" / "sw" / "latprobe"

@@ -50,7 +50,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from latmon.analysis.distribution import nearest_rank  # noqa: E402
+from latmon.analysis.distribution.ranks import nearest_rank  # noqa: E402
 from latmon.inputs.ingest import load  # noqa: E402
 
 CYCLICTEST_DMA = re.compile(r"^# /dev/cpu_dma_latency set to (\d+)us", re.MULTILINE)

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from synthetic_tails import MODELS, ar1, drifting  # noqa: E402
 
-from latmon.analysis.distribution import Distribution  # noqa: E402
+from latmon.analysis.distribution.counts import Distribution  # noqa: E402
 from latmon.analysis.stats import summarize  # noqa: E402
 from latmon.model import Run, Series  # noqa: E402
 from latmon.report import HtmlReport, analyse  # noqa: E402

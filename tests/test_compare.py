@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from latmon.analysis.compare import a12, compare, comparison_table, distribution_of, group_runs
-from latmon.analysis.distribution import Distribution
+from latmon.analysis.distribution.counts import Distribution
 from latmon.inputs.logformat import LogWriter
 from latmon.model import Histogram, Run, Series
 

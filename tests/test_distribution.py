@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from latmon.analysis.distribution import Distribution, nearest_rank, quantile_ci_ranks
+from latmon.analysis.distribution.counts import Distribution
+from latmon.analysis.distribution.ranks import nearest_rank, quantile_ci_ranks
 from latmon.model import Histogram
 
 QUANTILES = (0.5, 0.9, 0.99, 0.999, 0.9999, 0.99999)
@@ -146,7 +147,7 @@ def test_narrow_bins_widen_and_refine_makes_ranks_exact(
     d = Distribution(max_bins=max_bins)
     for part in np.array_split(v, batches):
         d.add(part)
-    assert len(d._counts) <= max_bins
+    assert len(d._dense.counts) <= max_bins
     pairs = sorted({x: samples.count(x) for x in set(samples)}.items())
     n = len(samples)
     ranks = [oracle_rank_of(n, q) for q in QUANTILES] + [1, n]

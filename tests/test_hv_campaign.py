@@ -35,7 +35,7 @@ import numpy as np
 import pytest
 
 from latmon.analysis.compare import a12, distribution_of
-from latmon.analysis.distribution import Bounded
+from latmon.analysis.distribution.bins import Bounded
 from latmon.inputs.runfile import read_run
 from latmon.model import Run
 

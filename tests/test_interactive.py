@@ -9,7 +9,7 @@ from itertools import pairwise
 import numpy as np
 import pytest
 
-from latmon.analysis.distribution import Distribution
+from latmon.analysis.distribution.counts import Distribution
 from latmon.figures.data import MAX_SPIKES, TIMELINE_BUCKETS, timeline_points
 from latmon.figures.interactive import (
     DASHES,

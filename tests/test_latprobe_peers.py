@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from tracefs_support import tracing_unavailable
 
-from latmon.analysis.distribution import nearest_rank
+from latmon.analysis.distribution.ranks import nearest_rank
 from latmon.inputs.logformat import read_file
 
 IS_ROOT = os.geteuid() == 0

@@ -10,7 +10,7 @@ import pytest
 from hdrh.histogram import HdrHistogram
 from hdrh.log import HistogramLogWriter
 
-from latmon.analysis.distribution import Distribution
+from latmon.analysis.distribution.counts import Distribution
 from latmon.analysis.stats import summarize, summarize_series
 from latmon.errors import InputError
 from latmon.inputs.ingest import detect_format, load

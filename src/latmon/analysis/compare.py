@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from latmon.analysis.distribution import Distribution
+from latmon.analysis.distribution.counts import Distribution
 from latmon.analysis.stats import PERCENTILES, Summary, number, stat_cell, summarize
 from latmon.measure import Measure, measure_of
 from latmon.model import Run, Series

@@ -1,6 +1,6 @@
 """Statistics per series of any input, the one path every command takes: run files and large
 text inputs are streamed batch by batch into a
-:class:`~latmon.analysis.distribution.Distribution` (memory bounded by its bins), everything
+:class:`~latmon.analysis.distribution.counts.Distribution` (memory bounded by its bins), everything
 else is read whole; then :func:`latmon.analysis.stats.summarize`.
 """
 
@@ -12,7 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from latmon.analysis.distribution import MAX_BINS, Distribution
+from latmon.analysis.distribution.bins import MAX_BINS
+from latmon.analysis.distribution.counts import Distribution
 from latmon.analysis.stats import PERCENTILES, Summary, deadline_in_unit, summarize
 from latmon.errors import InputError
 from latmon.inputs.readers import Problems, ReadOptions, cyclictest_verbose, plain

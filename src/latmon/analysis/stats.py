@@ -1,4 +1,4 @@
-"""The statistics of one series, from its :class:`~latmon.analysis.distribution.Distribution`
+"""The statistics of one series, from its :class:`~latmon.analysis.distribution.counts.Distribution`
 (docs/statistics.md). Every command — ``stats``, ``compare``, ``report`` — gets its figures from
 :func:`summarize`, so they print the same numbers for the same data.
 
@@ -19,7 +19,7 @@ Definitions:
   statistics, Hahn & Meeker); None on a side that n values cannot bound.
 
 Binned data (histograms, coarsened bins): every value stands at its bin's lower edge (see
-:mod:`latmon.analysis.distribution`); order statistics and the mean also carry the bounds of
+:mod:`latmon.analysis.distribution.counts`); order statistics and the mean also carry the bounds of
 the true value (``<key>_range``), and an order statistic inside an open overflow bin has no value,
 only its lower bound ("≥ bound").
 """
@@ -33,12 +33,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from latmon.analysis.distribution import (
-    Bounded,
-    Distribution,
-    nearest_rank,
-    quantile_ci_ranks,
-)
+from latmon.analysis.distribution.bins import Bounded
+from latmon.analysis.distribution.counts import Distribution
+from latmon.analysis.distribution.ranks import nearest_rank, quantile_ci_ranks
 from latmon.analysis.exact import sqrt_rational
 from latmon.model import Series
 from latmon.tables import Cell, plain

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from latmon.analysis.distribution import MAX_BINS
+from latmon.analysis.distribution.bins import MAX_BINS
 from latmon.analysis.files import (
     STREAMED_TEXT,
     SeriesStats,

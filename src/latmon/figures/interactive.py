@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 
-from latmon.analysis.distribution import Distribution
+from latmon.analysis.distribution.counts import Distribution
 from latmon.figures.data import TIMELINE_BUCKETS, Timeline, timeline_points
 from latmon.model import Series
 from latmon.tables import say_ns, unit_for

@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
-from latmon.analysis.distribution import Distribution
+from latmon.analysis.distribution.counts import Distribution
 from latmon.figures.data import display_scale, display_unit, timeline_points
 from latmon.model import Series
 
@@ -170,8 +170,8 @@ class Labelled:
 
 
 def labelled(series: Series, label: str) -> Labelled | None:
-    """A series' distribution in ns (:class:`latmon.analysis.distribution.Distribution`), or None
-    without data."""
+    """A series' distribution in ns
+    (:class:`latmon.analysis.distribution.counts.Distribution`), or None without data."""
     d = Distribution.from_series(series)
     return Labelled(label, d.in_ns()) if d.n else None
 

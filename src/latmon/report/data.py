@@ -9,7 +9,8 @@ from fractions import Fraction
 import numpy as np
 
 from latmon.analysis.compare import Group, compare, group_runs, measures
-from latmon.analysis.distribution import Distribution, nearest_rank
+from latmon.analysis.distribution.counts import Distribution
+from latmon.analysis.distribution.ranks import nearest_rank
 from latmon.analysis.files import series_stats
 from latmon.analysis.stats import CONFIDENCE, PERCENTILES, Summary
 from latmon.measure import Measure, measure_of

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from latmon.analysis.chunks import largest
-from latmon.analysis.distribution import Distribution
+from latmon.analysis.distribution.counts import Distribution
 from latmon.analysis.files import SeriesStats, run_file_stats
 from latmon.analysis.stats import CONFIDENCE
 from latmon.figures.data import MAX_SPIKES, TIMELINE_BUCKETS, Timeline
