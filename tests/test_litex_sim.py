@@ -96,7 +96,9 @@ def test_t2_differs_from_hw_soc_only_by_the_bus(runs: tuple[Path, Path]) -> None
 def test_the_tables_in_boards_md_are_the_recorded_figures() -> None:
     """docs/boards.md's LiteX-against-hw/soc tables are what `make litex-sim` writes from its
     recorded figures, hw/litex/compare.json (no simulation here: the tables are rendered from the
-    file and compared), and the recorded run covers every case of the image as it is now."""
+    file and compared), and the recorded run is of the image as it is now (the same loaded bytes)
+    and covers every one of its cases."""
+    import compare
     import soc_sim
 
     proc = subprocess.run(
@@ -109,5 +111,8 @@ def test_the_tables_in_boards_md_are_the_recorded_figures() -> None:
     assert proc.returncode == 0, proc.stderr
     recorded = json.loads((ROOT / "hw" / "litex" / "compare.json").read_text())
     assert recorded["image"] == soc_sim.SUITE_ELF.name
+    assert recorded["image_sha256"] == compare.image_digest(soc_sim.SUITE_ELF), (
+        "the suite's image changed since make litex-sim recorded its figures; run make litex-sim"
+    )
     cases = [*dict.fromkeys(r["case"] for r in recorded["series"]), *recorded["skipped"]]
     assert sorted(cases) == sorted(soc_sim.suite_cases()), "run make litex-sim"

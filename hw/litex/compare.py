@@ -21,9 +21,11 @@ test_litex_sim.py) fails when the doc's tables differ from what the recorded res
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -87,6 +89,20 @@ def build_bench() -> Path:
     if proc.returncode != 0:
         raise CompareError(f"building {BENCH_SRC.name} failed:\n{proc.stderr}")
     return BENCH_ELF
+
+
+def image_digest(elf: Path) -> str:
+    """SHA-256 of the bytes an ELF loads into the RAM (``objcopy -O binary``): what the SoCs
+    run, whatever its debug information."""
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = Path(tmp) / "image.bin"
+        proc = subprocess.run(
+            ["riscv64-unknown-elf-objcopy", "-O", "binary", str(elf), str(binary)],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        if proc.returncode != 0:
+            raise CompareError(f"objcopy {elf} failed: {proc.stderr.strip()}")
+        return hashlib.sha256(binary.read_bytes()).hexdigest()
 
 
 def medians(uart: Path) -> dict[tuple[str, str], dict[str, float]]:
@@ -167,6 +183,7 @@ def measure(out: Path, rounds: int, cases: list[str]) -> dict:
     bb = bench_figures(sim.run(bench, out / "bench-litex").uart)
     return {
         "image": elf.name,
+        "image_sha256": image_digest(elf),
         "rounds": rounds,
         "series": series,
         "skipped": not_run,
