@@ -84,6 +84,58 @@ static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, dou
 	}
 }
 
+/* a[i] = x[i] - mean: exact conversions, the same in every clone (AVX-512DQ converts four
+ * int64 at once; nothing here can be contracted). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v4", "default")))
+#endif
+static void latmon_centre(const int64_t *x, Py_ssize_t m, double mean, double *a)
+{
+	for (Py_ssize_t i = 0; i < m; i++)
+		a[i] = (double)x[i] - mean;
+}
+
+/* The runs about the median over x[0..m): r = {above, below, changes of side, last side}. A
+ * block with no sample at the median counts its changes between neighbours (vectorised);
+ * one with such samples skips them one by one. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v4", "default")))
+#endif
+static void latmon_runs(const int64_t *x, Py_ssize_t m, double median, int64_t *r)
+{
+	int64_t up = 0, at_median = 0;
+	for (Py_ssize_t i = 0; i < m; i++) {
+		double v = (double)x[i];
+		up += v > median;
+		at_median += v == median;
+	}
+	if (m > 0 && at_median == 0) {
+		int64_t flips = 0;
+		for (Py_ssize_t i = 1; i < m; i++)
+			flips += ((double)x[i] > median) != ((double)x[i - 1] > median);
+		int64_t first = (double)x[0] > median;
+		r[0] += up;
+		r[1] += m - up;
+		r[2] += flips + ((r[3] >= 0) & (first != r[3]));
+		r[3] = (double)x[m - 1] > median;
+		return;
+	}
+	int64_t above = r[0], below = r[1], changes = r[2], last = r[3];
+	for (Py_ssize_t i = 0; i < m; i++) {
+		double v = (double)x[i];
+		/* branch-free: a sample at the median counts nowhere and keeps the last side */
+		int64_t off = v != median, side = v > median;
+		above += side;
+		below += off & !side;
+		changes += off & (last >= 0) & (side != last);
+		last = off ? side : last;
+	}
+	r[0] = above;
+	r[1] = below;
+	r[2] = changes;
+	r[3] = last;
+}
+
 static int latmon_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize,
 			 const char *what)
 {
@@ -134,32 +186,27 @@ static PyObject *latmon_serial_add(PyObject *self, PyObject *args)
 	memcpy(d, pv, (size_t)lags * sizeof(double));
 	double *a = d + lags;
 	double partial = kv[0], eta = kv[1];
-	int64_t above = rv[0], below = rv[1], changes = rv[2], last = rv[3];
+	int64_t r[4] = { rv[0], rv[1], rv[2], rv[3] };
 	Py_BEGIN_ALLOW_THREADS;
-	for (Py_ssize_t i = 0; i < n; i++) {
-		double v = (double)xv[i];
-		a[i] = v - mean;
-		partial += a[i];
-		eta += partial * partial;
-		/* branch-free: a sample at the median counts nowhere and keeps the last side */
-		int64_t off = v != median, side = v > median;
-		above += side;
-		below += off & !side;
-		changes += off & (last >= 0) & (side != last);
-		last = off ? side : last;
+	/* block by block while it is in the cache: centred, the KPSS sums (in order, one
+	 * dependent addition after the other: nothing to reorder), the runs, the lag sums */
+	for (Py_ssize_t at = 0; at < n; at += BLOCK) {
+		Py_ssize_t m = n - at < BLOCK ? n - at : BLOCK;
+		latmon_centre(xv + at, m, mean, a + at);
+		for (Py_ssize_t i = at; i < at + m; i++) {
+			partial += a[i];
+			eta += partial * partial;
+		}
+		latmon_runs(xv + at, m, median, r);
+		latmon_lag_block(a + at, m, lags, sv);
 	}
-	for (Py_ssize_t at = 0; at < n; at += BLOCK)
-		latmon_lag_block(a + at, n - at < BLOCK ? n - at : BLOCK, lags, sv);
 	Py_END_ALLOW_THREADS;
 	/* the last lags values of d: of this chunk, or of the carried ones before it */
 	memcpy(pv, d + n, (size_t)lags * sizeof(double));
 	free(d);
 	kv[0] = partial;
 	kv[1] = eta;
-	rv[0] = above;
-	rv[1] = below;
-	rv[2] = changes;
-	rv[3] = last;
+	memcpy(rv, r, sizeof(r));
 	result = Py_NewRef(Py_None);
 release_all:
 	PyBuffer_Release(&runs);
