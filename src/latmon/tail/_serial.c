@@ -15,8 +15,9 @@
  *         and the last side (-1 before the first sample off the median); updated.
  * Returns None; 0 errors but a bad argument (TypeError/ValueError) or no memory.
  *
- * The lag sums are taken in blocks of BLOCK samples, each multiplied with all its lags while
- * it is in the cache (a whole chunk per lag would read it from memory once per lag).
+ * The chunk is summed in blocks of BLOCK samples, each centred, added to the KPSS and runs sums
+ * and multiplied with all its lags while it is in the cache (a whole chunk per lag would read it
+ * from memory once per lag); the work memory is the lags and one block, whatever the chunk.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -178,7 +179,8 @@ static PyObject *latmon_serial_add(PyObject *self, PyObject *args)
 	const int64_t *xv = x.buf;
 	double *sv = sums.buf, *pv = prev.buf, *kv = kpss.buf;
 	int64_t *rv = runs.buf;
-	double *d = malloc((size_t)(lags + n + 1) * sizeof(double));
+	/* d: the last lags centred samples, then the block being summed */
+	double *d = malloc((size_t)(lags + BLOCK) * sizeof(double));
 	if (d == NULL) {
 		PyErr_NoMemory();
 		goto release_all;
@@ -192,17 +194,18 @@ static PyObject *latmon_serial_add(PyObject *self, PyObject *args)
 	 * dependent addition after the other: nothing to reorder), the runs, the lag sums */
 	for (Py_ssize_t at = 0; at < n; at += BLOCK) {
 		Py_ssize_t m = n - at < BLOCK ? n - at : BLOCK;
-		latmon_centre(xv + at, m, mean, a + at);
-		for (Py_ssize_t i = at; i < at + m; i++) {
+		latmon_centre(xv + at, m, mean, a);
+		for (Py_ssize_t i = 0; i < m; i++) {
 			partial += a[i];
 			eta += partial * partial;
 		}
 		latmon_runs(xv + at, m, median, r);
-		latmon_lag_block(a + at, m, lags, sv);
+		latmon_lag_block(a, m, lags, sv);
+		/* the last lags values of d so far to the front, for the next block's lags */
+		memmove(d, d + m, (size_t)lags * sizeof(double));
 	}
 	Py_END_ALLOW_THREADS;
-	/* the last lags values of d: of this chunk, or of the carried ones before it */
-	memcpy(pv, d + n, (size_t)lags * sizeof(double));
+	memcpy(pv, d, (size_t)lags * sizeof(double));
 	free(d);
 	kv[0] = partial;
 	kv[1] = eta;
