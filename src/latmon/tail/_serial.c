@@ -31,8 +31,11 @@ typedef double latmon_v4 __attribute__((vector_size(32)));
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define LATMON_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+/* for loops whose results are the same in every clone (no sums to contract into FMAs) */
+#define LATMON_CLONES_V4 __attribute__((target_clones("arch=x86-64-v4", "default")))
 #else
 #define LATMON_CLONES
+#define LATMON_CLONES_V4
 #endif
 
 static inline latmon_v4 latmon_load(const double *p)
@@ -87,9 +90,7 @@ static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, dou
 
 /* a[i] = x[i] - mean: exact conversions, the same in every clone (AVX-512DQ converts four
  * int64 at once; nothing here can be contracted). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=x86-64-v4", "default")))
-#endif
+LATMON_CLONES_V4
 static void latmon_centre(const int64_t *x, Py_ssize_t m, double mean, double *a)
 {
 	for (Py_ssize_t i = 0; i < m; i++)
@@ -99,9 +100,7 @@ static void latmon_centre(const int64_t *x, Py_ssize_t m, double mean, double *a
 /* The runs about the median over x[0..m): r = {above, below, changes of side, last side}. A
  * block with no sample at the median counts its changes between neighbours (vectorised);
  * one with such samples skips them one by one. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=x86-64-v4", "default")))
-#endif
+LATMON_CLONES_V4
 static void latmon_runs(const int64_t *x, Py_ssize_t m, double median, int64_t *r)
 {
 	int64_t up = 0, at_median = 0;
