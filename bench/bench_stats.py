@@ -16,9 +16,10 @@ child):
 
 Best of REPEAT runs each.
 
-And ``latmon report`` of the same file against ``latmon stats`` of it (the baseline): wall
-time and peak RSS of one run each, with the issue's goals (at most 3 times the time of stats,
-under 1 GiB).
+And ``latmon report`` of the same file against ``latmon stats`` of it (the baseline), each run
+REPEAT times in turn (``bench/peak_rss.py``): the best wall time, the best CPU time (user +
+system: on a shared machine the wall time also counts the waits for a core) and the peak RSS,
+with the issue's goals (at most 3 times the time of stats, under 1 GiB).
 """
 
 from __future__ import annotations
@@ -112,7 +113,10 @@ def main() -> int:
         seconds = {name: measure(cmd) for name, cmd in sides.items()}
         rss = {name: peak_rss.measure(cmd)[1] for name, cmd in sides.items()}
         report = [latmon, "report", str(path), "-o", str(Path(tmp) / "report.html")]
-        report_s, report_mib = peak_rss.measure(report)
+        turns: dict[str, list[peak_rss.Usage]] = {"stats": [], "report": []}
+        for _ in range(REPEAT):  # in turn: both see the same load
+            turns["stats"].append(peak_rss.measure_usage(sides["latmon stats"]))
+            turns["report"].append(peak_rss.measure_usage(report))
     t_l, m_l = seconds["latmon stats"], rss["latmon stats"]
     results = []
     for name in ("numpy", "DuckDB, 1 thread", "DuckDB, 2 threads"):
@@ -139,24 +143,45 @@ def main() -> int:
                 f"({'met' if m_l * 2**20 <= 256e6 else 'NOT met'})",
             }
         )
-    goal_time = report_s <= 3 * t_l
+    best = {
+        side: (
+            min(u.seconds for u in runs),
+            min(u.cpu_seconds for u in runs),
+            max(u.peak_rss_mib for u in runs),
+        )
+        for side, runs in turns.items()
+    }
+    (stats_s, stats_cpu, stats_mib), (report_s, report_cpu, report_mib) = (
+        best["stats"],
+        best["report"],
+    )
     goal_rss = report_mib * 2**20 < 2**30
+    whole = f"whole process, best of {REPEAT} run in turn with latmon stats --json of the file"
     results += [
         {
             "metric": f"latmon report vs latmon stats, {n:,} samples: time",
             "value": round(report_s, 2),
             "unit": "s",
-            "baseline": round(t_l, 2),
-            "ratio": round(report_s / t_l, 2),
-            "note": "whole process, one run; baseline: latmon stats --json of the same file "
-            f"(best of {REPEAT}); goal <= 3x ({'met' if goal_time else 'NOT met'})",
+            "baseline": round(stats_s, 2),
+            "ratio": round(report_s / stats_s, 2),
+            "note": f"wall; {whole}; goal <= 3x "
+            f"({'met' if report_s <= 3 * stats_s else 'NOT met'})",
+        },
+        {
+            "metric": f"latmon report vs latmon stats, {n:,} samples: CPU time",
+            "value": round(report_cpu, 2),
+            "unit": "s",
+            "baseline": round(stats_cpu, 2),
+            "ratio": round(report_cpu / stats_cpu, 2),
+            "note": f"user + system; {whole}; goal <= 3x "
+            f"({'met' if report_cpu <= 3 * stats_cpu else 'NOT met'})",
         },
         {
             "metric": f"latmon report vs latmon stats, {n:,} samples: peak RSS",
             "value": round(report_mib, 1),
             "unit": "MiB",
-            "baseline": round(m_l, 1),
-            "ratio": round(report_mib / m_l, 2),
+            "baseline": round(stats_mib, 1),
+            "ratio": round(report_mib / stats_mib, 2),
             "note": f"goal < 1 GiB ({'met' if goal_rss else 'NOT met'})",
         },
     ]

@@ -1,8 +1,10 @@
-"""Wall time and peak RSS of one command, measured from a small process of its own.
+"""Wall time, CPU time and peak RSS of one command, measured from a small process of its own.
 
-``python bench/peak_rss.py CMD...`` prints ``{"seconds": S, "peak_rss_mib": M}``. The command is
-forked from this small interpreter (not from a benchmark holding gigabytes of test data, whose
-pages a forked child would count until it execs) and its ``ru_maxrss`` read by ``wait4``.
+``python bench/peak_rss.py CMD...`` prints ``{"seconds": S, "cpu_seconds": C, "peak_rss_mib":
+M}``. The command is forked from this small interpreter (not from a benchmark holding gigabytes
+of test data, whose pages a forked child would count until it execs) and its ``ru_maxrss`` and
+``ru_utime + ru_stime`` read by ``wait4``. On a shared machine the CPU time is the steadier
+figure: the wall time also counts the time the command waited for a core.
 """
 
 from __future__ import annotations
@@ -13,10 +15,26 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
+
+
+class Usage(NamedTuple):
+    """What one run of a command cost: wall time, CPU time (user + system, of the command and
+    the processes it waited for) and peak RSS."""
+
+    seconds: float
+    cpu_seconds: float
+    peak_rss_mib: float
 
 
 def measure(cmd: list[str]) -> tuple[float, float]:
     """(seconds, peak RSS MiB) of ``cmd``, run under this script in a fresh interpreter."""
+    usage = measure_usage(cmd)
+    return usage.seconds, usage.peak_rss_mib
+
+
+def measure_usage(cmd: list[str]) -> Usage:
+    """:class:`Usage` of ``cmd``, run under this script in a fresh interpreter."""
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), *cmd],
         capture_output=True,
@@ -26,7 +44,9 @@ def measure(cmd: list[str]) -> tuple[float, float]:
     if proc.returncode != 0:
         raise SystemExit(f"bench: {' '.join(cmd[:3])} failed: {proc.stderr.strip()}")
     result = json.loads(proc.stdout)
-    return float(result["seconds"]), float(result["peak_rss_mib"])
+    return Usage(
+        float(result["seconds"]), float(result["cpu_seconds"]), float(result["peak_rss_mib"])
+    )
 
 
 def main() -> int:
@@ -43,7 +63,10 @@ def main() -> int:
     if os.waitstatus_to_exitcode(status) != 0:
         print(f"{' '.join(cmd)} failed", file=sys.stderr)
         return 1
-    print(json.dumps({"seconds": seconds, "peak_rss_mib": usage.ru_maxrss / 1024}))
+    cpu = usage.ru_utime + usage.ru_stime
+    print(
+        json.dumps({"seconds": seconds, "cpu_seconds": cpu, "peak_rss_mib": usage.ru_maxrss / 1024})
+    )
     return 0
 
 

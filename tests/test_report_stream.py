@@ -23,7 +23,7 @@ from latmon.report import HtmlReport
 from latmon.report import stream as report_stream
 from latmon.report.stream import Digester, stream_run_file
 from latmon.tail import analyse_tail
-from latmon.tail.checks import COUNT_BINS
+from latmon.tail.checks import COUNT_BINS, HalfCounts
 from latmon.tail.serial import SerialSums, serial_built
 
 DEADLINE = 3_000_000
@@ -46,15 +46,22 @@ def _page(text: str) -> str:
     return re.sub(r"on \d{4}-\d\d-\d\d \d\d:\d\d UTC", "", text)
 
 
-@pytest.mark.parametrize("with_time", [True, False])
-def test_streamed_report_is_the_in_memory_report(tmp_path: Path, with_time: bool) -> None:
+@pytest.mark.parametrize(
+    ("with_time", "deadline"),
+    # 15 µs, below the median: every pooled value reaches the spike threshold, so the
+    # timeline counts the samples at or above it (from the exact distribution)
+    [(True, DEADLINE), (False, DEADLINE), (True, 15_000)],
+)
+def test_streamed_report_is_the_in_memory_report(
+    tmp_path: Path, with_time: bool, deadline: int
+) -> None:
     path = _run_file(tmp_path / "run.parquet", 120_001, 3, with_time)
     run = read_run(path)
     record_measures(run)  # as latmon report reads a run file whole (and the stream records)
-    whole = HtmlReport("r", DEADLINE).render([run])
-    run, streamed = stream_run_file(path, DEADLINE, batch_rows=12_345, reread_rows=7_777)
+    whole = HtmlReport("r", deadline).render([run])
+    run, streamed = stream_run_file(path, deadline, batch_rows=12_345, reread_rows=7_777)
     assert not run.series[0].has_samples and len(streamed) == 1  # nothing held whole
-    page = HtmlReport("r", DEADLINE).render([run], streamed)
+    page = HtmlReport("r", deadline).render([run], streamed)
     assert _page(page) == _page(whole)
     # not vacuous: the page holds the tail's checks and the timeline with its spikes (the
     # fits themselves: test_tail_analysis_of_a_digest_is_that_of_the_array)
@@ -75,13 +82,22 @@ def test_report_command_streams_a_large_run_file(
     assert _page(HtmlReport("r").render(runs, streamed)) == _page(whole)
 
 
+@pytest.mark.parametrize("data", ["ties", "few at the median", "none at the median"])
 @pytest.mark.parametrize("use_c", [True, False])
-def test_serial_sums_are_their_definitions(use_c: bool) -> None:
+def test_serial_sums_are_their_definitions(use_c: bool, data: str) -> None:
     if use_c:  # make setup builds it: a compile error must not hide behind numpy's twin
         assert serial_built(), "latmon.tail._serial is not built (see pip's output in make setup)"
     rng = np.random.default_rng(8)
-    x = rng.integers(0, 50, 20_011)  # many samples at the median
-    mean, median, lags = float(x.mean()), float(np.median(x)), 13
+    median_shift = 0.0
+    if data == "ties":  # many samples at the median: every block skips some
+        x = rng.integers(0, 50, 20_011)
+    elif data == "few at the median":  # most blocks have none, a few have one
+        x = rng.lognormal(np.log(20_000), 0.6, 20_011).astype(np.int64)
+        x[[3, 9_000, 15_000]] = int(np.median(x))
+    else:
+        x = rng.integers(0, 1000, 20_011)
+        median_shift = 0.5  # between two whole numbers: every sample is off it
+    mean, median, lags = float(x.mean()), float(np.median(x)) + median_shift, 13
     sums = SerialSums(mean, median, lags, use_c=use_c)
     for a, b in ((0, 5), (5, 7), (7, 9000), (9000, 20_011)):  # shorter and longer than lags
         sums.add(x[a:b])
@@ -93,6 +109,50 @@ def test_serial_sums_are_their_definitions(use_c: bool) -> None:
     side = off > median
     runs = 1 + int(np.count_nonzero(side[1:] != side[:-1]))
     assert sums.run_counts == (int(side.sum()), int((~side).sum()), runs)
+
+
+def test_a_lag_sum_does_not_depend_on_the_lags_beside_it() -> None:
+    """The first pass sums more lags than KPSS may need (checks._summed_lags): the sums it
+    would have taken with fewer lags are the same to the last bit (C and numpy)."""
+    rng = np.random.default_rng(4)
+    x = rng.lognormal(np.log(20_000), 0.6, 50_001).astype(np.int64)
+    mean, median = float(x.mean()), float(np.median(x))
+    for use_c in (True, False):
+        wide = SerialSums(mean, median, 70, use_c=use_c)
+        for lags in (13, 35, 36, 37, 38):
+            narrow = SerialSums(mean, median, lags, use_c=use_c)
+            for a in range(0, len(x), 9_999):
+                narrow.add(x[a : a + 9_999])
+                if lags == 13:
+                    wide.add(x[a : a + 9_999])
+            assert np.array_equal(narrow.sums, wide.sums[: lags + 1]), (use_c, lags)
+            assert narrow.eta == wide.eta and narrow.run_counts == wide.run_counts
+
+
+def test_halves_counted_from_exact_counts_are_the_halves_counted() -> None:
+    rng = np.random.default_rng(6)
+    x = rng.lognormal(np.log(20_000), 0.6, 100_001).astype(np.int64)
+    half = len(x) // 2
+    known = HalfCounts.of_exact(
+        int(x.min()),
+        int(x.max()),
+        np.unique(x[:half], return_counts=True),
+        np.unique(x, return_counts=True),
+    )
+    counted = HalfCounts.of(x)
+    assert known is not None and known.low == counted.low and known.width == counted.width == 1
+    assert np.array_equal(known.first, counted.first)
+    assert np.array_equal(known.second, counted.second)
+    wide = np.array([0, COUNT_BINS + 5])  # a span that needs wider bins: not from exact counts
+    assert (
+        HalfCounts.of_exact(
+            0,
+            COUNT_BINS + 5,
+            np.unique(wide[:1], return_counts=True),
+            np.unique(wide, return_counts=True),
+        )
+        is None
+    )
 
 
 def _digest_of(x: np.ndarray, batch: int) -> object:

@@ -54,16 +54,29 @@ def run_file_stats(
     observe: Callable[[int, np.ndarray, np.ndarray | None], None] | None = None,
     with_time: bool = False,
     batch_rows: int = 1 << 20,
+    halfway: Callable[[int, Distribution], None] | None = None,
 ) -> list[SeriesStats]:
     """Statistics of every series of a run file, read one batch at a time; the run comes back
     without samples. Stage series (a subset of another series) are left out. ``observe``
     sees every batch too (series index, latency, its time column when ``with_time`` and the
-    series has one), in the same pass."""
+    series has one), in the same pass; ``halfway`` sees each series' distribution when it
+    has counted exactly the first half of its samples (n // 2)."""
     run, rows = read_run_header(path)
     record_measures(run)
     dists = [Distribution(s.unit, s.clock_hz, max_bins) for s in run.series]
+    seen = [0] * len(rows)
+    before_half = {i for i, n in enumerate(rows) if n} if halfway is not None else set()
     for index, values, t in iter_samples(path, batch_rows, with_time=with_time):
-        dists[index].add(values)
+        if index in before_half and seen[index] + len(values) >= rows[index] // 2:
+            assert halfway is not None
+            cut = rows[index] // 2 - seen[index]
+            dists[index].add(values[:cut])
+            halfway(index, dists[index])
+            dists[index].add(values[cut:])
+            before_half.discard(index)
+        else:
+            dists[index].add(values)
+        seen[index] += len(values)
         if observe is not None:
             observe(index, values, t)
         if progress is not None:

@@ -6,9 +6,12 @@ besides its exact distribution, what the other sections draw from (:class:`Diges
 extremes and the exact sum; the largest values of the whole series and of each half, and the
 block maxima (the tail's fits, :class:`latmon.tail.source.Digest`); each timeline bucket's lowest
 and highest sample and the largest samples with their indices (the latency-over-time figure).
-The tail's i.i.d. checks read the file once more for their serial sums (they need the mean and
-the median first), and the halves' value counts with them. The results are the in-memory
-report's: the same samples, counted and compared, chunk by chunk (tests/test_report_stream.py).
+The first half's exact value counts are the distribution's as it stands halfway through the
+series (the second half's: the whole's less those). The tail's i.i.d. checks read the file once
+more for their serial sums (they need the mean and the median first); the timeline's count of
+samples at or above its spike threshold comes from the exact distribution. The results are the
+in-memory report's: the same samples, counted and compared, chunk by chunk
+(tests/test_report_stream.py).
 
 A run file is streamed when its latency series together hold at least STREAM_FROM samples and
 it has no series derived from them (stages, spike explanations: those are drawn sample by
@@ -31,7 +34,7 @@ from latmon.figures.data import MAX_SPIKES, TIMELINE_BUCKETS, Timeline
 from latmon.inputs.runfile import iter_samples, read_run_header
 from latmon.model import Run
 from latmon.tail.analysis import screen_size
-from latmon.tail.checks import KS_COUNTS_FROM
+from latmon.tail.checks import COUNT_BINS, KS_COUNTS_FROM, HalfCounts
 from latmon.tail.gev import default_block_size
 from latmon.tail.source import Digest
 
@@ -322,8 +325,24 @@ def stream_run_file(
         if d is not None:
             d.add(values, t)
 
+    first_half: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def halfway(index: int, dist: Distribution) -> None:
+        # the first half's exact value counts, for the KS check and the median (the second
+        # half's are the whole series' less those): no counting in the serial sums' pass
+        low, high = dist.minimum().value, dist.maximum().value
+        exact = digesters[index] is not None and dist.exact and dist.n
+        if exact and low is not None and high is not None and high - low < COUNT_BINS:
+            first_half[index] = dist.values_and_counts()
+
     results = run_file_stats(
-        path, confidence, deadline_ns, observe=observe, with_time=True, batch_rows=batch_rows
+        path,
+        confidence,
+        deadline_ns,
+        observe=observe,
+        with_time=True,
+        batch_rows=batch_rows,
+        halfway=halfway,
     )
     out: dict[int, StreamedSeries] = {}
     for r in results:
@@ -342,6 +361,11 @@ def stream_run_file(
         digest.median = _median_of(r.dist, reread)
         if r.dist.exact and r.dist.n == d.n:
             digest.distinct = r.dist.values_and_counts()
+            if index in first_half:
+                halves = HalfCounts.of_exact(
+                    digest.low, digest.high, first_half[index], digest.distinct
+                )
+                digest.set_half_counts(halves)
 
         def median(
             digest: Digest = digest,
@@ -351,8 +375,14 @@ def stream_run_file(
             return digest.median if digest.median is not None else _median_of(dist, reread)
 
         def count_at_least(
-            ns: float, reread: Callable[[], Iterator[np.ndarray]] = reread, to_ns: float = d.to_ns
+            ns: float,
+            reread: Callable[[], Iterator[np.ndarray]] = reread,
+            to_ns: float = d.to_ns,
+            distinct: tuple[np.ndarray, np.ndarray] | None = digest.distinct,
         ) -> int:
+            if distinct is not None:  # the exact counts: no pass over the file
+                values, counts = distinct
+                return int(counts[values.astype(np.float64) * to_ns >= ns].sum())
             return sum(int(np.count_nonzero(c.astype(np.float64) * to_ns >= ns)) for c in reread())
 
         timeline = d.timeline(deadline_ns, median, count_at_least)

@@ -15,8 +15,9 @@
  *         and the last side (-1 before the first sample off the median); updated.
  * Returns None; 0 errors but a bad argument (TypeError/ValueError) or no memory.
  *
- * The lag sums are taken in blocks of BLOCK samples, each multiplied with all its lags while
- * it is in the cache (a whole chunk per lag would read it from memory once per lag).
+ * The chunk is summed in blocks of BLOCK samples, each centred, added to the KPSS and runs sums
+ * and multiplied with all its lags while it is in the cache (a whole chunk per lag would read it
+ * from memory once per lag); the work memory is the lags and one block, whatever the chunk.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -30,8 +31,11 @@ typedef double latmon_v4 __attribute__((vector_size(32)));
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define LATMON_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+/* for loops whose results are the same in every clone (no sums to contract into FMAs) */
+#define LATMON_CLONES_V4 __attribute__((target_clones("arch=x86-64-v4", "default")))
 #else
 #define LATMON_CLONES
+#define LATMON_CLONES_V4
 #endif
 
 static inline latmon_v4 latmon_load(const double *p)
@@ -84,6 +88,54 @@ static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, dou
 	}
 }
 
+/* a[i] = x[i] - mean: exact conversions, the same in every clone (AVX-512DQ converts four
+ * int64 at once; nothing here can be contracted). */
+LATMON_CLONES_V4
+static void latmon_centre(const int64_t *x, Py_ssize_t m, double mean, double *a)
+{
+	for (Py_ssize_t i = 0; i < m; i++)
+		a[i] = (double)x[i] - mean;
+}
+
+/* The runs about the median over x[0..m): r = {above, below, changes of side, last side}. A
+ * block with no sample at the median counts its changes between neighbours (vectorised);
+ * one with such samples skips them one by one. */
+LATMON_CLONES_V4
+static void latmon_runs(const int64_t *x, Py_ssize_t m, double median, int64_t *r)
+{
+	int64_t up = 0, at_median = 0;
+	for (Py_ssize_t i = 0; i < m; i++) {
+		double v = (double)x[i];
+		up += v > median;
+		at_median += v == median;
+	}
+	if (m > 0 && at_median == 0) {
+		int64_t flips = 0;
+		for (Py_ssize_t i = 1; i < m; i++)
+			flips += ((double)x[i] > median) != ((double)x[i - 1] > median);
+		int64_t first = (double)x[0] > median;
+		r[0] += up;
+		r[1] += m - up;
+		r[2] += flips + ((r[3] >= 0) & (first != r[3]));
+		r[3] = (double)x[m - 1] > median;
+		return;
+	}
+	int64_t above = r[0], below = r[1], changes = r[2], last = r[3];
+	for (Py_ssize_t i = 0; i < m; i++) {
+		double v = (double)x[i];
+		/* branch-free: a sample at the median counts nowhere and keeps the last side */
+		int64_t off = v != median, side = v > median;
+		above += side;
+		below += off & !side;
+		changes += off & (last >= 0) & (side != last);
+		last = off ? side : last;
+	}
+	r[0] = above;
+	r[1] = below;
+	r[2] = changes;
+	r[3] = last;
+}
+
 static int latmon_buffer(PyObject *obj, Py_buffer *view, int writable, Py_ssize_t itemsize,
 			 const char *what)
 {
@@ -126,7 +178,8 @@ static PyObject *latmon_serial_add(PyObject *self, PyObject *args)
 	const int64_t *xv = x.buf;
 	double *sv = sums.buf, *pv = prev.buf, *kv = kpss.buf;
 	int64_t *rv = runs.buf;
-	double *d = malloc((size_t)(lags + n + 1) * sizeof(double));
+	/* d: the last lags centred samples, then the block being summed */
+	double *d = malloc((size_t)(lags + BLOCK) * sizeof(double));
 	if (d == NULL) {
 		PyErr_NoMemory();
 		goto release_all;
@@ -134,32 +187,28 @@ static PyObject *latmon_serial_add(PyObject *self, PyObject *args)
 	memcpy(d, pv, (size_t)lags * sizeof(double));
 	double *a = d + lags;
 	double partial = kv[0], eta = kv[1];
-	int64_t above = rv[0], below = rv[1], changes = rv[2], last = rv[3];
+	int64_t r[4] = { rv[0], rv[1], rv[2], rv[3] };
 	Py_BEGIN_ALLOW_THREADS;
-	for (Py_ssize_t i = 0; i < n; i++) {
-		double v = (double)xv[i];
-		a[i] = v - mean;
-		partial += a[i];
-		eta += partial * partial;
-		/* branch-free: a sample at the median counts nowhere and keeps the last side */
-		int64_t off = v != median, side = v > median;
-		above += side;
-		below += off & !side;
-		changes += off & (last >= 0) & (side != last);
-		last = off ? side : last;
+	/* block by block while it is in the cache: centred, the KPSS sums (in order, one
+	 * dependent addition after the other: nothing to reorder), the runs, the lag sums */
+	for (Py_ssize_t at = 0; at < n; at += BLOCK) {
+		Py_ssize_t m = n - at < BLOCK ? n - at : BLOCK;
+		latmon_centre(xv + at, m, mean, a);
+		for (Py_ssize_t i = 0; i < m; i++) {
+			partial += a[i];
+			eta += partial * partial;
+		}
+		latmon_runs(xv + at, m, median, r);
+		latmon_lag_block(a, m, lags, sv);
+		/* the last lags values of d so far to the front, for the next block's lags */
+		memmove(d, d + m, (size_t)lags * sizeof(double));
 	}
-	for (Py_ssize_t at = 0; at < n; at += BLOCK)
-		latmon_lag_block(a + at, n - at < BLOCK ? n - at : BLOCK, lags, sv);
 	Py_END_ALLOW_THREADS;
-	/* the last lags values of d: of this chunk, or of the carried ones before it */
-	memcpy(pv, d + n, (size_t)lags * sizeof(double));
+	memcpy(pv, d, (size_t)lags * sizeof(double));
 	free(d);
 	kv[0] = partial;
 	kv[1] = eta;
-	rv[0] = above;
-	rv[1] = below;
-	rv[2] = changes;
-	rv[3] = last;
+	memcpy(rv, r, sizeof(r));
 	result = Py_NewRef(Py_None);
 release_all:
 	PyBuffer_Release(&runs);

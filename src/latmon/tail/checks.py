@@ -70,6 +70,17 @@ def _kpss_covlags(n: int) -> int:
     return int(n ** (2.0 / 9.0))
 
 
+def _summed_lags(n: int) -> int:
+    """The lags summed in the one pass that serves Ljung–Box and KPSS: Ljung–Box's, and twice
+    the autocovariances KPSS's bandwidth rule starts from. On an independent series the rule
+    asks for more than int(n^(2/9)) lags about half the time and for more than twice that
+    about one time in twenty (its bandwidth is about 1.25 |Z|^(2/3) int(n^(2/9)), Z standard
+    normal): a second pass over the series for a few lags more costs far more than summing
+    them in the first. A lag's sum does not depend on how many are summed beside it."""
+    h = max(1, min(LJUNG_BOX_LAGS, n // 5))
+    return min(max(h, 2 * _kpss_covlags(n)), n - 1)
+
+
 def ljung_box(
     values: np.ndarray,
     level: float,
@@ -251,6 +262,26 @@ class HalfCounts:
             counter.add(batch)
         return counter.result()
 
+    @classmethod
+    def of_exact(
+        cls,
+        low: int,
+        high: int,
+        first: tuple[np.ndarray, np.ndarray],
+        whole: tuple[np.ndarray, np.ndarray],
+    ) -> HalfCounts | None:
+        """:meth:`of` from exact counts (distinct values and their counts) of the first half
+        and of the whole series, without reading it; None when its span needs wider bins."""
+        bins = high - low + 1
+        if bins > COUNT_BINS:
+            return None
+        counts = []
+        for values, n in (first, whole):
+            c = np.zeros(bins, dtype=np.int64)
+            c[np.asarray(values, dtype=np.int64) - low] = n
+            counts.append(c)
+        return cls(low, 1, counts[0], counts[1] - counts[0])
+
     def median(self) -> float:
         """The median (the mean of the two middle values, as numpy's); with bins wider than
         1, the lower edge of the bin that holds it."""
@@ -400,8 +431,7 @@ def iid_checks(
     median = counts.median() if counts is not None else None
     products = None
     if len(x) and float(x.max()) != float(x.min()):  # one pass for Ljung–Box and KPSS
-        lags = max(min(LJUNG_BOX_LAGS, len(x) // 5, len(x) - 1), _kpss_covlags(len(x)))
-        products = lagged_products(x, float(x.mean()), min(lags, len(x) - 1))
+        products = lagged_products(x, float(x.mean()), _summed_lags(len(x)))
     return [
         ljung_box(x, level, products=products),
         runs_test(x, level, median),
@@ -438,8 +468,7 @@ def streamed_iid_checks(
             halves_ks_of(counts(), n, *maxima, level, unit),
         ]
     h = max(1, min(LJUNG_BOX_LAGS, n // 5))
-    lags = min(max(h, _kpss_covlags(n)), n - 1)
-    sums = SerialSums(mean, median, lags).add_all(batches())
+    sums = SerialSums(mean, median, _summed_lags(n)).add_all(batches())
 
     def more(lags: int, known: np.ndarray) -> np.ndarray:
         again = SerialSums(mean, median, lags).add_all(batches())

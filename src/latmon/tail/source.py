@@ -87,8 +87,12 @@ class Digest:
     #: the series' distinct values and their exact counts, when known (the halves' counts
     #: then count the first half only)
     distinct: tuple[np.ndarray, np.ndarray] | None = None
+    #: the halves' value counts, when known (else the first pass of :meth:`batches` counts)
     half_counts: HalfCounts | None = None
     _counted: bool = field(default=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._counted = self.half_counts is not None
 
     def maximum(self) -> float:
         return float(self.high)
@@ -108,6 +112,12 @@ class Digest:
             yield chunk
         if counter is not None and counter.at == self.n and not self._counted:
             self.half_counts = counter.result()
+            self._counted = True
+
+    def set_half_counts(self, counts: HalfCounts | None) -> None:
+        """The halves' value counts, known without a pass (None: the pass counts them)."""
+        if counts is not None:
+            self.half_counts = counts
             self._counted = True
 
     def counts(self) -> HalfCounts:
