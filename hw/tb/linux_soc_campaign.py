@@ -421,14 +421,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     configs = [(m, ld == "load", 0, True, args.rounds) for m in models for ld in loads]
     configs += [(models[0], False, n, False, args.nop_rounds) for n in nops]
     try:
-        # the checkpoints first, one model at a time (each boot waits for its kernel)
+        # the parts first, one at a time (a kernel build is make -j2), then the boots to the
+        # checkpoints --jobs at a time (one simulator each)
+        linux_soc.build_firmware()
+        linux_soc.build_initramfs(linux_soc.build_init())
+        linux_soc.build_sim()
         for m in models:
-            ck = linux_soc.checkpoint(m, timeout_s=args.timeout)
-            print(
-                f"linux-soc: {m}: checkpoint at cycle {ck.boot_cycles} "
-                f"(boot: {ck.wall_s:.1f} s wall, {ck.cpu_s:.1f} s CPU)",
-                flush=True,
-            )
+            linux_soc.build_kernel(m)
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            boots = [pool.submit(linux_soc.checkpoint, m, timeout_s=args.timeout) for m in models]
+            for m, f in zip(models, boots, strict=True):
+                ck = f.result()
+                print(
+                    f"linux-soc: {m}: checkpoint at cycle {ck.boot_cycles} "
+                    f"(boot: {ck.wall_s:.1f} s wall, {ck.cpu_s:.1f} s CPU)",
+                    flush=True,
+                )
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = [
                 pool.submit(
