@@ -46,6 +46,11 @@ def rank(values: Sequence[int], q: float) -> int:
     return s[int(k) - 1]
 
 
+def config_name(model: str, load: bool, nops: int, kernel: bool) -> str:
+    """The run's folder under --out and its scenario name."""
+    return f"{model}-{'load' if load else 'idle'}" + ("" if kernel else f"-user-nops{nops}")
+
+
 def run_config(
     out: Path,
     model: str,
@@ -57,7 +62,7 @@ def run_config(
     reuse: bool = False,
     kernel: bool = True,
 ) -> dict[str, object]:
-    name = f"{model}-{'load' if load else 'idle'}" + ("" if kernel else f"-user-nops{nops}")
+    name = config_name(model, load, nops, kernel)
     params = linux_soc.Params(
         rounds=rounds, nops=nops, gap=gap, load=load, kernel=kernel, config=name
     )
@@ -403,6 +408,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="analyse the runs already in --out (boot.json) instead of rerunning",
     )
+    parser.add_argument(
+        "--no-run",
+        action="store_true",
+        help="analyse only the runs already in --out (boot.json), simulate nothing: the "
+        "configurations without a finished run are left out of the tables (and named)",
+    )
     args = parser.parse_args(argv)
     models = [m for m in args.models.split(",") if m]
     loads = [ld for ld in args.loads.split(",") if ld]
@@ -420,15 +431,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_start = os.getloadavg()
     configs = [(m, ld == "load", 0, True, args.rounds) for m in models for ld in loads]
     configs += [(models[0], False, n, False, args.nop_rounds) for n in nops]
+    ftrace_name = f"{models[0]}-idle-ftrace"
+    if args.no_run:
+        args.reuse = True
+        missing = [
+            config_name(m, load, n, kernel)
+            for m, load, n, kernel, _ in configs
+            if linux_soc.read_boot(args.out / config_name(m, load, n, kernel)) is None
+        ]
+        if args.ftrace_rounds > 0 and linux_soc.read_boot(args.out / ftrace_name) is None:
+            missing.append(ftrace_name)
+            args.ftrace_rounds = 0
+        configs = [c for c in configs if config_name(*c[:4]) not in missing]
+        if missing:
+            print(f"linux-soc: not run, left out: {', '.join(missing)}", flush=True)
     try:
-        # the checkpoints first, one model at a time (each boot waits for its kernel)
-        for m in models:
-            ck = linux_soc.checkpoint(m, timeout_s=args.timeout)
-            print(
-                f"linux-soc: {m}: checkpoint at cycle {ck.boot_cycles} "
-                f"(boot: {ck.wall_s:.1f} s wall, {ck.cpu_s:.1f} s CPU)",
-                flush=True,
-            )
+        # the parts first, one at a time (a kernel build is make -j2), then the boots to the
+        # checkpoints --jobs at a time (one simulator each)
+        ck_models = sorted({c[0] for c in configs}, key=models.index)
+        linux_soc.build_firmware()
+        linux_soc.build_initramfs(linux_soc.build_init())
+        linux_soc.build_sim()
+        for m in ck_models:
+            linux_soc.build_kernel(m)
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            boots = [
+                pool.submit(linux_soc.checkpoint, m, timeout_s=args.timeout) for m in ck_models
+            ]
+            for m, f in zip(ck_models, boots, strict=True):
+                ck = f.result()
+                print(
+                    f"linux-soc: {m}: checkpoint at cycle {ck.boot_cycles} "
+                    f"(boot: {ck.wall_s:.1f} s wall, {ck.cpu_s:.1f} s CPU)",
+                    flush=True,
+                )
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = [
                 pool.submit(

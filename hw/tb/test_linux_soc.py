@@ -2,8 +2,9 @@
 tree), the cross-check and the stage split are right on known traces, and the smoke test: the
 PREEMPT_NONE kernel, restored from its checkpoint after the boot (make linux-soc-checkpoint, a
 prerequisite of make test, boots it once), measures 100 interrupts of each path through
-/dev/uioN and the kernel's handler, 0 mismatches against the bus and irq record; and 7 no-ops
-before the user-space store move each sample by exactly 7 cycles."""
+/dev/uioN and the kernel's handler, 0 mismatches against the bus and irq record, every user-space
+raise finding /init asleep in poll(); and 7 no-ops before the user-space store move each sample
+by exactly 7 cycles."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import linux_soc
 from linux_soc_check import check, pairs, read_trace
 from linux_soc_ftrace import compare, read_ftrace
-from linux_soc_stages import STAGES, decompose, took_interrupt, windows
+from linux_soc_stages import STAGES, decompose, path_of, took_interrupt, windows, woken
 
 TRACE = """\
 100 K
@@ -174,7 +175,9 @@ def test_smoke_the_kernel_and_user_paths_from_the_checkpoint(tmp_path: Path) -> 
     assert ev.kernel is not None and ev.user is not None and ev.checkpoint is not None
     ws = windows(boot.trace)
     assert len(ws) == 200
-    assert all(took_interrupt(w, "kernel-ack" if w.line else "user-ack") for w in ws)
+    assert all(took_interrupt(w, path_of(w.line)) for w in ws)
+    # /init arms the line just before poll(): every raise finds it asleep there
+    assert all(woken(w) for w in ws if path_of(w.line) == "user-ack")
 
 
 @pytest.mark.sim

@@ -52,6 +52,7 @@
 #define TRAFFIC_GAP	 0x0Cu
 #define TRAFFIC_SEED	 0x10u
 #define BATCH		 1000u
+#define CONSOLE_BUF	 4096u
 #define KERNEL_MARGIN_NS 200000u
 #define MAX_NOPS	 255u
 #define PARAM_REQUEST	 0x434B5054u /* "CKPT" */
@@ -68,11 +69,14 @@ struct run {
 	volatile uint32_t *irqgen, *traffic;
 	uint32_t trace[BATCH];
 	uint64_t writer_mem[2048]; /* latmon_log_writer_size(2), checked below */
+	struct console_buf {
+		size_t len;
+		char data[CONSOLE_BUF];
+	} out;
 };
 
-static int console_sink(void *ctx, const char *data, size_t len)
+static int write_all(const char *data, size_t len)
 {
-	(void)ctx;
 	while (len) {
 		ssize_t n = write(1, data, len);
 
@@ -81,6 +85,32 @@ static int console_sink(void *ctx, const char *data, size_t len)
 		data += n;
 		len -= (size_t)n;
 	}
+	return 0;
+}
+
+/* The log's lines go to the console CONSOLE_BUF bytes per write(): a write() per line (about 25
+ * bytes) cost about 10,000 cycles more than its bytes (docs/hw/linux-soc.md). The log is written
+ * after the measurement of a batch, never inside a measured window; console_flush() ends each
+ * batch's output. */
+static int console_flush(struct console_buf *b)
+{
+	int err = write_all(b->data, b->len);
+
+	b->len = 0;
+	return err;
+}
+
+static int console_sink(void *ctx, const char *data, size_t len)
+{
+	struct console_buf *b = ctx;
+	int err;
+
+	if (b->len + len > sizeof b->data && (err = console_flush(b)))
+		return err;
+	if (len > sizeof b->data)
+		return write_all(data, len);
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
 	return 0;
 }
 
@@ -160,8 +190,10 @@ static int log_batch(struct run *r, struct latmon_dev *dev, struct latmon_log_wr
 						  { "ignored", st.ignored },
 						  { "trace_lost", st.trace_lost } };
 
-		return latmon_log_counters(w, id, c, sizeof c / sizeof c[0]);
+		if ((err = latmon_log_counters(w, id, c, sizeof c / sizeof c[0])))
+			return err;
 	}
+	return console_flush(&r->out);
 }
 
 static int start_core(struct latmon_dev *dev)
@@ -227,26 +259,29 @@ static int measure_user(struct run *r, const struct params *prm, struct latmon_l
 			 * line, the process acknowledges later). Unmasking delivers that request at
 			 * once, during write(); it finds the line low, so the kernel's completion
 			 * latches nothing more. Consume it here, before arming, so that the raise
-			 * finds this process asleep in poll(). */
+			 * finds this process asleep in poll(); unmask again if it came. */
 			if (write(r->uio.fd, &enable, sizeof enable) != (ssize_t)sizeof enable)
 				return errno;
 			if (poll(&pfd, 1, 0) == 1 &&
-			    read(r->uio.fd, &count, sizeof count) != (ssize_t)sizeof count)
+			    (read(r->uio.fd, &count, sizeof count) != (ssize_t)sizeof count ||
+			     write(r->uio.fd, &enable, sizeof enable) != (ssize_t)sizeof enable))
 				return errno;
+			/* Arm just before poll(): the gap runs from here, so that the raise finds
+			 * this process asleep. A wake-up that finds the line low (PENDING bit 0
+			 * clear) unmasks and waits again, as a driver checks its status. */
 			r->irqgen[IRQGEN_CMP0 / 4] = r->irqgen[IRQGEN_NOW / 4] + prm->gap;
 			r->irqgen[IRQGEN_ARM / 4] = 1u;
-			/* Unmask the line (again, if the request above masked it) and wait. A
-			 * wake-up that finds the line low (PENDING bit 0 clear) waits again, as a
-			 * driver checks its status. */
-			do {
-				if (write(r->uio.fd, &enable, sizeof enable) !=
-				    (ssize_t)sizeof enable)
-					return errno;
+			for (;;) {
 				if (poll(&pfd, 1, 10000) != 1)
 					return errno ? errno : ETIMEDOUT;
 				if (read(r->uio.fd, &count, sizeof count) != (ssize_t)sizeof count)
 					return errno;
-			} while (!(r->irqgen[IRQGEN_PENDING / 4] & 1u));
+				if (r->irqgen[IRQGEN_PENDING / 4] & 1u)
+					break;
+				if (write(r->uio.fd, &enable, sizeof enable) !=
+				    (ssize_t)sizeof enable)
+					return errno;
+			}
 			nops_then_ack(prm->nops, &r->irqgen[IRQGEN_ACK0 / 4]);
 		}
 		if ((err = log_batch(r, &r->dev, w, 1, batch)))
@@ -307,7 +342,7 @@ static int dump_tracing(void)
 		return errno;
 	printf("latmon-ftrace-begin\n");
 	while ((n = read(fd, buf, sizeof buf)) > 0)
-		if ((err = console_sink(0, buf, (size_t)n)))
+		if ((err = write_all(buf, (size_t)n)))
 			break;
 	close(fd);
 	printf("latmon-ftrace-end\n");
@@ -420,7 +455,9 @@ int main(int argc, char **argv)
 	}
 	if (prm.load)
 		start_load(r);
-	err = latmon_log_writer_init(&w, r->writer_mem, sizeof r->writer_mem, 2, console_sink, 0);
+	r->out.len = 0;
+	err = latmon_log_writer_init(&w, r->writer_mem, sizeof r->writer_mem, 2, console_sink,
+				     &r->out);
 	if (!err) {
 		struct latmon_log_kv header[] = {
 			{ "source", "latmon-linux-soc" },
@@ -443,6 +480,8 @@ int main(int argc, char **argv)
 			err = measure_user(r, &prm, w);
 		if (!err)
 			err = latmon_log_end(w);
+		if (console_flush(&r->out) && !err)
+			err = EIO;
 	}
 	if (!err && prm.trace && (err = dump_tracing()))
 		printf("init: the trace: %s\n", latmon_strerror(err));
