@@ -513,13 +513,16 @@ import ctypes, os, sys, time
 os.sched_setaffinity(0, {int(sys.argv[1])})
 ctypes.CDLL(None).prctl(15, b"latmon-busy", 0, 0, 0)
 os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(99))
+c = time.thread_time_ns()
 time.sleep(float(sys.argv[2]))
+wake = time.monotonic_ns()
+across = time.thread_time_ns() - c  # its way out of the sleep is inside: the earliest switch-in
 t0 = time.monotonic_ns()
 while time.monotonic_ns() - t0 < 3_000_000:
     pass
 t1 = time.monotonic_ns()
 os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
-print(t0, t1, flush=True)
+print(wake - across, t0, t1, flush=True)
 """
 
 CATCHER = """
@@ -544,14 +547,33 @@ def test_threshold_action_runs_once_for_a_provoked_busy_loop_and_the_run_goes_on
     wake-up (its expiry within the loop's first ms: at least 2 ms late) past the 1.5 ms
     threshold: that event gets its trace saved, its shell command run and its
     signal sent exactly once, and the measurement goes on to its end. Other spikes of this VM
-    may cross the threshold too; each is then one event with one of each action."""
+    may cross the threshold too; each is then one event with one of each action. When one came
+    just before the loop, its actions may still run when the loop's wake-up crosses the
+    threshold: that sample is then counted, not an event (docs/latprobe.md). The shell command
+    writes the time it ends; when it ended less than 100 ms (its reaping and the trace's re-arm)
+    before the loop's window, the test tries again, three times at most."""
+    for attempt in range(3):
+        if threshold_run(latprobe, tmp_path / f"attempt{attempt}"):
+            return
+    pytest.fail("three times another event's actions still ran when the busy loop came")
+
+
+REARM_NS = 100_000_000
+
+
+def threshold_run(latprobe: Path, tmp_path: Path) -> bool:
+    """One run; False when an earlier event's actions may still have run at the loop."""
+    tmp_path.mkdir()
     events_file, trace = tmp_path / "events", tmp_path / "thr.trace"
     catcher = subprocess.Popen([sys.executable, "-c", CATCHER], stdout=subprocess.PIPE, text=True)
     assert catcher.stdout is not None and catcher.stdout.readline().strip() == "ready"
     js = tmp_path / "t.json"
-    cmd = "echo $LATPROBE_EVENT $LATPROBE_CPU $LATPROBE_T_NS $LATPROBE_LATENCY_NS >> " + str(
-        events_file
+    # the last field: CLOCK_REALTIME when the command ends, in ns
+    cmd = (
+        "echo $LATPROBE_EVENT $LATPROBE_CPU $LATPROBE_T_NS $LATPROBE_LATENCY_NS $(date +%s%N) >> "
+        + str(events_file)
     )
+    realtime_minus_mono = time.clock_gettime_ns(time.CLOCK_REALTIME) - time.monotonic_ns()
     proc = subprocess.Popen(
         argv(
             [str(latprobe), "-a", str(MEASURED), "-p", "95", "-i", "1ms", "-D", "4s"],
@@ -579,7 +601,8 @@ def test_threshold_action_runs_once_for_a_provoked_busy_loop_and_the_run_goes_on
                 p.kill()
                 p.wait()
     assert proc.returncode == 0, stderr
-    busy_from, busy_to = (int(x) for x in busy.stdout.split())
+    # the earliest the helper can have been switched in, its loop's start and end
+    switch_in, busy_from, busy_to = (int(x) for x in busy.stdout.split())
     summary = json.loads(js.read_text())
     thr = summary["threshold"]
     t0 = summary["t0_mono_ns"]
@@ -590,21 +613,28 @@ def test_threshold_action_runs_once_for_a_provoked_busy_loop_and_the_run_goes_on
     caught = catcher.stdout.read().split()
     assert len(caught) == thr["events"]
     assert sorted(ln[0] for ln in lines) == list(range(1, len(lines) + 1))
-    # exactly one event during the busy loop (its expiry inside it), above the threshold
-    during = [ln for ln in lines if busy_from - 1_000_000 <= t0 + ln[2] <= busy_to]
-    assert len(during) == 1, (lines, busy_from - t0, busy_to - t0)
-    number, cpu, _, latency = during[0]
+    # the run went on to its end: every period of the 4 s is a wake-up or a missed one
+    cpu_summary = summary["cpus"][0]
+    assert cpu_summary["events"] + cpu_summary["missed"] == 4000
+    assert not summary["interrupted"]
+    assert thr["samples_above"] >= thr["events"]
+    # exactly one event during the busy loop (its expiry inside it, or up to a period before the
+    # helper's switch-in), above the threshold
+    window_from = min(busy_from, switch_in) - 1_000_000
+    during = [ln for ln in lines if window_from <= t0 + ln[2] <= busy_to]
+    if not during:
+        ended = [ln[4] - realtime_minus_mono for ln in lines if t0 + ln[2] < window_from]
+        if ended and max(ended) + REARM_NS > window_from:
+            return False
+    assert len(during) == 1, (lines, window_from - t0, busy_to - t0)
+    number, cpu, _, latency, _ = during[0]
     assert cpu == MEASURED and latency > 1_500_000
     # its trace was saved, with latprobe's marker and the busy loop in it
     saved = trace if number == 1 else Path(f"{trace}.{number}")
     text = saved.read_text(errors="replace")
     assert f"latprobe: threshold: cpu{MEASURED} woke {latency} ns late" in text
     assert "latmon-busy" in text
-    # and the run went on to its end: every period of the 4 s is a wake-up or a missed one
-    cpu_summary = summary["cpus"][0]
-    assert cpu_summary["events"] + cpu_summary["missed"] == 4000
-    assert not summary["interrupted"]
-    assert thr["samples_above"] >= thr["events"]
+    return True
 
 
 # ---- spike explanations: hypervisor steal and the idle state woken from ----------------------
