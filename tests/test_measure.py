@@ -10,16 +10,17 @@ import numpy as np
 from latmon.inputs.ingest import load
 from latmon.inputs.logformat import LogWriter
 from latmon.inputs.runfile import read_run, write_run
-from latmon.measure import (
+from latmon.model import (
     INTERRUPT,
     TIMER_TO_USER,
     UNSPECIFIED_PATH,
     WAKEUP,
     Measure,
+    Run,
+    Series,
     infer,
     measure_of,
 )
-from latmon.model import Run, Series
 
 
 def series(name: str, **meta: str) -> Series:

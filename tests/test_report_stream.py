@@ -17,8 +17,7 @@ import pytest
 from latmon.commands import report as report_command
 from latmon.inputs.readers import ReadOptions
 from latmon.inputs.runfile import read_run, write_run
-from latmon.measure import record_measures
-from latmon.model import Run, Series
+from latmon.model import Run, Series, record_measures
 from latmon.report import HtmlReport
 from latmon.report import stream as report_stream
 from latmon.report.stream import Digester, stream_run_file

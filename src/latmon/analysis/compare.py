@@ -28,8 +28,7 @@ import numpy as np
 
 from latmon.analysis.distribution.counts import Distribution
 from latmon.analysis.stats import PERCENTILES, Summary, number, stat_cell, summarize
-from latmon.measure import Measure, measure_of
-from latmon.model import Run, Series
+from latmon.model import Measure, Run, Series, measure_of
 from latmon.tables import Cell, Column, Table, plain
 
 QUANTILES = {"p50": 0.5, "p99": 0.99, "p99_9": 0.999}
@@ -96,7 +95,7 @@ def _per_cpu(series: Series) -> bool:
 
 def group_runs(runs: list[Run], known: dict[int, Distribution] | None = None) -> list[Group]:
     """Comparable groups, in first-seen order: first by what the series measure
-    (:func:`latmon.measure.measure_of`: quantity and path; series of different measures are
+    (:func:`latmon.model.measure_of`: quantity and path; series of different measures are
     never pooled or compared), then by scenario label: all repetitions and CPUs of a scenario
     pooled. A scenario with several other series of one measure (hardware channels) has a group
     "label / series" per series, pooled over repetitions only. ``known``: distributions the

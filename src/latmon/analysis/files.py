@@ -18,8 +18,7 @@ from latmon.analysis.stats import PERCENTILES, Summary, deadline_in_unit, summar
 from latmon.errors import InputError
 from latmon.inputs.readers import Problems, ReadOptions, cyclictest_verbose, plain
 from latmon.inputs.runfile import iter_latency, iter_samples, read_run_header
-from latmon.measure import record_measures
-from latmon.model import Run, Series
+from latmon.model import Run, Series, record_measures
 
 #: Text formats that are streamed instead of read whole.
 STREAMED_TEXT = (plain.NAME, cyclictest_verbose.NAME)

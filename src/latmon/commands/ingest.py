@@ -22,8 +22,7 @@ from latmon.inputs.ingest import check_input, detect_format, load
 from latmon.inputs.readers import ReadOptions, plain
 from latmon.inputs.readers.plain import Streamed
 from latmon.inputs.runfile import write_run, write_streamed_run
-from latmon.measure import record_measures
-from latmon.model import Run
+from latmon.model import Run, record_measures
 
 
 @click.command()

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from latmon.campaign.scenario import parse_duration_ns
-from latmon.inputs.ingest import FORMATS, load
+from latmon.inputs.ingest import FORMATS, load, load_all
 from latmon.inputs.readers import UNIT_NS, ReadOptions
 from latmon.model import Run
 
@@ -130,8 +130,13 @@ def load_each(
 
 
 def load_files(paths: list[str], fmt: str, keep_going: bool, options: ReadOptions) -> list[Run]:
-    """Every input's runs (see :func:`load_each`)."""
-    return [run for _, runs in load_each(paths, fmt, keep_going, options) for run in runs]
+    """Every input's runs, the list handed to :func:`latmon.inputs.ingest.load_all` once, with a
+    progress bar over the bytes read when the inputs are large and stderr is a terminal."""
+    sizes = [_size(p) for p in paths]
+    if not show_progress(sum(sizes), PROGRESS_BYTES):
+        return load_all(paths, fmt, keep_going, options)
+    with click.progressbar(length=sum(sizes), label="reading", file=sys.stderr) as bar:
+        return load_all(paths, fmt, keep_going, options, done=lambda i: bar.update(sizes[i]))
 
 
 def parse_deadline(deadline: str | None) -> int | None:

@@ -35,19 +35,33 @@ def load_for_report(
     held whole), what the report draws from each of its series by the series' id."""
     runs: list[Run] = []
     streamed: dict[int, StreamedSeries] = {}
+    pending: list[str] = []  # the files read whole, handed to the loader as one list
+
+    def flush() -> None:
+        if pending:
+            runs.extend(load_files(pending, fmt, keep_going, read_options))
+            pending.clear()
+
     for path in files:
         p = Path(path)
-        if (
-            fmt in ("auto", "run")
-            and p.is_file()
-            and detect_format(p) == "run"
-            and should_stream(p)
-        ):
-            run, found = stream_run_file(p, deadline_ns)
-            runs.append(run)
-            streamed.update(found)
-        else:
-            runs += load_files([path], fmt, keep_going, read_options)
+        try:
+            whole = not (
+                fmt in ("auto", "run")
+                and p.is_file()
+                and detect_format(p) == "run"
+                and should_stream(p)
+            )
+        except Exception:
+            flush()  # the files before it are read first, and fail first, in the given order
+            raise
+        if whole:
+            pending.append(path)
+            continue
+        flush()
+        run, found = stream_run_file(p, deadline_ns)
+        runs.append(run)
+        streamed.update(found)
+    flush()
     return runs, streamed
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from latmon.errors import InputError, LatmonError
@@ -29,8 +29,7 @@ from latmon.inputs.readers import (
 )
 from latmon.inputs.runfile import PARQUET_MAGIC, read_run
 from latmon.inputs.textscan import shown
-from latmon.measure import record_measures
-from latmon.model import Run
+from latmon.model import Run, RunSpec, build_run, record_measures
 
 #: the readers of the text formats
 _TEXT_READERS = (
@@ -44,6 +43,7 @@ _TEXT_READERS = (
     rtla_timerlat_hist,
     plain,
 )
+_READER_OF = {reader.NAME: reader for reader in _TEXT_READERS}
 FORMATS = (
     "auto",
     "run",
@@ -175,9 +175,9 @@ def load(
     keep_going: bool = False,
     options: ReadOptions | None = None,
 ) -> list[Run]:
-    """Read a file into one or more runs, each series with what it measures
-    (:func:`latmon.measure.record_measures`)."""
-    return [record_measures(run) for run in _read(Path(path), fmt, keep_going, options)]
+    """Read a file into one or more complete runs: the model's objects, each series with what it
+    measures (:func:`latmon.model.record_measures`)."""
+    return _read(Path(path), fmt, keep_going, options)
 
 
 #: What a path that is not a regular file is, by its file type.
@@ -215,21 +215,28 @@ def check_input(path: Path) -> None:
 
 
 def _read(path: Path, fmt: str, keep_going: bool, options: ReadOptions | None) -> list[Run]:
+    """The file's complete runs, in one pass: checked, its format detected, read, and the model
+    made here from what the reader found. A reader of a whole file returns plain data
+    (:class:`latmon.model.RunSpec`) and :func:`latmon.model.build_run` makes the objects with
+    what each series measures, in that one place; a run file and a streamed reader (plain
+    numbers, cyclictest -v) give a run, whose measures are recorded here."""
     check_input(path)
     if fmt == "auto":
         fmt = detect_format(path)
     if fmt == "run":
-        return [read_run(path)]
+        return [record_measures(read_run(path))]
     opts = options or ReadOptions()
     opts.keep_going = keep_going
     problems = Problems(str(path), keep_going)  # the reader adds to it; its runs carry it
-    for reader in _TEXT_READERS:
-        if fmt == reader.NAME:
-            runs: list[Run] = reader.read(path, opts, problems)
-            return runs
+    found: Sequence[Run | RunSpec]
     if fmt == jitterdebugger.RAW_NAME:
-        return jitterdebugger.read_raw(path, opts, problems)
-    raise LatmonError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        found = jitterdebugger.read_raw(path, opts, problems)
+    else:
+        reader = next((r for r in _TEXT_READERS if fmt == r.NAME), None)
+        if reader is None:
+            raise LatmonError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        found = reader.read(path, opts, problems)
+    return [record_measures(run) if isinstance(run, Run) else build_run(run) for run in found]
 
 
 def load_all(
@@ -237,10 +244,15 @@ def load_all(
     fmt: str = "auto",
     keep_going: bool = False,
     options: ReadOptions | None = None,
+    done: Callable[[int], None] | None = None,
 ) -> list[Run]:
-    """Read every file; raises on the first unreadable file (strict or not: a file that is not
-    an input at all is a user error). With keep_going, damaged logs yield their valid part."""
+    """Read every file, in order, into complete runs: the file list is handed over once and the
+    runs come back once. Raises on the first unreadable file (strict or not: a file that is not
+    an input at all is a user error). With keep_going, damaged logs yield their valid part.
+    ``done(i)`` is called when the i-th file has been read (a progress bar)."""
     runs: list[Run] = []
-    for path in paths:
-        runs.extend(load(path, fmt, keep_going, options))
+    for i, path in enumerate(paths):
+        runs.extend(_read(Path(path), fmt, keep_going, options))
+        if done is not None:
+            done(i)
     return runs

@@ -13,8 +13,7 @@ from latmon.analysis.distribution.counts import Distribution
 from latmon.analysis.distribution.ranks import nearest_rank
 from latmon.analysis.files import series_stats
 from latmon.analysis.stats import CONFIDENCE, PERCENTILES, Summary
-from latmon.measure import Measure, measure_of
-from latmon.model import Run, Series
+from latmon.model import Measure, Run, Series, measure_of
 from latmon.report.stream import StreamedSeries
 from latmon.tables import say_ns
 

@@ -2,7 +2,7 @@
 
 ``HtmlReport`` writes one self-contained HTML file whose first screen answers the question "does
 each configuration meet its deadline, and which is best?": per measure (what the series measure:
-quantity and path, :mod:`latmon.measure`) a verdict table ranked best first — verdict, worst case,
+quantity and path, :mod:`latmon.model`) a verdict table ranked best first — verdict, worst case,
 margin, the highest percentile that the samples bound with its 95 % interval, configurations
 whose intervals overlap tied (:func:`rank_rows`). Then, per measure,
 the configurations compared (only series of one measure are compared), interactive figures

@@ -1,12 +1,13 @@
 """Readers of third-party formats, one module per format, all producing the run model.
 
-Each module has ``NAME`` and ``read(path, options, problems) -> list[Run]``; which reader a file
-goes to is decided once, from its content, by :func:`latmon.inputs.ingest.detect_format`, which
-also hands the reader the file's :class:`Problems`. Errors name the file, the line and the
-problem; with ``options.keep_going`` a reader keeps what is valid and records each problem in the
-run. A reader that reads the whole file at once describes what it found as plain data and has
-:func:`latmon.model.build_run` make the model objects, once, at its end; the streamed readers
-(plain numbers, cyclictest -v) make their run first and fill it as they stream.
+Each module has ``NAME`` and ``read(path, options, problems)``; which reader a file goes to is
+decided once, from its content, by :func:`latmon.inputs.ingest.detect_format`, which also hands
+the reader the file's :class:`Problems`. Errors name the file, the line and the problem; with
+``options.keep_going`` a reader keeps what is valid and records each problem in the run. A reader
+that reads the whole file at once returns what it found as plain data
+(:class:`latmon.model.RunSpec`), and the loader has :func:`latmon.model.build_run` make the
+model objects, in one place; the streamed readers (plain numbers, cyclictest -v) make their run
+first and fill it as they stream.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ import numpy as np
 
 from latmon.inputs.readers import LIMIT, Problems, ReadOptions, us_or_ns
 from latmon.inputs.textscan import shown
-from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
+from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "cyclictest-hist"
 
@@ -41,7 +41,7 @@ _SUMMARY = re.compile(
 _THREAD = re.compile(r"^# Thread (\d+):((?:\s+\d+)*)(?:\s+#\s+(\d+) others)?\s*$")
 
 
-def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
     text = path.read_text(errors="replace")
     unit_ns = us_or_ns(options, str(path), "cyclictest histograms")
     rows: dict[int, list[int]] = {}
@@ -156,4 +156,4 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     }
     if foreign:
         meta["foreign_lines"] = str(foreign)
-    return [build_run(meta, series, str(path), problems.items)]
+    return [RunSpec(meta=meta, series=series, path=str(path), problems=problems.items)]

@@ -20,7 +20,7 @@ import numpy as np
 
 from latmon.errors import InputError
 from latmon.inputs.readers import LIMIT, Problems, ReadOptions
-from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
+from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "cyclictest-json"
 
@@ -39,7 +39,7 @@ def _int(problems: Problems, where: str, value: Any) -> int | None:
     return value
 
 
-def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
     text = path.read_text(errors="replace")
     try:
         doc = json.loads(text)
@@ -139,4 +139,4 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
         meta["kernel"] = f"{sysinfo.get('release', '')} {sysinfo.get('version', '')}".strip()
     if "return_code" in doc:
         meta["return_code"] = str(doc["return_code"])
-    return [build_run(meta, series, str(path), problems.items)]
+    return [RunSpec(meta=meta, series=series, path=str(path), problems=problems.items)]

@@ -24,7 +24,7 @@ import numpy as np
 
 from latmon.errors import InputError
 from latmon.inputs.readers import LIMIT, UNIT_NS, Problems, ReadOptions
-from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
+from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "hdr-log"
 INTERVAL = re.compile(
@@ -42,7 +42,7 @@ def _decode(payload: str):  # type: ignore[no-untyped-def]
     return HdrHistogram.decode(payload)
 
 
-def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
     try:
         import hdrh.histogram  # noqa: F401  (the decoder)
     except ImportError:
@@ -100,7 +100,7 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     meta = {"source": "hdrhistogram", "format": NAME, "unit_assumed": options.input_unit or "ns"}
     if start_time:
         meta["start_time"] = start_time
-    return [build_run(meta, series, str(path), problems.items)]
+    return [RunSpec(meta=meta, series=series, path=str(path), problems=problems.items)]
 
 
 def _series(path: str, name: str, h: object, factor: int, intervals: int) -> SeriesSpec:

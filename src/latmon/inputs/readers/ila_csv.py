@@ -25,7 +25,7 @@ import numpy as np
 
 from latmon.errors import InputError
 from latmon.inputs.readers import LIMIT, Problems, ReadOptions
-from latmon.model import Run, SeriesSpec, build_run
+from latmon.model import RunSpec, SeriesSpec
 
 NAME = "ila-csv"
 
@@ -54,7 +54,7 @@ def _bit(text: str) -> int:
     return int(text, 16) & 1 if text else 0
 
 
-def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
     if not options.clock_hz:
         raise InputError(str(path), None, "an ILA capture needs the sample clock: give --clock-hz")
     rows = list(csv.reader(io.StringIO(path.read_text(errors="replace"))))
@@ -116,4 +116,4 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
         counters={"events": len(latencies), "overruns": overruns, "ignored": ignored, "cut": cut},
     )
     meta = {"source": "ila", "format": NAME, "irq": header[irq_col], "ack": header[ack_col]}
-    return [build_run(meta, [series], str(path), problems.items)]
+    return [RunSpec(meta=meta, series=[series], path=str(path), problems=problems.items)]

@@ -22,7 +22,7 @@ import numpy as np
 
 from latmon.errors import InputError
 from latmon.inputs.readers import LIMIT, Problems, ReadOptions, us_or_ns
-from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
+from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "jitterdebugger"
 RAW_NAME = "jitterdebugger-raw"
@@ -61,7 +61,7 @@ def _unit_ns(doc: dict[str, object], problems: Problems) -> int:
     return int(res)
 
 
-def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
     doc = _load_json(path)
     unit_ns = _unit_ns(doc, problems)
     cpus = doc["cpu"]
@@ -125,10 +125,10 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
         "kernel": f"{sysinfo.get('release', '')} {sysinfo.get('version', '')}".strip(),
         "input_unit": "ns" if unit_ns == 1 else "us",
     }
-    return [build_run(meta, series, str(path), problems.items)]
+    return [RunSpec(meta=meta, series=series, path=str(path), problems=problems.items)]
 
 
-def read_raw(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+def read_raw(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
     data = path.read_bytes()
     if options.input_unit:
         unit_ns = us_or_ns(options, str(path), "jitterdebugger samples")
@@ -175,4 +175,4 @@ def read_raw(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
         "format": RAW_NAME,
         "input_unit": "ns" if unit_ns == 1 else "us",
     }
-    return [build_run(meta, series, str(path), problems.items)]
+    return [RunSpec(meta=meta, series=series, path=str(path), problems=problems.items)]

@@ -11,14 +11,14 @@ import numpy as np
 from latmon.errors import InputError
 from latmon.inputs.logformat import LogRun, LogSeries, read_file
 from latmon.inputs.readers import Problems, ReadOptions
-from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
+from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "latmon-log"
 #: header keys that describe a series (a run's value is the default of its series)
 _SERIES_KEYS = ("unit", "clock_hz", "resolution")
 
 
-def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
     """Every run of the log; with ``options.keep_going`` the valid part of a damaged one. The
     format module checks the records (CRC, damage rules) and lists each log's problems."""
     return [run_from_log(log) for log in read_file(path, keep_going=options.keep_going)]
@@ -88,13 +88,13 @@ def series_from_log(log: LogRun, s: LogSeries) -> SeriesSpec:
     )
 
 
-def run_from_log(log: LogRun) -> Run:
-    """Convert one latmon-log into the run model."""
+def run_from_log(log: LogRun) -> RunSpec:
+    """One latmon-log as the run model's plain data."""
     if "source" not in log.meta:
         raise InputError(f"{log.path}:{log.first_line}", None, "the log header has no source=")
-    return build_run(
-        {k: v for k, v in log.meta.items() if k not in _SERIES_KEYS},
-        [series_from_log(log, s) for s in log.series],
-        log.path,
-        [str(p) for p in log.problems],
+    return RunSpec(
+        meta={k: v for k, v in log.meta.items() if k not in _SERIES_KEYS},
+        series=[series_from_log(log, s) for s in log.series],
+        path=log.path,
+        problems=[str(p) for p in log.problems],
     )

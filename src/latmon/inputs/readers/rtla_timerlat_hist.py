@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from latmon.inputs.readers import LIMIT, Problems, ReadOptions
-from latmon.model import HistogramSpec, Run, SeriesSpec, build_run
+from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "rtla-timerlat-hist"
 
@@ -39,7 +39,7 @@ _CONTEXT = {"IRQ": "irq", "Thr": "thread", "Usr": "user"}
 _SUMMARY = ("over", "count", "min", "avg", "max")
 
 
-def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
+def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
     text = path.read_text(errors="replace")
     unit_ns = 1_000
     columns: list[tuple[str, int]] | None = None
@@ -133,4 +133,4 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[Run]:
     }
     if duration:
         meta["duration"] = duration
-    return [build_run(meta, series, str(path), problems.items)]
+    return [RunSpec(meta=meta, series=series, path=str(path), problems=problems.items)]
