@@ -33,6 +33,15 @@ UNITS = ("ns", "cycles")
 INT64 = np.int64
 
 
+def ns_per_unit(unit: str, clock_hz: int | None) -> Fraction:
+    """Exact nanoseconds per unit: 1 for ns, 1e9 / clock_hz for cycles; the one conversion of
+    a unit to ns (a series and a distribution both say theirs through it)."""
+    if unit == "ns":
+        return Fraction(1)
+    assert clock_hz
+    return Fraction(1_000_000_000, clock_hz)
+
+
 @dataclass
 class Histogram:
     """Counts of values in bins [lo[i], hi[i]), sorted by lo, not overlapping.
@@ -143,11 +152,8 @@ class Series:
 
     @property
     def ns_per_unit(self) -> Fraction:
-        """Exact nanoseconds per unit: 1 for ns, 1e9 / clock_hz for cycles."""
-        if self.unit == "ns":
-            return Fraction(1)
-        assert self.clock_hz
-        return Fraction(1_000_000_000, self.clock_hz)
+        """Exact nanoseconds per unit (:func:`ns_per_unit`)."""
+        return ns_per_unit(self.unit, self.clock_hz)
 
 
 @dataclass

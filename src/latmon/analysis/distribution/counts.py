@@ -44,6 +44,7 @@ from latmon.analysis.distribution.refine import exact_values
 from latmon.analysis.distribution.sparse import SparseBins
 from latmon.analysis.distribution.spread import variance_bounds
 from latmon.analysis.exact import exact_sums, sqrt_rational
+from latmon.model import ns_per_unit
 
 if TYPE_CHECKING:
     from latmon.model import Histogram, Series
@@ -76,11 +77,8 @@ class Distribution:
 
     @property
     def ns_per_unit(self) -> Fraction:
-        """Exact nanoseconds per unit."""
-        if self.unit == "ns":
-            return Fraction(1)
-        assert self.clock_hz
-        return Fraction(1_000_000_000, self.clock_hz)
+        """Exact nanoseconds per unit (:func:`latmon.model.ns_per_unit`)."""
+        return ns_per_unit(self.unit, self.clock_hz)
 
     def add(self, values: np.ndarray) -> None:
         """Count a batch of integer samples."""
