@@ -45,12 +45,13 @@ regs-check: setup
 	done; echo "regs-check: generated register files are up to date"
 
 ## bitstream: the example LiteX SoC with latmon for BOARD (colorlight_i5), open flow (yowasp);
-## build/litex/$(BOARD)/gateware/: the bitstream and nextpnr's report (Fmax, resources)
+## build/litex/$(BOARD)/gateware/: the bitstream and nextpnr's report (Fmax, resources); the
+## figures recorded in hw/litex/bitstream.json and docs/boards.md's bitstream tables written from them
 BOARD ?= colorlight_i5
 .PHONY: bitstream
 bitstream: setup sw-all
 	$(PY) hw/litex/soc.py --board $(BOARD) --output-dir $(BUILD)/litex/$(BOARD) --build
-	$(PY) hw/litex/report.py $(BUILD)/litex/$(BOARD)
+	$(PY) hw/litex/report.py $(BUILD)/litex/$(BOARD) --publish
 
 ## litex-sim: the suite's image on the LiteX SoC with latmon's test fabric in LiteX's simulator
 ## and on the virtual SoC (one hart each), side by side with the bus paths' costs;

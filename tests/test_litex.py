@@ -176,3 +176,50 @@ def test_a_tool_of_the_open_flow_is_stopped_at_its_limit(tmp_path: Path) -> None
         ("yosys", 0, False),
     ]
     assert 1.0 <= runs[0]["wall_s"] < 30
+
+
+def test_the_bitstream_tables_in_boards_md_are_the_recorded_figures() -> None:
+    """docs/boards.md's bitstream tables are what `make bitstream` recorded last,
+    hw/litex/bitstream.json, rendered by hw/litex/report.py (no build here)."""
+    import subprocess
+
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "hw" / "litex" / "report.py"), "--check-page"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    import json
+
+    recorded = json.loads((ROOT / "hw" / "litex" / "bitstream.json").read_text())
+    page = (ROOT / "docs" / "boards.md").read_text()
+    for board, rec in recorded.items():
+        assert f"`make bitstream BOARD={board}` ({rec['bitstream']})" in page
+        for clock, f in rec["fmax"].items():
+            assert f"| {clock} | {f['achieved']:.1f} | {f['constraint']:.1f} |" in page
+
+
+def test_the_bitstream_report_reads_nextpnrs_report_and_fails_a_missed_clock(
+    tmp_path: Path,
+) -> None:
+    """report.py takes the clocks and resources from nextpnr's own JSON report and the times
+    from the build's records, and fails (exit 1, nothing recorded) when a clock misses."""
+    import json
+    import subprocess
+
+    gateware = tmp_path / "gateware"
+    gateware.mkdir()
+    (gateware / "board.bit").write_bytes(b"\0")
+    fmax = {"sys": {"achieved": 59.4, "constraint": 60.0}}
+    utilization = {"TRELLIS_COMB": {"used": 100, "available": 400}}
+    (gateware / "nextpnr-report.json").write_text(
+        json.dumps({"fmax": fmax, "utilization": utilization})
+    )
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "hw" / "litex" / "report.py"), str(tmp_path), "--publish"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 1
+    assert "a clock misses its constraint" in run.stderr
+    text = (tmp_path / "bitstream.md").read_text()
+    assert "| sys | 59.4 | 60.0 | NO |" in text
+    assert "| LUT4 (logic cells) | 100 | 400 | 25.0 |" in text
