@@ -61,7 +61,9 @@ static inline double latmon_hsum(latmon_v4 v)
 #define LATMON_LAG8 1
 typedef double latmon_v8 __attribute__((vector_size(64)));
 
-__attribute__((target("arch=x86-64-v4")))
+#define LATMON_V4 __attribute__((target("arch=x86-64-v4")))
+
+LATMON_V4
 static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sums)
 {
 	latmon_v8 s[8];
@@ -90,8 +92,7 @@ static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sum
  * at a time share the loads of a[i..i+8), two vectors each: eight independent sums (eight lags
  * at a time where the CPU has AVX-512: latmon_lag8, the same sums). */
 LATMON_CLONES
-static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, double *sums,
-			     int lag8)
+static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, double *sums, int lag8)
 {
 	Py_ssize_t k = 0;
 #ifdef LATMON_LAG8
