@@ -5,15 +5,21 @@
  * (the segments: the timeline's buckets, the tail's blocks and the halves, cut where any of them
  * starts). Its numpy twin in Digester gives the same where this cannot be compiled.
  *
- * scan(x, cuts, low, low_at, high, high_at) -> int
+ * And the offsets of the samples at or above a floor given per segment (the candidates for the
+ * pools of largest values, once a pool is full).
+ *
+ * scan(x, cuts, low, low_at, high, high_at, floors, picked) -> (int, int)
  *   x: int64 buffer, the batch;
  *   cuts: int64 buffer of m + 1 offsets into x, increasing, cuts[0] = 0, cuts[m] = len(x):
  *         segment s is x[cuts[s]..cuts[s + 1]) and is not empty;
  *   low, low_at, high, high_at: int64, writable, m entries each: segment s's lowest value and
  *         the offset in x of its first occurrence, its highest value and the offset of its
- *         first occurrence.
- * Returns the sum of x as a Python int (exact: summed in 128 bits); TypeError/ValueError for a
- * bad argument.
+ *         first occurrence;
+ *   floors: int64, m entries: segment s's floor;
+ *   picked: int64, writable, len(x) entries: the offsets i of the samples with x[i] >= the
+ *         floor of their segment, in increasing order, from the start.
+ * Returns (the sum of x as a Python int, exact: summed in 128 bits; how many were picked);
+ * TypeError/ValueError for a bad argument.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -61,6 +67,31 @@ static Py_ssize_t latmon_first(const int64_t *x, Py_ssize_t a, Py_ssize_t b, int
 		if (x[i] == v)
 			return i;
 	return b; /* not reached: v is one of x[a..b) */
+}
+
+/* the offsets of x[a..b) at or above floor to out[k..), in order: 64 samples tested at a time
+ * (vectorised), those of a block with one picked one by one; returns the new k */
+LATMON_CLONES
+static Py_ssize_t latmon_pick(const int64_t *x, Py_ssize_t a, Py_ssize_t b, int64_t floor,
+			      int64_t *out, Py_ssize_t k)
+{
+	Py_ssize_t i = a;
+	for (; i + 64 <= b; i += 64) {
+		int hit = 0;
+		for (int j = 0; j < 64; j++)
+			hit |= x[i + j] >= floor;
+		if (!hit)
+			continue;
+		for (Py_ssize_t j = i; j < i + 64; j++) {
+			out[k] = j;
+			k += x[j] >= floor;
+		}
+	}
+	for (; i < b; i++) {
+		out[k] = i;
+		k += x[i] >= floor;
+	}
+	return k;
 }
 
 /* lowest and highest of x[a..b) with their first offsets, and the segment's exact sum: the
@@ -119,11 +150,12 @@ static PyObject *latmon_int128(__int128 v)
 
 static PyObject *latmon_digest_scan(PyObject *self, PyObject *args)
 {
-	PyObject *xo, *cutso, *lowo, *lowato, *higho, *highato;
-	Py_buffer x, cuts, low, low_at, high, high_at;
+	PyObject *xo, *cutso, *lowo, *lowato, *higho, *highato, *floorso, *pickedo;
+	Py_buffer x, cuts, low, low_at, high, high_at, floors, picked;
 	PyObject *result = NULL;
 	(void)self;
-	if (!PyArg_ParseTuple(args, "OOOOOO", &xo, &cutso, &lowo, &lowato, &higho, &highato))
+	if (!PyArg_ParseTuple(args, "OOOOOOOO", &xo, &cutso, &lowo, &lowato, &higho, &highato,
+			      &floorso, &pickedo))
 		return NULL;
 	if (latmon_buffer(xo, &x, 0, "x") < 0)
 		return NULL;
@@ -137,14 +169,18 @@ static PyObject *latmon_digest_scan(PyObject *self, PyObject *args)
 		goto release_low_at;
 	if (latmon_buffer(highato, &high_at, 1, "high_at") < 0)
 		goto release_high;
+	if (latmon_buffer(floorso, &floors, 0, "floors") < 0)
+		goto release_high_at;
+	if (latmon_buffer(pickedo, &picked, 1, "picked") < 0)
+		goto release_floors;
 
 	Py_ssize_t n = x.len / 8, m = cuts.len / 8 - 1;
 	const int64_t *xv = x.buf, *cv = cuts.buf;
 	if (m < 1 || low.len / 8 != m || low_at.len / 8 != m || high.len / 8 != m ||
-	    high_at.len / 8 != m) {
-		PyErr_SetString(
-		    PyExc_ValueError,
-		    "cuts needs m + 1 >= 2 offsets, low, low_at, high and high_at m each");
+	    high_at.len / 8 != m || floors.len / 8 != m || picked.len / 8 != n) {
+		PyErr_SetString(PyExc_ValueError,
+				"cuts needs m + 1 >= 2 offsets; low, low_at, high, "
+				"high_at and floors m each; picked len(x)");
 		goto release_all;
 	}
 	if (cv[0] != 0 || cv[m] != n) {
@@ -158,13 +194,25 @@ static PyObject *latmon_digest_scan(PyObject *self, PyObject *args)
 		}
 	}
 	int64_t *lv = low.buf, *lav = low_at.buf, *hv = high.buf, *hav = high_at.buf;
+	const int64_t *fv = floors.buf;
+	int64_t *pv = picked.buf;
 	__int128 total = 0;
+	Py_ssize_t k = 0;
 	Py_BEGIN_ALLOW_THREADS;
-	for (Py_ssize_t s = 0; s < m; s++)
+	for (Py_ssize_t s = 0; s < m; s++) {
 		total += latmon_segment(xv, cv[s], cv[s + 1], lv + s, lav + s, hv + s, hav + s);
+		if (hv[s] >= fv[s])
+			k = latmon_pick(xv, cv[s], cv[s + 1], fv[s], pv, k);
+	}
 	Py_END_ALLOW_THREADS;
-	result = latmon_int128(total);
+	PyObject *sum = latmon_int128(total);
+	if (sum != NULL)
+		result = Py_BuildValue("(Nn)", sum, k);
 release_all:
+	PyBuffer_Release(&picked);
+release_floors:
+	PyBuffer_Release(&floors);
+release_high_at:
 	PyBuffer_Release(&high_at);
 release_high:
 	PyBuffer_Release(&high);
@@ -181,7 +229,7 @@ release_x:
 
 static PyMethodDef digest_methods[] = {
 	{ "scan", latmon_digest_scan, METH_VARARGS,
-	  "scan(x, cuts, low, low_at, high, high_at) -> sum: each segment's extremes, one pass" },
+	  "scan(x, cuts, low, low_at, high, high_at, floors, picked) -> (sum, picked)" },
 	{ NULL, NULL, 0, NULL },
 };
 

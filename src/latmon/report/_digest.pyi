@@ -8,4 +8,6 @@ def scan(
     low_at: object,
     high: object,
     high_at: object,
-) -> int: ...
+    floors: object,
+    picked: object,
+) -> tuple[int, int]: ...

@@ -38,7 +38,7 @@ from latmon.tail.checks import COUNT_BINS, KS_COUNTS_FROM, HalfCounts
 from latmon.tail.gev import default_block_size
 from latmon.tail.source import Digest
 
-_scan: Callable[..., int] | None
+_scan: Callable[..., tuple[int, int]] | None
 try:
     from latmon.report._digest import scan as _scan
 except ImportError:  # pragma: no cover - without a compiler
@@ -153,22 +153,34 @@ class Digester:
         return [(part, a, b) for part, a, b in parts if a < b]
 
     def _pool(
-        self, part: str, x: np.ndarray, t: np.ndarray | None, start: int, a: int, b: int
+        self,
+        part: str,
+        x: np.ndarray,
+        t: np.ndarray | None,
+        start: int,
+        a: int,
+        b: int,
+        picked: np.ndarray | None = None,
     ) -> None:
         """Samples [a, b) of the batch ``x`` that starts at ``start``, to the half's pool of
-        largest values and to the spikes' candidates."""
+        largest values and to the spikes' candidates (``picked``: the offsets in the piece of
+        those at or above the full pool's lowest, when the caller found them)."""
         piece = x[a - start : b - start]
         times = None if t is None else t[a - start : b - start]
         pool = self.tops[part]
         if len(pool.values) >= pool.keep:
             # one comparison for both: the pool takes those above its lowest (an equal one
             # changes nothing), the spikes those that reach it (a later equal sample wins a tie)
-            where = np.flatnonzero(piece >= int(pool.values.min()))
+            where = picked if picked is not None else np.flatnonzero(piece >= self._floor(part))
             pool.add(piece[where])
             self._spikes(piece[where], where + a, None if times is None else times[where])
         else:
             pool.add(piece)
             self._spikes(piece, np.arange(a, b), times)
+
+    def _floor(self, part: str) -> int:
+        """The lowest value of the half's pool (its candidates reach it)."""
+        return int(self.tops[part].values.min())
 
     def _add_scanned(self, x: np.ndarray, t: np.ndarray | None) -> None:
         """:meth:`add` with one pass in C (latmon.report._digest) for the sum and each piece's
@@ -189,14 +201,29 @@ class Digester:
         cuts = np.unique(np.concatenate([np.array([start, stop], dtype=np.int64), *inner]))
         cuts = cuts[(cuts >= start) & (cuts <= stop)] - start
         m = len(cuts) - 1
+        begins = cuts[:-1] + start  # each piece's first index in the series
+        halves = self._halves(start, stop)
+        # each piece's floor: its half's full pool's lowest (none while the pool fills)
+        floors = np.full(m, np.iinfo(np.int64).max, dtype=np.int64)
+        full = {
+            part for part, _, _ in halves if len(self.tops[part].values) >= self.tops[part].keep
+        }
+        for part, a, z in halves:
+            if part in full:
+                floors[(begins >= a) & (begins < z)] = self._floor(part)
         low, low_at, high, high_at = (np.empty(m, dtype=np.int64) for _ in range(4))
-        self.total += self._scan(x, cuts, low, low_at, high, high_at)
+        picked = np.empty(len(x), dtype=np.int64)
+        total, count = self._scan(x, cuts, low, low_at, high, high_at, floors, picked)
+        self.total += total
+        picked = picked[:count]
         lo, hi = int(low.min()), int(high.max())
         self.low = lo if self.low is None else min(self.low, lo)
         self.high = hi if self.high is None else max(self.high, hi)
-        begins = cuts[:-1] + start  # each piece's first index in the series
-        for part, a, z in self._halves(start, stop):
-            self._pool(part, x, t, start, a, z)
+        for part, a, z in halves:
+            mine = None
+            if part in full:
+                mine = picked[(picked >= a - start) & (picked < z - start)] - (a - start)
+            self._pool(part, x, t, start, a, z, mine)
             inside = (begins >= a) & (begins < z)
             top = int(high[inside].max())
             self.half_maxima[part] = max(self.half_maxima.get(part, top), top)
