@@ -183,9 +183,10 @@ class Digester:
         return int(self.tops[part].values.min())
 
     def _add_scanned(self, x: np.ndarray, t: np.ndarray | None) -> None:
-        """:meth:`add` with one pass in C (latmon.report._digest) for the sum and each piece's
-        extremes: the batch cut where a timeline bucket, a block or a half starts, each
-        piece's lowest and highest value with its first index. The same results as numpy's."""
+        """:meth:`add` with one pass in C (latmon.report._digest) for the sum, each piece's
+        extremes (the batch cut where a timeline bucket, a block or a half starts: each piece's
+        lowest and highest value with its first index) and the samples that reach a full
+        pool's lowest value. The same results as numpy's."""
         assert self._scan is not None
         start, stop = self.at, self.at + len(x)
         self.at = stop
