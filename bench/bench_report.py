@@ -134,7 +134,8 @@ def main() -> int:
             "note": "headless, no GPU, 1280 px",
         },
     ]
-    args.out.write_text(json.dumps({"name": "report", "results": results}, indent=2) + "\n")
+    summary = {"name": "report", "results": results, "sizes": list(sizes), "series": 4}
+    args.out.write_text(json.dumps(summary, indent=2) + "\n")
     for r in results:
         print(f"{r['metric']}: {r['value']} {r['unit']} (baseline {r['baseline']}, x{r['ratio']})")
     return 0

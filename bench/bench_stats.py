@@ -185,7 +185,8 @@ def main() -> int:
             "note": f"goal < 1 GiB ({'met' if goal_rss else 'NOT met'})",
         },
     ]
-    args.out.write_text(json.dumps({"name": "stats", "results": results}, indent=2) + "\n")
+    summary = {"name": "stats", "results": results, "samples": n}
+    args.out.write_text(json.dumps(summary, indent=2) + "\n")
     for r in results:
         print(
             f"{r['metric']}: latmon {r['value']} {r['unit']}, baseline {r['baseline']}, "

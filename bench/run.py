@@ -13,18 +13,26 @@ exits non-zero if any benchmark failed (the others still run and keep their resu
 --quick (make bench QUICK=1, what CI runs) runs every benchmark with small sizes (QUICK_ARGS):
 it proves that each one runs to its end and writes its report, in minutes; its figures are
 not the benchmark's (too few samples for its ratios to mean much) and summary.md says so.
+
+A full run (not --quick) of a benchmark whose figures docs/report.md shows (bench/doc_tables.py:
+TABLES) records its result as bench/recorded/<name>.json and writes that table in the page; each
+result also notes the CPUs and the load average before and after the benchmark.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import doc_tables  # noqa: E402  (bench/ is not a package)
 
 #: the short mode's arguments per benchmark (each script's own options; none: its defaults)
 QUICK_ARGS: dict[str, list[str]] = {
@@ -91,6 +99,7 @@ def main() -> int:
         out = args.out / f"{name}.json"
         out.unlink(missing_ok=True)
         print(f"== bench {name}", flush=True)
+        load_before = os.getloadavg()[0]
         t0 = time.monotonic()
         extra = QUICK_ARGS.get(name, []) if args.quick else []
         proc = subprocess.run([sys.executable, str(script), "--out", str(out), *extra], check=False)
@@ -102,8 +111,17 @@ def main() -> int:
         report = json.loads(out.read_text())
         report["elapsed_s"] = round(elapsed, 2)
         report["quick"] = args.quick
+        report["cpus"] = os.cpu_count()
+        report["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
         out.write_text(json.dumps(report, indent=2) + "\n")
         reports.append(report)
+        if not args.quick:
+            try:
+                if doc_tables.record(name, report):
+                    print(f"bench: {name}: recorded, its table written in docs/report.md")
+            except (OSError, doc_tables.TableError) as e:
+                failed.append(name)
+                print(f"bench: {name}: its table: {e}", file=sys.stderr)
     table = summary_table(reports)
     if args.quick:
         table = (

@@ -77,10 +77,10 @@ if [ ! -x "$venv/bin/python" ]; then
   "$py" -m venv "$venv" || die "could not create $venv (is python3-venv installed?)"
 fi
 
-want=$(cat "$here/pyproject.toml" "$here/requirements.lock" "$here/src/latmon/inputs/_textparse.c" "$here/src/latmon/tail/_serial.c" | sha256sum | cut -d' ' -f1)
+want=$(cat "$here/pyproject.toml" "$here/requirements.lock" "$here/src/latmon/inputs/_textparse.c" "$here/src/latmon/tail/_serial.c" "$here/src/latmon/report/_digest.c" | sha256sum | cut -d' ' -f1)
 # (also when latmon's C extensions are missing, e.g. after git clean: pip builds them)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] \
-  || ! "$venv/bin/python" -c 'import latmon.inputs._textparse, latmon.tail._serial' 2>/dev/null; then
+  || ! "$venv/bin/python" -c 'import latmon.inputs._textparse, latmon.tail._serial, latmon.report._digest' 2>/dev/null; then
   echo "setup: installing Python dependencies into $venv (pinned by requirements.lock)"
   "$venv/bin/python" -m pip install -q -c "$here/requirements.lock" -e "$here[dev]" \
     || die "pip install failed; see the messages above"

@@ -66,6 +66,7 @@ def test_sdist_and_wheel_install_into_a_clean_venv(tmp_path: Path) -> None:
     assert "latmon/inputs/_textparse_py.py" in wheel_names and "latmon/py.typed" in wheel_names
     assert any(n.startswith("latmon/inputs/_textparse.") and n.endswith(".so") for n in wheel_names)
     assert any(n.startswith("latmon/tail/_serial.") and n.endswith(".so") for n in wheel_names)
+    assert any(n.startswith("latmon/report/_digest.") and n.endswith(".so") for n in wheel_names)
     # A wheel with a compiled module says so in its tag (cpXY-cpXY-<platform>), never py3-none-any.
     assert f"-cp{sys.version_info.major}{sys.version_info.minor}-" in wheel.name, wheel.name
     assert "none-any" not in wheel.name

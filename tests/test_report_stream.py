@@ -128,6 +128,36 @@ def test_a_lag_sum_does_not_depend_on_the_lags_beside_it() -> None:
             assert narrow.eta == wide.eta and narrow.run_counts == wide.run_counts
 
 
+def _digester_state(d: Digester) -> tuple:
+    maxima = np.concatenate(d.maxima).tolist() if d.maxima else []
+    pools = {part: top.values.tolist() for part, top in d.tops.items()}
+    timeline = (d.lo_index, d.hi_index, d.lo_value, d.hi_value)
+    spikes = (d.spike_value, d.spike_index, d.spike_time)
+    return (
+        (d.low, d.high, d.total, pools, d.half_maxima, maxima, d._partial, d._filled, d.times),
+        [a.tolist() for a in (*timeline, *spikes)],
+    )
+
+
+@pytest.mark.parametrize("with_time", [True, False])
+def test_digester_in_c_is_its_numpy_twin(with_time: bool) -> None:
+    """latmon.report._digest's one pass (sum, each bucket's, block's and half's extremes with
+    their first indices) gives the digester numpy's state, on batches that cut across them,
+    with ties everywhere, and a sum beyond 64 bits."""
+    assert report_stream._scan is not None, "latmon.report._digest is not built (make setup)"
+    rng = np.random.default_rng(12)
+    for trial, (n, high) in enumerate(((60_001, 7), (150_000, 10**9), (99_999, 2**62))):
+        x = rng.integers(0, high, n)
+        t = np.arange(n, dtype=np.int64) * 7 + 3 if with_time else None
+        twins = [Digester(n, 1.0, 500, use_c=use_c) for use_c in (True, False)]
+        cuts = np.sort(rng.choice(np.arange(1, n), 25, replace=False))
+        for part in np.split(np.arange(n), cuts):
+            for d in twins:
+                d.add(x[part], None if t is None else t[part])
+        assert _digester_state(twins[0]) == _digester_state(twins[1]), trial
+    assert twins[0].total == sum(int(v) for v in x) > 2**64  # the last: beyond 64 bits
+
+
 def test_halves_counted_from_exact_counts_are_the_halves_counted() -> None:
     rng = np.random.default_rng(6)
     x = rng.lognormal(np.log(20_000), 0.6, 100_001).astype(np.int64)

@@ -38,6 +38,12 @@ from latmon.tail.checks import COUNT_BINS, KS_COUNTS_FROM, HalfCounts
 from latmon.tail.gev import default_block_size
 from latmon.tail.source import Digest
 
+_scan: Callable[..., tuple[int, int]] | None
+try:
+    from latmon.report._digest import scan as _scan
+except ImportError:  # pragma: no cover - without a compiler
+    _scan = None
+
 #: Run files with at least this many latency samples are streamed (smaller ones read whole).
 STREAM_FROM = 4_000_000
 #: The passes after the first read batches of this many samples.
@@ -82,7 +88,9 @@ class Digester:
     """Everything but the distribution that the report reads of one series of ``n`` samples,
     gathered batch by batch in time order (``t``: the series' time column, when it has one)."""
 
-    def __init__(self, n: int, to_ns: float, buckets: int = TIMELINE_BUCKETS) -> None:
+    def __init__(
+        self, n: int, to_ns: float, buckets: int = TIMELINE_BUCKETS, use_c: bool = True
+    ) -> None:
         self.n = n
         self.to_ns = to_ns
         self.at = 0
@@ -112,10 +120,14 @@ class Digester:
         self.spike_value = np.zeros(0, dtype=np.int64)
         self.spike_index = np.zeros(0, dtype=np.int64)
         self.spike_time = np.zeros(0, dtype=np.int64)
+        self._scan = _scan if use_c else None
 
     def add(self, values: np.ndarray, t: np.ndarray | None = None) -> None:
         x = np.asarray(values, dtype=np.int64)
         if not len(x):
+            return
+        if self._scan is not None:
+            self._add_scanned(np.ascontiguousarray(x), t)
             return
         start, stop = self.at, self.at + len(x)
         self.at = stop
@@ -127,26 +139,132 @@ class Digester:
             self.total += int(x.sum())
         else:
             self.total += sum(int(v) for v in x)
-        half = self.n // 2
-        for part, a, b in (("first", start, min(stop, half)), ("second", max(start, half), stop)):
-            if a < b:
-                piece = x[a - start : b - start]
-                times = None if t is None else t[a - start : b - start]
-                pool = self.tops[part]
-                if len(pool.values) >= pool.keep:
-                    # one comparison for both: the pool takes those above its lowest (an
-                    # equal one changes nothing), the spikes those that reach it (a later
-                    # equal sample wins a tie)
-                    where = np.flatnonzero(piece >= int(pool.values.min()))
-                    pool.add(piece[where])
-                    self._spikes(piece[where], where + a, None if times is None else times[where])
-                else:
-                    pool.add(piece)
-                    self._spikes(piece, np.arange(a, b), times)
-                top = int(piece.max())
-                self.half_maxima[part] = max(self.half_maxima.get(part, top), top)
+        for part, a, b in self._halves(start, stop):
+            self._pool(part, x, t, start, a, b)
+            top = int(x[a - start : b - start].max())
+            self.half_maxima[part] = max(self.half_maxima.get(part, top), top)
         self._block_maxima(x)
         self._timeline(x, t, start)
+
+    def _halves(self, start: int, stop: int) -> list[tuple[str, int, int]]:
+        """The parts of samples [start, stop) in each half: (half, first, past the last)."""
+        half = self.n // 2
+        parts = (("first", start, min(stop, half)), ("second", max(start, half), stop))
+        return [(part, a, b) for part, a, b in parts if a < b]
+
+    def _pool(
+        self,
+        part: str,
+        x: np.ndarray,
+        t: np.ndarray | None,
+        start: int,
+        a: int,
+        b: int,
+        picked: np.ndarray | None = None,
+    ) -> None:
+        """Samples [a, b) of the batch ``x`` that starts at ``start``, to the half's pool of
+        largest values and to the spikes' candidates (``picked``: the offsets in the piece of
+        those at or above the full pool's lowest, when the caller found them)."""
+        piece = x[a - start : b - start]
+        times = None if t is None else t[a - start : b - start]
+        pool = self.tops[part]
+        if len(pool.values) >= pool.keep:
+            # one comparison for both: the pool takes those above its lowest (an equal one
+            # changes nothing), the spikes those that reach it (a later equal sample wins a tie)
+            where = picked if picked is not None else np.flatnonzero(piece >= self._floor(part))
+            pool.add(piece[where])
+            self._spikes(piece[where], where + a, None if times is None else times[where])
+        else:
+            pool.add(piece)
+            self._spikes(piece, np.arange(a, b), times)
+
+    def _floor(self, part: str) -> int:
+        """The lowest value of the half's pool (its candidates reach it)."""
+        return int(self.tops[part].values.min())
+
+    def _add_scanned(self, x: np.ndarray, t: np.ndarray | None) -> None:
+        """:meth:`add` with one pass in C (latmon.report._digest) for the sum, each piece's
+        extremes (the batch cut where a timeline bucket, a block or a half starts: each piece's
+        lowest and highest value with its first index) and the samples that reach a full
+        pool's lowest value. The same results as numpy's."""
+        assert self._scan is not None
+        start, stop = self.at, self.at + len(x)
+        self.at = stop
+        self.has_time = t is not None
+        b = self.block
+        within = np.searchsorted(self.edges, [start, stop], "right")
+        inner = [
+            self.edges[within[0] : within[1]],
+            np.arange(-(-start // b) * b, stop, b, dtype=np.int64),
+        ]
+        if start < self.n // 2 < stop:
+            inner.append(np.array([self.n // 2], dtype=np.int64))
+        cuts = np.unique(np.concatenate([np.array([start, stop], dtype=np.int64), *inner]))
+        cuts = cuts[(cuts >= start) & (cuts <= stop)] - start
+        m = len(cuts) - 1
+        begins = cuts[:-1] + start  # each piece's first index in the series
+        halves = self._halves(start, stop)
+        # each piece's floor: its half's full pool's lowest (none while the pool fills)
+        floors = np.full(m, np.iinfo(np.int64).max, dtype=np.int64)
+        full = {
+            part for part, _, _ in halves if len(self.tops[part].values) >= self.tops[part].keep
+        }
+        for part, a, z in halves:
+            if part in full:
+                floors[(begins >= a) & (begins < z)] = self._floor(part)
+        low, low_at, high, high_at = (np.empty(m, dtype=np.int64) for _ in range(4))
+        picked = np.empty(len(x), dtype=np.int64)
+        total, count = self._scan(x, cuts, low, low_at, high, high_at, floors, picked)
+        self.total += total
+        picked = picked[:count]
+        lo, hi = int(low.min()), int(high.max())
+        self.low = lo if self.low is None else min(self.low, lo)
+        self.high = hi if self.high is None else max(self.high, hi)
+        for part, a, z in halves:
+            mine = None
+            if part in full:
+                mine = picked[(picked >= a - start) & (picked < z - start)] - (a - start)
+            self._pool(part, x, t, start, a, z, mine)
+            inside = (begins >= a) & (begins < z)
+            top = int(high[inside].max())
+            self.half_maxima[part] = max(self.half_maxima.get(part, top), top)
+        # the block maxima: the pieces of each block (a block's pieces are consecutive)
+        blocks = begins // b
+        first = np.flatnonzero(np.concatenate(([True], blocks[1:] != blocks[:-1])))
+        maxima = np.maximum.reduceat(high, first)
+        ids = blocks[first]
+        if self._filled and ids[0] == start // b:
+            assert self._partial is not None
+            maxima[0] = max(int(maxima[0]), self._partial)
+        whole = (ids + 1) * b <= stop
+        if whole.any():
+            self.maxima.append(maxima[whole].astype(np.float64))
+        if not whole[-1]:
+            self._partial, self._filled = int(maxima[-1]), stop - int(ids[-1]) * b
+        else:
+            self._partial, self._filled = None, 0
+        # the timeline: each bucket's lowest and highest sample, first occurrence
+        bucket0 = int(np.searchsorted(self.edges, start, side="right")) - 1
+        for bucket in range(max(bucket0, 0), len(self.edges) - 1):
+            a, z = int(self.edges[bucket]), int(self.edges[bucket + 1])
+            if a >= stop:
+                break
+            if t is not None and start <= a < stop:
+                self.times[a] = int(t[a - start])
+            a, z = max(a, start), min(z, stop)
+            if a >= z:
+                continue
+            s0, s1 = np.searchsorted(begins, a), np.searchsorted(begins, z)
+            i = s0 + int(np.argmin(low[s0:s1]))
+            j = s0 + int(np.argmax(high[s0:s1]))
+            if self.lo_index[bucket] < 0 or low[i] < self.lo_value[bucket]:
+                self.lo_index[bucket], self.lo_value[bucket] = start + low_at[i], low[i]
+                if t is not None:
+                    self.times[start + int(low_at[i])] = int(t[low_at[i]])
+            if self.hi_index[bucket] < 0 or high[j] > self.hi_value[bucket]:
+                self.hi_index[bucket], self.hi_value[bucket] = start + high_at[j], high[j]
+                if t is not None:
+                    self.times[start + int(high_at[j])] = int(t[high_at[j]])
 
     def _block_maxima(self, x: np.ndarray) -> None:
         b, at = self.block, 0

@@ -50,12 +50,58 @@ static inline double latmon_hsum(latmon_v4 v)
 	return (v[0] + v[2]) + (v[1] + v[3]);
 }
 
+/* Lags k..k+7 of sums[] (see latmon_lag_block) in 64-byte vectors, each lag summed exactly as
+ * there: there lag k + j has two 4-wide sums, of a[i..i+4) * a[i-k-j..i-k-j+4) and of
+ * a[i+4..i+8) * a[i+4-k-j..i+8-k-j); here they are the low and high half of one 8-wide sum of
+ * a[i..i+8) * a[i-k-j..i-k-j+8), the same products added in the same order, and reduced as
+ * there (halves added, then latmon_hsum). One load and one multiply-add per lag and eight
+ * samples, where there are two of each. AVX-512 only (x86-64-v4; latmon_lag_block calls it
+ * where the CPU has it): elsewhere a 64-byte vector would be split in two again. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define LATMON_LAG8 1
+typedef double latmon_v8 __attribute__((vector_size(64)));
+
+#define LATMON_V4 __attribute__((target("arch=x86-64-v4")))
+
+LATMON_V4
+static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sums)
+{
+	latmon_v8 s[8];
+	memset(s, 0, sizeof(s));
+	Py_ssize_t i = 0;
+	for (; i + 8 <= m; i += 8) {
+		latmon_v8 x, p;
+		memcpy(&x, a + i, sizeof(x));
+		for (int j = 0; j < 8; j++) {
+			memcpy(&p, a + i - k - j, sizeof(p));
+			s[j] += x * p;
+		}
+	}
+	for (int j = 0; j < 8; j++) {
+		latmon_v4 low = { s[j][0], s[j][1], s[j][2], s[j][3] };
+		latmon_v4 high = { s[j][4], s[j][5], s[j][6], s[j][7] };
+		double t = latmon_hsum(low + high);
+		for (Py_ssize_t r = i; r < m; r++)
+			t += a[r] * a[r - k - j];
+		sums[k + j] += t;
+	}
+}
+#endif
+
 /* sums[k] += sum over i < m of a[i] * a[i - k], k = 0..lags (a[-lags..m) readable). Four lags
- * at a time share the loads of a[i..i+8), two vectors each: eight independent sums. */
+ * at a time share the loads of a[i..i+8), two vectors each: eight independent sums (eight lags
+ * at a time where the CPU has AVX-512: latmon_lag8, the same sums). */
 LATMON_CLONES
-static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, double *sums)
+static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, double *sums, int lag8)
 {
 	Py_ssize_t k = 0;
+#ifdef LATMON_LAG8
+	if (lag8)
+		for (; k + 7 <= lags; k += 8)
+			latmon_lag8(a, m, k, sums);
+#else
+	(void)lag8;
+#endif
 	for (; k + 3 <= lags; k += 4) {
 		latmon_v4 s[4][2];
 		memset(s, 0, sizeof(s));
@@ -188,6 +234,11 @@ static PyObject *latmon_serial_add(PyObject *self, PyObject *args)
 	double *a = d + lags;
 	double partial = kv[0], eta = kv[1];
 	int64_t r[4] = { rv[0], rv[1], rv[2], rv[3] };
+#ifdef LATMON_LAG8
+	int lag8 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+#else
+	int lag8 = 0;
+#endif
 	Py_BEGIN_ALLOW_THREADS;
 	/* block by block while it is in the cache: centred, the KPSS sums (in order, one
 	 * dependent addition after the other: nothing to reorder), the runs, the lag sums */
@@ -199,7 +250,7 @@ static PyObject *latmon_serial_add(PyObject *self, PyObject *args)
 			eta += partial * partial;
 		}
 		latmon_runs(xv + at, m, median, r);
-		latmon_lag_block(a, m, lags, sv);
+		latmon_lag_block(a, m, lags, sv, lag8);
 		/* the last lags values of d so far to the front, for the next block's lags */
 		memmove(d, d + m, (size_t)lags * sizeof(double));
 	}

@@ -499,9 +499,13 @@ def _pot(
         chosen = select_threshold(points)
         threshold = points[chosen].threshold
         choice = Check("threshold", True, _threshold_choice(points, chosen))
+        # the stability point fitted the same excesses (stability: the same pool and grid)
+        point = points[chosen]
+        fitted: tuple[float, float, float] | None = (point.sigma, point.xi, point.nll)
     else:
         choice = Check("threshold", True, "given (--threshold)")
-    fit = fit_pot(x, threshold, confidence, grid.tick, grid.quantisation, n)
+        fitted = None
+    fit = fit_pot(x, threshold, confidence, grid.tick, grid.quantisation, n, fitted)
     above = x[x > threshold]
     checks = [
         choice,

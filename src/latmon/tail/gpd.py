@@ -448,12 +448,15 @@ def fit_pot(
     tick: float | None = None,
     quantisation: str = "round",
     n: int | None = None,
+    fitted: tuple[float, float, float] | None = None,
 ) -> GpdFit | None:
     """A GPD fit of the samples above ``threshold``, or None when there are fewer than two
     distinct excesses. ``tick``: the grid of the samples (None: found in the samples above
     the threshold by :func:`data_tick`; 0: continuous), each value standing for its cell as
     ``quantisation`` says (:func:`grid_excesses`). ``n``: the values are the largest of a
-    series of n samples (all those above the threshold among them)."""
+    series of n samples (all those above the threshold among them). ``fitted``: :func:`fit_gpd`
+    of these excesses (σ, ξ, negative log-likelihood) when the caller has it (the stability
+    point of the same threshold, grid and samples)."""
     x = np.asarray(values)
     above = np.asarray(x[x > threshold], dtype=np.float64)
     if len(np.unique(above)) < 2:
@@ -461,7 +464,7 @@ def fit_pot(
     if tick is None:
         tick = float(data_tick(x[x > threshold]))
     excesses, offset = grid_excesses(above, threshold, tick, quantisation)
-    sigma, xi, nll = fit_gpd(excesses, tick)
+    sigma, xi, nll = fit_gpd(excesses, tick) if fitted is None else fitted
     cells: Excesses = Ties.of(excesses) if tick > 0 else excesses
     xi_ci = xi_profile_ci(lambda v: _sigma_for_xi(v, cells, tick)[1], xi, nll, confidence)
     light_sigma, light_nll = _sigma_for_xi(0.0, cells, tick)

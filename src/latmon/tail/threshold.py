@@ -39,6 +39,10 @@ class StabilityPoint:
     xi_se: float
     modified_scale: float
     modified_scale_se: float
+    #: The fit's σ and its negative log-likelihood (for :func:`latmon.tail.gpd.fit_pot` at the
+    #: chosen candidate, which fits the same excesses: not fitted twice).
+    sigma: float = math.nan
+    nll: float = math.nan
 
     def as_dict(self, factor: float = 1.0) -> dict[str, float | int]:
         return {
@@ -87,7 +91,7 @@ def stability(
     points = []
     for q, u in threshold_candidates(x, min_exceedances, n):
         y, offset = grid_excesses(x[x > u], u, tick, quantisation)
-        sigma, xi, _ = fit_gpd(y, tick)
+        sigma, xi, nll = fit_gpd(y, tick)
         k = len(y)
         # inverse Fisher information of the GPD (valid for ξ > -1/2): Var ξ = (1+ξ)²/k,
         # Var σ = 2σ²(1+ξ)/k, Cov = -σ(1+ξ)/k; with 1 + ξ raised to at least 1 (see above)
@@ -98,7 +102,17 @@ def stability(
         var_star = var_sigma - 2.0 * (u + offset) * cov + (u + offset) ** 2 * var_xi
         start = u + offset
         points.append(
-            StabilityPoint(q, u, k, xi, math.sqrt(var_xi), sigma - xi * start, math.sqrt(var_star))
+            StabilityPoint(
+                q,
+                u,
+                k,
+                xi,
+                math.sqrt(var_xi),
+                sigma - xi * start,
+                math.sqrt(var_star),
+                sigma,
+                nll,
+            )
         )
     return points
 
