@@ -26,7 +26,7 @@ target-test: setup sw-all target-images
 	LATMON_TARGET_OUT=$(TARGET_OUT) $(PY) -m pytest -p no:cacheprovider -m "target or qemu" -s \
 	  tests/test_qemu_a53.py tests/test_qemu_linux.py tests/test_latprobe_timerlat.py
 
-# The hypervisor and AMP campaign: latmon run scenarios/hv-*.yaml and its report (7-12
+# The hypervisor and AMP campaign: latmon run scenarios/hv-*.yaml and its report (about 16
 # minutes on 2 cores; docs/target/xen.md). The test checks what the report must show.
 hv-campaign: setup sw-all target-images
 	LATMON_TARGET_OUT=$(TARGET_OUT) $(PY) -m pytest -p no:cacheprovider -m target -s \

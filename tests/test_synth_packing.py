@@ -143,3 +143,16 @@ def test_the_critical_path_summary_adds_up_to_the_fmax_nextpnr_reports(tmp_path:
     nets = {step.get("net") for step in placed["critical_paths"][0]["path"]}
     assert crit["from_net"] in nets and crit["longest_route_net"] in nets
     assert crit["from"] and crit["to"]
+
+
+def test_a_tool_run_past_its_time_limit_stops_and_says_which(tmp_path, monkeypatch):
+    synth = load_synth()
+    monkeypatch.setattr(synth, "RUN_LIMIT_S", 1)
+    log = tmp_path / "hung.log"
+    script = "import sys, time; print('placing', flush=True); time.sleep(30)"
+    with pytest.raises(SystemExit) as stop:
+        synth.run([sys.executable, "-c", script], log)
+    message = str(stop.value)
+    assert "stopped after its time limit of 1 s" in message
+    assert Path(sys.executable).name in message and str(log) in message
+    assert log.read_text() == "placing\n"

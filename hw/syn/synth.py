@@ -92,8 +92,23 @@ def tool(name: str) -> str:
     return found
 
 
+# The time limit of one tool run (wall clock): `default`'s place and route, the longest, takes
+# minutes; a run past this has hung, and the message says which.
+RUN_LIMIT_S = 3600
+
+
 def run(cmd: list[str], log: Path, cwd: Path | None = None) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=cwd)
+    try:
+        proc = subprocess.run(
+            cmd, capture_output=True, text=True, check=False, cwd=cwd, timeout=RUN_LIMIT_S
+        )
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stdout or b""
+        log.write_bytes(out if isinstance(out, bytes) else out.encode())
+        raise SystemExit(
+            f"synth: {Path(cmd[0]).name} stopped after its time limit of {RUN_LIMIT_S} s "
+            f"(log {log})"
+        ) from None
     log.write_text(proc.stdout + proc.stderr)
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-20:])
