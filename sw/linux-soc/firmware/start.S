@@ -1,8 +1,11 @@
 /*
  * Machine-mode entry of the Linux SoC's firmware (docs/hw/linux-soc.md): reset, and the trap
  * entry through which every machine-mode trap (SBI call, time CSR, misaligned access, timer)
- * passes. The trap frame holds x0..x31 at 4*i; mscratch holds the top of the firmware's stack.
+ * passes: the legacy console putchar is answered at once, the rest goes through fw_trap. The
+ * trap frame holds x0..x31 at 4*i; mscratch holds the top of the firmware's stack.
  */
+#define UART_BASE 0xB0010000	/* fw.c's UART_TXDATA; STATUS at +4 */
+
 	.section .text.start, "ax"
 	.globl _start
 _start:
@@ -19,12 +22,40 @@ _start:
 	.globl trap_entry
 trap_entry:
 	csrrw	sp, mscratch, sp
+	/* t0 and t1 go to their slots of the frame below (x5 at 20, x6 at 24 past sp - 128) */
+	sw	t0, -108(sp)
+	sw	t1, -104(sp)
+	/*
+	 * The legacy console putchar (an ecall from supervisor mode with a7 = 1) is answered
+	 * here, with t0 and t1 alone: the kernel's SBI console (earlycon, hvc0) makes one such
+	 * call per character, and the whole frame and fw_trap cost several hundred cycles each.
+	 * What it does is fw.c's: wait while the UART's TX FIFO is full, write the byte, a0 = 0,
+	 * return past the ecall.
+	 */
+	csrr	t0, mcause
+	li	t1, 9
+	bne	t0, t1, trap_full
+	li	t1, 1
+	bne	a7, t1, trap_full
+	li	t0, UART_BASE
+1:	lw	t1, 4(t0)		/* STATUS: bit 0, the TX FIFO is full */
+	andi	t1, t1, 1
+	bnez	t1, 1b
+	andi	t1, a0, 0xFF
+	sw	t1, 0(t0)		/* TXDATA */
+	li	a0, 0
+	csrr	t0, mepc
+	addi	t0, t0, 4
+	csrw	mepc, t0
+	lw	t0, -108(sp)
+	lw	t1, -104(sp)
+	csrrw	sp, mscratch, sp
+	mret
+trap_full:
 	addi	sp, sp, -128
 	sw	x1, 4(sp)
 	sw	x3, 12(sp)
 	sw	x4, 16(sp)
-	sw	x5, 20(sp)
-	sw	x6, 24(sp)
 	sw	x7, 28(sp)
 	sw	x8, 32(sp)
 	sw	x9, 36(sp)
