@@ -33,6 +33,8 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "hw" / "tb"))
 
+from doc_block import DocBlock  # noqa: E402 (after the path insert)
+
 # the recorded results of the last `make litex-sim` and the doc whose tables are generated from them
 RESULTS = HERE / "compare.json"
 PAGE = ROOT / "docs" / "boards.md"
@@ -231,45 +233,21 @@ def compare(out: Path, rounds: int, cases: list[str]) -> tuple[dict, str]:
     return results, text
 
 
-def with_tables(doc: str, text: str) -> str:
-    """The doc with the tables between its generated-block markers replaced by text."""
-    if doc.count(BEGIN) != 1 or doc.count(END) != 1 or doc.index(BEGIN) > doc.index(END):
-        raise CompareError(
-            f"{PAGE.relative_to(ROOT)}: expected one generated block, {BEGIN!r} ... {END!r}"
-        )
-    head, rest = doc.split(BEGIN)
-    _, tail = rest.split(END)
-    return f"{head}{BEGIN}\n\n{text}\n{END}{tail}"
+BLOCK = DocBlock(
+    tool="litex-compare",
+    what="the tables",
+    page=PAGE,
+    results=RESULTS,
+    begin=BEGIN,
+    end=END,
+    hint="'python hw/litex/compare.py --page' (or 'make litex-sim')",
+    root=ROOT,
+)
 
 
 def write_page(check: bool) -> int:
     """Write the tables in docs/boards.md from hw/litex/compare.json, or (check) compare them."""
-    name, results_name = PAGE.relative_to(ROOT), RESULTS.relative_to(ROOT)
-    try:
-        results = json.loads(RESULTS.read_text())
-        doc = PAGE.read_text()
-        text = with_tables(doc, tables(results))
-    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-        print(f"litex-compare: error: {results_name}: {e}", file=sys.stderr)
-        return 2
-    except CompareError as e:
-        print(f"litex-compare: error: {e}", file=sys.stderr)
-        return 2
-    if check:
-        if text != doc:
-            print(
-                f"litex-compare: the tables in {name} differ from {results_name}; run "
-                "'python hw/litex/compare.py --page' (or 'make litex-sim') and commit the result",
-                file=sys.stderr,
-            )
-            return 1
-        print(f"litex-compare: the tables in {name} are up to date")
-        return 0
-    tmp = PAGE.with_suffix(".tmp")
-    tmp.write_text(text)
-    tmp.replace(PAGE)
-    print(f"litex-compare: wrote the tables in {name} from {results_name}")
-    return 0
+    return BLOCK.write(tables, check)
 
 
 def main(argv: list[str] | None = None) -> int:

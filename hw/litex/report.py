@@ -23,6 +23,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+from doc_block import DocBlock  # noqa: E402 (after the path insert)
+
 RESULTS = HERE / "bitstream.json"
 PAGE = ROOT / "docs" / "boards.md"
 BEGIN = (
@@ -128,45 +132,21 @@ def page_text(results: dict[str, dict[str, Any]]) -> str:
     return "\n".join(parts)
 
 
-def with_tables(doc: str, text: str) -> str:
-    """The doc with the text between its generated-block markers replaced."""
-    if doc.count(BEGIN) != 1 or doc.count(END) != 1 or doc.index(BEGIN) > doc.index(END):
-        raise ReportError(
-            f"{PAGE.relative_to(ROOT)}: expected one generated block, {BEGIN!r} ... {END!r}"
-        )
-    head, rest = doc.split(BEGIN)
-    _, tail = rest.split(END)
-    return f"{head}{BEGIN}\n\n{text}\n{END}{tail}"
+BLOCK = DocBlock(
+    tool="report",
+    what="the bitstream tables",
+    page=PAGE,
+    results=RESULTS,
+    begin=BEGIN,
+    end=END,
+    hint="'python hw/litex/report.py --page' (or 'make bitstream')",
+    root=ROOT,
+)
 
 
 def write_page(check: bool) -> int:
     """Write the tables in docs/boards.md from hw/litex/bitstream.json, or (check) compare."""
-    name, results_name = PAGE.relative_to(ROOT), RESULTS.relative_to(ROOT)
-    try:
-        results = json.loads(RESULTS.read_text())
-        doc = PAGE.read_text()
-        text = with_tables(doc, page_text(results))
-    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-        print(f"report: error: {results_name}: {e}", file=sys.stderr)
-        return 2
-    except ReportError as e:
-        print(f"report: error: {e}", file=sys.stderr)
-        return 2
-    if check:
-        if text != doc:
-            print(
-                f"report: the bitstream tables in {name} differ from {results_name}; run "
-                "'python hw/litex/report.py --page' (or 'make bitstream') and commit the result",
-                file=sys.stderr,
-            )
-            return 1
-        print(f"report: the bitstream tables in {name} are up to date")
-        return 0
-    tmp = PAGE.with_suffix(".tmp")
-    tmp.write_text(text)
-    tmp.replace(PAGE)
-    print(f"report: wrote the bitstream tables in {name} from {results_name}")
-    return 0
+    return BLOCK.write(page_text, check)
 
 
 def publish(board: str, rec: dict[str, Any]) -> int:

@@ -1,0 +1,71 @@
+"""A generated block of docs/boards.md: the text between two markers, written from a results file.
+
+`make litex-sim` (compare.py) and `make bitstream` (report.py) each own one block of the page;
+both write it, or check it against their committed results, the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class BlockError(Exception):
+    """The page does not hold exactly one block between the markers."""
+
+
+@dataclass(frozen=True)
+class DocBlock:
+    tool: str  # the message prefix, e.g. "litex-compare"
+    what: str  # what the block holds, e.g. "the tables"
+    page: Path
+    results: Path
+    begin: str
+    end: str
+    hint: str  # the command that regenerates the block
+    root: Path
+
+    def replaced(self, doc: str, text: str) -> str:
+        """The doc with the text between the block's markers replaced."""
+        begin, end = self.begin, self.end
+        if doc.count(begin) != 1 or doc.count(end) != 1 or doc.index(begin) > doc.index(end):
+            raise BlockError(
+                f"{self.page.relative_to(self.root)}: expected one generated block, "
+                f"{begin!r} ... {end!r}"
+            )
+        head, rest = doc.split(begin)
+        _, tail = rest.split(end)
+        return f"{head}{begin}\n\n{text}\n{end}{tail}"
+
+    def write(self, render: Callable[[Any], str], check: bool) -> int:
+        """Write the block from the results file, or (check) compare: 0, 1 (stale) or 2."""
+        name, results_name = self.page.relative_to(self.root), self.results.relative_to(self.root)
+        try:
+            results = json.loads(self.results.read_text())
+            doc = self.page.read_text()
+            text = self.replaced(doc, render(results))
+        except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+            print(f"{self.tool}: error: {results_name}: {e}", file=sys.stderr)
+            return 2
+        except BlockError as e:
+            print(f"{self.tool}: error: {e}", file=sys.stderr)
+            return 2
+        if check:
+            if text != doc:
+                print(
+                    f"{self.tool}: {self.what} in {name} differ from {results_name}; run "
+                    f"{self.hint} and commit the result",
+                    file=sys.stderr,
+                )
+                return 1
+            print(f"{self.tool}: {self.what} in {name} are up to date")
+            return 0
+        tmp = self.page.with_suffix(".tmp")
+        tmp.write_text(text)
+        tmp.replace(self.page)
+        print(f"{self.tool}: wrote {self.what} in {name} from {results_name}")
+        return 0
