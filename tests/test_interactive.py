@@ -12,9 +12,7 @@ import pytest
 from latmon.analysis.distribution.counts import Distribution
 from latmon.figures.data import MAX_SPIKES, TIMELINE_BUCKETS, timeline_points
 from latmon.figures.interactive import (
-    DASHES,
     EXCEEDANCE_TAIL,
-    PALETTE,
     Dist,
     bin_index,
     exceedance_figure,
@@ -22,11 +20,9 @@ from latmon.figures.interactive import (
     histogram_edges,
     histogram_figure,
     histogram_steps,
-    spec_json,
-    style,
-    ticks_125,
     timeline_figure,
 )
+from latmon.figures.plotly_style import DASHES, PALETTE, spec_json, style, ticks_125
 from latmon.model import Series
 
 

@@ -11,7 +11,7 @@ import pytest
 from synthetic_tails import MODELS, ar1
 
 from latmon import tail
-from latmon.figures.interactive import spec_json
+from latmon.figures.plotly_style import spec_json
 from latmon.tail.curve import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 from latmon.tail.interactive import measured_curve, tail_figure
 

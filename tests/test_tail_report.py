@@ -11,7 +11,7 @@ import pytest
 from matplotlib.figure import Figure as StaticFigure
 from synthetic_tails import MODELS, ar1, drifting
 
-from latmon.figures.interactive import Figure
+from latmon.figures.plotly_style import Figure
 from latmon.model import Histogram, Series
 from latmon.tail.report import StaticMaker, TailSection
 

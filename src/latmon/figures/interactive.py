@@ -1,5 +1,5 @@
-"""Interactive figures of the HTML report: Plotly figure specs (plotly.js, inlined once into the
-report from the pinned ``plotly`` package, so the file works offline).
+"""Interactive figures of the HTML report: Plotly figure specs, in the look every figure shares
+(:mod:`latmon.figures.plotly_style`: colours, layout, axis switch, deadline mark, plotly.js).
 
 Every figure is drawn from counts or from a bounded number of points, whatever the size of the
 series, and never loses a maximum:
@@ -15,155 +15,39 @@ series, and never loses a maximum:
 - **percentiles per configuration**: min, p50 … p99.99 and max of each group.
 
 Latencies are shown in the unit that fits the figure (:func:`latmon.tables.unit_for`: the same rule
-as the tables). A deadline far above the data is written as an annotation instead of being drawn,
-so that it never squashes the data into the bottom of the plot. Colours: the Okabe-Ito palette
-(distinguishable with the common colour-vision deficiencies), the yellow left out for contrast
-on white; past seven series the dash pattern changes too (28 distinct styles).
-Each figure has a log/linear switch, hover values, zoom and pan; a click on a legend entry hides
-or shows that series.
-Over 500 lines on purpose: the five Plotly figures share the style, the axes switch and the
-deadline rule defined at the top; what each figure shows comes from :mod:`latmon.figures.data`.
+as the tables); what each figure shows comes from :mod:`latmon.figures.data`. Each figure has a
+log/linear switch, hover values, zoom and pan; a click on a legend entry hides or shows that
+series.
 """
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
 from latmon.analysis.distribution.counts import Distribution
 from latmon.figures.data import TIMELINE_BUCKETS, Timeline, timeline_points
+from latmon.figures.plotly_style import (
+    PALETTE,
+    Figure,
+    axis_switch,
+    deadline_mark,
+    layout,
+    plotly_label,
+    style,
+    ticks_125,
+)
 from latmon.model import Series
-from latmon.tables import say_ns, unit_for
+from latmon.tables import unit_for
 
-#: Okabe & Ito (2008), without yellow (too light on white): blue, vermillion, bluish green,
-#: orange, reddish purple, sky blue, black.
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9", "#000000")
-DASHES = ("solid", "dash", "dot", "dashdot")
-DEADLINE_COLOR = "#B2182B"
 EXCEEDANCE_POINTS = 1500
 EXCEEDANCE_TAIL = 200
 HISTOGRAM_BINS = 400
 #: The largest value a latency (int64) can hold.
 INT64_MAX = 2**63 - 1
-#: The deadline is drawn when it lies below this multiple of the largest value plotted.
-DEADLINE_DRAWN_BELOW = 1.6
-
-
-def style(index: int) -> tuple[str, str]:
-    """Colour and dash pattern of the index-th series of a figure."""
-    return PALETTE[index % len(PALETTE)], DASHES[(index // len(PALETTE)) % len(DASHES)]
-
-
-@cache
-def plotly_js() -> str:
-    """plotly.min.js of the pinned plotly package (its version is in the file's banner)."""
-    from plotly.offline import get_plotlyjs
-
-    return str(get_plotlyjs())
-
-
-@dataclass
-class Figure:
-    """A figure of the report: a Plotly spec with a name (file names, ids) and a caption."""
-
-    name: str
-    title: str
-    spec: go.Figure
-    caption: str = ""
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> str:
-        """The spec as JSON that is safe inside a ``<script>`` element."""
-        text = str(self.spec.to_json(validate=False, pretty=False))
-        return text.replace("</", "<\\/").replace("<!--", "<\\!--")
-
-
-def plotly_label(text: str) -> str:
-    """A label from an input file, as plotly shows text (it reads a few HTML tags)."""
-    return html.escape(text, quote=False)
-
-
-def _layout(title: str, xaxis: str, yaxis: str, log_x: bool, log_y: bool) -> dict[str, Any]:
-    return {
-        "meta": {"title": plotly_label(title)},
-        "xaxis": {
-            "title": {"text": xaxis},
-            "type": "log" if log_x else "linear",
-            "zeroline": False,
-        },
-        "yaxis": {
-            "title": {"text": yaxis},
-            "type": "log" if log_y else "linear",
-            "zeroline": False,
-        },
-        "margin": {"l": 70, "r": 20, "t": 40, "b": 55},
-        "height": 420,
-        "template": "plotly_white",
-        "hovermode": "closest",
-        "legend": {"font": {"size": 11}, "itemclick": "toggle", "itemdoubleclick": "toggleothers"},
-        "font": {"family": "system-ui, sans-serif", "size": 12},
-    }
-
-
-def axis_switch(axis: str, log_default: bool, x: float = 1.0) -> dict[str, Any]:
-    """Buttons that switch one axis between log and linear, above the plot (x = 0: at its
-    left, else at its right)."""
-    name = axis.replace("axis", "")
-    buttons = [
-        {"label": f"{name}: log", "method": "relayout", "args": [{f"{axis}.type": "log"}]},
-        {"label": f"{name}: linear", "method": "relayout", "args": [{f"{axis}.type": "linear"}]},
-    ]
-    return {
-        "type": "buttons",
-        "direction": "right",
-        "showactive": True,
-        "active": 0 if log_default else 1,
-        "buttons": buttons,
-        "x": x,
-        "xanchor": "left" if x == 0 else "right",
-        "y": 1.02,
-        "yanchor": "bottom",
-        "pad": {"t": 0, "b": 0},
-        "font": {"size": 11},
-    }
-
-
-def _deadline(
-    fig: go.Figure, deadline_ns: int | None, factor: int, unit: str, largest_ns: float, axis: str
-) -> None:
-    """The deadline as a line when it is near the data, else as a note at the plot's edge."""
-    if deadline_ns is None:
-        return
-    text = f"deadline {say_ns(deadline_ns)}"
-    if deadline_ns <= largest_ns * DEADLINE_DRAWN_BELOW:
-        # a shape in data coordinates with its own label: right on log and linear axes alike
-        line = {"color": DEADLINE_COLOR, "width": 1.5, "dash": "dash"}
-        label = {"text": text, "font": {"color": DEADLINE_COLOR, "size": 11}}
-        if axis == "x":
-            # upright, to the left of the line at its top (a vertical label runs into the
-            # axis buttons above the plot)
-            upright = {"textposition": "end", "textangle": 0, "xanchor": "right", "yanchor": "top"}
-            fig.add_vline(x=deadline_ns / factor, line=line, label={**label, **upright})
-        else:
-            fig.add_hline(
-                y=deadline_ns / factor, line=line, label={**label, "textposition": "start"}
-            )
-        return
-    times = deadline_ns / largest_ns
-    note = f"{text}: {times:,.3g} times the largest value, above the plotted range"
-    arrow = "→" if axis == "x" else "↑"
-    fig.add_annotation(
-        x=1, y=1, xref="paper", yref="paper", text=f"{note} {arrow}", showarrow=False,
-        xanchor="right", yanchor="top", font={"color": DEADLINE_COLOR, "size": 11},
-        bgcolor="rgba(255,255,255,0.8)",
-    )  # fmt: skip
 
 
 # -- latency over time -------------------------------------------------------------------------
@@ -192,7 +76,7 @@ def timeline_figure(
     unit, factor = unit_for(largest)
     x_is_time = all(tl.x_is_time for _, tl in drawn)
     xlabel = "time since the series' first sample (s)" if x_is_time else "sample"
-    fig = go.Figure(layout=_layout(title, xlabel, f"latency ({unit})", False, False))
+    fig = go.Figure(layout=layout(title, xlabel, f"latency ({unit})", False, False))
     many = len(drawn) > len(PALETTE)
     for i, (label, tl) in enumerate(drawn):
         color, dash = style(i)
@@ -224,7 +108,7 @@ def timeline_figure(
             ),
             visible=True if not many or i < len(PALETTE) else "legendonly",
         )
-    _deadline(fig, deadline_ns, factor, unit, largest, "y")
+    deadline_mark(fig, deadline_ns, factor, unit, largest, "y")
     fig.update_layout(updatemenus=[axis_switch("yaxis", False)], dragmode="zoom")
     caption = (
         "Drag to zoom into a spike (double-click: whole run); the x markers are the largest "
@@ -281,7 +165,7 @@ def exceedance_figure(dists: list[Dist], title: str, deadline_ns: int | None) ->
     largest = max(float(v[-1]) for _, v, _ in drawn)
     unit, factor = unit_for(largest)
     fig = go.Figure(
-        layout=_layout(title, f"latency ({unit})", "fraction of samples ≥ latency", True, True)
+        layout=layout(title, f"latency ({unit})", "fraction of samples ≥ latency", True, True)
     )
     for i, (d, values, counts) in enumerate(drawn):
         x, y = exceedance_points(values, counts)
@@ -297,7 +181,7 @@ def exceedance_figure(dists: list[Dist], title: str, deadline_ns: int | None) ->
                 f"{name}<br>%{{y:.3~g}} of the samples ≥ %{{x:,.6~g}} {unit}<extra></extra>"
             ),
         )
-    _deadline(fig, deadline_ns, factor, unit, largest, "x")
+    deadline_mark(fig, deadline_ns, factor, unit, largest, "x")
     fig.update_yaxes(exponentformat="power")  # 10⁻⁴, not 100µ: a fraction, not a latency
     fig.update_layout(updatemenus=[axis_switch("xaxis", True, 0), axis_switch("yaxis", True, 1.0)])
     caption = (
@@ -378,7 +262,7 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
     unit, factor = unit_for(largest)
     log_x = heavy_tail([d for d, _, _ in drawn])
     edges = histogram_edges(min(int(v[0]) for _, v, _ in drawn), largest, log_x)
-    fig = go.Figure(layout=_layout(title, f"latency ({unit})", "samples", log_x, True))
+    fig = go.Figure(layout=layout(title, f"latency ({unit})", "samples", log_x, True))
     for i, (d, values, counts) in enumerate(drawn):
         index = bin_index(edges, values)
         binned = np.zeros(len(edges) - 1, dtype=np.int64)
@@ -400,7 +284,7 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
                 f"%{{customdata[1]:,.6~g}}) {unit}<extra></extra>"
             ),
         )
-    _deadline(fig, deadline_ns, factor, unit, largest, "x")
+    deadline_mark(fig, deadline_ns, factor, unit, largest, "x")
     fig.update_layout(updatemenus=[axis_switch("xaxis", log_x, 0), axis_switch("yaxis", True, 1.0)])
     bins = "geometric bins (each a fixed ratio wider)" if log_x else "bins of equal width"
     caption = (
@@ -434,7 +318,7 @@ def percentile_figure(
     largest = max(values)
     unit, factor = unit_for(largest)
     labels = [plotly_label(label) for label, _ in rows]
-    fig = go.Figure(layout=_layout(title, "", f"latency ({unit})", False, True))
+    fig = go.Figure(layout=layout(title, "", f"latency ({unit})", False, True))
     xs: list[str | None] = []
     ys: list[float | None] = []
     for label, (_, stats) in zip(labels, rows, strict=True):
@@ -466,7 +350,7 @@ def percentile_figure(
             },
             hovertemplate=f"%{{x}}<br>{name}: %{{y:,.6~g}} {unit}<extra></extra>",
         )
-    _deadline(fig, deadline_ns, factor, unit, largest, "y")
+    deadline_mark(fig, deadline_ns, factor, unit, largest, "y")
     fig.update_layout(updatemenus=[axis_switch("yaxis", True)])
     fig.update_xaxes(type="category", tickangle=-30 if len(rows) > 6 else 0)
     caption = (
@@ -474,20 +358,6 @@ def percentile_figure(
         "n samples can tell apart). Click a legend entry to hide or show a statistic."
     )
     return Figure("percentiles", title, fig, caption)
-
-
-def ticks_125(low: float, high: float) -> list[float]:
-    """Ticks at 1, 2 and 5 times the powers of ten from ``low`` to ``high`` (a log axis shorter
-    than a decade or two gets readable labels, not plotly's digits or odd values)."""
-    if not (0 < low <= high) or not np.isfinite(high):
-        return []
-    ticks = [
-        m * 10.0**k
-        for k in range(int(np.floor(np.log10(low))), int(np.floor(np.log10(high))) + 1)
-        for m in (1, 2, 5)
-    ]
-    inside = [t for t in ticks if low <= t <= high]
-    return inside if len(inside) >= 2 else [low, high]
 
 
 # -- stages ------------------------------------------------------------------------------------
@@ -511,7 +381,7 @@ def stage_figure(series: Series, title: str, max_points: int = 2000) -> Figure |
     totals[totals == 0] = 1.0
     shares = parts / totals * 100.0
     fig = go.Figure(
-        layout=_layout(title, "matched wake-ups, sorted by latency", "share (%)", False, False)
+        layout=layout(title, "matched wake-ups, sorted by latency", "share (%)", False, False)
     )
     for i, name in enumerate(names):
         label = name.removeprefix("stage_")
@@ -550,17 +420,3 @@ def stage_figure(series: Series, title: str, max_points: int = 2000) -> Figure |
         "(right axis). The stage whose band widens on the right makes the tail."
     )
     return Figure("stages", title, fig, caption)
-
-
-def spec_json(fig: Figure) -> str:
-    """The figure's spec and its config as JSON, safe inside a ``<script>`` element."""
-    config = {
-        "responsive": True,
-        "displaylogo": False,
-        "scrollZoom": False,
-        "modeBarButtonsToRemove": ["select2d", "lasso2d"],
-        "toImageButtonOptions": {"format": "png", "filename": fig.name, "scale": 2},
-    }
-    spec = json.loads(fig.to_json())
-    spec["config"] = config
-    return json.dumps(spec, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "<\\!--")

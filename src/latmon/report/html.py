@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from latmon import __version__
-from latmon.figures import interactive
+from latmon.figures import plotly_style
 from latmon.model import Run
 from latmon.report.assets import BOOT_JS, CSS
 from latmon.report.data import ReportData, report_data
@@ -107,7 +107,7 @@ class HtmlReport(VerdictSections, MeasureSections, DetailSections):
         if self._specs:
             scripts = [
                 "<script>/* plotly.js, MIT licence (see its banner) */\n",
-                interactive.plotly_js(),
+                plotly_style.plotly_js(),
                 "</script>",
                 "\n".join(self._specs),
                 f"<script>{BOOT_JS}</script>",

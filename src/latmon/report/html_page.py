@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from latmon.errors import LatmonError
-from latmon.figures import interactive
+from latmon.figures import plotly_style
 from latmon.output import write_bytes
 from latmon.report.assets import StaticMaker
 
@@ -30,7 +30,7 @@ class PageParts:
     _specs: list[str]
     _withheld_deadline: int | None
 
-    def _figure(self, fig: interactive.Figure | None, statics: StaticMaker | None = None) -> str:
+    def _figure(self, fig: plotly_style.Figure | None, statics: StaticMaker | None = None) -> str:
         """An interactive figure (its spec in a JSON script element), and its static versions
         in figure_dir."""
         if fig is None:
@@ -40,7 +40,7 @@ class PageParts:
                 self._write_static(static, name)
         n = len(self._specs) + 1
         self._specs.append(
-            f'<script type="application/json" id="spec-{n}">{interactive.spec_json(fig)}</script>'
+            f'<script type="application/json" id="spec-{n}">{plotly_style.spec_json(fig)}</script>'
         )
         alt = html.escape(fig.title, quote=True)
         caption = f'<p class="note">{html.escape(fig.caption)}</p>' if fig.caption else ""

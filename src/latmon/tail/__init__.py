@@ -37,7 +37,8 @@ pWCET (a reason says so).
 
 The package, in the order of the analysis: ``base`` (settings, a check, a quantile),
 ``checks`` (the i.i.d. checks), ``threshold`` (the POT threshold and its pool), ``gpd`` and
-``gev`` (the two models), ``analysis`` (both fits of one series with their checks); then what
+``gev`` (the two models), ``fitchecks`` (the checks of a fitted model), ``analysis`` (both
+fits of one series with their checks) and ``result`` (what it gives); then what
 shows the result: ``tables``, ``plotting`` (matplotlib), ``interactive`` (Plotly) and ``report``
 (the report's section). This module names the analysis' public API.
 """
@@ -46,8 +47,6 @@ from __future__ import annotations
 
 from latmon.tail.analysis import (
     SCREEN,
-    MethodResult,
-    TailAnalysis,
     analyse_series,
     analyse_tail,
     fit_tail,
@@ -74,6 +73,7 @@ from latmon.tail.checks import (
 )
 from latmon.tail.gev import GevFit, block_maxima, fit_gev, gev_quantile
 from latmon.tail.gpd import GpdFit, data_tick, fit_gpd, fit_pot, gpd_quantile
+from latmon.tail.result import MethodResult, TailAnalysis
 from latmon.tail.threshold import (
     StabilityPoint,
     mean_residual_life,

@@ -1,14 +1,12 @@
-"""The analysis of one series: both fits with their checks (docs/tail.md); see latmon.tail.
-
-Over 500 lines on purpose: the analysis of one series in the order it runs (pool, POT, GEV,
-held-out check, the result types), each step reading the one before.
-"""
+"""The analysis of one series in the order it runs (docs/tail.md; see latmon.tail): the i.i.d.
+checks, the pool of the largest values, the POT fit with its threshold and the heavy-tail and
+mixture screen, the block-maxima fit, the checks of each fit (:mod:`.fitchecks`); the result
+types are :mod:`.result`."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import stats as sps
@@ -20,11 +18,6 @@ from latmon.tail.base import (
     ALPHA,
     CONFIDENCE,
     EXCEEDANCES_PER_ROOT,
-    HEAVY_LEVEL,
-    HELD_OUT_ALPHA,
-    HELD_OUT_COUNTS,
-    HELD_OUT_MIN_BLOCKS,
-    HELD_OUT_MIN_EXCEEDANCES,
     MIN_BLOCKS,
     MIN_DISTINCT,
     MIN_EXCEEDANCES,
@@ -32,160 +25,20 @@ from latmon.tail.base import (
     SCREEN_PER_ROOT,
     STABILITY_CONFIDENCE,
     Check,
-    Quantile,
     quiet,
 )
 from latmon.tail.checks import HalfCounts, iid_checks, streamed_iid_checks
-from latmon.tail.gev import GevFit, block_maxima, default_block_size, fit_gev  # noqa: F401
+from latmon.tail.fitchecks import Grid, count_check, held_out_check, shape_check
+from latmon.tail.gev import GevFit, default_block_size, fit_gev
 from latmon.tail.gpd import QUANTISATION, GpdFit, data_tick, fit_pot
+from latmon.tail.result import MethodResult, TailAnalysis
 from latmon.tail.source import Digest, Samples
 from latmon.tail.threshold import (
-    MeanExcess,
     StabilityPoint,
     mean_residual_life,
     select_threshold,
     stability,
 )
-
-# --- the analysis of one series -----------------------------------------------------------
-
-
-@dataclass
-class MethodResult:
-    """One method's fit (POT or block maxima), its own checks and its pWCETs (none when a
-    check failed)."""
-
-    method: str
-    fit: GpdFit | GevFit | None
-    checks: list[Check]
-    quantiles: list[Quantile]
-
-    @property
-    def valid(self) -> bool:
-        return self.fit is not None and all(c.passed for c in self.checks)
-
-    def as_dict(self, factor: float = 1.0, deadline: float | None = None) -> dict[str, object]:
-        out: dict[str, object] = {"method": self.method, "valid": self.valid}
-        fit = self.fit
-        if isinstance(fit, GpdFit):
-            out.update(
-                threshold=fit.threshold * factor,
-                exceedances=fit.exceedances,
-                rate=fit.rate,
-                scale=fit.sigma * factor,
-                shape=fit.xi,
-                shape_ci=list(fit.xi_ci),
-            )
-        elif isinstance(fit, GevFit):
-            out.update(
-                block=fit.block,
-                blocks=fit.blocks,
-                location=fit.mu * factor,
-                scale=fit.sigma * factor,
-                shape=fit.xi,
-                shape_ci=list(fit.xi_ci),
-            )
-        out["checks"] = [c.as_dict() for c in self.checks]
-        out["pwcet"] = [q.as_dict(factor, deadline) for q in self.quantiles]
-        return out
-
-
-@dataclass
-class TailAnalysis:
-    """Everything ``latmon tail`` says about one series, in the series' unit."""
-
-    n: int
-    #: Why nothing could be analysed at all (histogram only, too few samples), else None.
-    unavailable: str | None
-    checks: list[Check]
-    pot: MethodResult | None = None
-    gev: MethodResult | None = None
-    stability: list[StabilityPoint] = field(default_factory=list)
-    mean_excess: MeanExcess | None = None
-    alpha: float = ALPHA
-    confidence: float = CONFIDENCE
-    probabilities: tuple[float, ...] = PROBABILITIES
-    #: The empirical exceedance curve: sorted values and P(X > value) (for plots).
-    sample_max: float = math.nan
-
-    @property
-    def iid(self) -> bool:
-        return self.unavailable is None and all(c.passed for c in self.checks)
-
-    @property
-    def valid(self) -> bool:
-        """At least one method gives a pWCET."""
-        return any(m is not None and m.valid for m in (self.pot, self.gev))
-
-    def reasons(self) -> list[str]:
-        """Why no pWCET (or a method's pWCET) is given: one line each."""
-        if self.unavailable is not None:
-            return [self.unavailable]
-        out = [
-            f"{c.name}: p = {_p(c.p_value)} < {c.level:g}: {c.detail}"
-            if c.level is not None
-            else f"{c.name}: {c.detail}"
-            for c in self.checks
-            if not c.passed
-        ]
-        if out:
-            return out
-        for m in (self.pot, self.gev):
-            if m is None:
-                continue
-            out += [f"{m.method}: {c.name}: {c.detail}" for c in m.checks if not c.passed]
-        return out
-
-    def as_dict(self, factor: float = 1.0, deadline: float | None = None) -> dict[str, object]:
-        """JSON: values times ``factor``; ``deadline`` (in the series' unit) adds a verdict to
-        every pWCET."""
-        return {
-            "n": self.n,
-            "valid": self.valid,
-            "reasons": self.reasons(),
-            "alpha": self.alpha,
-            "confidence": self.confidence,
-            "checks": [c.as_dict() for c in self.checks],
-            "pot": None if self.pot is None else self.pot.as_dict(factor, deadline),
-            "block_maxima": None if self.gev is None else self.gev.as_dict(factor, deadline),
-            "threshold_stability": [s.as_dict(factor) for s in self.stability],
-        }
-
-
-def _p(p: float | None) -> str:
-    return "—" if p is None else f"{p:.3g}"
-
-
-def _shape_check(
-    xi: float, xi_ci: tuple[float, float], confidence: float, nll: float, light_nll: float
-) -> Check:
-    """The heavy-tail screen: the signed root of the likelihood ratio of ξ̂ against the best
-    fit with ξ = 0, r = sign(ξ̂) √(2 (nll(0) - nll(ξ̂))), is standard normal at the boundary of a
-    light tail; the tail is called heavy when the one-sided p = 1 - Φ(r) is below
-    HEAVY_LEVEL."""
-    lo, hi = xi_ci
-    text = f"ξ = {xi:+.3f}, {confidence:.0%} interval [{lo:+.3f}, {hi:+.3f}]"
-    deviance = max(2.0 * (light_nll - nll), 0.0) if math.isfinite(light_nll) else 0.0
-    r = math.copysign(math.sqrt(deviance), xi)
-    p = float(sps.norm.sf(r))
-    if p < HEAVY_LEVEL:
-        return Check(
-            "shape",
-            False,
-            text + ": a heavy tail (a light one, ξ ≤ 0, is rejected): the latency has no upper "
-            "bound in this model and its quantiles grow as a power of 1/p, so an "
-            "extrapolation to small p is not supported by the data",
-            r,
-            p,
-            HEAVY_LEVEL,
-        )
-    kind = "bounded" if hi < 0 else "light or bounded"
-    return Check("shape", True, f"{text}: {kind} tail", r, p, HEAVY_LEVEL)
-
-
-def _count_check(name: str, have: int, need: int, what: str) -> Check:
-    ok = have >= need
-    return Check(name, ok, f"{have:,} {what}" + ("" if ok else f", at least {need} needed"))
 
 
 @quiet
@@ -341,7 +194,7 @@ def screen_size(n: int) -> int:
 
 def tail_screen(pool: np.ndarray, n: int, fit: GpdFit, grid: Grid) -> Check | None:
     """The heavy-tail and mixture screen: a GPD fitted to the :func:`screen_size` largest
-    samples (``pool`` holds them), whose light-tail test (:func:`_shape_check`) must pass too.
+    samples (``pool`` holds them), whose light-tail test (:func:`shape_check`) must pass too.
     It sees twice the exceedances of the lowest candidate threshold, so it has the power to
     refuse a heavy tail that the fit's own threshold cannot tell from a light one; a tail
     heavy there but light above the fit's threshold is a mixture — a rarer, slower path whose
@@ -358,7 +211,7 @@ def tail_screen(pool: np.ndarray, n: int, fit: GpdFit, grid: Grid) -> Check | No
     wide = fit_pot(pool, u, fit.confidence, grid.tick, grid.quantisation, n)
     if wide is None:
         return None
-    shape = _shape_check(wide.xi, wide.xi_ci, fit.confidence, wide.nll, wide.light_nll)
+    shape = shape_check(wide.xi, wide.xi_ci, fit.confidence, wide.nll, wide.light_nll)
     text = (
         f"the {wide.exceedances:,} samples above {fmt(u)}: ξ = {wide.xi:+.3f}, "
         f"{fit.confidence:.0%} interval [{wide.xi_ci[0]:+.3f}, {wide.xi_ci[1]:+.3f}]"
@@ -384,95 +237,6 @@ def tail_screen(pool: np.ndarray, n: int, fit: GpdFit, grid: Grid) -> Check | No
             "in this model and its quantiles grow as a power of 1/p"
         )
     return Check(SCREEN, False, text, shape.statistic, shape.p_value, shape.level)
-
-
-@dataclass(frozen=True)
-class Grid:
-    """The grid the samples lie on: ``tick`` (0: continuous), how a value stands for its
-    cell (:data:`QUANTISATION`) and the run's recorded resolution."""
-
-    tick: float
-    quantisation: str = "round"
-    resolution: int = 1
-
-    def midpoint_shift(self) -> float:
-        """From a recorded value to the middle of its cell."""
-        return (0.5 - QUANTISATION[self.quantisation]) * self.tick
-
-    def text(self) -> str:
-        if self.tick <= 0:
-            return "continuous values"
-        cell = "[y - h/2, y + h/2)" if self.quantisation == "round" else "[y, y + h)"
-        text = f"on a grid of h = {fmt(self.tick)}: each value y stands for {cell}"
-        if self.tick > self.resolution > 0:
-            text += f" (the run records a resolution of {fmt(self.resolution)}; the values show h)"
-        return text
-
-
-def held_out_check(
-    fit: GpdFit | GevFit,
-    src: Samples | Digest,
-    min_exceedances: int,
-    grid: Grid,
-    unit: str = "",
-) -> Check:
-    """The reliability test of the MBPTA literature: the method fitted, as it was fitted to
-    the whole series, to the first half of the samples alone; its quantiles at p = c / m (m
-    the samples of the second half, c each of HELD_OUT_COUNTS, where p lies beyond the data
-    the fit starts from) must not be exceeded by the second half more often than a binomial
-    count of mean c allows: the count above the upper end of the quantile's interval is
-    tested one-sided (Bonferroni over the levels at HELD_OUT_ALPHA). A fit that underestimates
-    the tail fails; one that overestimates it passes (it is only conservative)."""
-    name = "held-out exceedances"
-    first_n = src.n // 2
-    m = src.n - first_n
-    suffix = f" {unit}" if unit else ""
-    part: GpdFit | GevFit | None
-    if isinstance(fit, GpdFit):
-        # the same threshold rule on the first half: the same exceedance rate
-        k = max(round(fit.rate * first_n), 2)
-        if k < min(min_exceedances, HELD_OUT_MIN_EXCEEDANCES) or k >= first_n:
-            part = None
-        else:
-            top = src.top(k + 1, "first")  # the threshold and the k values above it
-            u = float(top.min())
-            part = fit_pot(top, u, fit.confidence, grid.tick, grid.quantisation, first_n)
-        limit = fit.rate
-    else:
-        maxima = src.maxima(fit.block, "first")
-        part = None
-        if len(maxima) >= HELD_OUT_MIN_BLOCKS and len(np.unique(maxima)) >= MIN_DISTINCT:
-            part = fit_gev(maxima + grid.midpoint_shift(), fit.block, fit.confidence)
-        limit = 1.0 / fit.block
-    if part is None:
-        return Check(
-            name,
-            False,
-            f"the first half ({first_n:,} samples) is too short to fit the model again and "
-            "test it on the second half: no pWCET without that check",
-        )
-    levels = [c / m for c in HELD_OUT_COUNTS if c / m < limit]
-    if not levels:
-        return Check(name, False, f"the second half ({m:,} samples) is too short to test the tail")
-    worst_p, parts = 1.0, []
-    for p in levels:
-        q = part.quantile_ci(p)
-        observed = src.count_above(q.high, "second") if math.isfinite(q.high) else 0
-        pv = float(sps.binom.sf(observed - 1, m, p))
-        worst_p = min(worst_p, pv)
-        high = "∞" if not math.isfinite(q.high) else fmt(q.high)
-        parts.append(
-            f"{observed} above its {p:.2g} quantile's upper end {high}{suffix} "
-            f"({fmt(p * m)} expected at most)"
-        )
-    level = HELD_OUT_ALPHA / len(levels)
-    passed = worst_p * len(levels) >= HELD_OUT_ALPHA
-    detail = f"fitted to the first {first_n:,} samples, tested on the last {m:,}: " + "; ".join(
-        parts
-    )
-    if not passed:
-        detail += ": the fit underestimates the tail of the samples it did not see"
-    return Check(name, passed, detail, None, worst_p, level)
 
 
 def _pot(
@@ -512,12 +276,12 @@ def _pot(
         Check("resolution", True, grid.text() + " (interval-censored likelihood)")
         if grid.tick > 0
         else Check("resolution", True, "continuous values"),
-        _count_check("exceedances", len(above), min_exceedances, "samples above the threshold"),
+        count_check("exceedances", len(above), min_exceedances, "samples above the threshold"),
     ]
     distinct = len(np.unique(above))
     if distinct < MIN_DISTINCT:
         checks.append(
-            _count_check(
+            count_check(
                 "distinct exceedances",
                 distinct,
                 MIN_DISTINCT,
@@ -526,7 +290,7 @@ def _pot(
         )
     if fit is None:
         return MethodResult(method, None, checks, [])
-    checks.append(_shape_check(fit.xi, fit.xi_ci, confidence, fit.nll, fit.light_nll))
+    checks.append(shape_check(fit.xi, fit.xi_ci, confidence, fit.nll, fit.light_nll))
     bad = [p for p in probs if p > fit.rate]
     if bad:
         checks.append(
@@ -586,7 +350,7 @@ def _block_maxima(
     method = "block maxima/GEV"
     b = block or default_block_size(src.n)
     maxima = src.maxima(b)
-    checks = [_count_check("blocks", len(maxima), MIN_BLOCKS, f"blocks of {b:,} samples")]
+    checks = [count_check("blocks", len(maxima), MIN_BLOCKS, f"blocks of {b:,} samples")]
     if len(maxima) < MIN_BLOCKS or len(np.unique(maxima)) < MIN_DISTINCT:
         if len(maxima) >= MIN_BLOCKS:
             checks.append(
@@ -595,7 +359,7 @@ def _block_maxima(
         return MethodResult(method, None, checks, [])
     # on a grid, each maximum at the middle of the cell it stands for
     fit = fit_gev(maxima + grid.midpoint_shift(), b, confidence)
-    checks.append(_shape_check(fit.xi, fit.xi_ci, confidence, fit.nll, fit.light_nll))
+    checks.append(shape_check(fit.xi, fit.xi_ci, confidence, fit.nll, fit.light_nll))
     result = MethodResult(method, fit, checks, [])
     if result.valid:
         _quantiles(result, fit, probs)

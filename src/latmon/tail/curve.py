@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 
-from latmon.tail.analysis import MethodResult
 from latmon.tail.base import Quantile
 from latmon.tail.gev import GevFit
 from latmon.tail.gpd import GpdFit
+from latmon.tail.result import MethodResult
 
 #: The extrapolated curve is drawn down to this probability per activation.
 LOWEST_PROBABILITY = 1e-12

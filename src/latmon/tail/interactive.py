@@ -1,5 +1,5 @@
 """The interactive figure of the extreme-value analysis (latmon.tail) for the HTML report, one
-per series, drawn with plotly like the report's other figures (latmon.figures.interactive): on
+per series, drawn with plotly like the report's other figures (latmon.figures.plotly_style): on
 top the measured exceedance curve with the fit extrapolated to 10⁻¹² and its pointwise
 profile-likelihood band, below the threshold diagnostics (mean residual life and the stability
 of ξ over the candidate thresholds, the chosen threshold marked). The static version for
@@ -20,7 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from latmon.figures.interactive import (
+from latmon.figures.plotly_style import (
     DEADLINE_COLOR,
     DEADLINE_DRAWN_BELOW,
     PALETTE,
@@ -29,10 +29,10 @@ from latmon.figures.interactive import (
     plotly_label,
 )
 from latmon.tables import say_ns, unit_for
-from latmon.tail.analysis import MethodResult, TailAnalysis
 from latmon.tail.base import Quantile
 from latmon.tail.curve import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 from latmon.tail.gpd import GpdFit
+from latmon.tail.result import MethodResult, TailAnalysis
 from latmon.tail.source import Digest, maximum_of, value_counts_of
 
 MEASURED_COLOR = "#000000"

@@ -22,10 +22,10 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from latmon.figures.data import display_unit
-from latmon.tail.analysis import MethodResult, TailAnalysis
 from latmon.tail.base import Quantile
 from latmon.tail.curve import CURVE_POINTS, LOWEST_PROBABILITY, extrapolated
 from latmon.tail.gpd import GpdFit
+from latmon.tail.result import MethodResult, TailAnalysis
 from latmon.tail.source import Digest, maximum_of, value_counts_of
 
 FIT_COLOR = "#1f5fa8"

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from latmon.analysis.stats import deadline_in_unit
-from latmon.figures.interactive import Figure
+from latmon.figures.plotly_style import Figure
 from latmon.model import Series
 from latmon.tables import Column, Table, fmt, render, say_ns, unit_for
-from latmon.tail.analysis import TailAnalysis, analyse_series, time_ordered
+from latmon.tail.analysis import analyse_series, time_ordered
 from latmon.tail.interactive import tail_figure
+from latmon.tail.result import TailAnalysis
 from latmon.tail.source import Digest
 from latmon.tail.tables import checks_table, fit_text, pwcet_table
 

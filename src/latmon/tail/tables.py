@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 
 from latmon.tables import Cell, Column, Table, fmt, plain
-from latmon.tail.analysis import MethodResult, TailAnalysis
 from latmon.tail.base import Check
 from latmon.tail.gev import GevFit
 from latmon.tail.gpd import GpdFit
+from latmon.tail.result import MethodResult, TailAnalysis
 
 CHECK_COLUMNS = [
     Column("check", "check", "l"),
