@@ -42,7 +42,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
 from latmon.analysis.distribution.ranks import nearest_rank  # noqa: E402
-from latmon.inputs.logformat import read_file  # noqa: E402
+from latmon.inputs.readers.latmon_log import read_file  # noqa: E402
 
 LATPROBE = ROOT / "build" / "sw" / "latprobe"
 ACCEPT = (

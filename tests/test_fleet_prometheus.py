@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 from prometheus_support import Prometheus, free_port
 
-from latmon.inputs.logformat import read_file
+from latmon.inputs.readers.latmon_log import read_file
 from latmon.inputs.runfile import read_run
 
 PROBE = ["--policy", "other", "--no-mlock", "-i", "1ms", "--deadline", "200us"]

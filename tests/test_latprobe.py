@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.inputs.logformat import read_file
+from latmon.inputs.readers.latmon_log import read_file
 
 IS_ROOT = os.geteuid() == 0
 # Quick, unprivileged settings unless a test is about something else.

@@ -41,7 +41,7 @@ from tracefs_support import instances, tracing_unavailable
 
 from latmon.analysis.spikes import spikes_of
 from latmon.inputs.ingest import load
-from latmon.inputs.logformat import read_file
+from latmon.inputs.readers.latmon_log import read_file
 
 pytestmark = pytest.mark.skipif(
     tracing_unavailable() is not None, reason=str(tracing_unavailable())

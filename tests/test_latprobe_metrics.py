@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from latmon.inputs.logformat import read_file
+from latmon.inputs.readers.latmon_log import read_file
 
 MALFORMED = 1000
 SCRAPERS = 4

@@ -24,7 +24,7 @@ import pytest
 from tracefs_support import tracing_unavailable
 
 from latmon.analysis.distribution.ranks import nearest_rank
-from latmon.inputs.logformat import read_file
+from latmon.inputs.readers.latmon_log import read_file
 
 IS_ROOT = os.geteuid() == 0
 CPUS = sorted(os.sched_getaffinity(0))

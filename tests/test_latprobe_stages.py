@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from tracefs_support import TRACEFS, instances, tracing_unavailable
 
-from latmon.inputs.logformat import read_file
+from latmon.inputs.readers.latmon_log import read_file
 
 STAGES = ["irq", "handler", "wakeup", "sched", "user"]
 # the command of the issue that asked for stages on every CPU

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from latmon.inputs.logformat import read_file
+from latmon.inputs.readers.latmon_log import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 IS_ROOT = os.geteuid() == 0

@@ -13,14 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from latmon.errors import InputError
-from latmon.inputs.logformat import (
-    LogWriter,
-    escape_value,
-    looks_like_latmon_log,
-    read_file,
-    read_lines,
-    unescape_value,
-)
+from latmon.inputs.logformat import LogWriter, escape_value, looks_like_latmon_log
+from latmon.inputs.readers.latmon_log import read_file, read_lines, unescape_value
 
 VECTOR = "latmon-log/vector-basic.log"
 

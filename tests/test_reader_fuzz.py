@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from latmon.errors import InputError, LatmonError
 from latmon.inputs._textparse import parse
 from latmon.inputs.ingest import load
-from latmon.inputs.readers import ReadOptions, decimal_to_int
+from latmon.inputs.readers import ReadOptions
+from latmon.inputs.readers.units import decimal_to_int
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = int(os.environ.get("LATMON_FUZZ_EXAMPLES", "150"))
@@ -167,7 +168,7 @@ STATUS = {0: "ok", 3: "large", 4: "fine", 5: "negative"}
     numbers=st.lists(limit_number(), min_size=1, max_size=8), scale=st.sampled_from([0, 3, 6, 9])
 )
 def test_parser_at_the_integer_limits(numbers: list[str], scale: int) -> None:
-    """The C parser, the pure-Python rule (readers.decimal_to_int) and exact arithmetic agree on
+    """The C parser, the pure-Python rule (readers.units.decimal_to_int) and exact arithmetic agree on
     every number: the same value, or the same refusal; nothing wraps around."""
     out = np.zeros(len(numbers), np.int64)
     for non_negative in (False, True):

@@ -13,7 +13,8 @@ import click
 
 from latmon.campaign.scenario import parse_duration_ns
 from latmon.inputs.ingest import FORMATS, load, load_all
-from latmon.inputs.readers import UNIT_NS, ReadOptions
+from latmon.inputs.readers import ReadOptions
+from latmon.inputs.readers.units import UNIT_NS
 from latmon.model import Run
 
 #: Exit status when results were produced from damaged input (with --keep-going).

@@ -28,7 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from latmon.inputs.readers import LIMIT, Problems, ReadOptions, us_or_ns
+from latmon.inputs.readers import Problems, ReadOptions
+from latmon.inputs.readers.units import LIMIT, us_or_ns
 from latmon.inputs.textscan import shown
 from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from latmon.errors import InputError
-from latmon.inputs.readers import LIMIT, Problems, ReadOptions
+from latmon.inputs.readers import Problems, ReadOptions
+from latmon.inputs.readers.units import LIMIT
 from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "cyclictest-json"

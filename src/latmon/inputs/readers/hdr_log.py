@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from latmon.errors import InputError
-from latmon.inputs.readers import LIMIT, UNIT_NS, Problems, ReadOptions
+from latmon.inputs.readers import Problems, ReadOptions
+from latmon.inputs.readers.units import LIMIT, UNIT_NS
 from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "hdr-log"

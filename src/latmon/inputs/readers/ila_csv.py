@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from latmon.errors import InputError
-from latmon.inputs.readers import LIMIT, Problems, ReadOptions
+from latmon.inputs.readers import Problems, ReadOptions
+from latmon.inputs.readers.units import LIMIT
 from latmon.model import RunSpec, SeriesSpec
 
 NAME = "ila-csv"

@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from latmon.errors import InputError
-from latmon.inputs.readers import LIMIT, Problems, ReadOptions, us_or_ns
+from latmon.inputs.readers import Problems, ReadOptions
+from latmon.inputs.readers.units import LIMIT, us_or_ns
 from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "jitterdebugger"

@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from latmon.errors import InputError
-from latmon.inputs.readers import UNIT_NS, Problems, ReadOptions
+from latmon.inputs.readers import Problems, ReadOptions
+from latmon.inputs.readers.units import UNIT_NS
 from latmon.inputs.textscan import MAX_LINE, PROBLEMS, Scan, scan, shown
 from latmon.model import Run, Series
 

@@ -29,7 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from latmon.inputs.readers import LIMIT, Problems, ReadOptions
+from latmon.inputs.readers import Problems, ReadOptions
+from latmon.inputs.readers.units import LIMIT
 from latmon.model import HistogramSpec, RunSpec, SeriesSpec
 
 NAME = "rtla-timerlat-hist"
