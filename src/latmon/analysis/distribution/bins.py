@@ -37,6 +37,11 @@ class Bounded(NamedTuple):
     def exact(self) -> bool:
         return self.value is not None and self.lo == self.hi == self.value
 
+    @property
+    def exact_value(self) -> int | None:
+        """The value when it is exact, else None."""
+        return self.value if self.exact else None
+
 
 #: Bins sorted by their representative: (rep, lo, hi, count, open_bin), int64 arrays but the last
 #: (bool); lo/hi are inclusive bounds, NO_LOWER/NO_UPPER when open.

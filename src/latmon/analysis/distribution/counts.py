@@ -234,8 +234,8 @@ class Distribution:
             raise ValueError("distributions of different units cannot be merged; use pool()")
         if not other.n:
             return
-        mine = (_exact_extreme(self.minimum()), _exact_extreme(self.maximum())) if self.n else None
-        theirs = (_exact_extreme(other.minimum()), _exact_extreme(other.maximum()))
+        mine = (self.minimum().exact_value, self.maximum().exact_value) if self.n else None
+        theirs = (other.minimum().exact_value, other.maximum().exact_value)
         f = other._finish()
         self._add_part(f.rep, f.lo, f.hi, f.count, f.open_bin, other._sums(), other.exact_sum())
         dense_width = other._dense.width if other._dense.n and other._dense.width > 1 else 0
@@ -499,7 +499,3 @@ class Distribution:
         change = np.flatnonzero(np.diff(f.rep)) + 1
         starts = np.concatenate(([0], change))
         return f.rep[starts], np.add.reduceat(f.count, starts)
-
-
-def _exact_extreme(b: Bounded) -> int | None:
-    return b.value if b.exact else None
