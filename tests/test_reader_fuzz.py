@@ -168,7 +168,7 @@ STATUS = {0: "ok", 3: "large", 4: "fine", 5: "negative"}
     numbers=st.lists(limit_number(), min_size=1, max_size=8), scale=st.sampled_from([0, 3, 6, 9])
 )
 def test_parser_at_the_integer_limits(numbers: list[str], scale: int) -> None:
-    """The C parser, the pure-Python rule (readers.units.decimal_to_int) and exact arithmetic agree on
+    """The C parser, the pure-Python rule (units.decimal_to_int) and exact arithmetic agree on
     every number: the same value, or the same refusal; nothing wraps around."""
     out = np.zeros(len(numbers), np.int64)
     for non_negative in (False, True):
