@@ -188,3 +188,54 @@ def test_seven_nops_move_each_user_sample_by_seven_cycles(tmp_path: Path) -> Non
     diff = [y - x for x, y in zip(a, b, strict=True)]
     assert statistics.median(diff) == 7, diff
     assert statistics.median(b) - statistics.median(a) == 7
+
+
+@pytest.mark.sim
+def test_the_firmware_answers_every_counter_read_into_every_register(tmp_path: Path) -> None:
+    """sw/linux-soc/firmware/test/counters.S in the kernel's place: time, timeh, cycle, cycleh
+    read into each of x1..x31 (the firmware's trap entry answers them), each other register
+    kept, the value a word of mtime within the read; instructions that are no counter read
+    reach the supervisor as illegal. The exit code is the number of failed checks."""
+    src = linux_soc.LSOC / "firmware" / "test"
+    elf, binary = tmp_path / "counters.elf", tmp_path / "counters.bin"
+    subprocess.run(
+        [
+            linux_soc.ELF_PREFIX + "gcc",
+            *linux_soc.FW_FLAGS,
+            "-Wl,--no-warn-rwx-segments",
+            "-T",
+            str(src / "counters.ld"),
+            "-o",
+            str(elf),
+            str(src / "counters.S"),
+            str(src / "counters.c"),
+        ],
+        check=True,
+    )
+    subprocess.run(
+        [linux_soc.ELF_PREFIX + "objcopy", "-O", "binary", str(elf), str(binary)], check=True
+    )
+    image = linux_soc.image_hex(
+        tmp_path,
+        [
+            (linux_soc.FW_ADDR, linux_soc.build_firmware().read_bytes()),
+            (linux_soc.KERNEL_ADDR, binary.read_bytes()),
+        ],
+    )
+    exe = linux_soc.build_sim()
+    trace = tmp_path / "trace.txt"
+    sim = subprocess.run(
+        [str(exe), f"+image={image}", f"+trace={trace}", "+max_cycles=5000000"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    ev = read_trace(trace)
+    assert ev.exit_code == 0, sim.stdout  # not the cycle limit (124), no failed check
+    # every probe trapped into machine mode: 124 reads, 3 other read forms, 3 redirected
+    mtraps = {
+        int(c): int(n)
+        for c, n, _ in (ln.split()[2:] for ln in sim.stdout.splitlines() if " mtraps " in ln)
+    }
+    assert mtraps[2] == 130, sim.stdout

@@ -26,6 +26,8 @@
 //                        are not loaded; the C++ main saves the model and ends the run
 //           +max_cycles=N
 //           +progress    every 2^24 cycles, print the cycle, the PC and the privilege retiring
+// At /init's request and at the end it prints the traps taken to machine mode (the firmware's
+// work: SBI calls, emulated counter reads, timer) by cause, with the cycles spent in machine mode.
 //
 // `reload` (from the C++ main, one clock edge after a restore): the files of a restored model's
 // run are opened again (appending: the trace already holds the boot's events), the plusargs read
@@ -191,6 +193,37 @@ module tb_linux_soc #(
         end
     end
 
+    // the machine-mode firmware's work: traps taken to machine mode (after the firmware started
+    // the kernel) by cause, and the cycles the CPU spent in machine mode for each, printed at
+    // /init's request and at the end ("mtraps <cause> <traps> <cycles>"; interrupts as 16 + code)
+    wire [4:0]  m_cause_now = {dut.cpu.CsrPlugin_mcause_interrupt, dut.cpu.CsrPlugin_mcause_exceptionCode};
+    reg  [1:0]  priv_d = 2'd3;
+    reg  [4:0]  m_cause = 5'd0;
+    reg  [31:0] m_traps [0:31];
+    reg  [63:0] m_cycles [0:31];
+    integer     kt;
+    initial for (kt = 0; kt < 32; kt = kt + 1) begin
+        m_traps[kt] = 32'd0;
+        m_cycles[kt] = 64'd0;
+    end
+    always @(posedge clk) begin
+        priv_d <= priv;
+        if (!rst && priv == 2'd3 && priv_d != 2'd3) begin
+            m_cause <= m_cause_now;
+            m_traps[m_cause_now] <= m_traps[m_cause_now] + 32'd1;
+            m_cycles[m_cause_now] <= m_cycles[m_cause_now] + 64'd1;
+        end else if (!rst && priv == 2'd3 && kernel_seen) begin
+            m_cycles[m_cause] <= m_cycles[m_cause] + 64'd1;
+        end
+    end
+    task automatic print_mtraps;
+        for (kt = 0; kt < 32; kt = kt + 1)
+            if (m_traps[kt] != 32'd0)
+                $display("tb_linux_soc: mtraps %0d %0d %0d", kt, m_traps[kt], m_cycles[kt]);
+    endtask
+    always @(posedge clk)
+        if (param_request && !rst) print_mtraps();
+
     always @(posedge clk)
         if (progress && cycle[23:0] == 24'd0)
             $display("tb_linux_soc: cycle %0d pc %08x privilege %0d", cycle, pc, priv);
@@ -203,6 +236,7 @@ module tb_linux_soc #(
             $display("tb_linux_soc: %s after %0d cycles, exit code %0d",
                      done ? "firmware done" : "cycle limit reached", cycle,
                      done ? exit_code : 124);
+            print_mtraps();
             $finish;
         end
     end

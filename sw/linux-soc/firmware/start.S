@@ -1,10 +1,19 @@
 /*
  * Machine-mode entry of the Linux SoC's firmware (docs/hw/linux-soc.md): reset, and the trap
  * entry through which every machine-mode trap (SBI call, time CSR, misaligned access, timer)
- * passes: the legacy console putchar is answered at once, the rest goes through fw_trap. The
- * trap frame holds x0..x31 at 4*i; mscratch holds the top of the firmware's stack.
+ * passes: the legacy console putchar and the reads of the counters the core lacks are answered
+ * at once, the rest goes through fw_trap. The trap frame holds x0..x31 at 4*i; mscratch holds
+ * the top of the firmware's stack.
  */
 #define UART_BASE 0xB0010000	/* fw.c's UART_TXDATA; STATUS at +4 */
+#define CLINT_MTIME 0xF000BFF8	/* fw.c's CLINT_MTIME; the high word at +4 */
+/*
+ * The counter reads fw.c's emulate_csr accepts: csrrs, csrrc, csrrsi, csrrci (funct3 2, 3, 6,
+ * 7: bit 13 set) with rs1 = x0 (no write) of time, timeh, cycle, cycleh (CSR 0xC00, 0xC01,
+ * 0xC80, 0xC81: bits 20 and 27 free), any rd.
+ */
+#define CSR_READ_MASK 0xF7EFA07F
+#define CSR_READ_INSN 0xC0002073
 
 	.section .text.start, "ax"
 	.globl _start
@@ -33,6 +42,8 @@ trap_entry:
 	 * return past the ecall.
 	 */
 	csrr	t0, mcause
+	li	t1, 2
+	beq	t0, t1, trap_csr
 	li	t1, 9
 	bne	t0, t1, trap_full
 	li	t1, 1
@@ -49,6 +60,110 @@ trap_entry:
 	csrw	mepc, t0
 	lw	t0, -108(sp)
 	lw	t1, -104(sp)
+	csrrw	sp, mscratch, sp
+	mret
+	/*
+	 * A read of time, timeh, cycle or cycleh (an illegal instruction here: the core has no
+	 * counters; mtval holds the instruction), which the kernel makes on every clock read
+	 * (sched_clock, timekeeping, tracepoints), is answered here with t0, t1 and t2 alone, from
+	 * the CLINT's mtime: each half is one 32-bit load, the word at the instant of the read, as
+	 * fw.c's emulate_csr returns it (the kernel reads timeh, time, timeh again for 64 bits).
+	 * rd is written through a table of one move per register; x2, t0, t1 and t2 are written
+	 * where they are restored from (mscratch, the frame's slots). Any other illegal
+	 * instruction goes through fw_trap with t2 as it was.
+	 */
+trap_csr:
+	sw	t2, -100(sp)		/* x7's slot of the frame */
+	csrr	t0, mtval
+	li	t1, CSR_READ_MASK
+	and	t1, t0, t1
+	li	t2, CSR_READ_INSN
+	beq	t1, t2, 1f
+	lw	t2, -100(sp)
+	j	trap_full
+1:	li	t1, CLINT_MTIME
+	slli	t2, t0, 4		/* CSR bit 7 (the high half) to the sign */
+	bgez	t2, 2f
+	addi	t1, t1, 4
+2:	lw	t1, 0(t1)		/* the value, for rd */
+	srli	t0, t0, 7
+	andi	t0, t0, 31		/* rd */
+	slli	t0, t0, 3		/* 8 bytes per entry of the table */
+	la	t2, csr_rd_table
+	add	t2, t2, t0
+	csrr	t0, mepc
+	addi	t0, t0, 4
+	csrw	mepc, t0
+	jr	t2
+	.align	3
+csr_rd_table:
+	nop				/* x0 */
+	j	csr_done
+	mv	x1, t1
+	j	csr_done
+	csrw	mscratch, t1		/* x2: sp comes back from mscratch */
+	j	csr_done
+	mv	x3, t1
+	j	csr_done
+	mv	x4, t1
+	j	csr_done
+	sw	t1, -108(sp)		/* x5 (t0): its slot */
+	j	csr_done
+	sw	t1, -104(sp)		/* x6 (t1) */
+	j	csr_done
+	sw	t1, -100(sp)		/* x7 (t2) */
+	j	csr_done
+	mv	x8, t1
+	j	csr_done
+	mv	x9, t1
+	j	csr_done
+	mv	x10, t1
+	j	csr_done
+	mv	x11, t1
+	j	csr_done
+	mv	x12, t1
+	j	csr_done
+	mv	x13, t1
+	j	csr_done
+	mv	x14, t1
+	j	csr_done
+	mv	x15, t1
+	j	csr_done
+	mv	x16, t1
+	j	csr_done
+	mv	x17, t1
+	j	csr_done
+	mv	x18, t1
+	j	csr_done
+	mv	x19, t1
+	j	csr_done
+	mv	x20, t1
+	j	csr_done
+	mv	x21, t1
+	j	csr_done
+	mv	x22, t1
+	j	csr_done
+	mv	x23, t1
+	j	csr_done
+	mv	x24, t1
+	j	csr_done
+	mv	x25, t1
+	j	csr_done
+	mv	x26, t1
+	j	csr_done
+	mv	x27, t1
+	j	csr_done
+	mv	x28, t1
+	j	csr_done
+	mv	x29, t1
+	j	csr_done
+	mv	x30, t1
+	j	csr_done
+	mv	x31, t1
+csr_done:
+	lw	t0, -108(sp)
+	lw	t1, -104(sp)
+	lw	t2, -100(sp)
 	csrrw	sp, mscratch, sp
 	mret
 trap_full:
