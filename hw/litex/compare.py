@@ -255,20 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="where the run's files go (required for a run)")
     parser.add_argument("--rounds", type=int, default=50, help="interrupts per case")
     parser.add_argument("--cases", help="comma-separated (default: every case of the image)")
-    parser.add_argument(
-        "--publish",
-        action="store_true",
-        help=f"record the figures in {RESULTS.relative_to(ROOT)} and write the tables in "
-        f"{PAGE.relative_to(ROOT)} from them",
-    )
-    parser.add_argument(
-        "--page", action="store_true", help="only write the doc's tables from the recorded results"
-    )
-    parser.add_argument(
-        "--check-page",
-        action="store_true",
-        help="fail when the doc's tables differ from the recorded results (no run)",
-    )
+    BLOCK.add_arguments(parser, source="run")
     args = parser.parse_args(argv)
     if args.page or args.check_page:
         return write_page(check=args.check_page)
@@ -287,10 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print(text, end="")
     if args.publish:
-        tmp = RESULTS.with_suffix(".tmp")
-        tmp.write_text(json.dumps(results, indent=2) + "\n")
-        tmp.replace(RESULTS)
-        return write_page(check=False)
+        return BLOCK.publish(results, tables, sort_keys=False)
     return 0
 
 

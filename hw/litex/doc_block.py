@@ -6,6 +6,7 @@ both write it, or check it against their committed results, the same way.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Callable
@@ -40,6 +41,32 @@ class DocBlock:
         head, rest = doc.split(begin)
         _, tail = rest.split(end)
         return f"{head}{begin}\n\n{text}\n{end}{tail}"
+
+    def add_arguments(self, parser: argparse.ArgumentParser, source: str) -> None:
+        """--publish, --page and --check-page; source names what --check-page does without."""
+        results, page = self.results.relative_to(self.root), self.page.relative_to(self.root)
+        parser.add_argument(
+            "--publish",
+            action="store_true",
+            help=f"record the figures in {results} and write the tables in {page} from them",
+        )
+        parser.add_argument(
+            "--page",
+            action="store_true",
+            help="only write the doc's tables from the recorded results",
+        )
+        parser.add_argument(
+            "--check-page",
+            action="store_true",
+            help=f"fail when the doc's tables differ from the recorded results (no {source})",
+        )
+
+    def publish(self, results: object, render: Callable[[Any], str], sort_keys: bool) -> int:
+        """Record the results (replacing the file whole) and write the block from them."""
+        tmp = self.results.with_suffix(".tmp")
+        tmp.write_text(json.dumps(results, indent=2, sort_keys=sort_keys) + "\n")
+        tmp.replace(self.results)
+        return self.write(render, check=False)
 
     def write(self, render: Callable[[Any], str], check: bool) -> int:
         """Write the block from the results file, or (check) compare: 0, 1 (stale) or 2."""

@@ -153,29 +153,13 @@ def publish(board: str, rec: dict[str, Any]) -> int:
     """Record the board's figures in hw/litex/bitstream.json and write the page from them."""
     results = json.loads(RESULTS.read_text()) if RESULTS.is_file() else {}
     results[board] = rec
-    tmp = RESULTS.with_suffix(".tmp")
-    tmp.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
-    tmp.replace(RESULTS)
-    return write_page(check=False)
+    return BLOCK.publish(results, page_text, sort_keys=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", nargs="?", type=Path, help="the build folder (build/litex/BOARD)")
-    parser.add_argument(
-        "--publish",
-        action="store_true",
-        help=f"record the figures in {RESULTS.relative_to(ROOT)} and write the tables in "
-        f"{PAGE.relative_to(ROOT)} from them",
-    )
-    parser.add_argument(
-        "--page", action="store_true", help="only write the doc's tables from the recorded results"
-    )
-    parser.add_argument(
-        "--check-page",
-        action="store_true",
-        help="fail when the doc's tables differ from the recorded results (no build)",
-    )
+    BLOCK.add_arguments(parser, source="build")
     args = parser.parse_args(argv)
     if args.page or args.check_page:
         return write_page(check=args.check_page)

@@ -244,27 +244,12 @@ class Digester:
         else:
             self._partial, self._filled = None, 0
         # the timeline: each bucket's lowest and highest sample, first occurrence
-        bucket0 = int(np.searchsorted(self.edges, start, side="right")) - 1
-        for bucket in range(max(bucket0, 0), len(self.edges) - 1):
-            a, z = int(self.edges[bucket]), int(self.edges[bucket + 1])
-            if a >= stop:
-                break
-            if t is not None and start <= a < stop:
-                self.times[a] = int(t[a - start])
-            a, z = max(a, start), min(z, stop)
-            if a >= z:
-                continue
+        for bucket, a, z in self._buckets(start, stop, t):
             s0, s1 = np.searchsorted(begins, a), np.searchsorted(begins, z)
             i = s0 + int(np.argmin(low[s0:s1]))
             j = s0 + int(np.argmax(high[s0:s1]))
-            if self.lo_index[bucket] < 0 or low[i] < self.lo_value[bucket]:
-                self.lo_index[bucket], self.lo_value[bucket] = start + low_at[i], low[i]
-                if t is not None:
-                    self.times[start + int(low_at[i])] = int(t[low_at[i]])
-            if self.hi_index[bucket] < 0 or high[j] > self.hi_value[bucket]:
-                self.hi_index[bucket], self.hi_value[bucket] = start + high_at[j], high[j]
-                if t is not None:
-                    self.times[start + int(high_at[j])] = int(t[high_at[j]])
+            lo, hi = start + int(low_at[i]), start + int(high_at[j])
+            self._keep(bucket, lo, low[i], hi, high[j], t, start)
 
     def _block_maxima(self, x: np.ndarray) -> None:
         b, at = self.block, 0
@@ -287,7 +272,17 @@ class Digester:
             self._filled = len(x) - at
 
     def _timeline(self, x: np.ndarray, t: np.ndarray | None, start: int) -> None:
-        stop = start + len(x)
+        for bucket, a, b in self._buckets(start, start + len(x), t):
+            piece = x[a - start : b - start]
+            # the first occurrence of the bucket's min and max (np.argmin over the bucket)
+            i, j = int(np.argmin(piece)), int(np.argmax(piece))
+            self._keep(bucket, a + i, piece[i], a + j, piece[j], t, start)
+
+    def _buckets(
+        self, start: int, stop: int, t: np.ndarray | None
+    ) -> Iterator[tuple[int, int, int]]:
+        """The timeline buckets that samples [start, stop) reach: (bucket, first, end) of their
+        part of it; the time of a bucket's first sample is kept when it lies in the range."""
         first = int(np.searchsorted(self.edges, start, side="right")) - 1
         for bucket in range(max(first, 0), len(self.edges) - 1):
             a, b = int(self.edges[bucket]), int(self.edges[bucket + 1])
@@ -296,19 +291,29 @@ class Digester:
             if t is not None and start <= a < stop:
                 self.times[a] = int(t[a - start])
             a, b = max(a, start), min(b, stop)
-            if a >= b:
-                continue
-            piece = x[a - start : b - start]
-            i, j = int(np.argmin(piece)), int(np.argmax(piece))
-            # the first occurrence of the bucket's min and max (np.argmin over the bucket)
-            if self.lo_index[bucket] < 0 or piece[i] < self.lo_value[bucket]:
-                self.lo_index[bucket], self.lo_value[bucket] = a + i, piece[i]
-                if t is not None:
-                    self.times[a + i] = int(t[a - start + i])
-            if self.hi_index[bucket] < 0 or piece[j] > self.hi_value[bucket]:
-                self.hi_index[bucket], self.hi_value[bucket] = a + j, piece[j]
-                if t is not None:
-                    self.times[a + j] = int(t[a - start + j])
+            if a < b:
+                yield bucket, a, b
+
+    def _keep(
+        self,
+        bucket: int,
+        lo: int,
+        lo_value: int,
+        hi: int,
+        hi_value: int,
+        t: np.ndarray | None,
+        start: int,
+    ) -> None:
+        """A part's lowest (at index lo) and highest (at hi) sample, where they beat the
+        bucket's so far, with their times (``t`` holds the times from index ``start``)."""
+        if self.lo_index[bucket] < 0 or lo_value < self.lo_value[bucket]:
+            self.lo_index[bucket], self.lo_value[bucket] = lo, lo_value
+            if t is not None:
+                self.times[lo] = int(t[lo - start])
+        if self.hi_index[bucket] < 0 or hi_value > self.hi_value[bucket]:
+            self.hi_index[bucket], self.hi_value[bucket] = hi, hi_value
+            if t is not None:
+                self.times[hi] = int(t[hi - start])
 
     def _spikes(self, x: np.ndarray, at: np.ndarray, t: np.ndarray | None) -> None:
         """The MAX_SPIKES largest (value, index) pairs so far (a later index wins a tie, as
