@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,8 @@ from latmon.report import stream as report_stream
 from latmon.report.stream import Digester, stream_run_file
 from latmon.tail import analyse_tail
 from latmon.tail.checks import COUNT_BINS, HalfCounts
-from latmon.tail.serial import SerialSums, serial_built
+from latmon.tail import serial as tail_serial
+from latmon.tail.serial import SerialMoments, SerialSums, moments_built, serial_built
 
 DEADLINE = 3_000_000
 
@@ -46,20 +48,28 @@ def _page(text: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("with_time", "deadline"),
+    ("with_time", "deadline", "moments"),
     # 15 µs, below the median: every pooled value reaches the spike threshold, so the
-    # timeline counts the samples at or above it (from the exact distribution)
-    [(True, DEADLINE), (False, DEADLINE), (True, 15_000)],
+    # timeline counts the samples at or above it (from the exact distribution); without
+    # the exact serial sums of the first pass (moments False) the checks take their pass
+    [(True, DEADLINE, True), (False, DEADLINE, True), (True, 15_000, True), (True, DEADLINE, False)],
 )
 def test_streamed_report_is_the_in_memory_report(
-    tmp_path: Path, with_time: bool, deadline: int
+    tmp_path: Path, with_time: bool, deadline: int, moments: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    if moments:
+        assert moments_built(), "latmon.tail._serial is not built (see pip's output in make setup)"
+    else:
+        monkeypatch.setattr(tail_serial, "_c_moments", None)
     path = _run_file(tmp_path / "run.parquet", 120_001, 3, with_time)
     run = read_run(path)
     record_measures(run)  # as latmon report reads a run file whole (and the stream records)
     whole = HtmlReport("r", deadline).render([run])
     run, streamed = stream_run_file(path, deadline, batch_rows=12_345, reread_rows=7_777)
     assert not run.series[0].has_samples and len(streamed) == 1  # nothing held whole
+    # the first pass gathered the checks' serial sums (else they take a pass of their own)
+    digest = next(iter(streamed.values())).digest
+    assert (digest.serial_sums() is not None) is moments
     page = HtmlReport("r", deadline).render([run], streamed)
     assert _page(page) == _page(whole)
     # not vacuous: the page holds the tail's checks and the timeline with its spikes (the
@@ -108,6 +118,72 @@ def test_serial_sums_are_their_definitions(use_c: bool, data: str) -> None:
     side = off > median
     runs = 1 + int(np.count_nonzero(side[1:] != side[:-1]))
     assert sums.run_counts == (int(side.sum()), int((~side).sum()), runs)
+
+
+def _exact_serial(x: np.ndarray, lags: int, median: float) -> tuple[list[float], float, tuple]:
+    """The serial sums about the exact mean S/n in Python's integers, scaled by n (n d_t =
+    n x_t - S is a whole number), each rounded once: the independent reference."""
+    v = [int(a) for a in x]
+    n, total = len(v), sum(v)
+    d = [n * a - total for a in v]
+    sums = [float(Fraction(sum(d[t] * d[t - k] for t in range(k, n)), n * n)) for k in range(lags + 1)]
+    partial, eta = 0, 0
+    for a in d:
+        partial += a
+        eta += partial * partial
+    off = [a for a in v if a != median]
+    side = [a > median for a in off]
+    runs = 1 + sum(1 for a, b in zip(side, side[1:], strict=False) if a != b)
+    return sums, float(Fraction(eta, n * n)), (sum(side), len(side) - sum(side), runs)
+
+
+@pytest.mark.parametrize("data", ["ties", "outliers", "negative", "half median"])
+def test_serial_moments_are_the_exact_sums(data: str) -> None:
+    """The first pass's serial sums (before the mean and median are known) against Python's
+    integers: every lag sum, KPSS's Σ S_t² and the runs are the exact values rounded once, on
+    chunks shorter than the lags and across the C code's blocks of 4096, with samples far
+    beyond its clamp (2^20 from the offset: summed in 128-bit integers)."""
+    assert moments_built(), "latmon.tail._serial is not built (see pip's output in make setup)"
+    rng = np.random.default_rng(21)
+    n, lags = 9_001, 17
+    if data == "ties":
+        x = rng.integers(0, 50, n)
+    elif data == "outliers":
+        x = rng.lognormal(np.log(20_000), 0.6, n).astype(np.int64)
+        x[rng.choice(n, 40, replace=False)] = rng.integers(2_000_000, 2**38, 40)
+    elif data == "negative":  # and outliers far below the clamp
+        x = rng.integers(-5_000, 3_000, n)
+        x[rng.choice(n, 40, replace=False)] = -rng.integers(2**21, 2**38, 40)
+    else:  # an even count of whole numbers whose middle two differ: the median is x.5
+        x = rng.permutation(np.repeat(np.arange(1000, 1100), n // 100 + 1)[: n - 1])
+    median = float(np.median(x))
+    moments = SerialMoments(lags)
+    for a, b in ((0, 6_000), (6_000, 6_005), (6_005, 6_040), (6_040, len(x))):
+        moments.add(x[a:b])
+    above, below = int((x > median).sum()), int((x < median).sum())
+    got = moments.about(int(x.sum()), median, above, below)
+    assert got is not None
+    sums, eta, runs = _exact_serial(x, lags, median)
+    assert got.sums.tolist() == sums and got.eta == eta and got.run_counts == runs
+
+
+def test_serial_moments_refuse_what_they_cannot_sum_exactly() -> None:
+    """A median outside the thresholds followed (a drifting series) and a sample 2^40 from the
+    offset give no sums (the caller sums in a pass); the in-memory checks then sum in floats."""
+    rng = np.random.default_rng(22)
+    x = rng.integers(0, 1000, 20_000)
+    drifted = np.concatenate((x, x + 100_000, x + 100_000))
+    moments = SerialMoments(5)
+    for a in range(0, len(drifted), 20_000):
+        moments.add(drifted[a : a + 20_000])
+    median = float(np.median(drifted))
+    assert moments.exact and moments.about(int(drifted.sum()), median, 1, 1) is None
+    far = x.copy()
+    far[-1] = 2**41
+    moments = SerialMoments(5)
+    moments.add(far)
+    assert not moments.exact
+    assert tail_serial.exact_sums(far, float(np.median(far)), 5) is None
 
 
 def test_a_lag_sum_does_not_depend_on_the_lags_beside_it() -> None:

@@ -20,7 +20,9 @@ sample and read whole).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,8 +36,9 @@ from latmon.figures.data import MAX_SPIKES, TIMELINE_BUCKETS, Timeline
 from latmon.inputs.runfile import iter_samples, read_run_header
 from latmon.model import Run
 from latmon.tail.analysis import screen_size
-from latmon.tail.checks import COUNT_BINS, KS_COUNTS_FROM, HalfCounts
+from latmon.tail.checks import COUNT_BINS, KS_COUNTS_FROM, HalfCounts, summed_lags
 from latmon.tail.gev import default_block_size
+from latmon.tail.serial import SerialMoments, moments_built
 from latmon.tail.source import Digest
 
 _scan: Callable[..., tuple[int, int]] | None
@@ -48,6 +51,8 @@ except ImportError:  # pragma: no cover - without a compiler
 STREAM_FROM = 4_000_000
 #: The passes after the first read batches of this many samples.
 REREAD_ROWS = 1 << 20
+#: Batches of the first pass that may wait for the serial sums' worker (bounded memory).
+SERIAL_AHEAD = 2
 
 
 @dataclass
@@ -121,6 +126,9 @@ class Digester:
         self.spike_index = np.zeros(0, dtype=np.int64)
         self.spike_time = np.zeros(0, dtype=np.int64)
         self._scan = _scan if use_c else None
+        #: the tail checks' serial sums, exact, fed by the caller (:func:`stream_run_file`:
+        #: beside the pass, in a thread); None where they cannot be gathered in C
+        self.serial = SerialMoments(summed_lags(n)) if moments_built() and n > 1 else None
 
     def add(self, values: np.ndarray, t: np.ndarray | None = None) -> None:
         x = np.asarray(values, dtype=np.int64)
@@ -362,6 +370,7 @@ class Digester:
             half_maxima=self.half_maxima,
             block_maxima=np.concatenate(self.maxima) if self.maxima else np.zeros(0),
             reread=reread,
+            serial=self.serial if self.serial is not None and self.serial.n == self.n else None,
         )
 
     def timeline(
@@ -443,10 +452,19 @@ def stream_run_file(
         for s, n in zip(run.series, rows, strict=True)
     ]
 
+    # the serial sums of the tail's checks, gathered by one worker beside the pass (in C,
+    # without the GIL) in the batches' order; at most SERIAL_AHEAD batches wait for it
+    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="latmon-serial")
+    pending: deque[Future[None]] = deque()
+
     def observe(index: int, values: np.ndarray, t: np.ndarray | None) -> None:
         d = digesters[index]
         if d is not None:
             d.add(values, t)
+            if d.serial is not None:
+                pending.append(worker.submit(d.serial.add, values))
+                while len(pending) > SERIAL_AHEAD:
+                    pending.popleft().result()
 
     first_half: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
@@ -458,15 +476,20 @@ def stream_run_file(
         if exact and low is not None and high is not None and high - low < COUNT_BINS:
             first_half[index] = dist.values_and_counts()
 
-    results = run_file_stats(
-        path,
-        confidence,
-        deadline_ns,
-        observe=observe,
-        with_time=True,
-        batch_rows=batch_rows,
-        halfway=halfway,
-    )
+    try:
+        results = run_file_stats(
+            path,
+            confidence,
+            deadline_ns,
+            observe=observe,
+            with_time=True,
+            batch_rows=batch_rows,
+            halfway=halfway,
+        )
+        while pending:
+            pending.popleft().result()
+    finally:
+        worker.shutdown(cancel_futures=True)
     out: dict[int, StreamedSeries] = {}
     for r in results:
         index = next(i for i, s in enumerate(r.run.series) if s is r.series)

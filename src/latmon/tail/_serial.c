@@ -274,9 +274,302 @@ release_x:
 	return result;
 }
 
+/* ---- moments: the exact integer sums of one pass, before the mean and median are known ----
+ *
+ * moments(x, offset, prev, state, window)
+ *   x: int64 buffer, the next samples; y = x - offset (offset: a whole number near the mean);
+ *   prev: int64, writable, lags entries: the last `lags` values of y so far, oldest first
+ *         (zeros before the series' start); updated;
+ *   state: int64, writable, 2 * (lags + 1) + 8 entries: the 128-bit sums (low word, then
+ *         high word) P_k = sum of y_t * y_(t-k), k = 0..lags; then T (the partial sum of y),
+ *         sum of T_t^2 and sum of t * T_t (t = 1, 2, ...: the KPSS numerator), as 128-bit
+ *         pairs; then t, and the flag "not exact" (a value or a sum beyond the bounds below:
+ *         the caller sums in a second pass instead); updated;
+ *   window: int64, writable, 5 + 4 * W + 1 entries: base, W, then the collapsed series' last
+ *         two values and how many there are (0..2); then diff (2 W + 1) and point (2 W): the
+ *         changes of side about every threshold base + j / 2, j = 0..2W-1 (runs test about a
+ *         median not known yet) are the prefix sums of diff plus point; updated.
+ * Exact: P_k of samples within CLAMP of offset is summed in doubles a block at a time (every
+ * product and partial sum a whole number below 2^53), the rest (outliers) in 128-bit integers;
+ * |y| must stay below 2^40, T below 2^63 and the sums within 128 bits (else "not exact"). */
+
+enum { CLAMP = 1 << 20, MOMENTS_HEAD = 8 };
+
+static inline __int128 latmon_get128(const int64_t *p)
+{
+	return (__int128)(((unsigned __int128)(uint64_t)p[1] << 64) | (uint64_t)p[0]);
+}
+
+static inline void latmon_put128(int64_t *p, __int128 v)
+{
+	p[0] = (int64_t)(uint64_t)(unsigned __int128)v;
+	p[1] = (int64_t)(uint64_t)((unsigned __int128)v >> 64);
+}
+
+static inline int64_t latmon_clamp(int64_t y)
+{
+	return y > CLAMP ? CLAMP : (y < -CLAMP ? -CLAMP : y);
+}
+
+/* y = x - offset and its clamped copy a over x[0..m); returns -1 when a value is 2^40 or more
+ * from the offset (or x - offset overflows), else whether one lies beyond the clamp. */
+LATMON_CLONES_V4
+static int latmon_offsets(const int64_t *x, Py_ssize_t m, int64_t offset, int64_t *y, double *a)
+{
+	const int64_t far = (int64_t)1 << 40;
+	int64_t low = INT64_MAX, high = INT64_MIN;
+	for (Py_ssize_t i = 0; i < m; i++) {
+		low = x[i] < low ? x[i] : low;
+		high = x[i] > high ? x[i] : high;
+	}
+	/* the whole block within 2^40 of the offset: then no subtraction overflows */
+	if (m > 0 && ((offset > 0 && low < INT64_MIN + offset) ||
+		      (offset < 0 && high > INT64_MAX + offset) || low - offset <= -far ||
+		      high - offset >= far))
+		return -1;
+	for (Py_ssize_t i = 0; i < m; i++) {
+		int64_t v = x[i] - offset;
+		y[i] = v;
+		a[i] = (double)(v > CLAMP ? CLAMP : (v < -CLAMP ? -CLAMP : v));
+	}
+	return m > 0 && (low - offset < -CLAMP || high - offset > CLAMP);
+}
+
+/* The KPSS sums over y[0..m): T += y_t, sq += T^2, tt += t T (t counting on from *t); returns
+ * nonzero when a bound could be passed. With T = T0 + U_i inside the block (U the block's own
+ * prefix sums, in u): sum T^2 = m T0^2 + 2 T0 sum U + sum U^2 and sum (t0 + i) T = T0 sum
+ * (t0 + i) + t0 sum U + sum i U, each sum of U exact in 64 bits while |U| < 2^25 (m <= 2^12);
+ * else in 128 bits. T below 2^57 and t below 2^40 keep every sum within 128 bits. */
+static int latmon_kpss(const int64_t *y, Py_ssize_t m, __int128 *t_sum, __int128 *sq, __int128 *tt,
+		       int64_t *t, int64_t *u)
+{
+	const int64_t far = (int64_t)1 << 57;
+	int64_t run = 0, big = 0;
+	for (Py_ssize_t i = 0; i < m; i++) {
+		run += y[i]; /* |y| < 2^40, m <= 2^12: no overflow */
+		u[i] = run;
+		int64_t a = run < 0 ? -run : run;
+		big = a > big ? a : big;
+	}
+	__int128 t0 = *t_sum;
+	int64_t k0 = *t;
+	if (t0 >= far || t0 <= -far || big >= far - (t0 < 0 ? -t0 : t0) || k0 >= ((int64_t)1 << 40))
+		return 1;
+	__int128 s1 = 0, s2 = 0, s3 = 0;
+	if (big < ((int64_t)1 << 25)) {
+		int64_t a1 = 0, a2 = 0, a3 = 0;
+		for (Py_ssize_t i = 0; i < m; i++) {
+			a1 += u[i];
+			a2 += u[i] * u[i];
+			a3 += (int64_t)(i + 1) * u[i];
+		}
+		s1 = a1;
+		s2 = a2;
+		s3 = a3;
+	} else {
+		for (Py_ssize_t i = 0; i < m; i++) {
+			s1 += u[i];
+			s2 += (__int128)u[i] * u[i];
+			s3 += (__int128)(i + 1) * u[i];
+		}
+	}
+	/* t = k0 + i + 1 for the block's i-th sample: sum t = m k0 + m (m + 1) / 2 */
+	__int128 ts = (__int128)m * k0 + (__int128)m * (m + 1) / 2;
+	int bad = __builtin_add_overflow(*sq, (__int128)m * t0 * t0 + 2 * t0 * s1 + s2, sq);
+	bad |= __builtin_add_overflow(*tt, t0 * ts + (__int128)k0 * s1 + s3, tt);
+	*t_sum = t0 + run;
+	*t = k0 + m;
+	return bad;
+}
+
+/* The changes of side about every threshold base + j / 2 of the window, j = 0..2W-1, over
+ * x[0..m) (a sample at the threshold left out, as the runs test leaves it): w = {base, W, the
+ * last sample, the sample before the run of equal values that ends it, flags: 1 a last sample,
+ * 2 the run has one before it}; diff and point as in moments. A pair of neighbours lo < hi
+ * changes side about every m with lo < m < hi; a run of samples equal to a threshold m changes
+ * side about m when its neighbours lie on either side (point). A pair with both ends outside
+ * and on either side of the window counts in diff[0] and diff[2W] once at the end; only pairs
+ * with an end in the window (rare: the window is narrow) are followed one by one. */
+static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *diff, int64_t *point)
+{
+	const int64_t base = w[0], span = 2 * w[1], top = base + w[1];
+	const uint64_t width = (uint64_t)w[1];
+	int64_t last = w[2], before = w[3], flags = w[4], across = 0;
+	if (m <= 0)
+		return;
+	for (Py_ssize_t i = 0; i < m; i++) {
+		int64_t a = i ? x[i - 1] : last, v = x[i];
+		if (!i && !(flags & 1))
+			continue;
+		int64_t lo = a < v ? a : v, hi = a < v ? v : a;
+		across += (lo < base) & (hi >= top);
+		int in_a = (uint64_t)a - (uint64_t)base < width, in_v = (uint64_t)v - (uint64_t)base < width;
+		if (__builtin_expect(in_a | in_v, 0) && a != v) {
+			int64_t j0 = lo < base ? 0 : 2 * (lo - base) + 1;
+			int64_t j1 = hi >= top ? span - 1 : 2 * (hi - base) - 1;
+			if (j0 <= j1) {
+				diff[j0] += 1;
+				diff[j1 + 1] -= 1;
+			}
+			/* the run of a ends: a change about a when it lies between its neighbours */
+			if (in_a && (flags & 2) && ((before < a && a < v) || (v < a && a < before)))
+				point[2 * (a - base)] += 1;
+			if (in_v) { /* a run of v starts after a */
+				before = a;
+				flags |= 2;
+			}
+		}
+	}
+	diff[0] += across;
+	diff[span] -= across;
+	w[2] = x[m - 1];
+	w[3] = before;
+	w[4] = flags | 1;
+}
+
+static PyObject *latmon_serial_moments(PyObject *self, PyObject *args)
+{
+	PyObject *xo, *prevo, *stateo, *windowo;
+	long long offset;
+	Py_buffer x, prev, state, window;
+	PyObject *result = NULL;
+	(void)self;
+	if (!PyArg_ParseTuple(args, "OLOOO", &xo, &offset, &prevo, &stateo, &windowo))
+		return NULL;
+	if (latmon_buffer(xo, &x, 0, 8, "x") < 0)
+		return NULL;
+	if (latmon_buffer(prevo, &prev, 1, 8, "prev") < 0)
+		goto release_x;
+	if (latmon_buffer(stateo, &state, 1, 8, "state") < 0)
+		goto release_prev;
+	if (latmon_buffer(windowo, &window, 1, 8, "window") < 0)
+		goto release_state;
+	Py_ssize_t n = x.len / 8, lags = prev.len / 8;
+	int64_t *wv = window.buf;
+	if (state.len / 8 != 2 * (lags + 1) + MOMENTS_HEAD || window.len / 8 < 5 ||
+	    wv[1] < 0 || window.len / 8 != 5 + 4 * wv[1] + 1) {
+		PyErr_SetString(PyExc_ValueError,
+				"state needs 2 (lags + 1) + 8 entries, window 5 + 4 W + 1");
+		goto release_all;
+	}
+	int64_t *sv = state.buf;
+	if (sv[2 * (lags + 1) + MOMENTS_HEAD - 1]) { /* already not exact: nothing to add */
+		result = Py_NewRef(Py_None);
+		goto release_all;
+	}
+	int64_t *yh = malloc((size_t)(lags + BLOCK) * sizeof(int64_t));
+	double *d = malloc((size_t)(lags + BLOCK) * sizeof(double));
+	double *block = malloc((size_t)(lags + 1) * sizeof(double));
+	__int128 *p = malloc((size_t)(lags + 1) * sizeof(__int128));
+	int64_t *prefix = malloc(BLOCK * sizeof(int64_t));
+	if (yh == NULL || d == NULL || block == NULL || p == NULL || prefix == NULL) {
+		free(prefix);
+		free(yh);
+		free(d);
+		free(block);
+		free(p);
+		PyErr_NoMemory();
+		goto release_all;
+	}
+	const int64_t *xv = x.buf;
+	int64_t *pv = prev.buf;
+	for (Py_ssize_t k = 0; k <= lags; k++)
+		p[k] = latmon_get128(sv + 2 * k);
+	int64_t *head = sv + 2 * (lags + 1);
+	__int128 t_sum = latmon_get128(head), sq = latmon_get128(head + 2),
+		 tt = latmon_get128(head + 4);
+	int64_t t = head[6];
+	int bad = 0;
+	int64_t *diff = wv + 5, *point = wv + 5 + 2 * wv[1] + 1;
+	for (Py_ssize_t i = 0; i < lags; i++) {
+		yh[i] = pv[i];
+		d[i] = (double)latmon_clamp(pv[i]);
+	}
+#ifdef LATMON_LAG8
+	int lag8 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+#else
+	int lag8 = 0;
+#endif
+	Py_BEGIN_ALLOW_THREADS;
+	for (Py_ssize_t at = 0; at < n && !bad; at += BLOCK) {
+		Py_ssize_t m = n - at < BLOCK ? n - at : BLOCK;
+		int64_t *y = yh + lags;
+		double *a = d + lags;
+		int outliers = latmon_offsets(xv + at, m, (int64_t)offset, y, a);
+		if (outliers < 0 || latmon_kpss(y, m, &t_sum, &sq, &tt, &t, prefix)) {
+			bad = 1;
+			break;
+		}
+		latmon_window(xv + at, m, wv, diff, point);
+		/* the clamped products in doubles: |a| <= 2^20, m <= 2^12 samples a lag, so every
+		 * partial sum is a whole number below 2^53, exact in any order */
+		memset(block, 0, (size_t)(lags + 1) * sizeof(double));
+		latmon_lag_block(a, m, lags, block, lag8);
+		for (Py_ssize_t k = 0; k <= lags; k++)
+			bad |= __builtin_add_overflow(p[k], (__int128)(int64_t)block[k], &p[k]);
+		/* the outliers' part of their products: y y' - c c' where the sample (first loop)
+		 * or its k-th predecessor (second) lies beyond the clamp */
+		for (Py_ssize_t j = 0; j < lags + m && (outliers || j < lags); j++) {
+			int64_t yj = yh[j], cj = latmon_clamp(yj);
+			if (yj == cj)
+				continue;
+			if (j >= lags) /* the sample at j with each predecessor j - k */
+				for (Py_ssize_t k = 0; k <= lags; k++) {
+					__int128 e = (__int128)yj * yh[j - k] -
+						     (__int128)cj * latmon_clamp(yh[j - k]);
+					bad |= __builtin_add_overflow(p[k], e, &p[k]);
+				}
+			/* the sample at j as the predecessor of a later one i = j + k of this
+			 * block that is not an outlier (those counted it above) */
+			for (Py_ssize_t k = 1; k <= lags; k++) {
+				Py_ssize_t i = j + k;
+				if (i < lags)
+					continue;
+				if (i >= lags + m)
+					break;
+				int64_t yi = yh[i], ci = latmon_clamp(yi);
+				if (yi != ci)
+					continue;
+				__int128 e = (__int128)yi * yj - (__int128)ci * cj;
+				bad |= __builtin_add_overflow(p[k], e, &p[k]);
+			}
+		}
+		memmove(yh, yh + m, (size_t)lags * sizeof(int64_t));
+		memmove(d, d + m, (size_t)lags * sizeof(double));
+	}
+	Py_END_ALLOW_THREADS;
+	if (!bad) {
+		memcpy(pv, yh, (size_t)lags * sizeof(int64_t));
+		for (Py_ssize_t k = 0; k <= lags; k++)
+			latmon_put128(sv + 2 * k, p[k]);
+		latmon_put128(head, t_sum);
+		latmon_put128(head + 2, sq);
+		latmon_put128(head + 4, tt);
+		head[6] = t;
+	}
+	head[7] = bad;
+	free(prefix);
+	free(yh);
+	free(d);
+	free(block);
+	free(p);
+	result = Py_NewRef(Py_None);
+release_all:
+	PyBuffer_Release(&window);
+release_state:
+	PyBuffer_Release(&state);
+release_prev:
+	PyBuffer_Release(&prev);
+release_x:
+	PyBuffer_Release(&x);
+	return result;
+}
+
 static PyMethodDef serial_methods[] = {
 	{ "add", latmon_serial_add, METH_VARARGS,
 	  "add(x, mean, median, sums, prev, kpss, runs): the serial sums of one chunk" },
+	{ "moments", latmon_serial_moments, METH_VARARGS,
+	  "moments(x, offset, prev, state, window): the exact integer sums of one chunk" },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -86,6 +86,7 @@ def analyse_tail(
             src.batches,
             alpha,
             unit,
+            src.serial_sums(),
         )
         counts = src.counts()
     else:

@@ -14,7 +14,7 @@ from scipy import stats as sps
 from latmon.analysis.chunks import chunks
 from latmon.tables import fmt
 from latmon.tail.base import ALPHA, CHECK_NAMES, LJUNG_BOX_LAGS, Check
-from latmon.tail.serial import SerialSums, serial_built
+from latmon.tail.serial import SerialSums, exact_sums, serial_built
 
 # --- validity checks ----------------------------------------------------------------------
 
@@ -70,7 +70,7 @@ def _kpss_covlags(n: int) -> int:
     return int(n ** (2.0 / 9.0))
 
 
-def _summed_lags(n: int) -> int:
+def summed_lags(n: int) -> int:
     """The lags summed in the one pass that serves Ljung–Box and KPSS: Ljung–Box's, and twice
     the autocovariances KPSS's bandwidth rule starts from. On an independent series the rule
     asks for more than int(n^(2/9)) lags about half the time and for more than twice that
@@ -429,9 +429,29 @@ def iid_checks(
     if counts is None:
         counts = half_counts(x)
     median = counts.median() if counts is not None else None
+    if len(x) > 1 and float(x.max()) != float(x.min()) and x.dtype.kind in "iu":
+        # whole numbers: the serial sums exact about the exact mean (one pass)
+        middle = float(np.median(x)) if median is None else median
+        serial = exact_sums(x, middle, summed_lags(len(x)))
+        if serial is not None:
+            n, mean = len(x), float(x.mean())
+            return [
+                ljung_box_of(serial.sums, n, level, max(1, min(LJUNG_BOX_LAGS, n // 5))),
+                runs_test_of(*serial.run_counts, level),
+                kpss_check(
+                    *kpss_of(
+                        serial.sums,
+                        n,
+                        lambda lags, known: lagged_products(x, mean, lags, known),
+                        lambda: serial.eta,
+                    ),
+                    level,
+                ),
+                halves_ks(x, level, unit, counts),
+            ]
     products = None
     if len(x) and float(x.max()) != float(x.min()):  # one pass for Ljung–Box and KPSS
-        products = lagged_products(x, float(x.mean()), _summed_lags(len(x)))
+        products = lagged_products(x, float(x.mean()), summed_lags(len(x)))
     return [
         ljung_box(x, level, products=products),
         runs_test(x, level, median),
@@ -450,13 +470,15 @@ def streamed_iid_checks(
     batches: Callable[[], Iterable[np.ndarray]],
     alpha: float = ALPHA,
     unit: str = "",
+    serial: SerialSums | None = None,
 ) -> list[Check]:
     """:func:`iid_checks` of a long series of whole numbers (more than KS_COUNTS_FROM) read
     in order from ``batches`` — its serial sums (:class:`SerialSums`) in one pass, a second
     only when KPSS's bandwidth asks for more lags — from its length, mean, median (that of
     :meth:`HalfCounts.median`), halves' counts (asked for after the pass: they may be
     counted in it) and maxima: the same tests on the same sums, in memory bounded by a
-    batch."""
+    batch. ``serial``: the sums when the caller has them (exact, gathered in the pass that
+    counted the series: :class:`latmon.tail.serial.SerialMoments`): no pass then."""
     level = alpha / 4
     if n <= KS_COUNTS_FROM:
         raise ValueError(f"{n} samples: read a series this short whole (iid_checks)")
@@ -468,7 +490,9 @@ def streamed_iid_checks(
             halves_ks_of(counts(), n, *maxima, level, unit),
         ]
     h = max(1, min(LJUNG_BOX_LAGS, n // 5))
-    sums = SerialSums(mean, median, _summed_lags(n)).add_all(batches())
+    sums = serial if serial is not None else SerialSums(mean, median, summed_lags(n))
+    if serial is None:
+        sums.add_all(batches())
 
     def more(lags: int, known: np.ndarray) -> np.ndarray:
         again = SerialSums(mean, median, lags).add_all(batches())

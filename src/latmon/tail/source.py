@@ -19,6 +19,7 @@ import numpy as np
 from latmon.analysis.chunks import CHUNK, largest
 from latmon.tail.checks import COUNT_BINS, HalfCounter, HalfCounts, half_counts, value_counts
 from latmon.tail.gev import block_maxima
+from latmon.tail.serial import SerialMoments, SerialSums
 
 
 class Samples:
@@ -46,6 +47,18 @@ class Samples:
 
     def counts(self) -> HalfCounts | None:
         return half_counts(self.values)
+
+    def serial_sums(self) -> SerialSums | None:
+        """The serial sums about the exact mean and the median (:meth:`middle`) from
+        :attr:`serial`: when it holds them exactly, the median is the exact one and the
+        exact counts tell the samples on either side of it (else None: a pass sums them)."""
+        exact_bins = self.high - self.low + 1 <= COUNT_BINS
+        if self.serial is None or self.median is None or self.distinct is None or not exact_bins:
+            return None
+        values, counts = self.distinct
+        above = int(counts[values > self.median].sum())
+        below = int(counts[values < self.median].sum())
+        return self.serial.about(self.total, self.median, above, below)
 
     def top(self, keep: int, part: str = "all") -> np.ndarray:
         """The ``keep`` largest values of the series (or of its ``first`` or ``second``
@@ -89,6 +102,9 @@ class Digest:
     distinct: tuple[np.ndarray, np.ndarray] | None = None
     #: the halves' value counts, when known (else the first pass of :meth:`batches` counts)
     half_counts: HalfCounts | None = None
+    #: the i.i.d. checks' serial sums gathered in the pass that digested the series (exact;
+    #: :meth:`serial_sums`), when it gathered them
+    serial: SerialMoments | None = None
     _counted: bool = field(default=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -135,6 +151,18 @@ class Digest:
         if self.median is not None and exact_bins:
             return self.median
         return self.counts().median()
+
+    def serial_sums(self) -> SerialSums | None:
+        """The serial sums about the exact mean and the median (:meth:`middle`) from
+        :attr:`serial`: when it holds them exactly, the median is the exact one and the
+        exact counts tell the samples on either side of it (else None: a pass sums them)."""
+        exact_bins = self.high - self.low + 1 <= COUNT_BINS
+        if self.serial is None or self.median is None or self.distinct is None or not exact_bins:
+            return None
+        values, counts = self.distinct
+        above = int(counts[values > self.median].sum())
+        below = int(counts[values < self.median].sum())
+        return self.serial.about(self.total, self.median, above, below)
 
     def top(self, keep: int, part: str = "all") -> np.ndarray:
         if keep > self.keep:
