@@ -7,6 +7,7 @@ paths (KPSS asking for more lags, a span too wide for exact value counts)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from fractions import Fraction
@@ -23,8 +24,8 @@ from latmon.report import HtmlReport
 from latmon.report import stream as report_stream
 from latmon.report.stream import Digester, stream_run_file
 from latmon.tail import analyse_tail
-from latmon.tail.checks import COUNT_BINS, HalfCounts
 from latmon.tail import serial as tail_serial
+from latmon.tail.checks import COUNT_BINS, HalfCounts
 from latmon.tail.serial import SerialMoments, SerialSums, moments_built, serial_built
 
 DEADLINE = 3_000_000
@@ -52,7 +53,12 @@ def _page(text: str) -> str:
     # 15 µs, below the median: every pooled value reaches the spike threshold, so the
     # timeline counts the samples at or above it (from the exact distribution); without
     # the exact serial sums of the first pass (moments False) the checks take their pass
-    [(True, DEADLINE, True), (False, DEADLINE, True), (True, 15_000, True), (True, DEADLINE, False)],
+    [
+        (True, DEADLINE, True),
+        (False, DEADLINE, True),
+        (True, 15_000, True),
+        (True, DEADLINE, False),
+    ],
 )
 def test_streamed_report_is_the_in_memory_report(
     tmp_path: Path, with_time: bool, deadline: int, moments: bool, monkeypatch: pytest.MonkeyPatch
@@ -126,14 +132,16 @@ def _exact_serial(x: np.ndarray, lags: int, median: float) -> tuple[list[float],
     v = [int(a) for a in x]
     n, total = len(v), sum(v)
     d = [n * a - total for a in v]
-    sums = [float(Fraction(sum(d[t] * d[t - k] for t in range(k, n)), n * n)) for k in range(lags + 1)]
+    sums = [
+        float(Fraction(sum(d[t] * d[t - k] for t in range(k, n)), n * n)) for k in range(lags + 1)
+    ]
     partial, eta = 0, 0
     for a in d:
         partial += a
         eta += partial * partial
     off = [a for a in v if a != median]
     side = [a > median for a in off]
-    runs = 1 + sum(1 for a, b in zip(side, side[1:], strict=False) if a != b)
+    runs = 1 + sum(1 for a, b in itertools.pairwise(side) if a != b)
     return sums, float(Fraction(eta, n * n)), (sum(side), len(side) - sum(side), runs)
 
 

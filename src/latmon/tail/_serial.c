@@ -403,7 +403,8 @@ static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *d
 			continue;
 		int64_t lo = a < v ? a : v, hi = a < v ? v : a;
 		across += (lo < base) & (hi >= top);
-		int in_a = (uint64_t)a - (uint64_t)base < width, in_v = (uint64_t)v - (uint64_t)base < width;
+		int in_a = (uint64_t)a - (uint64_t)base < width,
+		    in_v = (uint64_t)v - (uint64_t)base < width;
 		if (__builtin_expect(in_a | in_v, 0) && a != v) {
 			int64_t j0 = lo < base ? 0 : 2 * (lo - base) + 1;
 			int64_t j1 = hi >= top ? span - 1 : 2 * (hi - base) - 1;
@@ -411,7 +412,8 @@ static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *d
 				diff[j0] += 1;
 				diff[j1 + 1] -= 1;
 			}
-			/* the run of a ends: a change about a when it lies between its neighbours */
+			/* the run of a ends: a change about a when it lies between its neighbours
+			 */
 			if (in_a && (flags & 2) && ((before < a && a < v) || (v < a && a < before)))
 				point[2 * (a - base)] += 1;
 			if (in_v) { /* a run of v starts after a */
@@ -446,8 +448,8 @@ static PyObject *latmon_serial_moments(PyObject *self, PyObject *args)
 		goto release_state;
 	Py_ssize_t n = x.len / 8, lags = prev.len / 8;
 	int64_t *wv = window.buf;
-	if (state.len / 8 != 2 * (lags + 1) + MOMENTS_HEAD || window.len / 8 < 5 ||
-	    wv[1] < 0 || window.len / 8 != 5 + 4 * wv[1] + 1) {
+	if (state.len / 8 != 2 * (lags + 1) + MOMENTS_HEAD || window.len / 8 < 5 || wv[1] < 0 ||
+	    window.len / 8 != 5 + 4 * wv[1] + 1) {
 		PyErr_SetString(PyExc_ValueError,
 				"state needs 2 (lags + 1) + 8 entries, window 5 + 4 W + 1");
 		goto release_all;

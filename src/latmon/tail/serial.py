@@ -143,7 +143,7 @@ class SerialMoments:
             return
         assert _c_moments is not None
         if self.offset is None:
-            self.offset = int(round(float(x.mean())))
+            self.offset = round(float(x.mean()))
             self._place_window(x)
         if len(self.head) < self.lags:
             self.head += x[: self.lags - len(self.head)].tolist()

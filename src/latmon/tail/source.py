@@ -48,18 +48,6 @@ class Samples:
     def counts(self) -> HalfCounts | None:
         return half_counts(self.values)
 
-    def serial_sums(self) -> SerialSums | None:
-        """The serial sums about the exact mean and the median (:meth:`middle`) from
-        :attr:`serial`: when it holds them exactly, the median is the exact one and the
-        exact counts tell the samples on either side of it (else None: a pass sums them)."""
-        exact_bins = self.high - self.low + 1 <= COUNT_BINS
-        if self.serial is None or self.median is None or self.distinct is None or not exact_bins:
-            return None
-        values, counts = self.distinct
-        above = int(counts[values > self.median].sum())
-        below = int(counts[values < self.median].sum())
-        return self.serial.about(self.total, self.median, above, below)
-
     def top(self, keep: int, part: str = "all") -> np.ndarray:
         """The ``keep`` largest values of the series (or of its ``first`` or ``second``
         half), sorted."""
