@@ -390,37 +390,61 @@ static int latmon_kpss(const int64_t *y, Py_ssize_t m, __int128 *t_sum, __int128
  * side about m when its neighbours lie on either side (point). A pair with both ends outside
  * and on either side of the window counts in diff[0] and diff[2W] once at the end; only pairs
  * with an end in the window (rare: the window is narrow) are followed one by one. */
+/* the pairs of neighbours x[i-1], x[i] (i = 1..m-1) on either side of the whole window */
+LATMON_CLONES_V4
+static int64_t latmon_across(const int64_t *x, Py_ssize_t m, int64_t base, int64_t top)
+{
+	int64_t across = 0;
+	for (Py_ssize_t i = 1; i < m; i++) {
+		int64_t a = x[i - 1], v = x[i];
+		int64_t lo = a < v ? a : v, hi = a < v ? v : a;
+		across += (lo < base) & (hi >= top);
+	}
+	return across;
+}
+
 static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *diff, int64_t *point)
 {
 	const int64_t base = w[0], span = 2 * w[1], top = base + w[1];
 	const uint64_t width = (uint64_t)w[1];
-	int64_t last = w[2], before = w[3], flags = w[4], across = 0;
+	int64_t last = w[2], before = w[3], flags = w[4];
 	if (m <= 0)
 		return;
-	for (Py_ssize_t i = 0; i < m; i++) {
-		int64_t a = i ? x[i - 1] : last, v = x[i];
-		if (!i && !(flags & 1))
-			continue;
-		int64_t lo = a < v ? a : v, hi = a < v ? v : a;
+	int64_t across = latmon_across(x, m, base, top);
+	if (flags & 1) {
+		int64_t lo = last < x[0] ? last : x[0], hi = last < x[0] ? x[0] : last;
 		across += (lo < base) & (hi >= top);
-		int in_a = (uint64_t)a - (uint64_t)base < width,
-		    in_v = (uint64_t)v - (uint64_t)base < width;
-		if (__builtin_expect(in_a | in_v, 0) && a != v) {
-			int64_t j0 = lo < base ? 0 : 2 * (lo - base) + 1;
-			int64_t j1 = hi >= top ? span - 1 : 2 * (hi - base) - 1;
-			if (j0 <= j1) {
-				diff[j0] += 1;
-				diff[j1 + 1] -= 1;
-			}
-			/* the run of a ends: a change about a when it lies between its neighbours
-			 */
-			if (in_a && (flags & 2) && ((before < a && a < v) || (v < a && a < before)))
-				point[2 * (a - base)] += 1;
-			if (in_v) { /* a run of v starts after a */
-				before = a;
-				flags |= 2;
+	}
+	/* the pairs with an end in the window, in order (rare: the window is narrow); the
+	 * first sample of the series has none before it */
+	Py_ssize_t i = flags & 1 ? 0 : 1;
+	int64_t a0 = flags & 1 ? last : x[0];
+	int in_a = (uint64_t)a0 - (uint64_t)base < width;
+	for (; i < m; i++) {
+		int64_t v = x[i];
+		int in_v = (uint64_t)v - (uint64_t)base < width;
+		if (__builtin_expect(in_a | in_v, 0)) {
+			int64_t a = i ? x[i - 1] : last;
+			if (a != v) {
+				int64_t lo = a < v ? a : v, hi = a < v ? v : a;
+				int64_t j0 = lo < base ? 0 : 2 * (lo - base) + 1;
+				int64_t j1 = hi >= top ? span - 1 : 2 * (hi - base) - 1;
+				if (j0 <= j1) {
+					diff[j0] += 1;
+					diff[j1 + 1] -= 1;
+				}
+				/* the run of a ends: a change about a when it lies between its
+				 * neighbours */
+				if (in_a && (flags & 2) &&
+				    ((before < a && a < v) || (v < a && a < before)))
+					point[2 * (a - base)] += 1;
+				if (in_v) { /* a run of v starts after a */
+					before = a;
+					flags |= 2;
+				}
 			}
 		}
+		in_a = in_v;
 	}
 	diff[0] += across;
 	diff[span] -= across;
