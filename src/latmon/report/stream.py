@@ -7,8 +7,10 @@ extremes and the exact sum; the largest values of the whole series and of each h
 block maxima (the tail's fits, :class:`latmon.tail.source.Digest`); each timeline bucket's lowest
 and highest sample and the largest samples with their indices (the latency-over-time figure).
 The first half's exact value counts are the distribution's as it stands halfway through the
-series (the second half's: the whole's less those). The tail's i.i.d. checks read the file once
-more for their serial sums (they need the mean and the median first); the timeline's count of
+series (the second half's: the whole's less those). A worker thread takes the serial sums of the
+tail's i.i.d. checks from the same batches, exact before the mean and the median are known
+(:class:`latmon.tail.serial.SerialMoments`); where they cannot be exact, the checks read the file
+once more for them. The timeline's count of
 samples at or above its spike threshold comes from the exact distribution. The results are the
 in-memory report's: the same samples, counted and compared, chunk by chunk
 (tests/test_report_stream.py).
@@ -444,8 +446,8 @@ def stream_run_file(
     reread_rows: int = REREAD_ROWS,
 ) -> tuple[Run, dict[int, StreamedSeries]]:
     """The run of a large run file without its samples, and per series (by ``id``) what the
-    report draws from it, in one pass over the file (and the tail checks' second); the
-    passes read batches of ``batch_rows`` and ``reread_rows`` samples."""
+    report draws from it, in one pass over the file (and the tail checks' second where their sums
+    cannot be exact); the passes read batches of ``batch_rows`` and ``reread_rows`` samples."""
     run, rows = read_run_header(path)
     digesters = [
         Digester(n, float(s.ns_per_unit)) if n > KS_COUNTS_FROM else None

@@ -5,7 +5,10 @@ memory (its chunks) and one streamed from a run file (its batches): :mod:`latmon
 reads them from here.
 
 The C extension ``latmon.tail._serial`` adds a chunk in about a quarter of numpy's time; where it
-was not built, :meth:`SerialSums.add` sums the same with numpy.
+was not built, :meth:`SerialSums.add` sums the same with numpy. For whole numbers it also gathers
+:class:`SerialMoments`: the same sums exact, in a pass that does not know the mean and the median
+yet (the statistics' own pass over a run file); whole numbers in memory are checked from those
+too (:func:`exact_sums`), so both give the same, exactly rounded, statistics.
 """
 
 from __future__ import annotations
