@@ -146,3 +146,66 @@ def test_checksum_covers_the_metadata_and_old_files_warn(tmp_path: Path) -> None
     with pytest.warns(UserWarning, match="without a checksum"):
         run = read_run(path)
     assert run.series[0].latency.tolist() == sample_run().series[0].latency.tolist()
+
+
+def test_reading_samples_needs_no_pandas(tmp_path: Path) -> None:
+    """The samples come out of the Arrow buffers as they are (pyarrow's to_numpy would import
+    pandas, a fifth of a second of every command): the same values, in several batches and
+    series, with and without the time column, and pandas never imported."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "r.parquet"
+    write_run(sample_run(), path)
+    script = (
+        "import sys, json\n"
+        "from pathlib import Path\n"
+        "from latmon.inputs.runfile import iter_samples, read_run\n"
+        "out = [[i, v.tolist(), None if t is None else t.tolist()]\n"
+        "       for i, v, t in iter_samples(Path(sys.argv[1]), batch_rows=77, with_time=True)]\n"
+        "run = read_run(Path(sys.argv[1]))\n"
+        "cols = [{k: v.tolist() for k, v in s.columns.items()} for s in run.series]\n"
+        "print(json.dumps([out, cols, 'pandas' in sys.modules]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    batches, columns, pandas = json.loads(done.stdout)
+    assert pandas is False
+    expected = sample_run()
+    for s, got in zip(expected.series, columns, strict=True):
+        assert got == {k: np.asarray(v).tolist() for k, v in s.columns.items()}
+    joined: dict[int, tuple[list[int], list[int] | None]] = {}
+    for index, values, times in batches:
+        v, t = joined.setdefault(index, ([], [] if times is not None else None))
+        v.extend(values)
+        if t is not None:
+            t.extend(times)
+    for index, s in enumerate(expected.series):
+        if "latency" not in s.columns:
+            continue
+        v, t = joined[index]
+        assert v == np.asarray(s.columns["latency"]).tolist()
+        if "t" in s.columns:
+            assert t == np.asarray(s.columns["t"]).tolist()
+
+
+def test_int64_columns_from_arrow_buffers_match_pyarrow() -> None:
+    """Slices, several chunks, nulls (as 0) at any offset: the same values as pyarrow gives."""
+    import pyarrow as pa
+
+    from latmon.inputs.runfile import _int64s
+
+    nulls = pa.array([5, None, 7, None, 9, 10, None, 12, 13, 14, 15, None, 2**62], pa.int64())
+    whole = pa.array(np.arange(100, dtype=np.int64))
+    cases = [
+        whole, whole.slice(7, 20), whole.slice(100), nulls, nulls.slice(1, 7), nulls.slice(3),
+        pa.chunked_array([whole.slice(3, 5), whole.slice(50, 4)]),
+        pa.chunked_array([], pa.int64()), pa.chunked_array([whole.slice(10, 3)]),
+        pa.chunked_array([nulls.slice(2, 5), nulls]), pa.nulls(5, pa.int64()),
+        pa.array([1, None, 3], pa.int32()),
+    ]  # fmt: skip
+    for column in cases:
+        got = _int64s(column)
+        assert got.tolist() == [0 if v is None else v for v in column.to_pylist()], column
