@@ -210,42 +210,53 @@ module latmon_hist #(
     // offset + (BINS << shift), is kept less one (past_m1, CNT_WIDTH + 1 bits), so that "over"
     // (latency >= it) is the borrow of past_m1 - latency, the top of a carry chain straight
     // into its flip-flop (as >=, a LUT inverted the carry-out: a critical path of core+hist).
-    // (BINS << shift) - 1 is a mask of ones below that bit, each bit a function of the shift
-    // alone (one LUT); a bit that falls beyond the sum's width gives all CNT_WIDTH ones, so
+    // (BINS << shift) - 1 is a mask of ones below that bit, each bit one LUT of the shift's
+    // decode (below); a bit that falls beyond the sum's width gives all CNT_WIDTH ones, so
     // past_m1 >= 2^CNT_WIDTH - 1: no latency is over (no wide OR, no flag after the chain).
     // The mask is registered before the sum (the shift's decode before the carry chain was a
-    // critical path of core+hist), so a new setting reaches past_m1 two edges after it.
+    // critical path of core+hist), and the shift is decoded in a register before the mask, so
+    // a new setting reaches past_m1 three edges after it.
     localparam [CNT_WIDTH:0] BINS_WIDE = BINS;
     reg  [CNT_WIDTH:0]   bins_mask = BINS_WIDE - 1'b1;  // (BINS << shift) - 1, at most 2^CNT_WIDTH - 1
     reg  [CNT_WIDTH:0]   past_m1 = BINS_WIDE - 1'b1;    // offset + (BINS << shift) - 1
-    // The mask for each of the 32 shifts, a table: each bit a LUT of the shift's five bits (as
-    // a compare, "m < BINS_LOG2 + shift" was put on a carry chain, and the shift's route to it
-    // and the chain were a critical path of the everything-on build on ECP5).
-    function [CNT_WIDTH:0] bins_mask_of;  // (BINS << sh) - 1, at most 2^CNT_WIDTH - 1
-        input integer sh;
+    // Bit k of the mask is set when shift > k - BINS_LOG2 (below bit CNT_WIDTH). The shift,
+    // 8 h + l, is decoded into flip-flops first: h > j, h == j (j = 0..3), l > j (j = 0..7); so
+    // "shift > 8 a + b" is h > a || (h == a && l > b), one LUT of three of them for each bit.
+    // As a table of the shift's five bits, Yosys shared terms between the bits and the mask was
+    // nine steps from the shift's flip-flop, 3.1 ns of routing: the worst seed's critical path
+    // of the everything-on build on ECP5 (233.1 MHz). (The decode is registered: the shift, a
+    // register that keeps its power-up value, may never change, and a combinational table in
+    // an `always @*` block never evaluated in Icarus: the mask stayed X at the reset settings.)
+    reg  [3:0]           shift_hi_gt = 4'd0;  // shift[4:3] > j
+    reg  [3:0]           shift_hi_eq = 4'd1;  // shift[4:3] == j
+    reg  [7:0]           shift_lo_gt = 8'd0;  // shift[2:0] > j
+    integer j_sh;
+    function [CNT_WIDTH:0] bins_mask_of;  // (BINS << shift) - 1 from the shift's decode
+        input [3:0] hi_gt;
+        input [3:0] hi_eq;
+        input [7:0] lo_gt;
         integer k;
+        integer m;
         begin
-            for (k = 0; k <= CNT_WIDTH; k = k + 1)
-                bins_mask_of[k] = k < CNT_WIDTH && k < BINS_LOG2 + sh;
+            for (k = 0; k <= CNT_WIDTH; k = k + 1) begin
+                m = k - BINS_LOG2;
+                if (k == CNT_WIDTH)
+                    bins_mask_of[k] = 1'b0;
+                else if (m < 0)
+                    bins_mask_of[k] = 1'b1;
+                else
+                    bins_mask_of[k] = hi_gt[m / 8] || (hi_eq[m / 8] && lo_gt[m % 8]);
+            end
         end
     endfunction
-    // The table as a function in a continuous assignment, not an `always @*` block: an
-    // `always @*` runs only when one of its inputs changes, and the shift, a register that keeps
-    // its power-up value, may never change — in Icarus the mask then stayed X at the reset
-    // settings and no latency was binned (a continuous assignment is evaluated at time 0).
-    function [CNT_WIDTH:0] bins_mask_table;  // bins_mask_of(sh), as a table of the 32 shifts
-        input [4:0] sh;
-        integer t;
-        begin
-            bins_mask_table = {(CNT_WIDTH+1){1'b0}};
-            for (t = 0; t < 32; t = t + 1)
-                if ({27'd0, sh} == t)
-                    bins_mask_table = bins_mask_of(t);
-        end
-    endfunction
-    wire [CNT_WIDTH:0]   bins_mask_n = bins_mask_table(shift);
     always @(posedge clk) begin
-        bins_mask <= bins_mask_n;
+        for (j_sh = 0; j_sh < 4; j_sh = j_sh + 1) begin
+            shift_hi_gt[j_sh] <= {30'd0, shift[4:3]} > j_sh;
+            shift_hi_eq[j_sh] <= {30'd0, shift[4:3]} == j_sh;
+        end
+        for (j_sh = 0; j_sh < 8; j_sh = j_sh + 1)
+            shift_lo_gt[j_sh] <= {29'd0, shift[2:0]} > j_sh;
+        bins_mask <= bins_mask_of(shift_hi_gt, shift_hi_eq, shift_lo_gt);
         past_m1 <= {1'b0, offset} + bins_mask;
     end
 
@@ -393,8 +404,13 @@ module latmon_hist #(
             reg [CNT_WIDTH-1:0] lat_s = {CNT_WIDTH{1'b0}};
             wire [32:0] lo_next = {1'b0, sum_lo} + {{(33-CNT_WIDTH){1'b0}}, lat_s};
             wire [31:0] hi_next = sum_hi + {31'd0, sum_carry};
-            wire        mine = va && bank_a == (g_bank == 1);
+            // va && bank_a is this bank, a flip-flop of its own for each bank: decoded from va
+            // and bank_a, whose fan-out spans both banks' registers, the LUT and its routes
+            // into the counters' carry logic (va to under_carry) were the critical path of
+            // core+hist on ECP5 (217.3 MHz on its worst seed).
+            reg         mine = 1'b0;
             always @(posedge clk) begin
+                mine <= take0 && act == (g_bank == 1) && !(rst || clear);
                 if (mine && under_a)
                     under_lo <= under_lo_next[15:0];
                 under_carry <= mine && under_a && under_lo_next[16];
