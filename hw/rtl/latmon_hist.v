@@ -410,7 +410,9 @@ module latmon_hist #(
             // core+hist on ECP5 (217.3 MHz on its worst seed).
             reg         mine = 1'b0;
             always @(posedge clk) begin
-                mine <= take0 && act == (g_bank == 1) && !(rst || clear);
+                mine <= take0 && act == (g_bank == 1);
+                if (rst || clear)
+                    mine <= 1'b0;
                 if (mine && under_a)
                     under_lo <= under_lo_next[15:0];
                 under_carry <= mine && under_a && under_lo_next[16];
