@@ -12,29 +12,31 @@
 // the RAM's read register, then its output register; the word holds until the next read). A
 // `snapshot` strobe (accepted when not busy) first clears the frozen bank (BINS cycles, on its
 // own write port: counting goes on in the active bank), then swaps the banks at one clock edge
-// and lets the samples still in the pipeline (seven cycles) land in their bank; `busy` is high
+// and lets the samples still in the pipeline (eight cycles) land in their bank; `busy` is high
 // until then. Every latency is therefore counted in exactly one snapshot: the sum of all
 // snapshots equals what was sent, bin by bin. Read the frozen bank only while busy is low.
 //
 // The counting pipeline checks the range, then computes the bin, reads it from the RAM through
-// the RAM's output register, selects the bin's bank, adds and writes four cycles after the read.
-// Instead of forwarding values, a latency adds itself and the latencies of its bin whose writes
-// its read missed (those in s2..s5 when it is in s1), so back-to-back latencies for one bin are
-// all counted:
+// the RAM's output register, selects the bin's bank, adds, registers the count into the RAM's
+// write port and writes five cycles after the read. Instead of forwarding values, a latency adds
+// itself and the latencies of its bin whose writes its read missed (those in s2..s6 when it is
+// in s1), so back-to-back latencies for one bin are all counted:
 //
-//   cycle   t          t+1                  t+2          t+3      t+4       t+5       t+6       t+7
+//   cycle   t          t+1                  t+2          t+3      t+4       t+5       t+6       t+7       t+8
 //   s0a     latency -> under/over, latency - offset
 //   s0b                -> that >> 8 * shift[4:3]; side registers (min/max: halves compared
 //                         in s0a, written in s0c)
 //   s0s                                     -> bin = that >> shift[2:0]
-//   s1                                                   RAM read; bin vs s2..s5
+//   s1                                                   RAM read; bin vs s2..s6
 //   s2                                                            output reg; 1 + matches
 //   s3                                                                      bank's word
 //   s4                                                                                + (1 + matches)
-//   s5                                                                                          write
+//   s5                                                                                          -> write port
+//   s6                                                                                                    write
 //
-// `clear` (and rst) zero both banks: BINS cycles with busy high, during which latencies are
-// not counted but counted in `dropped`, so none disappears unnoticed.
+// `clear` (and rst) zero both banks: BINS cycles during which latencies are not counted but
+// counted in `dropped`, so none disappears unnoticed, and busy is high (one cycle longer: the
+// last bin's zero lands).
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -87,7 +89,7 @@ module latmon_hist #(
     end
 
     // What the RAM returns for a read and a write of one address at one edge is never used: a
-    // counting read that meets s5's write takes the written value instead (fwd3 below), and the
+    // counting read that meets s6's write takes the written value instead (fwd3 below), and the
     // bus reads the frozen bank only while nothing writes it (busy low). So synthesis need not
     // emulate a defined result around the block RAM (no_rw_check): its read register goes
     // straight into its output register.
@@ -107,11 +109,12 @@ module latmon_hist #(
     localparam ST_IDLE = 2'd0;
     localparam ST_CLEAR_ALL = 2'd1;    // clear or reset: both banks
     localparam ST_CLEAR_FROZEN = 2'd2; // snapshot: the frozen bank, then swap
-    localparam ST_DRAIN = 2'd3;        // after the swap: the pipeline lands
+    localparam ST_DRAIN = 2'd3;        // after the swap: the pipeline lands; after a clear:
+                                       // its last write lands
 
     reg [1:0]           state = ST_CLEAR_ALL;
     reg [BINS_LOG2-1:0] clear_addr = {BINS_LOG2{1'b0}};
-    reg [2:0]           drain = 3'd0;
+    reg [3:0]           drain = 4'd0;
     reg                 act = 1'b0;    // the active bank
 
     assign busy = state != ST_IDLE;
@@ -130,14 +133,11 @@ module latmon_hist #(
             ST_IDLE: if (snapshot) state_n = ST_CLEAR_FROZEN;
             ST_CLEAR_ALL, ST_CLEAR_FROZEN:
                 if (clear_last) begin
-                    if (state == ST_CLEAR_FROZEN) begin
+                    if (state == ST_CLEAR_FROZEN)
                         act_n = !act;
-                        state_n = ST_DRAIN;
-                    end else begin
-                        state_n = ST_IDLE;
-                    end
+                    state_n = ST_DRAIN;
                 end
-            ST_DRAIN: if (drain == 3'd1) state_n = ST_IDLE;
+            ST_DRAIN: if (drain == 4'd1) state_n = ST_IDLE;
             default: state_n = ST_IDLE;
         endcase
         if (rst || clear) begin
@@ -163,8 +163,7 @@ module latmon_hist #(
     // with the snapshot's other users, put the snapshot three LUT4s before clear_idle, a
     // critical path of the everything-on build on ECP5.
     (* keep *) wire idle_stays = state == ST_IDLE && !snapshot;
-    (* keep *) wire idle_comes = (state == ST_CLEAR_ALL && clear_last)
-                                 || (state == ST_DRAIN && drain == 3'd1);
+    (* keep *) wire idle_comes = state == ST_DRAIN && drain == 4'd1;
     always @(posedge clk) begin
         state <= state_n;
         act <= act_n;
@@ -183,12 +182,17 @@ module latmon_hist #(
         case (state)
             ST_CLEAR_ALL, ST_CLEAR_FROZEN: begin
                 clear_addr <= clear_addr + 1'b1;
+                // The RAMs write a cycle after their write port's registers are set (s6),
+                // so the last clear lands a cycle after the clearing ends: one cycle of drain
+                // after a clear; after a swap, eight: the samples of the old bank still in
+                // s0a..s6.
+                drain <= 4'd1;
                 if (clear_last && state == ST_CLEAR_FROZEN) begin
                     snapshots <= snapshots + 32'd1;
-                    drain <= 3'd7;  // the samples of the old bank still in s0a..s5
+                    drain <= 4'd8;
                 end
             end
-            ST_DRAIN: drain <= drain - 3'd1;
+            ST_DRAIN: drain <= drain - 4'd1;
             default: ;
         endcase
         if (rst || clear) begin
@@ -206,42 +210,53 @@ module latmon_hist #(
     // offset + (BINS << shift), is kept less one (past_m1, CNT_WIDTH + 1 bits), so that "over"
     // (latency >= it) is the borrow of past_m1 - latency, the top of a carry chain straight
     // into its flip-flop (as >=, a LUT inverted the carry-out: a critical path of core+hist).
-    // (BINS << shift) - 1 is a mask of ones below that bit, each bit a function of the shift
-    // alone (one LUT); a bit that falls beyond the sum's width gives all CNT_WIDTH ones, so
+    // (BINS << shift) - 1 is a mask of ones below that bit, each bit one LUT of the shift's
+    // decode (below); a bit that falls beyond the sum's width gives all CNT_WIDTH ones, so
     // past_m1 >= 2^CNT_WIDTH - 1: no latency is over (no wide OR, no flag after the chain).
     // The mask is registered before the sum (the shift's decode before the carry chain was a
-    // critical path of core+hist), so a new setting reaches past_m1 two edges after it.
+    // critical path of core+hist), and the shift is decoded in a register before the mask, so
+    // a new setting reaches past_m1 three edges after it.
     localparam [CNT_WIDTH:0] BINS_WIDE = BINS;
     reg  [CNT_WIDTH:0]   bins_mask = BINS_WIDE - 1'b1;  // (BINS << shift) - 1, at most 2^CNT_WIDTH - 1
     reg  [CNT_WIDTH:0]   past_m1 = BINS_WIDE - 1'b1;    // offset + (BINS << shift) - 1
-    // The mask for each of the 32 shifts, a table: each bit a LUT of the shift's five bits (as
-    // a compare, "m < BINS_LOG2 + shift" was put on a carry chain, and the shift's route to it
-    // and the chain were a critical path of the everything-on build on ECP5).
-    function [CNT_WIDTH:0] bins_mask_of;  // (BINS << sh) - 1, at most 2^CNT_WIDTH - 1
-        input integer sh;
+    // Bit k of the mask is set when shift > k - BINS_LOG2 (below bit CNT_WIDTH). The shift,
+    // 8 h + l, is decoded into flip-flops first: h > j, h == j (j = 0..3), l > j (j = 0..7); so
+    // "shift > 8 a + b" is h > a || (h == a && l > b), one LUT of three of them for each bit.
+    // As a table of the shift's five bits, Yosys shared terms between the bits and the mask was
+    // nine steps from the shift's flip-flop, 3.1 ns of routing: the worst seed's critical path
+    // of the everything-on build on ECP5 (233.1 MHz). (The decode is registered: the shift, a
+    // register that keeps its power-up value, may never change, and a combinational table in
+    // an `always @*` block never evaluated in Icarus: the mask stayed X at the reset settings.)
+    reg  [3:0]           shift_hi_gt = 4'd0;  // shift[4:3] > j
+    reg  [3:0]           shift_hi_eq = 4'd1;  // shift[4:3] == j
+    reg  [7:0]           shift_lo_gt = 8'd0;  // shift[2:0] > j
+    integer j_sh;
+    function [CNT_WIDTH:0] bins_mask_of;  // (BINS << shift) - 1 from the shift's decode
+        input [3:0] hi_gt;
+        input [3:0] hi_eq;
+        input [7:0] lo_gt;
         integer k;
+        integer m;
         begin
-            for (k = 0; k <= CNT_WIDTH; k = k + 1)
-                bins_mask_of[k] = k < CNT_WIDTH && k < BINS_LOG2 + sh;
+            for (k = 0; k <= CNT_WIDTH; k = k + 1) begin
+                m = k - BINS_LOG2;
+                if (k == CNT_WIDTH)
+                    bins_mask_of[k] = 1'b0;
+                else if (m < 0)
+                    bins_mask_of[k] = 1'b1;
+                else
+                    bins_mask_of[k] = hi_gt[m / 8] || (hi_eq[m / 8] && lo_gt[m % 8]);
+            end
         end
     endfunction
-    // The table as a function in a continuous assignment, not an `always @*` block: an
-    // `always @*` runs only when one of its inputs changes, and the shift, a register that keeps
-    // its power-up value, may never change — in Icarus the mask then stayed X at the reset
-    // settings and no latency was binned (a continuous assignment is evaluated at time 0).
-    function [CNT_WIDTH:0] bins_mask_table;  // bins_mask_of(sh), as a table of the 32 shifts
-        input [4:0] sh;
-        integer t;
-        begin
-            bins_mask_table = {(CNT_WIDTH+1){1'b0}};
-            for (t = 0; t < 32; t = t + 1)
-                if ({27'd0, sh} == t)
-                    bins_mask_table = bins_mask_of(t);
-        end
-    endfunction
-    wire [CNT_WIDTH:0]   bins_mask_n = bins_mask_table(shift);
     always @(posedge clk) begin
-        bins_mask <= bins_mask_n;
+        for (j_sh = 0; j_sh < 4; j_sh = j_sh + 1) begin
+            shift_hi_gt[j_sh] <= {30'd0, shift[4:3]} > j_sh;
+            shift_hi_eq[j_sh] <= {30'd0, shift[4:3]} == j_sh;
+        end
+        for (j_sh = 0; j_sh < 8; j_sh = j_sh + 1)
+            shift_lo_gt[j_sh] <= {29'd0, shift[2:0]} > j_sh;
+        bins_mask <= bins_mask_of(shift_hi_gt, shift_hi_eq, shift_lo_gt);
         past_m1 <= {1'b0, offset} + bins_mask;
     end
 
@@ -389,8 +404,15 @@ module latmon_hist #(
             reg [CNT_WIDTH-1:0] lat_s = {CNT_WIDTH{1'b0}};
             wire [32:0] lo_next = {1'b0, sum_lo} + {{(33-CNT_WIDTH){1'b0}}, lat_s};
             wire [31:0] hi_next = sum_hi + {31'd0, sum_carry};
-            wire        mine = va && bank_a == (g_bank == 1);
+            // va && bank_a is this bank, a flip-flop of its own for each bank: decoded from va
+            // and bank_a, whose fan-out spans both banks' registers, the LUT and its routes
+            // into the counters' carry logic (va to under_carry) were the critical path of
+            // core+hist on ECP5 (217.3 MHz on its worst seed).
+            reg         mine = 1'b0;
             always @(posedge clk) begin
+                mine <= take0 && act == (g_bank == 1);
+                if (rst || clear)
+                    mine <= 1'b0;
                 if (mine && under_a)
                     under_lo <= under_lo_next[15:0];
                 under_carry <= mine && under_a && under_lo_next[16];
@@ -503,28 +525,35 @@ module latmon_hist #(
         end
     end
 
-    // ---- s1: RAM read; s2: its output register; s3: the bin's bank; s4: + count; s5: write --
+    // ---- s1: RAM read; s2: its output register; s3: the bin's bank; s4: + count; s5: the
+    // ---- count, registered into each bank's write port; s6: write -------------------------
     //
     // A latency counts itself and the latencies of its bin whose writes its read did not see:
     // its RAM read (at the end of s1) sees every write made before that edge, so the ones it
-    // misses are those of the three latencies in s2..s4 then. Its new count is
+    // misses are those of the four latencies in s2..s5 then. Its new count is
     //
-    //     read + 1 + (latencies of the same bank and bin in s2..s4 when it was in s1),
+    //     read + 1 + (latencies of the same bank and bin in s2..s5 when it was in s1),
     //
     // saturated; each write is the whole count up to that latency, so the last write of a bin
-    // is its total. s5 writes at the edge that ends s1: when s5's latency has the same bank and
-    // bin, what the RAM reads then is undefined, so the value s5 writes is carried beside the
+    // is its total. s6 writes at the edge that ends s1: when s6's latency has the same bank and
+    // bin, what the RAM reads then is undefined, so the value s6 writes is carried beside the
     // read (fwd2, fwd3) and taken instead of it in s4 — a copy of the word, selected in the same
     // LUT as the bank, not a 32-bit increment after a selection. The matches are compared in
-    // s1, their sum (1..4) in s2.
+    // s1, their sum (1..5) in s2.
+    //
+    // Each RAM's write port (enable, address, data) is a register of its own, set in s5 from
+    // the count or the clear: nothing but a route between a flip-flop and the block RAM. The
+    // count's saturation (full5: all ones) fanned out to every data bit of both ports, then
+    // the clear's multiplexer, then the route into the RAM was the everything-on build's
+    // critical path on ECP5.
 
-    localparam DEPTH = 4;  // the stages after s1: s2..s5
+    localparam DEPTH = 5;  // the stages after s1: s2..s6
 
     reg [DEPTH:1]       v_p = {DEPTH{1'b0}};       // v_p[n]: a latency in s<n+1>
     reg                 bank_p [1:DEPTH];
     reg [BINS_LOG2-1:0] bin_p [1:DEPTH];
-    reg [DEPTH-1:0]     same2 = {DEPTH{1'b0}};     // s2: the matches found in s1 (s2..s5)
-    reg [BIN_WIDTH-1:0] fwd2 = {BIN_WIDTH{1'b0}};   // s2: the word s5 wrote at the end of s1
+    reg [DEPTH-1:0]     same2 = {DEPTH{1'b0}};     // s2: the matches found in s1 (s2..s6)
+    reg [BIN_WIDTH-1:0] fwd2 = {BIN_WIDTH{1'b0}};   // s2: the word s6 wrote at the end of s1
     reg [BIN_WIDTH-1:0] fwd3 = {BIN_WIDTH{1'b0}};   // s3: ... and whether it is this bin's
     reg                 coll3 = 1'b0;
     reg [2:0]           add3 = 3'd1;               // s3: 1 + the matches
@@ -534,8 +563,14 @@ module latmon_hist #(
     reg [BIN_WIDTH-1:0] q0_out = {BIN_WIDTH{1'b0}}; // ... and its output register: nothing
     reg [BIN_WIDTH-1:0] q1_out = {BIN_WIDTH{1'b0}}; // between, so the RAM's own one can take it
     reg [BIN_WIDTH-1:0] read4 = {BIN_WIDTH{1'b0}};  // s4: the bin's bank's word
-    reg [BIN_WIDTH-1:0] new5 = {BIN_WIDTH{1'b0}};   // s5: the count written
+    reg [BIN_WIDTH-1:0] new5 = {BIN_WIDTH{1'b0}};   // s5: the count to write
     reg                 full5 = 1'b0;              // ... it saturated
+    reg                 we0_q = 1'b0;              // s6: each bank's write port
+    reg                 we1_q = 1'b0;
+    reg [BINS_LOG2-1:0] waddr0_q = {BINS_LOG2{1'b0}};
+    reg [BINS_LOG2-1:0] waddr1_q = {BINS_LOG2{1'b0}};
+    reg [BIN_WIDTH-1:0] wdata0_q = {BIN_WIDTH{1'b0}};
+    reg [BIN_WIDTH-1:0] wdata1_q = {BIN_WIDTH{1'b0}};
     integer             k_pipe;
     integer             k_sat;
 
@@ -564,28 +599,34 @@ module latmon_hist #(
     wire [BIN_WIDTH-1:0] sum4 = lo_sum4[LOB] ? {hi_inc4[HIB-1:0], lo_sum4[LOB-1:0]}
                                              : {read4[BIN_WIDTH-1:LOB], lo_sum4[LOB-1:0]};
 
-    // Each bank's write port: the counting pipeline, or the clearing.
+    // Each bank's write port, set in s5 from the counting pipeline or the clearing, writes
+    // in s6. No clear meets a count in one bank: a clear of both banks empties the pipeline,
+    // a snapshot clears the frozen bank, which gets no latency. So in s6 both ports hold the
+    // count unless that bank clears, and s6's bank's port holds what s6 writes.
     wire clearing = state == ST_CLEAR_ALL || state == ST_CLEAR_FROZEN;
-    wire v5 = v_p[DEPTH];  // s5
-    wire bank5 = bank_p[DEPTH];
-    wire we0 = (v5 && bank5 == 1'b0) || clear0;
-    wire we1 = (v5 && bank5 == 1'b1) || clear1;
-    wire [BINS_LOG2-1:0] waddr0 = clear0 ? clear_addr : bin_p[DEPTH];
-    wire [BINS_LOG2-1:0] waddr1 = clear1 ? clear_addr : bin_p[DEPTH];
-    wire [BIN_WIDTH-1:0] wdata0 = clear0 ? {BIN_WIDTH{1'b0}} : new5 | {BIN_WIDTH{full5}};
-    wire [BIN_WIDTH-1:0] wdata1 = clear1 ? {BIN_WIDTH{1'b0}} : new5 | {BIN_WIDTH{full5}};
+    wire v5 = v_p[DEPTH-1];  // s5
+    wire bank5 = bank_p[DEPTH-1];
+    wire [BIN_WIDTH-1:0] count5 = new5 | {BIN_WIDTH{full5}};
+    always @(posedge clk) begin
+        we0_q <= (v5 && bank5 == 1'b0) || clear0;
+        we1_q <= (v5 && bank5 == 1'b1) || clear1;
+        waddr0_q <= clear0 ? clear_addr : bin_p[DEPTH-1];
+        waddr1_q <= clear1 ? clear_addr : bin_p[DEPTH-1];
+        wdata0_q <= clear0 ? {BIN_WIDTH{1'b0}} : count5;
+        wdata1_q <= clear1 ? {BIN_WIDTH{1'b0}} : count5;
+    end
 
     always @(posedge clk) begin
-        if (we0)
-            mem0[waddr0] <= wdata0;
+        if (we0_q)
+            mem0[waddr0_q] <= wdata0_q;
         if (count0 || rd_en)
             q0 <= mem0[raddr0];
         q0_out <= q0;
     end
 
     always @(posedge clk) begin
-        if (we1)
-            mem1[waddr1] <= wdata1;
+        if (we1_q)
+            mem1[waddr1_q] <= wdata1_q;
         if (count1 || rd_en)
             q1 <= mem1[raddr1];
         q1_out <= q1;
@@ -600,15 +641,16 @@ module latmon_hist #(
             bank_p[k_pipe] <= bank_p[k_pipe-1];
             bin_p[k_pipe] <= bin_p[k_pipe-1];
         end
-        // s1 (v1, bank1, bin1) against the latencies in s2..s5: the writes its read misses.
+        // s1 (v1, bank1, bin1) against the latencies in s2..s6: the writes its read misses.
         for (k_pipe = 1; k_pipe <= DEPTH; k_pipe = k_pipe + 1)
             same2[k_pipe-1] <= v_p[k_pipe] && bank_p[k_pipe] == bank1 && bin_p[k_pipe] == bin1;
-        add3 <= 3'd1 + {2'd0, same2[0]} + {2'd0, same2[1]} + {2'd0, same2[2]};
+        add3 <= 3'd1 + {2'd0, same2[0]} + {2'd0, same2[1]} + {2'd0, same2[2]}
+            + {2'd0, same2[3]};
         add4 <= add3;
-        fwd2 <= new5 | {BIN_WIDTH{full5}};  // what s5 writes at this edge
+        fwd2 <= bank_p[DEPTH] ? wdata1_q : wdata0_q;  // what s6 writes at this edge
         fwd3 <= fwd2;
         coll3 <= same2[DEPTH-1];
-        read4 <= coll3 ? fwd3 : bank_p[2] ? q1_out : q0_out;  // s3's bank, or s5's write
+        read4 <= coll3 ? fwd3 : bank_p[2] ? q1_out : q0_out;  // s3's bank, or s6's write
         new5 <= sum4;  // wrapped past all ones: full5 makes the write all ones
         full5 <= full4;
         if (v5 && full5)
