@@ -426,7 +426,7 @@ def _train_sim(out: Path) -> float:
     train = out / "train"
     train.mkdir(exist_ok=True)
     image = _image(train, "none")[0]
-    wall, cpu = _simulate(
+    _, cpu = _simulate(
         [
             str(out / "sim.build"),
             f"+image={image}",
