@@ -385,11 +385,74 @@ def rtl_sources() -> list[Path]:
     ]
 
 
+# The simulator's C++ optimisation (the generated makefile's OPT_FAST and OPT_GLOBAL; Verilator's
+# own default is -Os) and GCC's profile-guided optimisation: the model is first built with
+# -fprofile-generate and run on the first SIM_TRAIN_CYCLES of the PREEMPT_NONE kernel's boot (a
+# deterministic run), then built again with that profile (-fprofile-use). Compiler flags do not
+# change what the model computes: every cycle stays the same (docs/hw/linux-soc.md).
+SIM_OPT = "-O2"
+SIM_TRAIN_CYCLES = 30_000_000
+SIM_TRAIN_TIMEOUT_S = 900.0
+
+
+def _make_sim(out: Path, env: dict[str, str], opt: str, ldflags: str, what: str) -> None:
+    """Compile the verilated model in out with the C++ optimisation flags opt."""
+    for stale in [*out.glob("*.o"), *out.glob("*.a"), *out.glob("*.gch"), out / "sim.build"]:
+        stale.unlink(missing_ok=True)
+    _run(
+        [
+            "make",
+            "-j2",
+            "-C",
+            str(out),
+            "-f",
+            "Vtb_linux_soc.mk",
+            "CFG_CXXFLAGS_PCH_I=-include",
+            f"OPT_FAST={opt}",
+            f"OPT_GLOBAL={opt}",
+            f"USER_LDFLAGS={ldflags}",
+            "sim.build",
+        ],
+        what,
+        env=env,
+        timeout=1800,
+        log=out / "make.log",
+    )
+
+
+def _train_sim(out: Path) -> float:
+    """Run the instrumented model (out/sim.build) on the first SIM_TRAIN_CYCLES of the
+    PREEMPT_NONE kernel's boot; it writes its profile (*.gcda) beside its objects. CPU seconds."""
+    train = out / "train"
+    train.mkdir(exist_ok=True)
+    image = _image(train, "none")[0]
+    _, cpu = _simulate(
+        [
+            str(out / "sim.build"),
+            f"+image={image}",
+            f"+trace={train / 'trace.txt'}",
+            f"+uart={train / 'uart.log'}",
+            f"+max_cycles={SIM_TRAIN_CYCLES}",
+        ],
+        SIM_TRAIN_TIMEOUT_S,
+        "the simulator's training run (its profile for the optimiser)",
+        train / "sim.log",
+    )
+    last = (train / "trace.txt").read_text().split()[-3:]
+    if last != [str(SIM_TRAIN_CYCLES), "X", "124"]:
+        raise LinuxSocError(f"the training run ended before its cycle limit; see {train}")
+    if not list(out.glob("*.gcda")):
+        raise LinuxSocError(f"the training run wrote no profile (*.gcda) in {out}")
+    return cpu
+
+
 def build_sim() -> Path:
+    """The Verilator model of tb_linux_soc, built with GCC's profile-guided optimisation (without
+    it, said on stderr and in sim.json, when the instrumented build or its training run fails)."""
     from simulate import verilator_env
 
     sources = rtl_sources()
-    digest = _digest([*sources, MAIN_CPP], RAM_WORDS)
+    digest = _digest([*sources, MAIN_CPP], RAM_WORDS, SIM_OPT, "profile", SIM_TRAIN_CYCLES)
     out = SIM_BUILD / f"linux-soc-{digest}"
     exe = out / "Vtb_linux_soc"
     SIM_BUILD.mkdir(parents=True, exist_ok=True)
@@ -399,12 +462,13 @@ def build_sim() -> Path:
             return exe
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
+        env = {**os.environ, **verilator_env()}
+        start = time.monotonic()
         cmd = [
             "verilator",
             "--cc",
             "--exe",
             "--savable",
-            "--build",
             "-Wno-fatal",
             "-Wno-lint",
             "-Wno-style",
@@ -415,27 +479,45 @@ def build_sim() -> Path:
             "fast",
             "-LDFLAGS",
             "-pthread",
-            "--MAKEFLAGS",
-            "CFG_CXXFLAGS_PCH_I=-include",
-            "-j",
-            "2",
             "--top-module",
             "tb_linux_soc",
             "-Mdir",
             str(out),
             "-o",
-            exe.name,
+            "sim.build",  # renamed to exe when built with its profile: exe is never half-made
             f"-GRAM_WORDS={RAM_WORDS}",
             f"-I{HW / 'rtl' / 'generated'}",
             str(MAIN_CPP),
             *map(str, sources),
         ]
-        _run(
-            cmd,
-            "building the Linux SoC with Verilator",
-            env={**os.environ, **verilator_env()},
-            log=out / "build.log",
-        )
+        _run(cmd, "verilating the Linux SoC", env=env, log=out / "verilate.log")
+        record: dict[str, object]
+        try:
+            _make_sim(
+                out,
+                env,
+                f"{SIM_OPT} -fprofile-generate -fprofile-update=single",
+                "-fprofile-generate",
+                "building the Linux SoC's instrumented simulator (for its profile)",
+            )
+            train_cpu = _train_sim(out)
+            opt = f"{SIM_OPT} -fprofile-use -fprofile-correction -Wno-missing-profile"
+            record = {"profile": f"boot of PREEMPT_NONE, {SIM_TRAIN_CYCLES} cycles"}
+            record["training_cpu_s"] = round(train_cpu, 1)
+        except LinuxSocError as exc:
+            print(
+                "linux_soc: the simulator is built without a profile (slower, same cycles): "
+                + str(exc).splitlines()[0],
+                file=sys.stderr,
+            )
+            for gcda in out.glob("*.gcda"):
+                gcda.unlink()
+            opt = SIM_OPT
+            record = {"profile": None, "why": str(exc)}
+        _make_sim(out, env, opt, "", "building the Linux SoC with Verilator")
+        record |= {"cxx_opt": opt, "build_wall_s": round(time.monotonic() - start, 1)}
+        (out / "sim.json").write_text(json.dumps(record, indent=1) + "\n")
+        (out / "sim.build").rename(exe)
     return exe
 
 
@@ -532,10 +614,15 @@ def _simulate(cmd: Sequence[str], timeout_s: float, what: str, log: Path) -> tup
 
 def _images(out: Path, preempt: str) -> tuple[Path, Path, Path]:
     """The RAM image, the stage marks and the simulator for one preemption model."""
+    image, syms = _image(out, preempt)
+    return image, syms, build_sim()
+
+
+def _image(out: Path, preempt: str) -> tuple[Path, Path]:
+    """The RAM image and the stage marks for one preemption model, written in out."""
     fw = build_firmware()
     initramfs = build_initramfs(build_init())
     kernel = build_kernel(preempt)
-    exe = build_sim()
     cpio = initramfs.read_bytes()
     dtb = build_dtb(out, len(cpio))
     image = image_hex(
@@ -551,7 +638,7 @@ def _images(out: Path, preempt: str) -> tuple[Path, Path, Path]:
 
     syms = out / "syms.hex"
     write_syms(kernel.parents[3] / "System.map", syms)
-    return image, syms, exe
+    return image, syms
 
 
 def checkpoint(
