@@ -58,7 +58,7 @@
  * what else the program links.
  */
 #define PLATFORM_WAIT_CODE __attribute__((section(".text.wait")))
-/* What the interrupt path calls after a handler has returned (the storm guard), after those. */
+/* What the dispatcher calls only on a storm (the storm guard's slow path), after those. */
 #define PLATFORM_ISR_TAIL_CODE __attribute__((section(".text.isrtail")))
 
 /* ---- console, exit, identity ----------------------------------------------------------------- */

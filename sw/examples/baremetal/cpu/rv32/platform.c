@@ -39,6 +39,7 @@ const char PLATFORM_CPU_NAME[] = "vexriscv-full";
 CSR_READER(read_mcycle, mcycle)
 CSR_READER(read_mcycleh, mcycleh)
 CSR_READER(read_mepc, mepc)
+CSR_READER(read_mcause, mcause)
 CSR_READER(read_mtval, mtval)
 CSR_READER(read_mstatus, mstatus)
 /* VexRiscv's external interrupt array: mask (read/write) and pending (read) */
@@ -100,7 +101,6 @@ struct mailbox {
 	uint32_t storm_id;     /* 1 + the ID the storm guard masked, or 0 */
 	uint32_t storm_count;  /* ... how often it was served without the case running */
 	uint32_t storm_hart;
-	uint32_t served[2]; /* per hart: handlers run since the interrupted code last ran */
 };
 
 /* One object, so that the dispatcher's hart_state stays first, where it was before the
@@ -247,38 +247,29 @@ __attribute__((noinline)) static void fatal_trap(uint32_t mcause)
 }
 
 /*
- * The storm guard, out of the interrupt path's section and called only after a handler has
- * returned, so that the dispatcher's code up to the handler stays as it was; in its own section
- * after the waiting loops, so that it shares no I$ line with them or with the interrupt path:
- * handlers run per hart since the interrupted code last ran.
+ * The storm guard's slow path: the dispatcher calls it when one entry has run
+ * FSUITE_STORM_LIMIT + 1 handlers (the interrupted code does not run while it loops), then
+ * returns. It masks the source the dispatcher would serve again, the lowest pending one, and
+ * records the first storm for the suite and the watchdog. In its own section after the waiting
+ * loops, so that it shares no I$ line with them or with the interrupt path; cold, so that the
+ * compiler puts its call after the dispatcher's loop.
  */
-PLATFORM_ISR_TAIL_CODE __attribute__((noinline)) static void storm_handler_returned(void)
+PLATFORM_ISR_TAIL_CODE __attribute__((noinline, cold)) static void storm_mask(void)
 {
-	unsigned hart = platform_hart_id(), id = 0;
 	volatile struct mailbox *w = shared_watchdog();
-	uint32_t served = w->served[hart] + 1u, pending;
+	uint32_t pending = read_irq_pending() & read_irq_mask();
+	unsigned id = 0;
 
-	w->served[hart] = served;
-	if (served <= FSUITE_STORM_LIMIT)
-		return;
-	pending = read_irq_pending() & read_irq_mask();
 	if (!pending)
 		return;
-	/* the dispatcher would serve the same source again: the lowest pending one */
 	while (!(pending & (1u << id)))
 		id++;
 	IRQ_MASK_WRITE(read_irq_mask() & ~(1u << id));
 	if (!w->storm_id) {
-		w->storm_count = served;
-		w->storm_hart = hart;
+		w->storm_count = FSUITE_STORM_LIMIT + 1u;
+		w->storm_hart = platform_hart_id();
 		w->storm_id = id + 1u;
 	}
-	w->served[hart] = 0;
-}
-
-PLATFORM_ISR_TAIL_CODE __attribute__((noinline)) static void storm_trap_returns(void)
-{
-	shared_watchdog()->served[platform_hart_id()] = 0; /* the interrupted code runs again */
 }
 
 /* Called by trap_entry (cpu/rv32/start.S) with the caller-saved registers saved. */
@@ -287,16 +278,28 @@ PLATFORM_ISR_CODE void platform_trap(uint32_t mcause)
 {
 	struct hart_state *h = &state.harts[platform_hart_id()];
 	uint32_t pending;
+	/*
+	 * The storm guard: the handlers this entry may still run (the interrupted code does not run
+	 * while this loop serves), counted down in a register after each handler has returned. The
+	 * path to the first handler keeps the instructions it had without the guard (mcause is not
+	 * kept: a fatal trap reads it again); each further handler of the entry costs the decrement
+	 * and a branch, and no memory access.
+	 */
+	int32_t budget;
 
 	if (!(mcause & MCAUSE_IRQ) || (mcause & 0x1Fu) != MCAUSE_MEI)
 		fatal_trap(mcause);
+	budget = FSUITE_STORM_LIMIT;
 	/* serve the pending sources, highest priority (lowest id) first */
-	while ((pending = read_irq_pending() & read_irq_mask()) != 0) {
+	pending = read_irq_pending() & read_irq_mask();
+	if (!pending)
+		return;
+	do {
 		unsigned id = 0;
 		while (!(pending & (1u << id)))
 			id++;
 		if (!h->handlers[id].fn)
-			fatal_trap(mcause);
+			fatal_trap(read_mcause());
 		if (h->nesting) {
 			/* only sources of higher priority may interrupt this handler */
 			uint32_t mask = read_irq_mask(), epc = read_mepc();
@@ -311,9 +314,14 @@ PLATFORM_ISR_CODE void platform_trap(uint32_t mcause)
 		} else {
 			h->handlers[id].fn(h->handlers[id].ctx);
 		}
-		storm_handler_returned(); /* after the acknowledge: not in what the cases measure */
-	}
-	storm_trap_returns();
+		/* in asm: the compiler would move a plain decrement before the call */
+		__asm__ volatile("addi %0, %0, -1" : "+r"(budget));
+		if (budget < 0) {
+			storm_mask();
+			__asm__ volatile(""); /* a call, not a jump after a copy of the epilogue */
+			return;
+		}
+	} while ((pending = read_irq_pending() & read_irq_mask()) != 0);
 }
 
 void platform_cache_invalidate(void)
