@@ -440,7 +440,8 @@ PLATFORM_ISR_CODE static void isr_line1(void *ctx)
 	st->count[1] = st->count[1] + 1u;
 }
 
-static void hart1_lines(void *arg)
+/* Hart 1's loop in the parallel case, which its interrupt meets: in the waiting loops' section. */
+PLATFORM_WAIT_CODE static void hart1_lines(void *arg)
 {
 	volatile struct line_state *st = arg;
 
@@ -619,7 +620,8 @@ static int throughput_arm(struct suite *s, const struct suite_case *c)
 	return 0;
 }
 
-static int throughput_wait(struct suite *s, const struct suite_case *c)
+/* The loop a rate's interrupts meet: in the waiting loops' section, beside the interrupt path. */
+PLATFORM_WAIT_CODE static int throughput_wait(struct suite *s, const struct suite_case *c)
 {
 	uint32_t status = 0;
 	int err = 0;
