@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import optimize
-from scipy import stats as sps
 
 from latmon.errors import LatmonError
+from latmon.tail import probability
 from latmon.tail.base import (
     CONFIDENCE,
     XI_MAX,
@@ -259,7 +259,7 @@ def chi2_limit(confidence: float, xi: float = 0.0) -> float:
     ratio tends to twice an exponential, χ²₂ (exactly so for the uniform, ξ = -1); with χ²₁
     the interval would end a few resolution steps above the largest sample and miss the true
     endpoint about one time in six (measured: docs/tail.md)."""
-    return float(sps.chi2.ppf(confidence, 2 if xi < XI_REGULAR else 1))
+    return probability.chi2_ppf(confidence, 2 if xi < XI_REGULAR else 1)
 
 
 def profile_bounds(
