@@ -376,18 +376,60 @@ FIT_TOLERANCE = 1e-9
 NEWTON_XI_FLOOR = 1e-5
 
 
+def newton(
+    terms: Callable[[np.ndarray], tuple[float, np.ndarray, np.ndarray] | None],
+    start: np.ndarray,
+    reach: np.ndarray,
+    tolerance: float = FIT_TOLERANCE,
+) -> tuple[np.ndarray, float] | None:
+    """Newton's method for a minimum of a smooth function from ``start``: ``terms`` gives its
+    value, gradient and Hessian at a point (None outside its domain). Where the Hessian is not
+    positive definite it is shifted until it is (Levenberg–Marquardt); a step longer than
+    ``reach`` in a coordinate is shortened to it, and one that leaves the domain or raises the
+    value is halved. (point, value) where a full Newton step is below ``tolerance`` in every
+    coordinate, or None (no convergence in FIT_STEPS steps): the caller's fallback decides."""
+    x = np.asarray(start, dtype=np.float64)
+    found = terms(x)
+    if found is None:
+        return None
+    value, grad, hess = found
+    size = len(x)
+    for _ in range(FIT_STEPS):
+        lowest = float(np.linalg.eigvalsh(hess)[0])
+        full = lowest > 0
+        if not full:
+            hess = hess + (1e-6 * float(np.abs(hess).max()) - lowest) * np.eye(size)
+        step = -np.linalg.solve(hess, grad)
+        longest = float(np.max(np.abs(step) / reach))
+        if longest > 1.0:
+            step /= longest
+            full = False
+        while True:
+            found = terms(x + step)
+            if found is not None and found[0] <= value + 1e-12 * abs(value):
+                break
+            full = False
+            step /= 2
+            if float(np.abs(step).max()) < 1e-15:
+                return None
+        x = x + step
+        value, grad, hess = found
+        if full and float(np.abs(step).max()) < tolerance:
+            return x, value
+    return None
+
+
 def _newton_fit(
     cells: Ties, tick: float, sigma0: float, xi0: float
 ) -> tuple[float, float, float] | None:
-    """Newton's method for the maximum-likelihood (σ, ξ) of excesses on a grid, on (log σ, ξ)
-    from (σ0, ξ0), with the analytic gradient and Hessian (:func:`_gpd_censored_hessian`);
-    where the Hessian is not positive definite it is shifted until it is (Levenberg–Marquardt),
-    and a step that leaves the support or raises the value is halved. (σ, ξ, value) at a
-    point where a full Newton step is below FIT_TOLERANCE, or None (ξ leaves
+    """:func:`newton` for the maximum-likelihood (σ, ξ) of excesses on a grid, on (log σ, ξ)
+    from (σ0, ξ0), with the analytic gradient and Hessian (:func:`_gpd_censored_hessian`),
+    steps of at most a factor e in σ and 0.25 in ξ. (σ, ξ, value), or None (ξ leaves
     [XI_MIN, XI_MAX] or comes within NEWTON_XI_FLOOR of 0, or no convergence): the caller's
     Nelder–Mead decides then."""
 
-    def terms(s: float, xi: float) -> tuple[float, np.ndarray, np.ndarray] | None:
+    def terms(v: np.ndarray) -> tuple[float, np.ndarray, np.ndarray] | None:
+        s, xi = float(v[0]), float(v[1])
         if not XI_MIN <= xi <= XI_MAX or abs(xi) < NEWTON_XI_FLOOR:
             return None
         sigma = math.exp(s)
@@ -401,35 +443,12 @@ def _newton_fit(
         )
         return value, grad, hess
 
-    s, xi = math.log(sigma0), xi0
-    if abs(xi) < NEWTON_XI_FLOOR:  # the exponential start: just off ξ = 0
-        xi = 10 * NEWTON_XI_FLOOR
-    start = terms(s, xi)
-    if start is None:
+    xi = 10 * NEWTON_XI_FLOOR if abs(xi0) < NEWTON_XI_FLOOR else xi0  # the exponential start
+    found = newton(terms, np.array([math.log(sigma0), xi]), np.array([1.0, 0.25]))
+    if found is None:
         return None
-    value, grad, hess = start
-    for _ in range(FIT_STEPS):
-        lowest = float(np.linalg.eigvalsh(hess)[0])
-        newton = lowest > 0
-        shifted = hess if newton else hess + (1e-6 * float(np.abs(hess).max()) - lowest) * np.eye(2)
-        step = -np.linalg.solve(shifted, grad)
-        longest = max(abs(float(step[0])), abs(float(step[1])) * 4.0)
-        if longest > 1.0:  # at most a factor e in σ and 0.25 in ξ at once
-            step /= longest
-            newton = False
-        while True:
-            found = terms(s + float(step[0]), xi + float(step[1]))
-            if found is not None and found[0] <= value + 1e-12 * abs(value):
-                break
-            newton = False
-            step /= 2
-            if float(np.abs(step).max()) < 1e-15:
-                return None
-        s, xi = s + float(step[0]), xi + float(step[1])
-        value, grad, hess = found
-        if newton and float(np.abs(step).max()) < FIT_TOLERANCE:
-            return math.exp(s), xi, value
-    return None
+    v, value = found
+    return math.exp(float(v[0])), float(v[1]), value
 
 
 @quiet
