@@ -70,9 +70,10 @@ def kstwo_sf(d: float, n: int) -> float:
 
 
 def _pelz_good(n: int, x: float) -> float:
-    """The Pelz–Good (1976) approximation to P(D_n ≤ x) (scipy's ``_kolmogn_PelzGood``):
-    K0(z) + K1(z)/√n + K2(z)/n + K3(z)/n^1.5 with z = x √n, each K written with Jacobi theta
-    functions for small z."""
+    """The Pelz–Good (1976) approximation to P(D_n ≤ x): K0(z) + K1(z)/√n + K2(z)/n +
+    K3(z)/n^1.5 with z = x √n, each K written with Jacobi theta functions for small z. Ported
+    from SciPy's ``scipy/stats/_ksstats.py`` (``_kolmogn_PelzGood``; BSD-3-Clause, Copyright
+    the SciPy Developers), the same operations in the same order."""
     z = math.sqrt(n) * x
     zsquared, zthree, zfour, zsix = z**2, z**3, z**4, z**6
     qlog = -_PI_SQUARED / 8 / zsquared
