@@ -399,7 +399,10 @@ def newton(
         full = lowest > 0
         if not full:
             hess = hess + (1e-6 * float(np.abs(hess).max()) - lowest) * np.eye(size)
-        step = -np.linalg.solve(hess, grad)
+        try:
+            step = -np.linalg.solve(hess, grad)
+        except np.linalg.LinAlgError:  # a Hessian of zeros: no Newton step to take
+            return None
         longest = float(np.max(np.abs(step) / reach))
         if longest > 1.0:
             step /= longest
