@@ -75,20 +75,49 @@ def should_stream(path: Path) -> bool:
 
 
 class _Top:
-    """The ``keep`` largest values seen, kept by merging only those above the lowest kept."""
+    """The ``keep`` largest values seen. Once ``keep`` are held, a batch's values above the
+    lowest held (an equal one changes nothing kept) wait beside them and are merged in once as
+    many wait as are held: one partition per ``keep`` values taken rather than one per batch.
+    :attr:`floor` is the lowest held at the last merge: at most the lowest of the ``keep``
+    largest so far, so every value that could be one of them reaches it."""
 
     def __init__(self, keep: int) -> None:
         self.keep = keep
-        self.values = np.zeros(0, dtype=np.int64)
+        self._held = np.zeros(0, dtype=np.int64)
+        self._waiting: list[np.ndarray] = []
+        self._waiting_count = 0
+        self.floor = 0
+
+    @property
+    def full(self) -> bool:
+        return len(self._held) >= self.keep
+
+    @property
+    def values(self) -> np.ndarray:
+        """The ``keep`` largest values seen (all of them while fewer), unsorted."""
+        if self._waiting:
+            self._merge()
+        return self._held
+
+    def _merge(self) -> None:
+        self._held = largest(np.concatenate((self._held, *self._waiting)), self.keep)
+        self._waiting, self._waiting_count = [], 0
+        if self.full:
+            self.floor = int(self._held.min())
 
     def add(self, chunk: np.ndarray) -> None:
         if not len(chunk) or not self.keep:
             return
-        if len(self.values) >= self.keep:
-            chunk = chunk[chunk > self.values.min()]  # an equal value changes nothing kept
-            if not len(chunk):
-                return
-        self.values = largest(np.concatenate((self.values, chunk)), self.keep)
+        if not self.full:
+            self._waiting.append(chunk)
+            self._merge()
+            return
+        chunk = chunk[chunk > self.floor]
+        if len(chunk):
+            self._waiting.append(chunk)
+            self._waiting_count += len(chunk)
+            if self._waiting_count >= self.keep:
+                self._merge()
 
 
 class Digester:
@@ -178,7 +207,7 @@ class Digester:
         piece = x[a - start : b - start]
         times = None if t is None else t[a - start : b - start]
         pool = self.tops[part]
-        if len(pool.values) >= pool.keep:
+        if pool.full:
             # one comparison for both: the pool takes those above its lowest (an equal one
             # changes nothing), the spikes those that reach it (a later equal sample wins a tie)
             where = picked if picked is not None else np.flatnonzero(piece >= self._floor(part))
@@ -189,8 +218,9 @@ class Digester:
             self._spikes(piece, np.arange(a, b), times)
 
     def _floor(self, part: str) -> int:
-        """The lowest value of the half's pool (its candidates reach it)."""
-        return int(self.tops[part].values.min())
+        """The lowest value of the half's full pool at its last merge (its candidates reach
+        it)."""
+        return self.tops[part].floor
 
     def _add_scanned(self, x: np.ndarray, t: np.ndarray | None) -> None:
         """:meth:`add` with one pass in C (latmon.report._digest) for the sum, each piece's
@@ -216,9 +246,7 @@ class Digester:
         halves = self._halves(start, stop)
         # each piece's floor: its half's full pool's lowest (none while the pool fills)
         floors = np.full(m, np.iinfo(np.int64).max, dtype=np.int64)
-        full = {
-            part for part, _, _ in halves if len(self.tops[part].values) >= self.tops[part].keep
-        }
+        full = {part for part, _, _ in halves if self.tops[part].full}
         for part, a, z in halves:
             if part in full:
                 floors[(begins >= a) & (begins < z)] = self._floor(part)

@@ -86,6 +86,57 @@ static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sum
 		sums[k + j] += t;
 	}
 }
+
+/* Lags k..k+15 of sums[], each summed as latmon_lag8 sums it (the same products added in the
+ * same order: lane l of lag k + j takes a[i+l] * a[i+l-k-j] for i = 0, 8, 16, ..., then the
+ * same reduction and tail), sixteen samples a step: the second eight samples' lag k + j + 8
+ * multiplies a[i+8-(k+j+8)..) = a[i-k-j..), the very vector the first eight samples' lag k + j
+ * multiplies, so 24 loads serve 32 multiply-adds where latmon_lag8 needs 32. */
+LATMON_V4
+static void latmon_lag16(const double *a, Py_ssize_t m, Py_ssize_t k, double *sums)
+{
+	latmon_v8 s[16];
+	memset(s, 0, sizeof(s));
+	Py_ssize_t i = 0;
+	for (; i + 16 <= m; i += 16) {
+		latmon_v8 x0, x1, p;
+		const double *b = a + i - k;
+		memcpy(&x0, a + i, sizeof(x0));
+		memcpy(&x1, a + i + 8, sizeof(x1));
+		latmon_v8 shared[8];
+		for (int j = 0; j < 8; j++) { /* the first eight samples, lags k..k+7 */
+			memcpy(&shared[j], b - j, sizeof(shared[j]));
+			s[j] += x0 * shared[j];
+		}
+		for (int j = 8; j < 16; j++) { /* the first eight samples, lags k+8..k+15 */
+			memcpy(&p, b - j, sizeof(p));
+			s[j] += x0 * p;
+		}
+		/* the second eight samples: lags k+8..k+15 on the same vectors, lags k..k+7 */
+		for (int j = 0; j < 8; j++) {
+			s[j + 8] += x1 * shared[j];
+			memcpy(&p, b + 8 - j, sizeof(p));
+			s[j] += x1 * p;
+		}
+	}
+	if (i + 8 <= m) { /* latmon_lag8's last step of eight */
+		latmon_v8 x, p;
+		memcpy(&x, a + i, sizeof(x));
+		for (int j = 0; j < 16; j++) {
+			memcpy(&p, a + i - k - j, sizeof(p));
+			s[j] += x * p;
+		}
+		i += 8;
+	}
+	for (int j = 0; j < 16; j++) {
+		latmon_v4 low = { s[j][0], s[j][1], s[j][2], s[j][3] };
+		latmon_v4 high = { s[j][4], s[j][5], s[j][6], s[j][7] };
+		double t = latmon_hsum(low + high);
+		for (Py_ssize_t r = i; r < m; r++)
+			t += a[r] * a[r - k - j];
+		sums[k + j] += t;
+	}
+}
 #endif
 
 /* sums[k] += sum over i < m of a[i] * a[i - k], k = 0..lags (a[-lags..m) readable). Four lags
@@ -96,9 +147,12 @@ static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, dou
 {
 	Py_ssize_t k = 0;
 #ifdef LATMON_LAG8
-	if (lag8)
+	if (lag8) {
+		for (; k + 15 <= lags; k += 16)
+			latmon_lag16(a, m, k, sums);
 		for (; k + 7 <= lags; k += 8)
 			latmon_lag8(a, m, k, sums);
+	}
 #else
 	(void)lag8;
 #endif

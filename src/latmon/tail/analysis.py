@@ -9,11 +9,11 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-from scipy import stats as sps
 
 from latmon.errors import LatmonError
 from latmon.model import Series
 from latmon.tables import fmt
+from latmon.tail import probability
 from latmon.tail.base import (
     ALPHA,
     CONFIDENCE,
@@ -224,7 +224,7 @@ def tail_screen(pool: np.ndarray, n: int, fit: GpdFit, grid: Grid) -> Check | No
     # nested estimates (select_threshold): does the fit's ξ agree with the screen's?
     c = max(1.0, 1.0 + wide.xi) ** 2
     spread = math.sqrt(max(c * (1 / fit.exceedances - 1 / wide.exceedances), 1e-12))
-    z = float(sps.norm.ppf(1 - (1 - STABILITY_CONFIDENCE) / 2))
+    z = probability.norm_ppf(1 - (1 - STABILITY_CONFIDENCE) / 2)
     if wide.xi - fit.xi > z * spread:
         text += (
             f", against ξ = {fit.xi:+.3f} above the fit's threshold {fmt(fit.threshold)}: the "

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
-from scipy import stats as sps
 
 from latmon.analysis.chunks import chunks
 from latmon.tables import fmt
+from latmon.tail import probability
 from latmon.tail.base import ALPHA, CHECK_NAMES, LJUNG_BOX_LAGS, Check
 from latmon.tail.serial import SerialSums, exact_sums, serial_built
 
@@ -104,7 +104,7 @@ def ljung_box_of(c: np.ndarray, n: int, level: float, h: int) -> Check:
     not all equal."""
     r = c[1 : h + 1] / c[0]
     q = float(n * (n + 2) * np.sum(r * r / (n - np.arange(1, h + 1))))
-    p = float(sps.chi2.sf(q, h))
+    p = probability.chi2_sf(q, h)
     passed = p >= level
     detail = f"Q = {q:.4g} over {h} lags, lag-1 autocorrelation {float(r[0]):+.3f}" + (
         "" if passed else ": successive latencies are correlated"
@@ -145,7 +145,7 @@ def runs_test_of(n1: int, n2: int, runs: int, level: float) -> Check:
     mean = 2.0 * n1 * n2 / n + 1.0
     var = 2.0 * n1 * n2 * (2.0 * n1 * n2 - n) / (n * n * (n - 1.0))
     z = (runs - mean) / math.sqrt(var)
-    p = float(2 * sps.norm.sf(abs(z)))
+    p = 2 * probability.norm_sf(abs(z))
     passed = p >= level
     what = "fewer runs than chance: latencies come in streaks" if z < 0 else "more runs than chance"
     detail = f"{runs} runs, {mean:.1f} expected, z = {z:+.2f}" + ("" if passed else f": {what}")
@@ -359,7 +359,9 @@ def halves_ks(
     half = len(x) // 2
     first, second = x[:half], x[half:]
     if counts is None or len(x) <= KS_COUNTS_FROM:
-        result = sps.ks_2samp(first, second)
+        from scipy import stats  # short series only: scipy.stats is slow to import
+
+        result = stats.ks_2samp(first, second)
         d, p = float(result.statistic), float(result.pvalue)
         medians = float(np.median(first)), float(np.median(second))
     else:
@@ -374,7 +376,7 @@ def halves_ks_of(
     half = n // 2
     d = counts.ks()
     en = half * (n - half) / n
-    p = float(sps.kstwo.sf(d, round(en)))
+    p = probability.kstwo_sf(d, round(en))
     medians = (
         HalfCounts(counts.low, counts.width, counts.first, 0 * counts.first).median(),
         HalfCounts(counts.low, counts.width, 0 * counts.second, counts.second).median(),

@@ -9,9 +9,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
 
 from latmon.tables import fmt
+from latmon.tail import probability
 from latmon.tail.base import (
     HEAVY_LEVEL,
     HELD_OUT_ALPHA,
@@ -37,7 +37,7 @@ def shape_check(
     text = f"ξ = {xi:+.3f}, {confidence:.0%} interval [{lo:+.3f}, {hi:+.3f}]"
     deviance = max(2.0 * (light_nll - nll), 0.0) if math.isfinite(light_nll) else 0.0
     r = math.copysign(math.sqrt(deviance), xi)
-    p = float(sps.norm.sf(r))
+    p = probability.norm_sf(r)
     if p < HEAVY_LEVEL:
         return Check(
             "shape",
@@ -130,7 +130,7 @@ def held_out_check(
     for p in levels:
         q = part.quantile_ci(p)
         observed = src.count_above(q.high, "second") if math.isfinite(q.high) else 0
-        pv = float(sps.binom.sf(observed - 1, m, p))
+        pv = probability.binom_sf(observed - 1, m, p)
         worst_p = min(worst_p, pv)
         high = "∞" if not math.isfinite(q.high) else fmt(q.high)
         parts.append(

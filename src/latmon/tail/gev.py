@@ -20,7 +20,14 @@ from latmon.tail.base import (
     light_bound,
     quiet,
 )
-from latmon.tail.gpd import chi2_limit, maximise_1d, profile_bounds, xi_profile_ci
+from latmon.tail.gpd import (
+    NEWTON_XI_FLOOR,
+    chi2_limit,
+    maximise_1d,
+    newton,
+    profile_bounds,
+    xi_profile_ci,
+)
 
 # --- generalised extreme value (block maxima) ---------------------------------------------
 
@@ -41,6 +48,69 @@ def gev_nll(mu: float, sigma: float, xi: float, m: np.ndarray) -> float:
         + (1.0 + 1.0 / xi) * float(log_t.sum())
         + float(np.exp(-log_t / xi).sum())
     )
+
+
+def gev_hessian(
+    mu: float, sigma: float, xi: float, m: np.ndarray
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """:func:`gev_nll` with its gradient and Hessian in (μ, σ, ξ). With z = m - μ,
+    t = 1 + ξ z/σ, A = log t and B = -A/ξ (so t^(-1/ξ) = e^B), the negative log-likelihood is
+    k log σ + Σ (1 + 1/ξ) A + Σ e^B; the derivatives follow from those of t (t_μ = -ξ/σ,
+    t_σ = -ξ z/σ², t_ξ = z/σ, t_μσ = ξ/σ², t_μξ = -1/σ, t_σσ = 2ξ z/σ³, t_σξ = -z/σ²) by
+    A_i = t_i/t and A_ij = t_ij/t - t_i t_j/t². At ξ = 0 (|ξ| < XI_ZERO) the Gumbel
+    likelihood's, in (μ, σ) only (the ξ row and column are 0)."""
+    value = gev_nll(mu, sigma, xi, m)
+    grad, hess = np.zeros(3), np.zeros((3, 3))
+    if not math.isfinite(value):
+        return value, grad, hess
+    k = len(m)
+    z = m - mu
+    if abs(xi) < XI_ZERO:  # Gumbel: s = z/σ, e = exp(-s)
+        s = z / sigma
+        e = np.exp(-s)
+        se, es, ess = float(s.sum()), float((e * s).sum()), float((e * s * s).sum())
+        total = float(e.sum())
+        grad[:2] = (total - k) / sigma, (k - se + es) / sigma
+        hess[0, 0] = total / sigma**2
+        hess[0, 1] = hess[1, 0] = (es - total + k) / sigma**2
+        hess[1, 1] = (2.0 * se + ess - 2.0 * es - k) / sigma**2
+        return value, grad, hess
+    t = 1.0 + xi * z / sigma
+    big_a = np.log(t)
+    v = np.exp(-big_a / xi)
+    one = 1.0 + 1.0 / xi
+    # first derivatives of t, and of A = log t
+    t1 = [np.full_like(z, -xi / sigma), -xi * z / sigma**2, z / sigma]
+    a1 = [ti / t for ti in t1]
+    # second derivatives of t (index pairs (i, j), i <= j)
+    zero = np.zeros_like(z)
+    t2 = {
+        (0, 0): zero,
+        (0, 1): np.full_like(z, xi / sigma**2),
+        (0, 2): np.full_like(z, -1.0 / sigma),
+        (1, 1): 2.0 * xi * z / sigma**3,
+        (1, 2): -z / sigma**2,
+        (2, 2): zero,
+    }
+    b1 = [-a1[0] / xi, -a1[1] / xi, -a1[2] / xi + big_a / xi**2]
+    c1 = [one * a1[0], one * a1[1], one * a1[2] - big_a / xi**2]
+    for i in range(3):
+        grad[i] = float((c1[i] + v * b1[i]).sum())
+    grad[1] += k / sigma
+    for (i, j), tij in t2.items():
+        aij = tij / t - t1[i] * t1[j] / (t * t)
+        if j < 2:  # i, j in (μ, σ)
+            bij = -aij / xi
+            cij = one * aij
+        elif i < 2:  # (μ or σ, ξ)
+            bij = -aij / xi + a1[i] / xi**2
+            cij = one * aij - a1[i] / xi**2
+        else:  # (ξ, ξ)
+            bij = -aij / xi + 2.0 * a1[2] / xi**2 - 2.0 * big_a / xi**3
+            cij = one * aij - 2.0 * a1[2] / xi**2 + 2.0 * big_a / xi**3
+        hess[i, j] = hess[j, i] = float((cij + v * (bij + b1[i] * b1[j])).sum())
+    hess[1, 1] -= k / sigma**2
+    return value, grad, hess
 
 
 def gev_quantile(mu: float, sigma: float, xi: float, y: float) -> float:
@@ -81,6 +151,40 @@ def _nelder_mead(
     if best is None:
         raise LatmonError("the GEV fit did not converge")
     return best
+
+
+def _newton_gev(
+    m: np.ndarray, start: np.ndarray, spread: float, xi: float | None = None
+) -> tuple[np.ndarray, float] | None:
+    """:func:`newton` for the maximum-likelihood (μ, log σ, ξ) of block maxima from ``start``
+    (with ``xi``: (μ, log σ) at that fixed ξ), with the analytic gradient and Hessian
+    (:func:`gev_hessian`), steps of at most ``spread`` (the maxima's standard deviation) in μ,
+    a factor e in σ and 0.25 in ξ. (point, value), or None (ξ leaves [XI_MIN, XI_MAX] or a
+    free ξ comes within NEWTON_XI_FLOOR of 0, or no convergence): Nelder–Mead then."""
+    free = xi is None
+
+    def terms(v: np.ndarray) -> tuple[float, np.ndarray, np.ndarray] | None:
+        shape = float(v[2]) if free else float(xi)  # type: ignore[arg-type]
+        if free and (not XI_MIN <= shape <= XI_MAX or abs(shape) < NEWTON_XI_FLOOR):
+            return None
+        sigma = math.exp(float(v[1]))
+        value, g, h = gev_hessian(float(v[0]), sigma, shape, m)
+        if not (math.isfinite(value) and np.all(np.isfinite(g)) and np.all(np.isfinite(h))):
+            return None
+        # to log σ: f_s = σ f_σ, f_ss = σ² f_σσ + σ f_σ, f_is = σ f_iσ
+        g, h = g.copy(), h.copy()
+        h[1, 1] = sigma * sigma * h[1, 1] + sigma * g[1]
+        h[0, 1] = h[1, 0] = sigma * h[0, 1]
+        h[1, 2] = h[2, 1] = sigma * h[1, 2]
+        g[1] *= sigma
+        size = 3 if free else 2
+        return value, g[:size], h[:size, :size]
+
+    x = np.asarray(start, dtype=np.float64).copy()
+    if free and abs(x[2]) < NEWTON_XI_FLOOR:  # the Gumbel start: just off ξ = 0
+        x[2] = 10 * NEWTON_XI_FLOOR
+    reach = np.array([spread, 1.0, 0.25])[: len(x)]
+    return newton(terms, x, reach)
 
 
 @dataclass
@@ -184,17 +288,26 @@ def fit_gev(maxima: np.ndarray, block: int, confidence: float = CONFIDENCE) -> G
         return gev_nll(float(v[0]), math.exp(float(v[1])), float(v[2]), m)
 
     starts = [np.array([mu0, math.log(sigma0), xi]) for xi in (-0.1, 0.0, 0.1)]
-    v, nll = _nelder_mead(nll3, starts)
+    # Newton's method from each start; Nelder-Mead from all of them where one does not converge
+    fits = [_newton_gev(m, start, sd) for start in starts]
+    if all(f is not None for f in fits):
+        v, nll = min((f for f in fits if f is not None), key=lambda f: f[1])
+    else:
+        v, nll = _nelder_mead(nll3, starts)
     mu, sigma, xi = float(v[0]), math.exp(float(v[1])), float(v[2])
 
     def profile_fit(x: float) -> tuple[np.ndarray, float]:
         def nll2(w: np.ndarray) -> float:
             return gev_nll(float(w[0]), math.exp(float(w[1])), x, m)
 
+        start = np.array([mu, math.log(sigma)])
+        found = _newton_gev(m, start, sd, x)
+        if found is not None:
+            return found
         try:
-            return _nelder_mead(nll2, [np.array([mu, math.log(sigma)])])
+            return _nelder_mead(nll2, [start])
         except LatmonError:
-            return np.array([mu, math.log(sigma)]), math.inf
+            return start, math.inf
 
     xi_ci = xi_profile_ci(lambda x: profile_fit(x)[1], xi, nll, confidence)
     gumbel, light_nll = profile_fit(0.0)

@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
 
 from latmon.analysis.chunks import chunks, largest
+from latmon.tail import probability
 from latmon.tail.base import (
     CONFIDENCE,
     EXCEEDANCES_PER_ROOT,
@@ -135,7 +135,7 @@ def select_threshold(
     still moves it."""
     for i, low in enumerate(points):
         family = max(len(points) - 1 - i, 1)
-        z = float(sps.norm.ppf(1 - (1 - confidence) / (2 * family)))
+        z = probability.norm_ppf(1 - (1 - confidence) / (2 * family))
         c = max(1.0, 1.0 + low.xi) ** 2
         if all(
             abs(high.xi - low.xi)
@@ -205,7 +205,7 @@ def mean_residual_life(
             float(np.partition(tail_pool(x, 10, keep=10), 0)[0]) if n > 10 else float(x.min())
         )
     thresholds = np.unique(np.linspace(middle, top_value, points))
-    z = float(sps.norm.ppf(0.5 + confidence / 2))
+    z = probability.norm_ppf(0.5 + confidence / 2)
     m = len(thresholds)
     # per value: how many thresholds lie below it; sums of (x - middle) and its square per
     # count, then from the top down: the sums over the values above each threshold
