@@ -368,6 +368,7 @@ static inline int64_t latmon_clamp(int64_t y)
 /* y = x - offset and its clamped copy a over x[0..m); returns -1 when a value is 2^40 or more
  * from the offset (or x - offset overflows), else whether one lies beyond the clamp. */
 LATMON_CLONES_V4
+LATMON_CLONES_V4
 static int latmon_offsets(const int64_t *x, Py_ssize_t m, int64_t offset, int64_t *y, double *a)
 {
 	const int64_t far = (int64_t)1 << 40;
@@ -394,6 +395,7 @@ static int latmon_offsets(const int64_t *x, Py_ssize_t m, int64_t offset, int64_
  * prefix sums, in u): sum T^2 = m T0^2 + 2 T0 sum U + sum U^2 and sum (t0 + i) T = T0 sum
  * (t0 + i) + t0 sum U + sum i U, each sum of U exact in 64 bits while |U| < 2^25 (m <= 2^12);
  * else in 128 bits. T below 2^57 and t below 2^40 keep every sum within 128 bits. */
+LATMON_CLONES_V4
 static int latmon_kpss(const int64_t *y, Py_ssize_t m, __int128 *t_sum, __int128 *sq, __int128 *tt,
 		       int64_t *t, int64_t *u)
 {
@@ -457,11 +459,27 @@ static int64_t latmon_across(const int64_t *x, Py_ssize_t m, int64_t base, int64
 	return across;
 }
 
+/* the samples of x[0..m) (m <= BLOCK) inside the window [base, base + width): bit i % 64 of
+ * inside[i / 64]; the same in every clone (comparisons only) */
+LATMON_CLONES_V4
+static void latmon_inside(const int64_t *x, Py_ssize_t m, int64_t base, uint64_t width,
+			  uint64_t *inside)
+{
+	for (Py_ssize_t at = 0; at < m; at += 64) {
+		Py_ssize_t end = m - at < 64 ? m - at : 64;
+		uint64_t bits = 0;
+		for (Py_ssize_t j = 0; j < end; j++)
+			bits |= (uint64_t)((uint64_t)x[at + j] - (uint64_t)base < width) << j;
+		inside[at / 64] = bits;
+	}
+}
+
 static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *diff, int64_t *point)
 {
 	const int64_t base = w[0], span = 2 * w[1], top = base + w[1];
 	const uint64_t width = (uint64_t)w[1];
 	int64_t last = w[2], before = w[3], flags = w[4];
+	uint64_t inside[BLOCK / 64];
 	if (m <= 0)
 		return;
 	int64_t across = latmon_across(x, m, base, top);
@@ -469,16 +487,27 @@ static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *d
 		int64_t lo = last < x[0] ? last : x[0], hi = last < x[0] ? x[0] : last;
 		across += (lo < base) & (hi >= top);
 	}
-	/* the pairs with an end in the window, in order (rare: the window is narrow); the
-	 * first sample of the series has none before it */
-	Py_ssize_t i = flags & 1 ? 0 : 1;
-	int64_t a0 = flags & 1 ? last : x[0];
-	int in_a = (uint64_t)a0 - (uint64_t)base < width;
-	for (; i < m; i++) {
-		int64_t v = x[i];
-		int in_v = (uint64_t)v - (uint64_t)base < width;
-		if (__builtin_expect(in_a | in_v, 0)) {
+	/* the pairs with an end in the window, in order (rare: the window is narrow): the i
+	 * whose sample (bit i of inside) or whose predecessor (bit i - 1; the last sample so far
+	 * for i = 0) lies in it; the first sample of the series has none before it */
+	latmon_inside(x, m, base, width, inside);
+	uint64_t carry = (flags & 1) && (uint64_t)last - (uint64_t)base < width;
+	for (Py_ssize_t word = 0; word * 64 < m; word++) {
+		uint64_t bits = inside[word];
+		uint64_t ends = bits | (bits << 1) | carry; /* i with an end in the window */
+		carry = bits >> 63;
+		if (word == 0 && !(flags & 1))
+			ends &= ~(uint64_t)1;
+		while (ends) {
+			int bit = __builtin_ctzll(ends);
+			ends &= ends - 1;
+			Py_ssize_t i = word * 64 + bit;
+			if (i >= m)
+				break;
+			int64_t v = x[i];
+			int in_v = (int)((bits >> bit) & 1);
 			int64_t a = i ? x[i - 1] : last;
+			int in_a = (uint64_t)a - (uint64_t)base < width;
 			if (a != v) {
 				int64_t lo = a < v ? a : v, hi = a < v ? v : a;
 				int64_t j0 = lo < base ? 0 : 2 * (lo - base) + 1;
@@ -498,7 +527,6 @@ static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *d
 				}
 			}
 		}
-		in_a = in_v;
 	}
 	diff[0] += across;
 	diff[span] -= across;
