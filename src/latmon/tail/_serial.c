@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BLOCK = 4096 };
+enum { BLOCK = 4096, PAD = 7 };
 
 typedef double latmon_v4 __attribute__((vector_size(32)));
 
@@ -64,7 +64,7 @@ typedef double latmon_v8 __attribute__((vector_size(64)));
 #define LATMON_V4 __attribute__((target("arch=x86-64-v4")))
 
 LATMON_V4
-static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sums)
+static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sums, int count)
 {
 	latmon_v8 s[8];
 	memset(s, 0, sizeof(s));
@@ -83,7 +83,8 @@ static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sum
 		double t = latmon_hsum(low + high);
 		for (Py_ssize_t r = i; r < m; r++)
 			t += a[r] * a[r - k - j];
-		sums[k + j] += t;
+		if (j < count)
+			sums[k + j] += t;
 	}
 }
 
@@ -139,7 +140,8 @@ static void latmon_lag16(const double *a, Py_ssize_t m, Py_ssize_t k, double *su
 }
 #endif
 
-/* sums[k] += sum over i < m of a[i] * a[i - k], k = 0..lags (a[-lags..m) readable). Four lags
+/* sums[k] += sum over i < m of a[i] * a[i - k], k = 0..lags (a[-lags-PAD..m) readable: with
+ * lag8 == 2 the AVX-512 path sums up to PAD lags beyond the last and leaves them out). Four lags
  * at a time share the loads of a[i..i+8), two vectors each: eight independent sums (eight lags
  * at a time where the CPU has AVX-512: latmon_lag8, the same sums). */
 LATMON_CLONES
@@ -151,7 +153,14 @@ static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, dou
 		for (; k + 15 <= lags; k += 16)
 			latmon_lag16(a, m, k, sums);
 		for (; k + 7 <= lags; k += 8)
-			latmon_lag8(a, m, k, sums);
+			latmon_lag8(a, m, k, sums, 8);
+		/* exact sums only (lag8 == 2: whole numbers, the same in any order): the last lags
+		 * (fewer than eight) as eight, the first lags - k + 1 kept; the float sums keep
+		 * the paths below (where a last lag's sum can differ in its last bit) */
+		if (lag8 == 2 && k <= lags) {
+			latmon_lag8(a, m, k, sums, (int)(lags - k + 1));
+			k = lags + 1;
+		}
 	}
 #else
 	(void)lag8;
@@ -566,19 +575,26 @@ static PyObject *latmon_serial_moments(PyObject *self, PyObject *args)
 		goto release_all;
 	}
 	int64_t *yh = malloc((size_t)(lags + BLOCK) * sizeof(int64_t));
-	double *d = malloc((size_t)(lags + BLOCK) * sizeof(double));
+	/* at least PAD zeros before the clamped history (see latmon_lag_block), the block
+	 * itself on a 64-byte boundary (its own vectors' loads within a cache line) */
+	Py_ssize_t front = (PAD + lags + 7) / 8 * 8 - lags;
+	size_t bytes = (size_t)(front + lags + BLOCK) * sizeof(double);
+	double *padded = aligned_alloc(64, (bytes + 63) / 64 * 64);
+	if (padded != NULL)
+		memset(padded, 0, bytes);
 	double *block = malloc((size_t)(lags + 1) * sizeof(double));
 	__int128 *p = malloc((size_t)(lags + 1) * sizeof(__int128));
 	int64_t *prefix = malloc(BLOCK * sizeof(int64_t));
-	if (yh == NULL || d == NULL || block == NULL || p == NULL || prefix == NULL) {
+	if (yh == NULL || padded == NULL || block == NULL || p == NULL || prefix == NULL) {
 		free(prefix);
 		free(yh);
-		free(d);
+		free(padded);
 		free(block);
 		free(p);
 		PyErr_NoMemory();
 		goto release_all;
 	}
+	double *d = padded + front;
 	const int64_t *xv = x.buf;
 	int64_t *pv = prev.buf;
 	for (Py_ssize_t k = 0; k <= lags; k++)
@@ -612,7 +628,7 @@ static PyObject *latmon_serial_moments(PyObject *self, PyObject *args)
 		/* the clamped products in doubles: |a| <= 2^20, m <= 2^12 samples a lag, so every
 		 * partial sum is a whole number below 2^53, exact in any order */
 		memset(block, 0, (size_t)(lags + 1) * sizeof(double));
-		latmon_lag_block(a, m, lags, block, lag8);
+		latmon_lag_block(a, m, lags, block, lag8 ? 2 : 0);
 		for (Py_ssize_t k = 0; k <= lags; k++)
 			bad |= __builtin_add_overflow(p[k], (__int128)(int64_t)block[k], &p[k]);
 		/* the outliers' part of their products: y y' - c c' where the sample (first loop)
@@ -658,7 +674,7 @@ static PyObject *latmon_serial_moments(PyObject *self, PyObject *args)
 	head[7] = bad;
 	free(prefix);
 	free(yh);
-	free(d);
+	free(padded);
 	free(block);
 	free(p);
 	result = Py_NewRef(Py_None);
