@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BLOCK = 4096 };
+enum { BLOCK = 4096, PAD = 7 };
 
 typedef double latmon_v4 __attribute__((vector_size(32)));
 
@@ -64,7 +64,7 @@ typedef double latmon_v8 __attribute__((vector_size(64)));
 #define LATMON_V4 __attribute__((target("arch=x86-64-v4")))
 
 LATMON_V4
-static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sums)
+static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sums, int count)
 {
 	latmon_v8 s[8];
 	memset(s, 0, sizeof(s));
@@ -83,7 +83,8 @@ static void latmon_lag8(const double *a, Py_ssize_t m, Py_ssize_t k, double *sum
 		double t = latmon_hsum(low + high);
 		for (Py_ssize_t r = i; r < m; r++)
 			t += a[r] * a[r - k - j];
-		sums[k + j] += t;
+		if (j < count)
+			sums[k + j] += t;
 	}
 }
 
@@ -139,7 +140,8 @@ static void latmon_lag16(const double *a, Py_ssize_t m, Py_ssize_t k, double *su
 }
 #endif
 
-/* sums[k] += sum over i < m of a[i] * a[i - k], k = 0..lags (a[-lags..m) readable). Four lags
+/* sums[k] += sum over i < m of a[i] * a[i - k], k = 0..lags (a[-lags-PAD..m) readable: with
+ * lag8 == 2 the AVX-512 path sums up to PAD lags beyond the last and leaves them out). Four lags
  * at a time share the loads of a[i..i+8), two vectors each: eight independent sums (eight lags
  * at a time where the CPU has AVX-512: latmon_lag8, the same sums). */
 LATMON_CLONES
@@ -151,7 +153,14 @@ static void latmon_lag_block(const double *a, Py_ssize_t m, Py_ssize_t lags, dou
 		for (; k + 15 <= lags; k += 16)
 			latmon_lag16(a, m, k, sums);
 		for (; k + 7 <= lags; k += 8)
-			latmon_lag8(a, m, k, sums);
+			latmon_lag8(a, m, k, sums, 8);
+		/* exact sums only (lag8 == 2: whole numbers, the same in any order): the last lags
+		 * (fewer than eight) as eight, the first lags - k + 1 kept; the float sums keep
+		 * the paths below (where a last lag's sum can differ in its last bit) */
+		if (lag8 == 2 && k <= lags) {
+			latmon_lag8(a, m, k, sums, (int)(lags - k + 1));
+			k = lags + 1;
+		}
 	}
 #else
 	(void)lag8;
@@ -368,6 +377,7 @@ static inline int64_t latmon_clamp(int64_t y)
 /* y = x - offset and its clamped copy a over x[0..m); returns -1 when a value is 2^40 or more
  * from the offset (or x - offset overflows), else whether one lies beyond the clamp. */
 LATMON_CLONES_V4
+LATMON_CLONES_V4
 static int latmon_offsets(const int64_t *x, Py_ssize_t m, int64_t offset, int64_t *y, double *a)
 {
 	const int64_t far = (int64_t)1 << 40;
@@ -394,6 +404,7 @@ static int latmon_offsets(const int64_t *x, Py_ssize_t m, int64_t offset, int64_
  * prefix sums, in u): sum T^2 = m T0^2 + 2 T0 sum U + sum U^2 and sum (t0 + i) T = T0 sum
  * (t0 + i) + t0 sum U + sum i U, each sum of U exact in 64 bits while |U| < 2^25 (m <= 2^12);
  * else in 128 bits. T below 2^57 and t below 2^40 keep every sum within 128 bits. */
+LATMON_CLONES_V4
 static int latmon_kpss(const int64_t *y, Py_ssize_t m, __int128 *t_sum, __int128 *sq, __int128 *tt,
 		       int64_t *t, int64_t *u)
 {
@@ -457,11 +468,27 @@ static int64_t latmon_across(const int64_t *x, Py_ssize_t m, int64_t base, int64
 	return across;
 }
 
+/* the samples of x[0..m) (m <= BLOCK) inside the window [base, base + width): bit i % 64 of
+ * inside[i / 64]; the same in every clone (comparisons only) */
+LATMON_CLONES_V4
+static void latmon_inside(const int64_t *x, Py_ssize_t m, int64_t base, uint64_t width,
+			  uint64_t *inside)
+{
+	for (Py_ssize_t at = 0; at < m; at += 64) {
+		Py_ssize_t end = m - at < 64 ? m - at : 64;
+		uint64_t bits = 0;
+		for (Py_ssize_t j = 0; j < end; j++)
+			bits |= (uint64_t)((uint64_t)x[at + j] - (uint64_t)base < width) << j;
+		inside[at / 64] = bits;
+	}
+}
+
 static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *diff, int64_t *point)
 {
 	const int64_t base = w[0], span = 2 * w[1], top = base + w[1];
 	const uint64_t width = (uint64_t)w[1];
 	int64_t last = w[2], before = w[3], flags = w[4];
+	uint64_t inside[BLOCK / 64];
 	if (m <= 0)
 		return;
 	int64_t across = latmon_across(x, m, base, top);
@@ -469,16 +496,27 @@ static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *d
 		int64_t lo = last < x[0] ? last : x[0], hi = last < x[0] ? x[0] : last;
 		across += (lo < base) & (hi >= top);
 	}
-	/* the pairs with an end in the window, in order (rare: the window is narrow); the
-	 * first sample of the series has none before it */
-	Py_ssize_t i = flags & 1 ? 0 : 1;
-	int64_t a0 = flags & 1 ? last : x[0];
-	int in_a = (uint64_t)a0 - (uint64_t)base < width;
-	for (; i < m; i++) {
-		int64_t v = x[i];
-		int in_v = (uint64_t)v - (uint64_t)base < width;
-		if (__builtin_expect(in_a | in_v, 0)) {
+	/* the pairs with an end in the window, in order (rare: the window is narrow): the i
+	 * whose sample (bit i of inside) or whose predecessor (bit i - 1; the last sample so far
+	 * for i = 0) lies in it; the first sample of the series has none before it */
+	latmon_inside(x, m, base, width, inside);
+	uint64_t carry = (flags & 1) && (uint64_t)last - (uint64_t)base < width;
+	for (Py_ssize_t word = 0; word * 64 < m; word++) {
+		uint64_t bits = inside[word];
+		uint64_t ends = bits | (bits << 1) | carry; /* i with an end in the window */
+		carry = bits >> 63;
+		if (word == 0 && !(flags & 1))
+			ends &= ~(uint64_t)1;
+		while (ends) {
+			int bit = __builtin_ctzll(ends);
+			ends &= ends - 1;
+			Py_ssize_t i = word * 64 + bit;
+			if (i >= m)
+				break;
+			int64_t v = x[i];
+			int in_v = (int)((bits >> bit) & 1);
 			int64_t a = i ? x[i - 1] : last;
+			int in_a = (uint64_t)a - (uint64_t)base < width;
 			if (a != v) {
 				int64_t lo = a < v ? a : v, hi = a < v ? v : a;
 				int64_t j0 = lo < base ? 0 : 2 * (lo - base) + 1;
@@ -498,7 +536,6 @@ static void latmon_window(const int64_t *x, Py_ssize_t m, int64_t *w, int64_t *d
 				}
 			}
 		}
-		in_a = in_v;
 	}
 	diff[0] += across;
 	diff[span] -= across;
@@ -538,19 +575,26 @@ static PyObject *latmon_serial_moments(PyObject *self, PyObject *args)
 		goto release_all;
 	}
 	int64_t *yh = malloc((size_t)(lags + BLOCK) * sizeof(int64_t));
-	double *d = malloc((size_t)(lags + BLOCK) * sizeof(double));
+	/* at least PAD zeros before the clamped history (see latmon_lag_block), the block
+	 * itself on a 64-byte boundary (its own vectors' loads within a cache line) */
+	Py_ssize_t front = (PAD + lags + 7) / 8 * 8 - lags;
+	size_t bytes = (size_t)(front + lags + BLOCK) * sizeof(double);
+	double *padded = aligned_alloc(64, (bytes + 63) / 64 * 64);
+	if (padded != NULL)
+		memset(padded, 0, bytes);
 	double *block = malloc((size_t)(lags + 1) * sizeof(double));
 	__int128 *p = malloc((size_t)(lags + 1) * sizeof(__int128));
 	int64_t *prefix = malloc(BLOCK * sizeof(int64_t));
-	if (yh == NULL || d == NULL || block == NULL || p == NULL || prefix == NULL) {
+	if (yh == NULL || padded == NULL || block == NULL || p == NULL || prefix == NULL) {
 		free(prefix);
 		free(yh);
-		free(d);
+		free(padded);
 		free(block);
 		free(p);
 		PyErr_NoMemory();
 		goto release_all;
 	}
+	double *d = padded + front;
 	const int64_t *xv = x.buf;
 	int64_t *pv = prev.buf;
 	for (Py_ssize_t k = 0; k <= lags; k++)
@@ -584,7 +628,7 @@ static PyObject *latmon_serial_moments(PyObject *self, PyObject *args)
 		/* the clamped products in doubles: |a| <= 2^20, m <= 2^12 samples a lag, so every
 		 * partial sum is a whole number below 2^53, exact in any order */
 		memset(block, 0, (size_t)(lags + 1) * sizeof(double));
-		latmon_lag_block(a, m, lags, block, lag8);
+		latmon_lag_block(a, m, lags, block, lag8 ? 2 : 0);
 		for (Py_ssize_t k = 0; k <= lags; k++)
 			bad |= __builtin_add_overflow(p[k], (__int128)(int64_t)block[k], &p[k]);
 		/* the outliers' part of their products: y y' - c c' where the sample (first loop)
@@ -630,7 +674,7 @@ static PyObject *latmon_serial_moments(PyObject *self, PyObject *args)
 	head[7] = bad;
 	free(prefix);
 	free(yh);
-	free(d);
+	free(padded);
 	free(block);
 	free(p);
 	result = Py_NewRef(Py_None);
