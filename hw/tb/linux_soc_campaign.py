@@ -465,9 +465,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--models", default="none,voluntary,full")
     parser.add_argument("--loads", default="idle,load")
     parser.add_argument(
-        "--nops", default="0,7,64", help="the no-op test: N no-ops, a list (empty: no test)"
+        "--nops", default="0,7", help="the no-op test: N no-ops, a list (empty: no test)"
     )
-    parser.add_argument("--nop-rounds", type=int, default=300, help="interrupts per no-op run")
+    parser.add_argument("--nop-rounds", type=int, default=100, help="interrupts per no-op run")
     parser.add_argument(
         "--ftrace-rounds",
         type=int,
