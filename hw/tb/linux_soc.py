@@ -241,19 +241,22 @@ def build_initramfs(init: Path) -> Path:
 # ---- kernel --------------------------------------------------------------------------------------
 
 
-def _linux_tree() -> Path:
+def linux_tree() -> Path:
+    """The kernel's source tree, extracted from Debian's tarball once (shared by the models)."""
     tree = BUILD / "linux-source-6.1"
-    if (tree / "Makefile").exists():
+    done = BUILD / "linux-source-6.1.extracted"  # written after the whole tree: never half-made
+    if done.exists():
         return tree
     if not LINUX_TARBALL.exists():
         raise LinuxSocError(f"{LINUX_TARBALL} not found; run make setup (apt: linux-source-6.1)")
     with _locked("linux-tree"):
-        if not (tree / "Makefile").exists():
+        if not done.exists():
             with tarfile.open(LINUX_TARBALL) as tar:
                 # extraction filters came with Python 3.11.4; Debian 12's 3.11.2 has none (the
                 # tarball is Debian's own package, so the default is safe there)
                 safe = {"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}
                 tar.extractall(BUILD, **safe)  # type: ignore[arg-type]
+            done.touch()
     return tree
 
 
@@ -285,7 +288,7 @@ def build_kernel(preempt: str, jobs: int = 2) -> Path:
     stamp = out / "latmon-digest"
     if image.exists() and stamp.exists() and stamp.read_text() == digest:
         return image
-    tree = _linux_tree()
+    tree = linux_tree()
     for tool in ("flex", "bison", "bc", LINUX_PREFIX + "gcc"):
         _need(tool)
     make = ["make", "-C", str(tree), "ARCH=riscv", f"CROSS_COMPILE={LINUX_PREFIX}", f"O={out}"]

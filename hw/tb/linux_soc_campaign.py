@@ -52,10 +52,12 @@ class Task:
     then: Callable[[Any], None] | None = None
 
 
-# Rough CPU seconds of each kind of task, for their order alone: a kernel built at -j1, the
-# simulator's verilation and instrumented build, its training run and final build, a boot, one
-# measurement round (about 90,000 cycles), the traced run.
+# Rough CPU seconds of each kind of task, for their order alone: the kernel's source tree
+# extracted, a kernel built at -j1, the simulator's verilation and instrumented build, its
+# training run and final build, a boot, one measurement round (about 90,000 cycles), the traced
+# run.
 TASK_CPU_S = {
+    "linux-tree": 30.0,
     "kernel": 200.0,
     "sim-stage1": 30.0,
     "sim": 90.0,
@@ -546,9 +548,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     tasks: dict[str, Task] = {}
     # the simulator's training run boots the PREEMPT_NONE kernel
     kernels = [*ck_models, *([] if "none" in ck_models or linux_soc.sim_built() else ["none"])]
+    if kernels:  # the tree first, on its own: a second kernel's build would wait for it
+        tasks["linux-tree"] = Task(linux_soc.linux_tree, (), TASK_CPU_S["linux-tree"])
     for m in kernels:
         tasks[f"kernel-{m}"] = Task(
-            lambda m=m: linux_soc.build_kernel(m, jobs=build_jobs), (), TASK_CPU_S["kernel"]
+            lambda m=m: linux_soc.build_kernel(m, jobs=build_jobs),
+            ("linux-tree",),
+            TASK_CPU_S["kernel"],
         )
     tasks["sim-stage1"] = Task(
         lambda: linux_soc.build_sim_instrumented(jobs=build_jobs), (), TASK_CPU_S["sim-stage1"]
