@@ -241,19 +241,22 @@ def build_initramfs(init: Path) -> Path:
 # ---- kernel --------------------------------------------------------------------------------------
 
 
-def _linux_tree() -> Path:
+def linux_tree() -> Path:
+    """The kernel's source tree, extracted from Debian's tarball once (shared by the models)."""
     tree = BUILD / "linux-source-6.1"
-    if (tree / "Makefile").exists():
+    done = BUILD / "linux-source-6.1.extracted"  # written after the whole tree: never half-made
+    if done.exists():
         return tree
     if not LINUX_TARBALL.exists():
         raise LinuxSocError(f"{LINUX_TARBALL} not found; run make setup (apt: linux-source-6.1)")
     with _locked("linux-tree"):
-        if not (tree / "Makefile").exists():
+        if not done.exists():
             with tarfile.open(LINUX_TARBALL) as tar:
                 # extraction filters came with Python 3.11.4; Debian 12's 3.11.2 has none (the
                 # tarball is Debian's own package, so the default is safe there)
                 safe = {"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}
                 tar.extractall(BUILD, **safe)  # type: ignore[arg-type]
+            done.touch()
     return tree
 
 
@@ -270,9 +273,10 @@ def _set_driver(tree: Path) -> None:
         makefile.write_text(text + line)
 
 
-def build_kernel(preempt: str) -> Path:
+def build_kernel(preempt: str, jobs: int = 2) -> Path:
     """The kernel Image for one preemption model, with the kernel-path driver (latmon_kack.c),
-    rebuilt when its inputs' digest changes (a few minutes of CPU at -j2 the first time)."""
+    rebuilt when its inputs' digest changes (a few minutes of CPU the first time; make -j`jobs`:
+    the campaign builds at -j1 beside a simulation)."""
     if preempt not in PREEMPT:
         raise LinuxSocError(f"unknown preemption model {preempt!r}; use {', '.join(PREEMPT)}")
     frags = [LSOC / "kernel.config", LSOC / PREEMPT[preempt]]
@@ -284,7 +288,7 @@ def build_kernel(preempt: str) -> Path:
     stamp = out / "latmon-digest"
     if image.exists() and stamp.exists() and stamp.read_text() == digest:
         return image
-    tree = _linux_tree()
+    tree = linux_tree()
     for tool in ("flex", "bison", "bc", LINUX_PREFIX + "gcc"):
         _need(tool)
     make = ["make", "-C", str(tree), "ARCH=riscv", f"CROSS_COMPILE={LINUX_PREFIX}", f"O={out}"]
@@ -324,7 +328,7 @@ def build_kernel(preempt: str) -> Path:
             "KBUILD_BUILD_HOST": "latmon",
         }
         _run(
-            [*make, "-j2", "Image"],
+            [*make, f"-j{jobs}", "Image"],
             "building the kernel",
             timeout=3600,
             env=stamp_env,
@@ -395,14 +399,16 @@ SIM_TRAIN_CYCLES = 30_000_000
 SIM_TRAIN_TIMEOUT_S = 900.0
 
 
-def _make_sim(out: Path, env: dict[str, str], opt: str, ldflags: str, what: str) -> None:
-    """Compile the verilated model in out with the C++ optimisation flags opt."""
+def _make_sim(
+    out: Path, env: dict[str, str], opt: str, ldflags: str, what: str, jobs: int = 2
+) -> None:
+    """Compile the verilated model in out with the C++ optimisation flags opt (make -j`jobs`)."""
     for stale in [*out.glob("*.o"), *out.glob("*.a"), *out.glob("*.gch"), out / "sim.build"]:
         stale.unlink(missing_ok=True)
     _run(
         [
             "make",
-            "-j2",
+            f"-j{jobs}",
             "-C",
             str(out),
             "-f",
@@ -446,60 +452,114 @@ def _train_sim(out: Path) -> float:
     return cpu
 
 
-def build_sim() -> Path:
-    """The Verilator model of tb_linux_soc, built with GCC's profile-guided optimisation (without
-    it, said on stderr and in sim.json, when the instrumented build or its training run fails)."""
-    from simulate import verilator_env
-
+def _sim_dir() -> tuple[Path, list[Path]]:
+    """The simulator's build folder (keyed by the digest of its sources and flags) and sources."""
     sources = rtl_sources()
     digest = _digest([*sources, MAIN_CPP], RAM_WORDS, SIM_OPT, "profile", SIM_TRAIN_CYCLES)
-    out = SIM_BUILD / f"linux-soc-{digest}"
-    exe = out / "Vtb_linux_soc"
+    return SIM_BUILD / f"linux-soc-{digest}", sources
+
+
+def sim_built() -> bool:
+    """Whether the simulator of these sources is built (build_sim returns at once)."""
+    return (_sim_dir()[0] / "Vtb_linux_soc").exists()
+
+
+def _sim_lock() -> object:
     SIM_BUILD.mkdir(parents=True, exist_ok=True)
-    with open(SIM_BUILD / "linux-soc.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    f = open(SIM_BUILD / "linux-soc.lock", "w")  # noqa: SIM115 - held by the caller's with
+    fcntl.flock(f, fcntl.LOCK_EX)
+    return f
+
+
+# Written by the first half of the simulator's build (the verilated model, its instrumented
+# build): {"instrumented": true} or {"instrumented": false, "why": ...}.
+SIM_STAGE1 = "stage1.json"
+
+
+def _sim_stage1(out: Path, sources: Sequence[Path], env: dict[str, str], jobs: int) -> None:
+    """Verilate tb_linux_soc into out and build the model instrumented for its profile
+    (out/sim.build); record in out/SIM_STAGE1 whether that build succeeded."""
+    from simulate import verilator_env
+
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir(parents=True)
+    env.update(verilator_env())
+    cmd = [
+        "verilator",
+        "--cc",
+        "--exe",
+        "--savable",
+        "-Wno-fatal",
+        "-Wno-lint",
+        "-Wno-style",
+        "-O3",
+        "--x-assign",
+        "fast",
+        "--x-initial",
+        "fast",
+        "-LDFLAGS",
+        "-pthread",
+        "--top-module",
+        "tb_linux_soc",
+        "-Mdir",
+        str(out),
+        "-o",
+        "sim.build",  # renamed to exe when built with its profile: exe is never half-made
+        f"-GRAM_WORDS={RAM_WORDS}",
+        f"-I{HW / 'rtl' / 'generated'}",
+        str(MAIN_CPP),
+        *map(str, sources),
+    ]
+    _run(cmd, "verilating the Linux SoC", env=env, log=out / "verilate.log")
+    stage: dict[str, object] = {"instrumented": True}
+    try:
+        _make_sim(
+            out,
+            env,
+            f"{SIM_OPT} -fprofile-generate -fprofile-update=single",
+            "-fprofile-generate",
+            "building the Linux SoC's instrumented simulator (for its profile)",
+            jobs,
+        )
+    except LinuxSocError as exc:
+        stage = {"instrumented": False, "why": str(exc)}
+    (out / SIM_STAGE1).write_text(json.dumps(stage) + "\n")
+
+
+def build_sim_instrumented(jobs: int = 2) -> None:
+    """The first half of build_sim, which needs no kernel (the campaign runs it beside the first
+    kernel's build): the verilated model and its instrumented build, unless already done."""
+    out, sources = _sim_dir()
+    with _sim_lock():
+        if (out / "Vtb_linux_soc").exists() or (out / SIM_STAGE1).exists():
+            return
+        _sim_stage1(out, sources, {**os.environ}, jobs)
+
+
+def build_sim(jobs: int = 2) -> Path:
+    """The Verilator model of tb_linux_soc, built with GCC's profile-guided optimisation (without
+    it, said on stderr and in sim.json, when the instrumented build or its training run fails)."""
+    out, sources = _sim_dir()
+    exe = out / "Vtb_linux_soc"
+    with _sim_lock():
         if exe.exists():
             return exe
-        shutil.rmtree(out, ignore_errors=True)
-        out.mkdir(parents=True)
-        env = {**os.environ, **verilator_env()}
+        env = {**os.environ}
         start = time.monotonic()
-        cmd = [
-            "verilator",
-            "--cc",
-            "--exe",
-            "--savable",
-            "-Wno-fatal",
-            "-Wno-lint",
-            "-Wno-style",
-            "-O3",
-            "--x-assign",
-            "fast",
-            "--x-initial",
-            "fast",
-            "-LDFLAGS",
-            "-pthread",
-            "--top-module",
-            "tb_linux_soc",
-            "-Mdir",
-            str(out),
-            "-o",
-            "sim.build",  # renamed to exe when built with its profile: exe is never half-made
-            f"-GRAM_WORDS={RAM_WORDS}",
-            f"-I{HW / 'rtl' / 'generated'}",
-            str(MAIN_CPP),
-            *map(str, sources),
-        ]
-        _run(cmd, "verilating the Linux SoC", env=env, log=out / "verilate.log")
+        stage_file = out / SIM_STAGE1
+        if not stage_file.exists() or not (out / "sim.build").exists():
+            _sim_stage1(out, sources, env, jobs)  # none yet, or a build cut short after it
+        else:
+            from simulate import verilator_env
+
+            env.update(verilator_env())
+        stage = json.loads(stage_file.read_text())
         record: dict[str, object]
         try:
-            _make_sim(
-                out,
-                env,
-                f"{SIM_OPT} -fprofile-generate -fprofile-update=single",
-                "-fprofile-generate",
-                "building the Linux SoC's instrumented simulator (for its profile)",
-            )
+            if not stage["instrumented"]:
+                raise LinuxSocError(str(stage["why"]))
+            for gcda in out.glob("*.gcda"):
+                gcda.unlink()  # a training run cut short before
             train_cpu = _train_sim(out)
             opt = f"{SIM_OPT} -fprofile-use -fprofile-correction -Wno-missing-profile"
             record = {"profile": f"boot of PREEMPT_NONE, {SIM_TRAIN_CYCLES} cycles"}
@@ -514,7 +574,7 @@ def build_sim() -> Path:
                 gcda.unlink()
             opt = SIM_OPT
             record = {"profile": None, "why": str(exc)}
-        _make_sim(out, env, opt, "", "building the Linux SoC with Verilator")
+        _make_sim(out, env, opt, "", "building the Linux SoC with Verilator", jobs)
         record |= {"cxx_opt": opt, "build_wall_s": round(time.monotonic() - start, 1)}
         (out / "sim.json").write_text(json.dumps(record, indent=1) + "\n")
         (out / "sim.build").rename(exe)

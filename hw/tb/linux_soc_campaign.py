@@ -19,9 +19,11 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -37,6 +39,79 @@ from linux_soc_stages import (
     windows,
     woken,
 )
+
+
+@dataclass
+class Task:
+    """A part to build or a run: what to call, the tasks it needs first, roughly how much CPU it
+    takes (seconds; the order of the tasks only), and what to do with its result."""
+
+    call: Callable[[], object]
+    needs: tuple[str, ...]
+    cpu_s: float
+    then: Callable[[Any], None] | None = None
+
+
+# Rough CPU seconds of each kind of task, for their order alone: the kernel's source tree
+# extracted, a kernel built at -j1, the simulator's verilation and instrumented build, its
+# training run and final build, a boot, one measurement round (about 90,000 cycles), the traced
+# run.
+TASK_CPU_S = {
+    "linux-tree": 30.0,
+    "kernel": 200.0,
+    "sim-stage1": 30.0,
+    "sim": 90.0,
+    "boot": 120.0,
+    "round": 0.1,
+    "ftrace": 60.0,
+}
+
+
+def run_tasks(tasks: dict[str, Task], jobs: int) -> dict[str, object]:
+    """Run the tasks, `jobs` at a time, each as soon as the ones it needs are done; of those ready,
+    the one with the longest chain of work after it first (list scheduling on the critical
+    path). Returns each task's result; the first exception stops starting new tasks and is
+    raised once the running ones end."""
+    chain: dict[str, float] = {}
+
+    def tail(name: str) -> float:
+        if name not in chain:
+            after = [tail(n) for n, t in tasks.items() if name in t.needs]
+            chain[name] = tasks[name].cpu_s + max(after, default=0.0)
+        return chain[name]
+
+    for name, task in tasks.items():
+        missing = [n for n in task.needs if n not in tasks]
+        if missing:
+            raise ValueError(f"task {name} needs unknown tasks {missing}")
+    order = sorted(tasks, key=lambda n: -tail(n))
+    results: dict[str, object] = {}
+    pending = dict.fromkeys(order)
+    running: dict[Future[object], str] = {}
+    error: BaseException | None = None
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        while running or (pending and error is None):
+            if error is None:
+                for name in [n for n in pending if all(d in results for d in tasks[n].needs)]:
+                    if len(running) >= jobs:
+                        break
+                    del pending[name]
+                    running[pool.submit(tasks[name].call)] = name
+            if not running:
+                raise ValueError(f"tasks that cannot start: {', '.join(pending)}")
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for f in finished:
+                name = running.pop(f)
+                try:
+                    results[name] = f.result()
+                    then = tasks[name].then
+                    if then is not None:
+                        then(results[name])
+                except BaseException as exc:  # raised below, once the running ones end
+                    error = error or exc
+    if error is not None:
+        raise error
+    return results
 
 
 def rank(values: Sequence[int], q: float) -> int:
@@ -392,9 +467,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--models", default="none,voluntary,full")
     parser.add_argument("--loads", default="idle,load")
     parser.add_argument(
-        "--nops", default="0,7,64", help="the no-op test: N no-ops, a list (empty: no test)"
+        "--nops", default="0,7", help="the no-op test: N no-ops, a list (empty: no test)"
     )
-    parser.add_argument("--nop-rounds", type=int, default=300, help="interrupts per no-op run")
+    parser.add_argument("--nop-rounds", type=int, default=100, help="interrupts per no-op run")
     parser.add_argument(
         "--ftrace-rounds",
         type=int,
@@ -445,70 +520,80 @@ def main(argv: Sequence[str] | None = None) -> int:
         configs = [c for c in configs if config_name(*c[:4]) not in missing]
         if missing:
             print(f"linux-soc: not run, left out: {', '.join(missing)}", flush=True)
+
+    def report_run(r: dict[str, object]) -> None:
+        print(
+            f"linux-soc: {r['config']}: "
+            + "; ".join(
+                f"{k} n={v['n']} median={v['median']} p99={v['p99']} "
+                f"max={v['max']} mismatches={v['mismatches']} irq taken={v['irq_taken']}"
+                for k, v in r["series"].items()  # type: ignore[union-attr]
+            )
+            + f" ({r['wall_s']} s wall, {r['cpu_s']} s CPU)",
+            flush=True,
+        )
+
+    def report_boot(m: str, ck: linux_soc.Checkpoint) -> None:
+        print(
+            f"linux-soc: {m}: checkpoint at cycle {ck.boot_cycles} "
+            f"(boot: {ck.wall_s:.1f} s wall, {ck.cpu_s:.1f} s CPU)",
+            flush=True,
+        )
+
+    # Every part and run is a task with the tasks it needs; --jobs run at a time, each one
+    # process (a kernel or the simulator builds at make -j1 in its slot), so that a model boots
+    # and is measured while the next kernel builds.
+    ck_models = sorted({c[0] for c in configs}, key=models.index)
+    build_jobs = 1 if args.jobs > 1 else 2
+    tasks: dict[str, Task] = {}
+    # the simulator's training run boots the PREEMPT_NONE kernel
+    kernels = [*ck_models, *([] if "none" in ck_models or linux_soc.sim_built() else ["none"])]
+    if kernels:  # the tree first, on its own: a second kernel's build would wait for it
+        tasks["linux-tree"] = Task(linux_soc.linux_tree, (), TASK_CPU_S["linux-tree"])
+    for m in kernels:
+        tasks[f"kernel-{m}"] = Task(
+            lambda m=m: linux_soc.build_kernel(m, jobs=build_jobs),
+            ("linux-tree",),
+            TASK_CPU_S["kernel"],
+        )
+    tasks["sim-stage1"] = Task(
+        lambda: linux_soc.build_sim_instrumented(jobs=build_jobs), (), TASK_CPU_S["sim-stage1"]
+    )
+    tasks["sim"] = Task(
+        lambda: linux_soc.build_sim(jobs=build_jobs),
+        ("sim-stage1", *(["kernel-none"] if "kernel-none" in tasks else [])),
+        TASK_CPU_S["sim"],
+    )
+    for m in ck_models:
+        tasks[f"boot-{m}"] = Task(
+            lambda m=m: linux_soc.checkpoint(m, timeout_s=args.timeout),
+            ("sim", f"kernel-{m}"),
+            TASK_CPU_S["boot"],
+            lambda ck, m=m: report_boot(m, ck),
+        )
+    for m, load, n, kernel, rounds in configs:
+        tasks[f"run-{config_name(m, load, n, kernel)}"] = Task(
+            lambda c=(m, load, n, kernel, rounds): run_config(
+                args.out, c[0], c[1], c[4], c[2], args.gap, args.timeout, args.reuse, c[3]
+            ),
+            (f"boot-{m}",),
+            TASK_CPU_S["round"] * rounds * (2 if kernel else 1),
+            report_run,
+        )
+    if args.ftrace_rounds > 0:
+        tasks["ftrace"] = Task(
+            lambda: ftrace_run(
+                args.out, models[0], args.ftrace_rounds, args.gap, args.timeout, args.reuse
+            ),
+            (f"boot-{models[0]}",),
+            TASK_CPU_S["ftrace"],
+        )
     try:
-        # the parts first, one at a time (a kernel build is make -j2), then the boots to the
-        # checkpoints --jobs at a time (one simulator each)
-        ck_models = sorted({c[0] for c in configs}, key=models.index)
         linux_soc.build_firmware()
         linux_soc.build_initramfs(linux_soc.build_init())
-        linux_soc.build_sim()
-        for m in ck_models:
-            linux_soc.build_kernel(m)
-        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            boots = [
-                pool.submit(linux_soc.checkpoint, m, timeout_s=args.timeout) for m in ck_models
-            ]
-            for m, f in zip(ck_models, boots, strict=True):
-                ck = f.result()
-                print(
-                    f"linux-soc: {m}: checkpoint at cycle {ck.boot_cycles} "
-                    f"(boot: {ck.wall_s:.1f} s wall, {ck.cpu_s:.1f} s CPU)",
-                    flush=True,
-                )
-        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            futures = [
-                pool.submit(
-                    run_config,
-                    args.out,
-                    m,
-                    load,
-                    rounds,
-                    n,
-                    args.gap,
-                    args.timeout,
-                    args.reuse,
-                    kernel,
-                )
-                for m, load, n, kernel, rounds in configs
-            ]
-            ftrace_future = (
-                pool.submit(
-                    ftrace_run,
-                    args.out,
-                    models[0],
-                    args.ftrace_rounds,
-                    args.gap,
-                    args.timeout,
-                    args.reuse,
-                )
-                if args.ftrace_rounds > 0
-                else None
-            )
-            results = []
-            for f in futures:
-                r = f.result()
-                results.append(r)
-                print(
-                    f"linux-soc: {r['config']}: "
-                    + "; ".join(
-                        f"{k} n={v['n']} median={v['median']} p99={v['p99']} "
-                        f"max={v['max']} mismatches={v['mismatches']} irq taken={v['irq_taken']}"
-                        for k, v in r["series"].items()  # type: ignore[union-attr]
-                    )
-                    + f" ({r['wall_s']} s wall, {r['cpu_s']} s CPU)",
-                    flush=True,
-                )
-            ftrace = ftrace_future.result() if ftrace_future is not None else None
+        done = run_tasks(tasks, max(1, args.jobs))
+        results = [done[f"run-{config_name(*c[:4])}"] for c in configs]
+        ftrace = done.get("ftrace")
     except (linux_soc.LinuxSocError, StageError, FtraceError) as exc:
         print(f"linux-soc: {exc}", file=sys.stderr)
         return 1

@@ -11,6 +11,9 @@ from __future__ import annotations
 import statistics
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linux_soc
+from linux_soc_campaign import Task, run_tasks
 from linux_soc_check import check, pairs, read_trace
 from linux_soc_ftrace import compare, read_ftrace
 from linux_soc_stages import STAGES, decompose, path_of, took_interrupt, windows, woken
@@ -127,6 +131,62 @@ def test_the_firmware_and_init_build_freestanding() -> None:
         [linux_soc.ELF_PREFIX + "nm", "-u", str(init)], capture_output=True, text=True, check=True
     ).stdout
     assert undefined.strip() == ""  # nothing from a C library
+
+
+def test_the_campaign_runs_each_task_after_what_it_needs_longest_chain_first() -> None:
+    lock = threading.Lock()
+    running: set[str] = set()
+    log: list[tuple[str, str, frozenset[str]]] = []
+
+    def task(name: str) -> Callable[[], str]:
+        def call() -> str:
+            with lock:
+                running.add(name)
+                log.append(("start", name, frozenset(running)))
+            time.sleep(0.05)
+            with lock:
+                running.discard(name)
+                log.append(("end", name, frozenset(running)))
+            return name.upper()
+
+        return call
+
+    done: list[str] = []
+    tasks = {
+        "short": Task(task("short"), (), 1.0),
+        "kernel": Task(task("kernel"), (), 5.0),
+        "sim": Task(task("sim"), (), 2.0),
+        "boot": Task(task("boot"), ("kernel", "sim"), 2.0, done.append),
+        "run": Task(task("run"), ("boot",), 4.0),
+    }
+    results = run_tasks(tasks, 2)
+    assert results == {n: n.upper() for n in tasks}
+    assert done == ["BOOT"]
+    starts = [n for kind, n, _ in log if kind == "start"]
+    ends = [n for kind, n, _ in log if kind == "end"]
+    for name, task_ in tasks.items():
+        for need in task_.needs:
+            assert ends.index(need) < starts.index(name), (need, name, log)
+    assert starts[:2] == ["kernel", "sim"]  # the longest chains first; "short" waits
+    assert max(len(r) for kind, _, r in log if kind == "start") <= 2  # two at a time
+
+
+def test_the_campaign_stops_starting_tasks_after_a_failure() -> None:
+    started: list[str] = []
+
+    def fail() -> None:
+        started.append("fail")
+        raise linux_soc.LinuxSocError("the kernel did not build")
+
+    tasks = {
+        "fail": Task(fail, (), 5.0),
+        "after": Task(lambda: started.append("after"), ("fail",), 1.0),
+    }
+    with pytest.raises(linux_soc.LinuxSocError, match="did not build"):
+        run_tasks(tasks, 2)
+    assert started == ["fail"]
+    with pytest.raises(ValueError, match="unknown"):
+        run_tasks({"a": Task(lambda: None, ("b",), 1.0)}, 2)
 
 
 def test_the_parameter_page_is_what_init_reads(tmp_path: Path) -> None:
