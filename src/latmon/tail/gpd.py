@@ -278,6 +278,10 @@ def gpd_pwm(y: np.ndarray) -> tuple[float, float]:
 #: bounded search it replaces stops at 1e-9 in log σ).
 NEWTON_STEPS = 60
 NEWTON_TOLERANCE = 1e-10
+#: ... and at most this many evaluations of the likelihood, halved steps included: where the
+#: optimum lies at the edge of the support (a bounded tail, ξ near -1), the steps halve towards
+#: it without end, and the bounded search decides sooner.
+NEWTON_EVALUATIONS = 160
 
 
 def _sigma_for_xi(xi: float, y: Excesses, tick: float = 0.0) -> tuple[float, float]:
@@ -310,8 +314,11 @@ def _newton_sigma(
     None when no full Newton step below NEWTON_TOLERANCE was reached, or it lies outside
     (low, high)."""
     cells = Ties.of(y) if tick > 0 else y
+    evaluations = 0
 
     def terms(sigma: float) -> tuple[float, float, float]:
+        nonlocal evaluations
+        evaluations += 1
         if tick > 0:
             assert isinstance(cells, Ties)
             return _gpd_censored(sigma, xi, cells, tick, derivatives=True)
@@ -339,7 +346,7 @@ def _newton_sigma(
                         break
                 newton = False
                 step /= 2
-                if abs(step) < 1e-15:
+                if abs(step) < 1e-15 or evaluations >= NEWTON_EVALUATIONS:
                     return None
             s, sigma, value, d1, d2 = s_next, sigma_next, v, g, h
             if newton and abs(step) < NEWTON_TOLERANCE:
