@@ -4,9 +4,11 @@ samples, every maximum is kept, and the deadline never stretches an axis."""
 from __future__ import annotations
 
 import json
+import re
 from itertools import pairwise
 
 import numpy as np
+import plotly.io as pio
 import pytest
 
 from latmon.analysis.distribution.counts import Distribution
@@ -23,7 +25,8 @@ from latmon.figures.interactive import (
     timeline_figure,
 )
 from latmon.figures.plotly_style import DASHES, PALETTE, spec_json, style, ticks_125
-from latmon.model import Series
+from latmon.model import Run, Series
+from latmon.report.html import HtmlReport
 
 
 def spiky(n: int, seed: int = 1) -> np.ndarray:
@@ -164,3 +167,16 @@ def test_ticks_125_label_a_short_log_axis_with_round_values() -> None:
     # less than two round values inside: the ends themselves
     assert ticks_125(3.0, 4.0) == [3.0, 4.0]
     assert ticks_125(0.0, 10.0) == []
+
+
+def test_the_page_carries_the_template_once_and_no_figure_its_own() -> None:
+    """Every figure is drawn with plotly_white (the page's script gives it to each one), and
+    the template is plotly's own, written once."""
+    s = Series("cpu0", "ns", columns={"latency": spiky(20_000)})
+    page = HtmlReport("r", None).render([Run({"source": "t"}, [s])])
+    found = re.findall(r'<script type="application/json" id="plotly-template">(.*?)</script>', page)
+    assert len(found) == 1
+    assert json.loads(found[0]) == pio.templates["plotly_white"].to_plotly_json()
+    specs = re.findall(r'<script type="application/json" id="spec-\d+">(.*?)</script>', page)
+    assert len(specs) >= 3
+    assert all("template" not in json.loads(spec)["layout"] for spec in specs)

@@ -161,7 +161,12 @@ FIGURES_DRAWN = """() => Array.from(document.querySelectorAll('div.plot')).map(d
     drawn: div.querySelectorAll('.scatterlayer .trace').length,
     svg: div.querySelectorAll('svg.main-svg').length,
     height: div.getBoundingClientRect().height,
+    grid: div._fullLayout ? div._fullLayout.xaxis.gridcolor : '',
 }))"""
+
+#: The grid colour of the template the page carries once for every figure (plotly_white's, not
+#: plotly.js's default #eee): each figure was drawn with it.
+TEMPLATE_GRID = "#EBF0F8"
 
 
 def check_page(p: Page) -> list[dict[str, Any]]:
@@ -175,6 +180,7 @@ def check_page(p: Page) -> list[dict[str, Any]]:
     for f in figures:
         assert f["traces"] == f["spec"] and f["svg"] >= 1 and f["height"] > 200, f
         assert f["drawn"] == f["shown"] > 0, f  # every shown trace has its SVG group
+        assert f["grid"].upper() == TEMPLATE_GRID, f
     return figures
 
 

@@ -15,6 +15,7 @@ import html
 import json
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,33 @@ def plotly_js() -> str:
     return str(get_plotlyjs())
 
 
+#: The Plotly template every figure is drawn with. Its spec (about 7 KB) is written once into the
+#: page (:func:`template_json`) and given to each figure by the page's script, not put into every
+#: figure: one copy per page, and no Python-side check of its entries per figure (plotly
+#: validates a named template for each figure it is set on).
+TEMPLATE = "plotly_white"
+
+
+def no_template() -> dict[str, Any]:
+    """The layout's template while a figure is built: an empty one, so that plotly applies
+    neither TEMPLATE nor its own default (the page applies TEMPLATE)."""
+    return {}
+
+
+@cache
+def template_json() -> str:
+    """TEMPLATE's spec as plotly ships it (the file ``plotly.io.templates`` reads), safe inside
+    a ``<script>`` element."""
+    path = resources.files("plotly").joinpath(f"package_data/templates/{TEMPLATE}.json")
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    return script_safe(json.dumps(spec, separators=(",", ":")))
+
+
+def script_safe(text: str) -> str:
+    """JSON text that cannot end the ``<script>`` element it is written into."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
 @dataclass
 class Figure:
     """A figure of the report: a Plotly spec with a name (file names, ids) and a caption."""
@@ -57,7 +85,7 @@ class Figure:
     def to_json(self) -> str:
         """The spec as JSON that is safe inside a ``<script>`` element."""
         text = str(self.spec.to_json(validate=False, pretty=False))
-        return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+        return script_safe(text)
 
 
 def plotly_label(text: str) -> str:
@@ -80,7 +108,7 @@ def layout(title: str, xaxis: str, yaxis: str, log_x: bool, log_y: bool) -> dict
         },
         "margin": {"l": 70, "r": 20, "t": 40, "b": 55},
         "height": 420,
-        "template": "plotly_white",
+        "template": no_template(),
         "hovermode": "closest",
         "legend": {"font": {"size": 11}, "itemclick": "toggle", "itemdoubleclick": "toggleothers"},
         "font": {"family": "system-ui, sans-serif", "size": 12},
@@ -165,5 +193,6 @@ def spec_json(fig: Figure) -> str:
         "toImageButtonOptions": {"format": "png", "filename": fig.name, "scale": 2},
     }
     spec = json.loads(fig.to_json())
+    spec["layout"].pop("template", None)  # the page's script sets TEMPLATE
     spec["config"] = config
-    return json.dumps(spec, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "<\\!--")
+    return script_safe(json.dumps(spec, separators=(",", ":")))

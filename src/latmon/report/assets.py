@@ -53,10 +53,12 @@ details { margin: .4em 0; } summary { cursor: pointer; }
 
 #: Renders the figures one after the other once the page is parsed (the first screen's first),
 #: yielding between them so the page stays responsive; counts them in ``window.latmonFigures``.
+#: Each is drawn with the one template the page carries (``plotly_style.TEMPLATE``).
 BOOT_JS = """
 (function () {
   var figures = Array.prototype.slice.call(document.querySelectorAll("div.plot[data-spec]"));
   var state = { total: figures.length, rendered: 0, errors: [] };
+  var template = JSON.parse(document.getElementById("plotly-template").textContent);
   window.latmonFigures = state;
   function next(i) {
     if (i >= figures.length) {
@@ -66,6 +68,7 @@ BOOT_JS = """
     var div = figures[i];
     try {
       var spec = JSON.parse(document.getElementById(div.getAttribute("data-spec")).textContent);
+      spec.layout.template = template;
       Plotly.newPlot(div, spec.data, spec.layout, spec.config).then(function () {
         state.rendered += 1; setTimeout(function () { next(i + 1); }, 0);
       }, function (error) {

@@ -109,6 +109,8 @@ class HtmlReport(VerdictSections, MeasureSections, DetailSections):
                 "<script>/* plotly.js, MIT licence (see its banner) */\n",
                 plotly_style.plotly_js(),
                 "</script>",
+                '<script type="application/json" id="plotly-template">'
+                f"{plotly_style.template_json()}</script>",
                 "\n".join(self._specs),
                 f"<script>{BOOT_JS}</script>",
             ]

@@ -26,6 +26,7 @@ from latmon.figures.plotly_style import (
     PALETTE,
     Figure,
     axis_switch,
+    no_template,
     plotly_label,
 )
 from latmon.tables import say_ns, unit_for
@@ -76,6 +77,7 @@ def tail_figure(
     unit, factor = unit_for(largest_ns)
     scale = to_ns / factor
     fig = make_subplots(
+        figure=go.Figure(layout={"template": no_template()}),
         rows=2,
         cols=2,
         specs=[[{"colspan": 2}, None], [{}, {}]],
@@ -89,7 +91,6 @@ def tail_figure(
     _diagnostics(fig, analysis, method, to_ns)
     fig.update_layout(
         height=640,
-        template="plotly_white",
         hovermode="closest",
         margin={"l": 70, "r": 20, "t": 40, "b": 55},
         font={"family": "system-ui, sans-serif", "size": 12},
