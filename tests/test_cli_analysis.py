@@ -298,7 +298,8 @@ def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> N
     scan = _Scan()
     scan.feed(html)
     assert scan.external == [] and scan.images == 0
-    # plotly.js, one JSON spec per figure, the script that draws them: all inline
+    # plotly.js, the figures' template, one JSON spec per figure, the script that draws them:
+    # all inline
     figures = re.findall(r'<div class="plot" id="figure-(\d+)" data-spec="spec-(\d+)"', html)
     # one measure: percentiles, exceedance, histogram, timeline; and per series the tail
     # extrapolated (500 uniform samples: i.i.d., bounded, enough for POT, not GEV)
@@ -306,7 +307,7 @@ def test_report_is_self_contained_and_escaped(latmon_cli: Path, work: Path) -> N
     tails = [n for n in names if n.startswith("tail-")]
     assert len(figures) == 4 + len(tails) and len(tails) == 2
     assert html.count("pWCET per activation") == 2
-    assert scan.scripts == 1 + len(figures) + 1
+    assert scan.scripts == 1 + 1 + len(figures) + 1
     assert "plotly.js v" in html
     text = "".join(scan.text)
     assert "<script>alert(1)</script>" in text  # shown as text, not markup
