@@ -207,7 +207,14 @@ module latmon_stim #(
     //             is "none left" (a reload follows), so pl is counted down from >= -1 only
     //             and "1 left now" (the next interval is a pause) is its sign.
     //   ll        pulses left in the run, less 2 (not endless): the run ends at a pulse when 1
-    //             is left, ll = -1, its sign; from >= 1 left it is counted down only.
+    //             is left, ll = -1, its sign; from >= 1 left it is counted down only. Kept as
+    //             two halves like wait_m3 (its 33-bit chain was the large builds' critical
+    //             path): ll_lo (bits 15:0) counts down at each pulse, ll_hi (bits 32:16) when
+    //             ll_lo is 0 (ll_lo_0). The load (in the cycle after start's) takes total's
+    //             halves as they are, less 2 in the low half only, and the borrow into the high
+    //             half (total's low half below 2, ll_borrow) is taken a cycle later, before any
+    //             pulse can read the sign (the first comes after the load of the first
+    //             interval, cycles later): from then on the pair is ll in every cycle.
     reg [15:0] wait_lo = 16'd0;
     reg [16:0] wait_hi = 17'd0;
     reg        wait_lo_0 = 1'b1;       // wait_lo == 0 (wait_m3 is {wait_hi, wait_lo})
@@ -216,8 +223,11 @@ module latmon_stim #(
     reg [32:0] pl = 33'd0;
     reg [31:0] total_s = 32'd0;        // total, sampled at start
     reg        endless = 1'b0;         // total == 0 (from the cycle after start's)
-    reg [32:0] ll = 33'd0;             // (from the cycle after start's)
-    wire       one_left = ll[32];      // 1 pulse left
+    reg [15:0] ll_lo = 16'd0;          // (from the cycle after start's)
+    reg [16:0] ll_hi = 17'd0;          // (the borrow of the load taken from the second)
+    reg        ll_lo_0 = 1'b1;         // ll_lo == 0
+    reg        ll_borrow = 1'b0;       // the load's borrow into ll_hi is still to be taken
+    wire       one_left = ll_hi[16];   // 1 pulse left
 
     // The mode as flags (registered: static during a run), and "the next interval is a pause"
     // (burst mode, pause_next, not the first interval) as a flip-flop of its own, set where
@@ -372,9 +382,19 @@ module latmon_stim #(
         started <= start && !rst;
         if (started) begin  // the run's length, first used at the first pulse, cycles later
             endless <= total_s == 32'd0;
-            ll <= {1'b0, total_s} - 33'd2;
-        end else if (fire) begin
-            ll <= ll - 33'd1;
+            ll_lo <= total_s[15:0] - 16'd2;
+            ll_hi <= {1'b0, total_s[31:16]};
+            ll_lo_0 <= total_s[15:0] == 16'd2;
+            ll_borrow <= total_s[15:1] == 15'd0;
+        end else begin
+            if (fire) begin
+                ll_lo <= ll_lo - 16'd1;
+                ll_lo_0 <= ll_lo == 16'd1;
+            end
+            // (no pulse in the cycle after the load: ll_borrow and fire are never high together)
+            if (ll_borrow || (fire && ll_lo_0))
+                ll_hi <= ll_hi - 17'd1;
+            ll_borrow <= 1'b0;
         end
         if (rst) begin
             wait_lo <= 16'd0;
@@ -388,6 +408,21 @@ module latmon_stim #(
     always @(posedge clk)
         if (wait_lo_0 != (wait_lo == 16'd0))
             $fatal(1, "latmon_stim: wait_lo_0 %0d, wait_lo %0d", wait_lo_0, wait_lo);
+    // The halves of ll against the one 33-bit countdown they stand for, in every cycle in
+    // which a pulse could read its sign.
+    reg [32:0] ll_check = 33'd0;
+    always @(posedge clk) begin
+        if (started)
+            ll_check <= {1'b0, total_s} - 33'd2;
+        else if (fire)
+            ll_check <= ll_check - 33'd1;
+        if (ll_lo_0 != (ll_lo == 16'd0))
+            $fatal(1, "latmon_stim: ll_lo_0 %0d, ll_lo %0d", ll_lo_0, ll_lo);
+        if (ll_borrow && fire)
+            $fatal(1, "latmon_stim: a pulse in the cycle after the run's length was loaded");
+        if (!ll_borrow && !started && {ll_hi, ll_lo} != ll_check)
+            $fatal(1, "latmon_stim: ll %0h, expected %0h", {ll_hi, ll_lo}, ll_check);
+    end
     // synthesis translate_on
 
     // The burst countdown moves at every step, on its own enable (no start, stop or fill in
