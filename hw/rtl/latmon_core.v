@@ -86,22 +86,43 @@ module latmon_core #(
     // registered, from flip-flops only: a start loads the countdown left_reg with TIMEOUT - 3
     // (CNT_WIDTH + 1 bits, signed), every increment counts it down, and left_reg is negative
     // exactly when it stands at -1, when count_reg is TIMEOUT - 1: the next increment takes
-    // count_reg to TIMEOUT. So the sign bit, a flip-flop, decides; the countdown's carry chain
-    // only feeds left_reg itself. (After the hit the measurement ends; the countdown is loaded
-    // again by the next start.) The cycle after a start judges TIMEOUT = 1 instead. TIMEOUT = 0
-    // never times out. A new TIMEOUT value applies to the measurements that start from the
-    // second cycle after it is written on; the pending one keeps the value it started with, on
-    // or off (timeout_run_reg).
+    // count_reg to TIMEOUT. So the sign bit decides, as a flip-flop (timeout_armed_reg, with
+    // timeout_run_reg); the countdown's carry chains only feed flip-flops. (After the hit the
+    // measurement ends; the countdown is loaded again by the next start.) The cycle after a
+    // start judges TIMEOUT = 1 instead. TIMEOUT = 0 never times out. A new TIMEOUT value
+    // applies to the measurements that start from the second cycle after it is written on; the
+    // pending one keeps the value it started with, on or off (timeout_run_reg).
     //
     // TIMEOUT as registered: bits above 0 all zero, bit 0, and TIMEOUT - 3 (one cycle old,
-    // all three from the same value); on and one are small functions of the first two.
+    // all three from the same value); on is a small function of the first two, and one (both
+    // set) a flip-flop of its own.
     reg                 timeout_high_zero_reg = 1'b1;
     reg                 timeout_bit0_reg = 1'b0;
     reg [CNT_WIDTH:0]   timeout_less3_reg = {(CNT_WIDTH+1){1'b0}};
     wire                timeout_on = !timeout_high_zero_reg || timeout_bit0_reg;
-    wire                timeout_one = timeout_high_zero_reg && timeout_bit0_reg;
-    reg [CNT_WIDTH:0]   left_reg = {(CNT_WIDTH+1){1'b0}};
+    // timeout_one, a flip-flop of its own (from the same value as the two, in the same cycle),
+    // so that the start decisions below take one input for it, not two.
+    reg                 timeout_one_reg = 1'b0;
     reg                 timeout_run_reg = 1'b0;  // the pending measurement has a timeout
+    // The countdown is kept as two halves, each its own carry chain (the one chain of
+    // CNT_WIDTH + 1 bits was the critical path of the large builds): left_lo (the low LL bits)
+    // counts down at every increment, left_hi when left_lo is 0 (left_lo_0, a flip-flop kept
+    // exact from the next value of left_lo, and loaded from timeout_less3_lo_0_reg, registered
+    // beside timeout_less3_reg from the same value). The pair is the whole countdown, left_reg,
+    // in every cycle (left_reg in the proof's invariants), so its sign is left_hi's top bit.
+    localparam LL = (CNT_WIDTH + 1) / 2;  // bits of the low half (1..32)
+    localparam [CNT_WIDTH:0] THREE_W = 3;
+    localparam [LL-1:0] THREE_LO = THREE_W[LL-1:0];  // 3's low half
+    localparam [LL-1:0] ONE_LO = 1;
+    reg [LL-1:0]        left_lo = {LL{1'b0}};
+    reg [CNT_WIDTH-LL:0] left_hi = {(CNT_WIDTH-LL+1){1'b0}};
+    reg                 left_lo_0 = 1'b1;  // left_lo == 0
+    reg                 timeout_less3_lo_0_reg = 1'b1;  // timeout_less3_reg[LL-1:0] == 0
+    wire [CNT_WIDTH-LL:0] left_hi_next = left_hi - {{(CNT_WIDTH-LL){1'b0}}, left_lo_0};
+    // The pending measurement has a timeout and its countdown is negative (timeout_run_reg and
+    // left_hi's top bit): one flip-flop, registered from their next values, so that the timeout
+    // decision (hit_by_count) reaches the start decisions from one flip-flop, not two.
+    reg                 timeout_armed_reg = 1'b0;
 
     // "bits above 0 all zero" from pieces of four bits, each a net of its own (one LUT4), so
     // that the flip-flop ANDs at most eight pieces (two levels, not four for 31 bits).
@@ -124,7 +145,10 @@ module latmon_core #(
     always @(posedge clk) begin
         timeout_high_zero_reg <= &timeout_high_zero_piece;
         timeout_bit0_reg <= timeout[0];
+        timeout_one_reg <= &timeout_high_zero_piece && timeout[0];
         timeout_less3_reg <= {1'b0, timeout} - {{(CNT_WIDTH-1){1'b0}}, 2'd3};
+        // (timeout - 3)'s low half is 0 exactly when timeout's is 3's: no carry chain before it
+        timeout_less3_lo_0_reg <= timeout[LL-1:0] == THREE_LO;
     end
 
     // The decision of a cycle comes from flip-flops and the two trigger events only, so that
@@ -167,7 +191,7 @@ module latmon_core #(
     wire                inc = busy_reg && !full_reg;
     // Without a start, the measurement reaches TIMEOUT next cycle: this increment takes count_reg
     // to TIMEOUT (the countdown stands at -1).
-    wire                hit_by_count = timeout_run_reg && inc && left_reg[CNT_WIDTH];
+    wire                hit_by_count = timeout_armed_reg && inc;
 
     // Outputs are registered: every event leaves the core two cycles after the trigger saw it
     // (the trigger's register and this one), irq and ack alike.
@@ -190,10 +214,15 @@ module latmon_core #(
     // busy): clear and rst need not touch it, and its clock enable stays out of their fan-out.
     always @(posedge clk) begin
         if (starts_load) begin
-            left_reg <= timeout_less3_reg;
+            {left_hi, left_lo} <= timeout_less3_reg;
+            left_lo_0 <= timeout_less3_lo_0_reg;
             timeout_run_reg <= timeout_on;
+            timeout_armed_reg <= timeout_on && timeout_less3_reg[CNT_WIDTH];
         end else if (inc) begin
-            left_reg <= left_reg - 1'b1;
+            left_lo <= left_lo - 1'b1;
+            left_hi <= left_hi_next;
+            timeout_armed_reg <= timeout_run_reg && left_hi_next[CNT_WIDTH-LL];
+            left_lo_0 <= left_lo == ONE_LO;
         end
     end
 
@@ -236,17 +265,17 @@ module latmon_core #(
             else if (inc && at_ones)
                 full_reg <= 1'b1;
             // A start times out next cycle only with TIMEOUT = 1 (count_reg is 1 then).
-            hit_reg <= starts ? timeout_one : hit_by_count;
+            hit_reg <= starts ? timeout_one_reg : hit_by_count;
             // !busy || hit of the next cycle: busy_reg's next value spelled out.
             if (starts)
-                start_ok_reg <= timeout_one;
+                start_ok_reg <= timeout_one_reg;
             else if (ends || !busy_reg)
                 start_ok_reg <= 1'b1;
             else
                 start_ok_reg <= hit_by_count;
             // the inverted copy, from the same terms
             if (starts)
-                start_ok_n_reg <= !timeout_one;
+                start_ok_n_reg <= !timeout_one_reg;
             else if (ends || !busy_reg)
                 start_ok_n_reg <= 1'b0;
             else
@@ -263,6 +292,7 @@ module latmon_core #(
     // harness's properties; they make the induction close): each register that stands for a
     // function of others agrees with it in every reachable state.
     localparam [CNT_WIDTH-1:0] F_ONES = {CNT_WIDTH{1'b1}};
+    wire [CNT_WIDTH:0] left_reg = {left_hi, left_lo};  // the countdown its halves stand for
     // the TIMEOUT the pending measurement started with (a ghost register: proof only)
     reg [CNT_WIDTH:0] f_timeout = {(CNT_WIDTH+1){1'b0}};
     always @(posedge clk)
@@ -270,6 +300,10 @@ module latmon_core #(
             f_timeout <= timeout_less3_reg + 2'd3;
     always @* begin
         assert(start_ok_n_reg == !start_ok_reg);
+        assert(left_lo_0 == (left_lo == {LL{1'b0}}));
+        assert(timeout_one_reg == (timeout_high_zero_reg && timeout_bit0_reg));
+        assert(timeout_armed_reg == (timeout_run_reg && left_reg[CNT_WIDTH]));
+        assert(timeout_less3_lo_0_reg == (timeout_less3_reg[LL-1:0] == {LL{1'b0}}));
         assert(start_ok_reg == (!busy_reg || hit_reg));
         if (full_reg)
             assert(count_reg == F_ONES);
