@@ -364,6 +364,18 @@ module latmon_hist #(
             // Counters in two halves, as the sum: the low half's carry-out reaches the high
             // half a cycle later; past all ones the counter reads all ones (full).
             reg                 zero_q = 1'b0;  // zero this bank's side registers
+            // "the state is ST_IDLE and a snapshot now freezes this bank", less the snapshot:
+            // a flip-flop of its own per bank, set from the same terms as clear_idle, so that
+            // zero_q is one LUT4 from it, the snapshot, rst and clear (decoded from `state`
+            // and `act`, the state's flip-flops were two LUT levels and a long route away, a
+            // critical path of the everything-on build on ECP5).
+            reg                 zero_idle = 1'b0;
+            // synthesis translate_off
+            always @(posedge clk)
+                if (zero_idle != (state == ST_IDLE && (g_bank == 1) != act))
+                    $fatal(1, "latmon_hist: zero_idle %0d, state %0d, act %0d", zero_idle,
+                           state, act);
+            // synthesis translate_on
             reg [15:0]          under_lo = 16'd0;
             reg [15:0]          under_hi = 16'd0;
             reg                 under_carry = 1'b0;
@@ -459,7 +471,10 @@ module latmon_hist #(
                 // A snapshot starts: the frozen bank's registers become the next active bank's
                 // zeros (a cycle later, from a flip-flop: the frozen bank gets no latency, and
                 // after rst or clear va is low, so that cycle changes nothing).
-                zero_q <= rst || clear || (zero_frozen_regs && (g_bank == 1) != act);
+                zero_q <= rst || clear || (zero_idle && snapshot);
+                // (act does not change while the state stays or becomes ST_IDLE)
+                zero_idle <= !(rst || clear) && (idle_stays || idle_comes)
+                             && (g_bank == 1) != act;
                 if (zero_q) begin
                     under_lo <= 16'd0;
                     under_hi <= 16'd0;
