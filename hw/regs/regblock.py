@@ -669,8 +669,8 @@ class ModuleWriter:
         """The value of the register at rd_addr among `regs`: 2:1 multiplexers, each on the
         highest word bit (of bits 7:2) that tells the remaining registers apart, so that only
         the bits that tell them apart are looked at and neighbouring words end in 4:1
-        multiplexers on bits 3:2 (one LUT6 a bit): published's core part 255 LUT sites where
-        a case on bits 7:2 with 0 for the other words was 267. A word without a register reads
+        multiplexers on bits 3:2 (one LUT6 a bit): in published, 12 LUT sites fewer than a
+        case on bits 7:2 with 0 for the other words. A word without a register reads
         one of them here; the read data's reset makes it 0 (read_direct)."""
         if len(regs) == 1:
             return f"read_{regs[0].ident}"
