@@ -3,22 +3,22 @@
  * freestanding system-call layer (sw/linux-soc/libc), with liblatmon and its Linux UIO HAL
  * compiled from the same sources as on a board.
  *
- * It mounts devtmpfs, sysfs and proc and finds two UIO devices by name (docs/hw/linux-soc.md):
+ * It mounts devtmpfs, sysfs and proc and finds three UIO devices by name (docs/hw/linux-soc.md):
  * "latmon" (map0: the latmon core of irqgen line 0; map1: the irqgen; map2: the traffic master;
- * map3: the parameter page; its interrupt: line 0) and "latmon-kernel" (map0: the latmon core of
- * irqgen line 1). When everything is set up it asks the simulator for the run's parameters with a
- * store to the parameter page's word 0: the simulator's checkpoint (a run restored from it starts
- * here with its own parameters, hw/tb/linux_soc.py). It
- * measures two paths, ROUNDS interrupts each, each raised by the irqgen's compare GAP cycles
- * after the previous acknowledge:
- * - kernel-ack: line 1, acknowledged by the kernel's hard-IRQ handler (latmon_kack.c) while this
- *   process sleeps;
+ * map3: the parameter page; its interrupt: line 0), "latmon-kernel" (map0: the latmon core of
+ * irqgen line 1) and "latmon-kack" (no map; its interrupt: line 1, acknowledged by the kernel).
+ * When everything is set up it asks the simulator for the run's parameters with a store to the
+ * parameter page's word 0: the simulator's checkpoint (a run restored from it starts here with its
+ * own parameters, hw/tb/linux_soc.py). It measures two paths, ROUNDS interrupts each, each raised
+ * by the irqgen's compare GAP cycles after the previous acknowledge:
+ * - kernel-ack: line 1, acknowledged by the kernel's hard-IRQ handler (latmon_kack.c, the UIO
+ *   device "latmon-kack"'s handler hook) while this process sleeps in poll() on that device;
  * - user-ack: line 0; this process (SCHED_FIFO, memory locked) wakes from poll() on the UIO
  *   device, runs NOPS no-ops and acknowledges with one store to ACK[0] through the mapping.
  * The latmon cores measure raise -> acknowledge; the samples, read from their traces, go to the
- * console as one latmon-log. With latmon.load=1 a SCHED_OTHER child spins on the CPU and the
- * traffic master reads RAM meanwhile. Then init powers off (SBI system reset: the simulation
- * ends with exit code 0).
+ * console as one latmon-log. With
+ * latmon.load=1 a SCHED_OTHER child spins on the CPU and the traffic master reads RAM meanwhile.
+ * Then init powers off (SBI system reset: the simulation ends with exit code 0).
  *
  * The parameter page (words; written by the testbench, hw/tb/hdl/tb_linux_soc.v): 0 the request,
  * 1 PARAM_MAGIC, 2 rounds, 3 no-ops before the user-space ack (the rest of NOPS_AFTER_MAX run after
@@ -40,23 +40,22 @@
 #include "latmon_uio.h"
 #include "lsoc.h"
 
-#define IRQGEN_NOW	 0x00u
-#define IRQGEN_PENDING	 0x04u
-#define IRQGEN_ARM	 0x0Cu
-#define IRQGEN_ACK0	 0x10u
-#define IRQGEN_CMP0	 0x40u
-#define IRQGEN_CMP1	 0x44u
-#define TRAFFIC_CTRL	 0x00u
-#define TRAFFIC_BASE	 0x04u
-#define TRAFFIC_MASK	 0x08u
-#define TRAFFIC_GAP	 0x0Cu
-#define TRAFFIC_SEED	 0x10u
-#define BATCH		 1000u
-#define CONSOLE_BUF	 4096u
-#define KERNEL_MARGIN_NS 200000u
-#define MAX_NOPS	 255u
-#define PARAM_REQUEST	 0x434B5054u /* "CKPT" */
-#define PARAM_MAGIC	 0x4C4D5052u /* "LMPR" */
+#define IRQGEN_NOW     0x00u
+#define IRQGEN_PENDING 0x04u
+#define IRQGEN_ARM     0x0Cu
+#define IRQGEN_ACK0    0x10u
+#define IRQGEN_CMP0    0x40u
+#define IRQGEN_CMP1    0x44u
+#define TRAFFIC_CTRL   0x00u
+#define TRAFFIC_BASE   0x04u
+#define TRAFFIC_MASK   0x08u
+#define TRAFFIC_GAP    0x0Cu
+#define TRAFFIC_SEED   0x10u
+#define BATCH	       1000u
+#define CONSOLE_BUF    4096u
+#define MAX_NOPS       255u
+#define PARAM_REQUEST  0x434B5054u /* "CKPT" */
+#define PARAM_MAGIC    0x4C4D5052u /* "LMPR" */
 
 struct params {
 	unsigned rounds, nops, gap, load, kernel, trace;
@@ -66,6 +65,7 @@ struct params {
 struct run {
 	struct latmon_uio uio, kuio;
 	struct latmon_dev dev, kdev;
+	int kack_fd; /* "latmon-kack": an event per kernel-path acknowledge */
 	volatile uint32_t *irqgen, *traffic;
 	uint32_t trace[BATCH];
 	uint64_t writer_mem[2048]; /* latmon_log_writer_size(2), checked below */
@@ -207,7 +207,8 @@ static int start_core(struct latmon_dev *dev)
 	return 0;
 }
 
-/* Line 1, acknowledged by the kernel's handler: sleep past each raise. */
+/* Line 1, acknowledged by the kernel's handler: wait in poll() on its UIO device, whose event
+ * the UIO core counts after the handler's store; the next round starts with the line low. */
 static int measure_kernel(struct run *r, const struct params *prm, struct latmon_log_writer *w)
 {
 	unsigned done = 0;
@@ -221,14 +222,17 @@ static int measure_kernel(struct run *r, const struct params *prm, struct latmon
 		if ((err = latmon_clear(&r->kdev)))
 			return err;
 		for (i = 0; i < batch; i++) {
+			struct pollfd pfd = { r->kack_fd, POLLIN, 0 };
+			uint32_t count;
+
 			r->irqgen[IRQGEN_CMP1 / 4] = r->irqgen[IRQGEN_NOW / 4] + prm->gap;
 			r->irqgen[IRQGEN_ARM / 4] = 2u;
-			/* gap + 200 us (20,000 cycles): the handler has acknowledged when this
-			 * returns; should it not have, sleep on until it has, so that the next
-			 * round never starts over a raised line */
-			lsoc_nanosleep((uint64_t)prm->gap * 10u + KERNEL_MARGIN_NS);
-			while (r->irqgen[IRQGEN_PENDING / 4] & 2u)
-				lsoc_nanosleep(KERNEL_MARGIN_NS);
+			if (poll(&pfd, 1, 10000) != 1)
+				return errno ? errno : ETIMEDOUT;
+			if (read(r->kack_fd, &count, sizeof count) != (ssize_t)sizeof count)
+				return errno;
+			if (r->irqgen[IRQGEN_PENDING / 4] & 2u)
+				return EPROTO; /* an event without the handler's acknowledge */
 		}
 		if ((err = log_batch(r, &r->kdev, w, 0, batch)))
 			return err;
@@ -407,7 +411,7 @@ int main(int argc, char **argv)
 	struct run run_state, *r = &run_state;
 	struct params prm;
 	struct latmon_log_writer *w;
-	char text[LATMON_LOG_U64_TEXT], nops[LATMON_LOG_U64_TEXT], dev[16], kdev[16];
+	char text[LATMON_LOG_U64_TEXT], nops[LATMON_LOG_U64_TEXT], dev[16], kdev[16], kack[16];
 	void *map1, *map2, *map3;
 	int err;
 
@@ -423,8 +427,14 @@ int main(int argc, char **argv)
 	}
 	if ((err = find_uio("latmon", dev, sizeof dev)) || (err = latmon_uio_open(&r->uio, dev)) ||
 	    (err = find_uio("latmon-kernel", kdev, sizeof kdev)) ||
-	    (err = latmon_uio_open(&r->kuio, kdev))) {
+	    (err = latmon_uio_open(&r->kuio, kdev)) ||
+	    (err = find_uio("latmon-kack", kack, sizeof kack))) {
 		printf("init: the UIO devices: %s\n", latmon_strerror(err));
+		goto out;
+	}
+	r->kack_fd = open(kack, O_RDWR);
+	if (r->kack_fd < 0) {
+		printf("init: %s: errno %d\n", kack, errno);
 		goto out;
 	}
 	map1 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r->uio.fd, 4096);

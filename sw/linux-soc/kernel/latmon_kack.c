@@ -5,22 +5,29 @@
  * -> this handler's store) on the latmon Linux SoC (docs/hw/linux-soc.md). Added to the kernel
  * tree by hw/tb/linux_soc.py (drivers/uio/, built with CONFIG_UIO).
  *
+ * A UIO device whose handler hook (uio_info.handler, called by the UIO core's uio_interrupt)
+ * does one store to the line's ACK register and returns IRQ_HANDLED: the UIO core then counts
+ * the event, so the test program learns that the acknowledge is done from poll() and read() on
+ * /dev/uioN (no mapping; writes are refused: the line is never masked).
+ *
  * Device tree: compatible = "latmon,irq-ack"; reg = the irqgen block; interrupts = its line;
- * latmon,ack-offset = the byte offset of the line's ACK register. The handler does one store.
+ * latmon,ack-offset = the byte offset of the line's ACK register.
  */
 #include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
+#include <linux/uio_driver.h>
 
 struct latmon_kack {
+	struct uio_info info;
 	void __iomem *ack;
 };
 
-static irqreturn_t latmon_kack_irq(int irq, void *data)
+static irqreturn_t latmon_kack_irq(int irq, struct uio_info *info)
 {
-	struct latmon_kack *k = data;
+	struct latmon_kack *k = info->priv;
 
 	writel_relaxed(0, k->ack);
 	return IRQ_HANDLED;
@@ -51,7 +58,12 @@ static int latmon_kack_probe(struct platform_device *pdev)
 	irq = platform_get_irq(pdev, 0);
 	if (irq < 0)
 		return irq;
-	err = devm_request_irq(&pdev->dev, irq, latmon_kack_irq, 0, "latmon-kack", k);
+	k->info.name = "latmon-kack";
+	k->info.version = "1";
+	k->info.irq = irq;
+	k->info.handler = latmon_kack_irq;
+	k->info.priv = k;
+	err = devm_uio_register_device(&pdev->dev, &k->info);
 	if (err)
 		return err;
 	dev_info(&pdev->dev, "acknowledges irq %d at offset 0x%x\n", irq, offset);

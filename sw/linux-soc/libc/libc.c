@@ -17,23 +17,22 @@
 #include "lsoc.h"
 
 /* asm-generic/unistd.h, 32-bit with 64-bit time */
-#define NR_mkdirat		  34
-#define NR_mount		  40
-#define NR_openat		  56
-#define NR_close		  57
-#define NR_read			  63
-#define NR_write		  64
-#define NR_exit			  93
-#define NR_sched_setscheduler	  119
-#define NR_reboot		  142
-#define NR_getpid		  172
-#define NR_munmap		  215
-#define NR_clone		  220
-#define NR_mmap2		  222
-#define NR_mlockall		  230
-#define NR_statx		  291
-#define NR_ppoll_time64		  414
-#define NR_clock_nanosleep_time64 407
+#define NR_mkdirat	      34
+#define NR_mount	      40
+#define NR_openat	      56
+#define NR_close	      57
+#define NR_read		      63
+#define NR_write	      64
+#define NR_exit		      93
+#define NR_sched_setscheduler 119
+#define NR_reboot	      142
+#define NR_getpid	      172
+#define NR_munmap	      215
+#define NR_clone	      220
+#define NR_mmap2	      222
+#define NR_mlockall	      230
+#define NR_statx	      291
+#define NR_ppoll_time64	      414
 
 int errno;
 
@@ -175,16 +174,6 @@ int lsoc_sched_other(int pid)
 	int param = 0;
 
 	return (int)SC(NR_sched_setscheduler, pid, 0 /* SCHED_OTHER */, &param, 0, 0, 0);
-}
-
-int lsoc_nanosleep(uint64_t ns)
-{
-	struct {
-		int64_t sec;
-		int64_t nsec;
-	} ts = { (int64_t)(ns / 1000000000u), (int64_t)(ns % 1000000000u) };
-
-	return (int)SC(NR_clock_nanosleep_time64, 1 /* CLOCK_MONOTONIC */, 0, &ts, 0, 0, 0);
 }
 
 pid_t lsoc_fork(void)

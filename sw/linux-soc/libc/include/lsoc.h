@@ -10,7 +10,6 @@ int lsoc_mount(const char *src, const char *target, const char *type);
 int lsoc_mkdir(const char *path);
 int lsoc_sched_fifo(int pid, int priority);
 int lsoc_sched_other(int pid);
-int lsoc_nanosleep(uint64_t ns);
 pid_t lsoc_fork(void);
 int lsoc_reboot_power_off(void);
 __attribute__((noreturn)) void lsoc_exit(int code);
