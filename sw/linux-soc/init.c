@@ -16,7 +16,7 @@
  * - user-ack: line 0; this process (SCHED_FIFO, memory locked) wakes from poll() on the UIO
  *   device, runs NOPS no-ops and acknowledges with one store to ACK[0] through the mapping.
  * The latmon cores measure raise -> acknowledge; the samples, read from their traces, go to the
- * console as one latmon-log. With
+ * console as one latmon-log, with the console's output processing off (no CR before each LF). With
  * latmon.load=1 a SCHED_OTHER child spins on the CPU and the traffic master reads RAM meanwhile.
  * Then init powers off (SBI system reset: the simulation ends with exit code 0).
  *
@@ -412,6 +412,7 @@ int main(int argc, char **argv)
 	struct params prm;
 	struct latmon_log_writer *w;
 	char text[LATMON_LOG_U64_TEXT], nops[LATMON_LOG_U64_TEXT], dev[16], kdev[16], kack[16];
+	struct lsoc_termios tio;
 	void *map1, *map2, *map3;
 	int err;
 
@@ -436,6 +437,12 @@ int main(int argc, char **argv)
 	if (r->kack_fd < 0) {
 		printf("init: %s: errno %d\n", kack, errno);
 		goto out;
+	}
+	/* The console's output processing off: the tty layer hands the console driver whole runs
+	 * of the log instead of each line's text apart from its CR LF (docs/hw/linux-soc.md). */
+	if (lsoc_ioctl(1, LSOC_TCGETS, &tio) == 0) {
+		tio.c_oflag &= ~LSOC_OPOST;
+		lsoc_ioctl(1, LSOC_TCSETS, &tio);
 	}
 	map1 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r->uio.fd, 4096);
 	map2 = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, r->uio.fd, 2 * 4096);

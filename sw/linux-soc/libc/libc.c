@@ -17,6 +17,7 @@
 #include "lsoc.h"
 
 /* asm-generic/unistd.h, 32-bit with 64-bit time */
+#define NR_ioctl	      29
 #define NR_mkdirat	      34
 #define NR_mount	      40
 #define NR_openat	      56
@@ -174,6 +175,11 @@ int lsoc_sched_other(int pid)
 	int param = 0;
 
 	return (int)SC(NR_sched_setscheduler, pid, 0 /* SCHED_OTHER */, &param, 0, 0, 0);
+}
+
+int lsoc_ioctl(int fd, unsigned long request, void *arg)
+{
+	return (int)SC(NR_ioctl, fd, request, arg, 0, 0, 0);
 }
 
 pid_t lsoc_fork(void)
