@@ -54,14 +54,14 @@ class Task:
 
 # Rough CPU seconds of each kind of task, for their order alone: the kernel's source tree
 # extracted, a kernel built at -j1, the simulator's verilation and instrumented build, its
-# training run and final build, a boot, one measurement round (about 90,000 cycles), the traced
+# training run and final build, a boot, one measurement round (about 80,000 cycles), the traced
 # run.
 TASK_CPU_S = {
     "linux-tree": 30.0,
     "kernel": 200.0,
     "sim-stage1": 30.0,
     "sim": 90.0,
-    "boot": 120.0,
+    "boot": 90.0,
     "round": 0.1,
     "ftrace": 60.0,
 }
