@@ -10,7 +10,7 @@
  * When everything is set up it asks the simulator for the run's parameters with a store to the
  * parameter page's word 0: the simulator's checkpoint (a run restored from it starts here with its
  * own parameters, hw/tb/linux_soc.py). It measures two paths, ROUNDS interrupts each, each raised
- * by the irqgen's compare GAP cycles after the previous acknowledge:
+ * by the irqgen's compare GAP cycles after this process arms it:
  * - kernel-ack: line 1, acknowledged by the kernel's hard-IRQ handler (latmon_kack.c, the UIO
  *   device "latmon-kack"'s handler hook) while this process sleeps in poll() on that device;
  * - user-ack: line 0; this process (SCHED_FIFO, memory locked) wakes from poll() on the UIO
