@@ -170,10 +170,15 @@ def run_config(
     split: dict[str, list[list[int]]] = {p: [] for p in STAGES}
     taken: dict[str, int] = dict.fromkeys(STAGES, 0)
     asleep: dict[str, int] = dict.fromkeys(STAGES, 0)
+    waiting: dict[str, int] = dict.fromkeys(STAGES, 0)
+    to_wfi: dict[str, list[int]] = {p: [] for p in STAGES}
     for w in windows(boot.trace):
         split[path_of(w.line)].append(decompose(w, path_of(w.line)))
         taken[path_of(w.line)] += took_interrupt(w, path_of(w.line))
         asleep[path_of(w.line)] += path_of(w.line) == "user-ack" and woken(w)
+        waiting[path_of(w.line)] += w.waiting
+        if w.to_wfi is not None:
+            to_wfi[path_of(w.line)].append(w.to_wfi)
     series: dict[str, object] = {}
     samples: dict[str, list[int]] = {}
     for s in report.series.values():
@@ -192,6 +197,11 @@ def run_config(
             "irq_taken": taken[s.name],
             # user-ack: samples where the process was asleep in poll() at the raise
             "woken": asleep[s.name] if s.name == "user-ack" else None,
+            # samples whose raise found the CPU waiting in wfi (the idle task), and the cycles
+            # from the arming to that wait (the gap must be longer)
+            "in_wfi": waiting[s.name],
+            "to_wfi_median": rank(to_wfi[s.name], 0.5) if to_wfi[s.name] else None,
+            "to_wfi_max": max(to_wfi[s.name]) if to_wfi[s.name] else None,
             "min": min(v) if v else None,
             "median": rank(v, 0.5) if v else None,
             "p99": rank(v, 0.99) if v else None,
@@ -291,6 +301,8 @@ def write_report(
                     s["mismatches"],
                     s["irq_taken"],
                     "" if s["woken"] is None else s["woken"],
+                    s["in_wfi"],
+                    _to_wfi(s),
                     s["min"],
                     s["median"],
                     s["p99"],
@@ -367,7 +379,8 @@ traffic master reading RAM. Each sample is compared with the bus and irq record 
 simulator (mismatches). Quantiles are nearest-rank.</p>
 <h2>Latency (cycles)</h2>
 <table><tr><th>ack from</th><th>preemption</th><th>load</th><th>n</th><th>mismatches</th>
-<th>taken as an interrupt</th><th>woken from poll()</th><th>min</th><th>median</th><th>p99</th>
+<th>taken as an interrupt</th><th>woken from poll()</th><th>CPU in wfi at the raise</th>
+<th>arming &rarr; wfi, median / max</th><th>min</th><th>median</th><th>p99</th>
 <th>max</th></tr>
 {"".join(rows)}</table>
 <h2>Stages of the median sample (cycles), from the CPU's retired instructions</h2>
@@ -399,6 +412,12 @@ of their lines too.</p>
     (out / "report.html").write_text(page)
 
 
+def _to_wfi(s: dict[str, object]) -> str:
+    """Arming -> the CPU's first wait in wfi, median / max (empty when it never waited)."""
+    med, top = s.get("to_wfi_median"), s.get("to_wfi_max")
+    return "" if med is None else f"{med:,} / {top:,}"
+
+
 def write_table(
     out: Path,
     results: list[dict[str, object]],
@@ -408,9 +427,9 @@ def write_table(
     """table.md: the figures as docs/hw/linux-soc.md shows them."""
     head = [n for n, _ in STAGES["user-ack"]]
     lines = [
-        "| ack from | preemption | load | n | mismatches | irq taken | woken | min | median | p99 "
-        "| max | " + " | ".join(head) + " |",
-        "|" + "---|" * 3 + "---:|" * (8 + len(head)),
+        "| ack from | preemption | load | n | mismatches | irq taken | woken | in wfi | "
+        "arming → wfi | min | median | p99 | max | " + " | ".join(head) + " |",
+        "|" + "---|" * 3 + "---:|" * (10 + len(head)),
     ]
     for r in (r for r in results if r["kernel"]):
         for name, s in r["series"].items():  # type: ignore[union-attr]
@@ -420,7 +439,7 @@ def write_table(
                 f"| {name} | {r['model']} | {'load' if r['load'] else 'idle'} | {s['n']:,} | "
                 f"{s['mismatches']} | {s['irq_taken']:,} | "
                 f"{'' if s['woken'] is None else format(s['woken'], ',')} | "
-                f"{s['min']:,} | {s['median']:,} | "
+                f"{s['in_wfi']:,} | {_to_wfi(s)} | {s['min']:,} | {s['median']:,} | "
                 f"{s['p99']:,} | {s['max']:,} | " + " | ".join(st) + " |"
             )
     if nops:
@@ -464,7 +483,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=1000, help="interrupts per path and run")
-    parser.add_argument("--gap", type=int, default=40000, help="cycles from arming to the raise")
+    parser.add_argument(
+        "--gap", type=int, default=linux_soc.GAP, help="cycles from arming to the raise"
+    )
     parser.add_argument("--models", default="none,voluntary,full")
     parser.add_argument("--loads", default="idle,load")
     parser.add_argument(
@@ -500,6 +521,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not loads or any(ld not in ("idle", "load") for ld in loads):
         print("linux-soc: --loads: a list of idle, load", file=sys.stderr)
         return 2
+    for opt, v, low in (
+        ("--rounds", args.rounds, 1),
+        ("--nop-rounds", args.nop_rounds, 1),
+        ("--gap", args.gap, 1),
+        ("--ftrace-rounds", args.ftrace_rounds, 0),
+    ):
+        if v < low:
+            print(f"linux-soc: {opt} {v}: at least {low}", file=sys.stderr)
+            return 2
     if nops and 0 not in nops:
         nops = [0, *nops]
     args.out.mkdir(parents=True, exist_ok=True)
@@ -527,7 +557,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"linux-soc: {r['config']}: "
             + "; ".join(
                 f"{k} n={v['n']} median={v['median']} p99={v['p99']} "
-                f"max={v['max']} mismatches={v['mismatches']} irq taken={v['irq_taken']}"
+                f"max={v['max']} mismatches={v['mismatches']} irq taken={v['irq_taken']} "
+                f"in wfi={v['in_wfi']} arming->wfi max={v['to_wfi_max']}"
                 for k, v in r["series"].items()  # type: ignore[union-attr]
             )
             + f" ({r['wall_s']} s wall, {r['cpu_s']} s CPU)",

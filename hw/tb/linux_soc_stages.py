@@ -67,17 +67,33 @@ class Window:
     raise_cycle: int
     ack_cycle: int = -1
     marks: list[tuple[int, str]] | None = None  # (cycle, mark name or "user")
+    armed: int = -1  # the cycle of the arming before the raise (-1: none in the trace)
+    wfi: int = -1  # the first cycle after that arming at which the CPU waited in wfi (-1: none)
+    waiting: bool = False  # the CPU waited in wfi when the line rose
+
+    @property
+    def to_wfi(self) -> int | None:
+        """Cycles from the arming to the CPU's first wait in wfi, if it waited before the raise."""
+        return self.wfi - self.armed if self.armed >= 0 and self.wfi >= 0 else None
 
 
 def windows(trace: Path) -> list[Window]:
     out: list[Window] = []
     cur: Window | None = None
+    armed, wfi, waiting = -1, -1, False
     for line in trace.read_text().splitlines():
         parts = line.split()
         cycle, kind = int(parts[0]), parts[1]
+        if kind == "R":
+            armed, wfi, waiting = cycle, -1, False
+        elif kind == "W":
+            wfi, waiting = wfi if wfi >= 0 else cycle, True
+        elif kind == "w":
+            waiting = False
         if kind in ("L0", "L1"):
-            cur = Window(int(kind[1]), cycle, marks=[])
+            cur = Window(int(kind[1]), cycle, marks=[], armed=armed, wfi=wfi, waiting=waiting)
             out.append(cur)
+            armed, wfi, waiting = -1, -1, False
         elif kind in ("A0", "A1") and cur is not None and cur.ack_cycle < 0:
             cur.ack_cycle = cycle
             cur = None

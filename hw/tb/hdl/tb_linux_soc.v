@@ -9,6 +9,10 @@
 //                        L0, L1 irqgen line 0, 1 rises (the level the PLIC sees),
 //                        A0, A1 a store to irqgen ACK[0], ACK[1] completes on the shared bus,
 //                           with the CPU's privilege at that cycle (0 user, 1 supervisor),
+//                        R m a store to irqgen ARM (the arming of the lines in mask m) completes,
+//                        and from an arming to the next rise of a line:
+//                        W   a wfi enters the CPU's execute stage (the CPU waits for an interrupt),
+//                        w   that wfi leaves it (an interrupt woke the CPU),
 //                        K the first instruction of the kernel (0x8040_0000) retires,
 //                        U the first instruction in user mode retires (/init's first),
 //                        and while a line is raised and not yet acknowledged (a window):
@@ -157,14 +161,22 @@ module tb_linux_soc #(
     // shared bus completes them
     wire        ack0_store = dut.s_stb && dut.s_we && dut.irqgen_ack && dut.s_adr == 30'h2C008004;
     wire        ack1_store = dut.s_stb && dut.s_we && dut.irqgen_ack && dut.s_adr == 30'h2C008005;
+    // the store to irqgen ARM (0xB002_000C), and whether the CPU waits in wfi
+    wire        arm_store = dut.s_stb && dut.s_we && dut.irqgen_ack && dut.s_adr == 30'h2C008003;
+    wire        in_wfi = dut.cpu.CsrPlugin_inWfi;
+    wire        rise = (dut.lines[0] && !line0_d) || (dut.lines[1] && !line1_d);
+    reg         armed = 1'b0, in_wfi_d = 1'b0;
     // a window: from a line's rise to the store that acknowledges it
     reg        window = 1'b0;
     integer    j;
     reg [1:0]  last_priv = 2'd3;
     always @(posedge clk) begin
         if (retire) last_priv <= priv;
-        if ((dut.lines[0] && !line0_d) || (dut.lines[1] && !line1_d)) window <= 1'b1;
+        if (rise) window <= 1'b1;
         else if (ack0_store || ack1_store) window <= 1'b0;
+        in_wfi_d <= in_wfi;
+        if (rise) armed <= 1'b0;
+        else if (arm_store) armed <= 1'b1;
     end
 
     always @(posedge clk) begin
@@ -175,6 +187,9 @@ module tb_linux_soc #(
             if (dut.lines[1] && !line1_d) $fwrite(trace_fd, "%0d L1\n", cycle);
             if (ack0_store) $fwrite(trace_fd, "%0d A0 %0d\n", cycle, priv);
             if (ack1_store) $fwrite(trace_fd, "%0d A1 %0d\n", cycle, priv);
+            if (arm_store) $fwrite(trace_fd, "%0d R %0d\n", cycle, dut.s_dat_w);
+            if (armed && !rise && in_wfi && !in_wfi_d) $fwrite(trace_fd, "%0d W\n", cycle);
+            if (armed && !rise && !in_wfi && in_wfi_d) $fwrite(trace_fd, "%0d w\n", cycle);
             if (retire && pc == 32'h80400000 && !kernel_seen) begin
                 $fwrite(trace_fd, "%0d K\n", cycle);
                 $fflush(trace_fd);
