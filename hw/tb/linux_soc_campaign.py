@@ -17,6 +17,7 @@ import argparse
 import html
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -126,6 +127,12 @@ def config_name(model: str, load: bool, nops: int, kernel: bool) -> str:
     return f"{model}-{'load' if load else 'idle'}" + ("" if kernel else f"-user-nops{nops}")
 
 
+def _gap_of(uart: Path) -> int | None:
+    """The gap /init measured with, from its console line "init: up; ... gap=N ..."."""
+    m = re.search(r"^init: up;.* gap=(\d+)", uart.read_text(errors="replace"), re.M)
+    return int(m.group(1)) if m else None
+
+
 def run_config(
     out: Path,
     model: str,
@@ -148,6 +155,7 @@ def run_config(
     ev = read_trace(boot.trace)
     result: dict[str, object] = {
         "config": name,
+        "gap": _gap_of(boot.uart),
         "model": model,
         "load": load,
         "nops": nops,
@@ -289,6 +297,7 @@ def write_report(
     ftrace: dict[str, object] | None = None,
 ) -> None:
     rows, stage_rows = [], []
+    gaps = ", ".join(f"{g:,}" for g in sorted({r["gap"] for r in results if r.get("gap")}))
     for r in (r for r in results if r["kernel"]):
         for name, s in r["series"].items():  # type: ignore[union-attr]
             rows.append(
@@ -375,7 +384,9 @@ td,th{{border:1px solid #999;padding:.25em .6em;text-align:right}}th{{background
 the kernel's hard-IRQ handler acknowledges (irqgen line 1). <b>user-ack</b>: a SCHED_FIFO
 process woken from <code>poll()</code> on <code>/dev/uioN</code> acknowledges through the
 mapping with liblatmon's UIO HAL (irqgen line 0). <b>load</b>: a SCHED_OTHER CPU hog and the
-traffic master reading RAM. Each sample is compared with the bus and irq record of the
+traffic master reading RAM. Each line rises {gaps} cycles after <code>/init</code> arms it
+(<b>in wfi</b>: raises that found the CPU waiting in <code>wfi</code>; <b>arming &rarr; wfi</b>:
+the cycles from the arming to that wait). Each sample is compared with the bus and irq record of the
 simulator (mismatches). Quantiles are nearest-rank.</p>
 <h2>Latency (cycles)</h2>
 <table><tr><th>ack from</th><th>preemption</th><th>load</th><th>n</th><th>mismatches</th>

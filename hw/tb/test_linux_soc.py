@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linux_soc
 from linux_soc_campaign import Task, run_tasks
+from linux_soc_campaign import main as campaign_main
 from linux_soc_check import check, pairs, read_trace
 from linux_soc_ftrace import compare, read_ftrace
 from linux_soc_stages import STAGES, decompose, path_of, took_interrupt, windows, woken
@@ -74,6 +75,33 @@ def test_the_stages_add_up_to_the_raise_to_ack_time(tmp_path: Path) -> None:
     assert took_interrupt(ws[0], "kernel-ack") and took_interrupt(ws[1], "user-ack")
     ws[1].marks = [m for m in ws[1].marks or [] if m[1] != "uio_interrupt"]
     assert not took_interrupt(ws[1], "user-ack")  # the line seen high by polling, no interrupt
+
+
+def test_the_trace_says_whether_the_raise_found_the_cpu_in_wfi(tmp_path: Path) -> None:
+    trace = tmp_path / "trace.txt"
+    # round 1: armed, the CPU waits from 600 on; round 2: it waits, a tick wakes it, the line
+    # rises while it is busy; round 3: it never waits; wfi outside a round is not logged
+    trace.write_text(
+        "100 R 2\n600 W\n1000 L1\n1010 A1 1\n"
+        "2000 R 1\n2500 W\n2700 w\n3000 L0\n3100 A0 0\n"
+        "4000 R 2\n5000 L1\n5040 A1 1\n"
+    )
+    ws = windows(trace)
+    assert [(w.armed, w.wfi, w.waiting, w.to_wfi) for w in ws] == [
+        (100, 600, True, 500),
+        (2000, 2500, False, 500),
+        (4000, -1, False, None),
+    ]
+
+
+def test_the_campaign_refuses_runs_without_rounds_or_gap(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for opt in ("--rounds", "--nop-rounds", "--gap"):
+        assert campaign_main(["--out", str(tmp_path), opt, "0"]) == 2
+        assert f"{opt} 0: at least 1" in capsys.readouterr().err
+    assert campaign_main(["--out", str(tmp_path), "--ftrace-rounds", "-1"]) == 2
+    assert not any(tmp_path.iterdir())  # nothing written
 
 
 FTRACE = """\
