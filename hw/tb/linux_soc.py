@@ -586,8 +586,9 @@ def image_hex(out: Path, parts: Sequence[tuple[int, bytes]]) -> Path:
 
 
 # Cycles from /init's arming of a line to its raise: the way from the arming into poll() and on
-# to the idle task's wfi takes 15,500-19,000 cycles (95 % of rounds; the campaign reports it per
-# configuration as "arming -> wfi"), so that an idle run's raise finds the CPU waiting in wfi.
+# to the idle task's wfi takes a median of 15,500-18,500 cycles (the campaign reports it per
+# configuration as "arming -> wfi"), so that an idle run's raise finds the CPU waiting in wfi
+# unless other work (a timer tick) came first (docs/hw/linux-soc.md).
 GAP = 24000
 
 
