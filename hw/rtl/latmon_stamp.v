@@ -175,14 +175,19 @@ module latmon_stamp #(
     reg                a_start = 1'b0;
     reg [ID_WIDTH-1:0] a_start_id = {ID_WIDTH{1'b0}};
     reg                a_end = 1'b0;
-    // bit NQ*g + q: piece q of entry g's ID == piece q of stage a's start (end) ID (and for
-    // h_end's piece 0: stage a has the end)
-    reg [ENTRIES*NQ-1:0] h_start = {(ENTRIES*NQ){1'b0}};
+    // bit NQ*g + q: piece q of entry g's ID == piece q of stage a's end ID (and for piece 0:
+    // stage a has the end)
     reg [ENTRIES*NQ-1:0] h_end = {(ENTRIES*NQ){1'b0}};
-    wire [ENTRIES-1:0]   h_start_all;  // a start in stage a, and entry g's ID == its ID
+    // A start's hits, for the duplicate search alone (see dup_kept): bit NQ*g + q, for an entry
+    // not written at the edge after stage b, as h_end's for the start (piece 0: and stage a has
+    // the start, and the entry is not the one scanned in stage a's cycle); for an entry written
+    // there, piece 0 is "the start is the one decided last, and the entry is not due at once"
+    // (a_start_is_prev and not scan_new_due), the others 1. h_start_scan[g]: piece 0 of the
+    // start's comparison, the start in stage a, entry g not written and scanned then.
+    reg [ENTRIES*NQ-1:0] h_start = {(ENTRIES*NQ){1'b0}};
+    reg [ENTRIES-1:0]    h_start_scan = {ENTRIES{1'b0}};
     reg                a_start_is_last = 1'b0;        // a start, its ID == stage s's start ID
     reg                a_end_is_last = 1'b0;          // an end, its ID == stage s's start ID
-    reg                a_start_is_prev = 1'b0;        // a start, its ID == the start decided last
     reg                a_end_is_prev = 1'b0;          // an end, its ID == the start decided last
     reg                s_valid = 1'b0;
     reg [ID_WIDTH-1:0] s_id = {ID_WIDTH{1'b0}};
@@ -256,7 +261,6 @@ module latmon_stamp #(
                 assign start_piece_eq[NQ*g+gq] = id_pieces[4*gq +: 4] == b_start_pieces[4*gq +: 4];
                 assign end_piece_eq[NQ*g+gq] = id_pieces[4*gq +: 4] == b_end_pieces[4*gq +: 4];
             end
-            assign h_start_all[g] = a_start && &h_start[NQ*g +: NQ];
         end
     endgenerate
 
@@ -296,7 +300,6 @@ module latmon_stamp #(
         b_start_id <= start_id;
         b_end <= in_end;
         b_end_id <= end_id;
-        h_start <= start_piece_eq;
         h_end <= end_piece_eq;
         for (n = 0; n < ENTRIES; n = n + 1)  // piece 0 with the valid: e_hit_id reads one less
             h_end[NQ*n] <= b_end && end_piece_eq[NQ*n];
@@ -305,7 +308,6 @@ module latmon_stamp #(
         a_end <= b_end;
         a_start_is_last <= b_start && &start_last_eq;
         a_end_is_last <= &end_last_eq;
-        a_start_is_prev <= b_start && &start_prev_eq;
         a_end_is_prev <= &end_prev_eq;
         s_valid <= a_start;
         s_id <= a_start_id;
@@ -603,6 +605,24 @@ module latmon_stamp #(
         if (reset)
             scan_new_due <= {ENTRIES{1'b0}};
     end
+    // the start's hits (see h_start): stage b's comparison, or for an entry written now the
+    // start decided now (a_start_is_prev, not due at once: scan_new_due's terms). Without the
+    // reset (a_start's, scan_new_due's): after a reset no entry is used, and kept_hit is 0
+    // whatever these hold (the clear, from the register block, was a critical path into them).
+    always @(posedge clk) begin : start_hits
+        integer i;
+        for (i = 0; i < ENTRIES; i = i + 1) begin
+            if (write[i]) begin
+                h_start[NQ*i +: NQ] <= {{(NQ - 1){1'b1}},
+                    b_start && &start_prev_eq && !(scan_hot_next[i] && timeout_le_1)};
+                h_start_scan[i] <= 1'b0;
+            end else begin
+                h_start[NQ*i +: NQ] <= start_piece_eq[NQ*i +: NQ];
+                h_start[NQ*i] <= b_start && start_piece_eq[NQ*i] && !scan_hot_next[i];
+                h_start_scan[i] <= b_start && start_piece_eq[NQ*i] && scan_hot_next[i];
+            end
+        end
+    end
     wire [ENTRIES-1:0] scan_due;
     generate
         for (g = 0; g < ENTRIES; g = g + 1) begin : g_scan_due
@@ -640,10 +660,38 @@ module latmon_stamp #(
     // synthesis otherwise put it two LUTs before `used`, five levels deep).
     (* keep *) wire [ENTRIES-1:0] store_in_group = {ENTRIES{store}} & free_in_group;
 
-    // a kept entry's hit for stage s (kept entries are not written: no `write` term)
-    wire [ENTRIES-1:0] kept_hit = kept & ((wrote & {ENTRIES{a_start_is_prev}}) |
-                                          (~wrote & h_start_all));
+    // a kept entry's hit for stage s (kept entries are not written: no `write` term), from the
+    // hits h_start and h_start_scan bring with them whether the entry was written at the last
+    // edge and whether it is the one scanned and due at once (scan_old, scan_new_due): with
+    // 16-bit IDs an entry reads seven flip-flops and its group's `due`, not eleven.
+    wire [ENTRIES-1:0] kept_hit;
+    generate
+        for (g = 0; g < ENTRIES; g = g + 1) begin : g_kept_hit
+            assign kept_hit[g] = used[g] && !e_hit_id[g] && &h_start[NQ*g+1 +: NQ-1] &&
+                                 (h_start[NQ*g] || (h_start_scan[g] && !due[g / 4]));
+        end
+    endgenerate
     wire [GROUPS-1:0] kept_hit_group = any_in_groups(kept_hit);
+
+    // synthesis translate_off
+    // kept_hit against its form before h_start carried the write and the scan: the table's
+    // comparison with stage a's start as it was (h_start_ref), or for an entry written at the
+    // last edge the start decided then (is_prev_ref); checked in every simulated cycle.
+    reg [ENTRIES*NQ-1:0] h_start_ref = {(ENTRIES*NQ){1'b0}};
+    reg                  is_prev_ref = 1'b0;
+    always @(posedge clk) begin : check_kept_hit
+        integer i;
+        reg [ENTRIES-1:0] ref_hit;
+        for (i = 0; i < ENTRIES; i = i + 1)
+            ref_hit[i] = kept[i] && (wrote[i] ? is_prev_ref
+                                              : a_start && &h_start_ref[NQ*i +: NQ]);
+        if (kept_hit != ref_hit)
+            $fatal(1, "latmon_stamp: kept_hit %h, from the table's comparison %h", kept_hit,
+                   ref_hit);
+        h_start_ref <= start_piece_eq;
+        is_prev_ref <= b_start && &start_prev_eq;
+    end
+    // synthesis translate_on
 
     always @(posedge clk) begin
         used <= kept | (store_in_group & below_full);
