@@ -104,23 +104,23 @@ module latmon_core #(
     // so that the start decisions below take one input for it, not two.
     reg                 timeout_one_reg = 1'b0;
     reg                 timeout_run_reg = 1'b0;  // the pending measurement has a timeout
-    // The countdown is kept as two halves, each its own carry chain (the one chain of
-    // CNT_WIDTH + 1 bits was the critical path of the large builds): left_lo (the low LL bits)
-    // counts down at every increment, left_hi when left_lo is 0 (left_lo_0, a flip-flop kept
-    // exact from the next value of left_lo, and loaded from timeout_less3_lo_0_reg, registered
-    // beside timeout_less3_reg from the same value). The pair is the whole countdown, left_reg,
-    // in every cycle (left_reg in the proof's invariants), so its sign is left_hi's top bit.
+    // The countdown is kept as two halves, each its own carry chain (latmon_countdown: the one
+    // chain of CNT_WIDTH + 1 bits was the critical path of the large builds): left_reg's low LL
+    // bits count down at every increment, the high half when the low one is 0 (a flip-flop in
+    // the countdown, loaded from timeout_less3_lo_0_reg, registered beside timeout_less3_reg
+    // from the same value). left_sign_next is its sign (the high half's top bit) after this
+    // cycle's increment.
     localparam LL = (CNT_WIDTH + 1) / 2;  // bits of the low half (1..32)
     localparam [CNT_WIDTH:0] THREE_W = 3;
     localparam [LL-1:0] THREE_LO = THREE_W[LL-1:0];  // 3's low half
-    localparam [LL-1:0] ONE_LO = 1;
-    reg [LL-1:0]        left_lo = {LL{1'b0}};
-    reg [CNT_WIDTH-LL:0] left_hi = {(CNT_WIDTH-LL+1){1'b0}};
-    reg                 left_lo_0 = 1'b1;  // left_lo == 0
+    /* verilator lint_off UNUSEDSIGNAL */  // the countdown and its sign: the proof's view only
+    wire [CNT_WIDTH:0]  left_reg;
+    wire                left_sign;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire                left_sign_next;
     reg                 timeout_less3_lo_0_reg = 1'b1;  // timeout_less3_reg[LL-1:0] == 0
-    wire [CNT_WIDTH-LL:0] left_hi_next = left_hi - {{(CNT_WIDTH-LL){1'b0}}, left_lo_0};
     // The pending measurement has a timeout and its countdown is negative (timeout_run_reg and
-    // left_hi's top bit): one flip-flop, registered from their next values, so that the timeout
+    // left_reg's top bit): one flip-flop, registered from their next values, so that the timeout
     // decision (hit_by_count) reaches the start decisions from one flip-flop, not two.
     reg                 timeout_armed_reg = 1'b0;
 
@@ -212,17 +212,19 @@ module latmon_core #(
 
     // The countdown matters only while a measurement is pending (hit_by_count needs inc, so
     // busy): clear and rst need not touch it, and its clock enable stays out of their fan-out.
+    latmon_countdown #(.LO_WIDTH(LL), .HI_WIDTH(CNT_WIDTH - LL + 1)) left_inst (
+        .clk(clk), .rst(1'b0),
+        .load(starts_load), .load_hi(timeout_less3_reg[CNT_WIDTH:LL]),
+        .load_lo(timeout_less3_reg[LL-1:0]), .load_lo_0(timeout_less3_lo_0_reg),
+        .dec(inc), .hi_borrow(1'b0),
+        .value(left_reg), .sign(left_sign), .sign_next(left_sign_next)
+    );
     always @(posedge clk) begin
         if (starts_load) begin
-            {left_hi, left_lo} <= timeout_less3_reg;
-            left_lo_0 <= timeout_less3_lo_0_reg;
             timeout_run_reg <= timeout_on;
             timeout_armed_reg <= timeout_on && timeout_less3_reg[CNT_WIDTH];
         end else if (inc) begin
-            left_lo <= left_lo - 1'b1;
-            left_hi <= left_hi_next;
-            timeout_armed_reg <= timeout_run_reg && left_hi_next[CNT_WIDTH-LL];
-            left_lo_0 <= left_lo == ONE_LO;
+            timeout_armed_reg <= timeout_run_reg && left_sign_next;
         end
     end
 
@@ -292,7 +294,6 @@ module latmon_core #(
     // harness's properties; they make the induction close): each register that stands for a
     // function of others agrees with it in every reachable state.
     localparam [CNT_WIDTH-1:0] F_ONES = {CNT_WIDTH{1'b1}};
-    wire [CNT_WIDTH:0] left_reg = {left_hi, left_lo};  // the countdown its halves stand for
     // the TIMEOUT the pending measurement started with (a ghost register: proof only)
     reg [CNT_WIDTH:0] f_timeout = {(CNT_WIDTH+1){1'b0}};
     always @(posedge clk)
@@ -300,7 +301,6 @@ module latmon_core #(
             f_timeout <= timeout_less3_reg + 2'd3;
     always @* begin
         assert(start_ok_n_reg == !start_ok_reg);
-        assert(left_lo_0 == (left_lo == {LL{1'b0}}));
         assert(timeout_one_reg == (timeout_high_zero_reg && timeout_bit0_reg));
         assert(timeout_armed_reg == (timeout_run_reg && left_reg[CNT_WIDTH]));
         assert(timeout_less3_lo_0_reg == (timeout_less3_reg[LL-1:0] == {LL{1'b0}}));

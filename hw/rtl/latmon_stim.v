@@ -93,7 +93,7 @@ module latmon_stim #(
     reg        burst_len_0 = 1'b1;     // burst_len == 0
     reg [32:0] burst_len_m3 = 33'd0;   // burst_len - 3
     reg [32:0] burst_pl = 33'd0;       // period intervals between two pauses (burst_len - 1), - 2
-    // The low halves (bits 15:0) of the interval countdown's loads are zero (see wait_lo), a
+    // The low halves (bits 15:0) of the interval countdown's loads are zero (see wait_m3), a
     // cycle after the values (from the third cycle after start on; the first load is the sixth).
     reg        period_m3_lo_0 = 1'b0;
     reg        pause_m3_lo_0 = 1'b0;
@@ -199,35 +199,32 @@ module latmon_stim #(
     //   wait_m3   cycles to the next pulse, less 3. It is counted down only while due is low,
     //             i.e. while at least 2 cycles are left (wait_m3 >= -1); the next cycle is
     //             the last (due) when 2 are left now, wait_m3 = -1: its sign. Kept as two
-    //             halves, each its own carry chain (one 33-bit chain and its load multiplexer
-    //             were core+stim's critical path): wait_lo (bits 15:0) counts down in every
-    //             cycle, wait_hi (bits 32:16) when wait_lo is 0 (wait_lo_0, a flip-flop kept
-    //             exact from the next value of wait_lo); the pair is wait_m3 in every cycle.
+    //             halves of 16 and 17 bits, each its own carry chain (latmon_countdown: one
+    //             33-bit chain and its load multiplexer were core+stim's critical path).
     //   pl        burst mode: the period intervals before the next pause, less 2. pause_next
     //             is "none left" (a reload follows), so pl is counted down from >= -1 only
     //             and "1 left now" (the next interval is a pause) is its sign.
     //   ll        pulses left in the run, less 2 (not endless): the run ends at a pulse when 1
     //             is left, ll = -1, its sign; from >= 1 left it is counted down only. Kept as
     //             two halves like wait_m3 (its 33-bit chain was the large builds' critical
-    //             path): ll_lo (bits 15:0) counts down at each pulse, ll_hi (bits 32:16) when
-    //             ll_lo is 0 (ll_lo_0). The load (in the cycle after start's) takes total's
-    //             halves as they are, less 2 in the low half only, and the borrow into the high
-    //             half (total's low half below 2, ll_borrow) is taken a cycle later, before any
-    //             pulse can read the sign (the first comes after the load of the first
-    //             interval, cycles later): from then on the pair is ll in every cycle.
-    reg [15:0] wait_lo = 16'd0;
-    reg [16:0] wait_hi = 17'd0;
-    reg        wait_lo_0 = 1'b1;       // wait_lo == 0 (wait_m3 is {wait_hi, wait_lo})
+    //             path), counted down at each pulse. The load (in the cycle after start's)
+    //             takes total's halves as they are, less 2 in the low half only, and the borrow
+    //             into the high half (total's low half below 2, ll_borrow) is taken a cycle
+    //             later, before any pulse can read the sign (the first comes after the load of
+    //             the first interval, cycles later): from then on the pair is ll in every cycle.
+    /* verilator lint_off UNUSEDSIGNAL */  // the countdowns' values: for the checks only
+    wire [32:0] wait_m3;
+    wire [32:0] ll;
+    wire       wait_sign_next, ll_sign_next;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire       wait_sign;              // wait_m3[32]
     reg        due = 1'b0;             // at most 1 cycle left: the pulse goes out at the next edge
     reg        pause_next = 1'b0;      // burst mode: the next interval is a pause
     reg [32:0] pl = 33'd0;
     reg [31:0] total_s = 32'd0;        // total, sampled at start
     reg        endless = 1'b0;         // total == 0 (from the cycle after start's)
-    reg [15:0] ll_lo = 16'd0;          // (from the cycle after start's)
-    reg [16:0] ll_hi = 17'd0;          // (the borrow of the load taken from the second)
-    reg        ll_lo_0 = 1'b1;         // ll_lo == 0
-    reg        ll_borrow = 1'b0;       // the load's borrow into ll_hi is still to be taken
-    wire       one_left = ll_hi[16];   // 1 pulse left
+    reg        ll_borrow = 1'b0;       // the load's borrow into ll's high half is still to be taken
+    wire       one_left;               // ll[32]: 1 pulse left
 
     // The mode as flags (registered: static during a run), and "the next interval is a pause"
     // (burst mode, pause_next, not the first interval) as a flip-flop of its own, set where
@@ -262,7 +259,7 @@ module latmon_stim #(
     wire fill_advances = !filled && fill != 3'd0 && fill <= 3'd4;  // filling or load next
     wire ends_here = !endless && one_left;  // a pulse now is the run's last
     wire fire_next = load ? next_le_1_kept
-                          : ready && (due ? !ends_here && next_le_1_kept : wait_hi[16]);
+                          : ready && (due ? !ends_here && next_le_1_kept : wait_sign);
     always @(posedge clk)
         advance <= !rst && !start && !stop && (fill_advances || fire_next);
     // synthesis translate_off
@@ -368,60 +365,49 @@ module latmon_stim #(
     // what it counts outside a run is never read. The run's length likewise: loaded in the
     // cycle after start (`started`), counted down at each pulse.
     reg started = 1'b0;
+    latmon_countdown #(.LO_WIDTH(16), .HI_WIDTH(17)) wait_inst (
+        .clk(clk), .rst(rst),
+        .load(step), .load_hi(next_m3[32:16]), .load_lo(next_m3[15:0]), .load_lo_0(next_lo_0),
+        .dec(1'b1), .hi_borrow(1'b0),
+        .value(wait_m3), .sign(wait_sign), .sign_next(wait_sign_next)
+    );
+    // (from the cycle after start's; the borrow of the load taken from the second)
+    latmon_countdown #(.LO_WIDTH(16), .HI_WIDTH(17)) ll_inst (
+        .clk(clk), .rst(1'b0),
+        .load(started), .load_hi({1'b0, total_s[31:16]}), .load_lo(total_s[15:0] - 16'd2),
+        .load_lo_0(total_s[15:0] == 16'd2),
+        .dec(fire), .hi_borrow(ll_borrow),
+        .value(ll), .sign(one_left), .sign_next(ll_sign_next)
+    );
     always @(posedge clk) begin
-        if (step) begin
-            {wait_hi, wait_lo} <= next_m3;
-            wait_lo_0 <= next_lo_0;
+        if (step)
             due <= next_le_1;
-        end else begin
-            wait_lo <= wait_lo - 16'd1;
-            wait_hi <= wait_hi - {16'd0, wait_lo_0};
-            wait_lo_0 <= wait_lo == 16'd1;
-            due <= wait_hi[16];
-        end
+        else
+            due <= wait_sign;
         started <= start && !rst;
         if (started) begin  // the run's length, first used at the first pulse, cycles later
             endless <= total_s == 32'd0;
-            ll_lo <= total_s[15:0] - 16'd2;
-            ll_hi <= {1'b0, total_s[31:16]};
-            ll_lo_0 <= total_s[15:0] == 16'd2;
             ll_borrow <= total_s[15:1] == 15'd0;
         end else begin
-            if (fire) begin
-                ll_lo <= ll_lo - 16'd1;
-                ll_lo_0 <= ll_lo == 16'd1;
-            end
-            // (no pulse in the cycle after the load: ll_borrow and fire are never high together)
-            if (ll_borrow || (fire && ll_lo_0))
-                ll_hi <= ll_hi - 17'd1;
             ll_borrow <= 1'b0;
         end
-        if (rst) begin
-            wait_lo <= 16'd0;
-            wait_hi <= 17'd0;
-            wait_lo_0 <= 1'b1;
+        if (rst)
             due <= 1'b0;
-        end
     end
 
     // synthesis translate_off
-    always @(posedge clk)
-        if (wait_lo_0 != (wait_lo == 16'd0))
-            $fatal(1, "latmon_stim: wait_lo_0 %0d, wait_lo %0d", wait_lo_0, wait_lo);
-    // The halves of ll against the one 33-bit countdown they stand for, in every cycle in
-    // which a pulse could read its sign.
+    // The halves of ll against the one 33-bit countdown they stand for, with the load's
+    // borrow taken at once, in every cycle in which a pulse could read its sign.
     reg [32:0] ll_check = 33'd0;
     always @(posedge clk) begin
         if (started)
             ll_check <= {1'b0, total_s} - 33'd2;
         else if (fire)
             ll_check <= ll_check - 33'd1;
-        if (ll_lo_0 != (ll_lo == 16'd0))
-            $fatal(1, "latmon_stim: ll_lo_0 %0d, ll_lo %0d", ll_lo_0, ll_lo);
         if (ll_borrow && fire)
             $fatal(1, "latmon_stim: a pulse in the cycle after the run's length was loaded");
-        if (!ll_borrow && !started && {ll_hi, ll_lo} != ll_check)
-            $fatal(1, "latmon_stim: ll %0h, expected %0h", {ll_hi, ll_lo}, ll_check);
+        if (!ll_borrow && !started && ll != ll_check)
+            $fatal(1, "latmon_stim: ll %0h, expected %0h", ll, ll_check);
     end
     // synthesis translate_on
 

@@ -57,7 +57,7 @@ REFERENCE = Path(__file__).resolve().parent / "latmon_ref_axil_ram.v"
 RESULTS = Path(__file__).resolve().parent / "resources.json"
 PAGE = ROOT / "docs" / "hw" / "resources.md"
 REFERENCE_PARAMS = {"ADDR_WIDTH": 12}  # 1,024 words of 32 bits, as the issue measured axil_ram
-CORE_FILES = ["latmon_core", "latmon_sync", "latmon_trigger"]
+CORE_FILES = ["latmon_core", "latmon_sync", "latmon_trigger", "latmon_countdown"]
 TARGET_MHZ = 250  # the goal: every configuration at least this on ECP5 speed grade 8
 # How hard nextpnr works for timing, for every configuration and the reference alike: the heap
 # placer's timing weight (10 by default) and the router's timing-driven rip-up, as a vendor

@@ -26,7 +26,8 @@ def main() -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     run_sim(
         toplevel="tb_latmon_core",
-        sources=rtl("latmon_sync", "latmon_trigger", "latmon_core") + tb_hdl("tb_latmon_core"),
+        sources=rtl("latmon_sync", "latmon_trigger", "latmon_countdown", "latmon_core")
+        + tb_hdl("tb_latmon_core"),
         module="demo_latmon_core",
         build="demo-latmon_core",
         parameters={"CNT_WIDTH": 32, "SYNC_STAGES": 2},

@@ -165,7 +165,8 @@ async def random_events(dut) -> None:
 def test_latmon_core(cnt_width: int, sync_stages: int) -> None:
     run_sim(
         toplevel="tb_latmon_core",
-        sources=rtl("latmon_sync", "latmon_trigger", "latmon_core") + tb_hdl("tb_latmon_core"),
+        sources=rtl("latmon_sync", "latmon_trigger", "latmon_countdown", "latmon_core")
+        + tb_hdl("tb_latmon_core"),
         module="test_latmon_core",
         build=build_id("latmon_core", cnt_width, sync_stages),
         parameters={"CNT_WIDTH": cnt_width, "SYNC_STAGES": sync_stages},

@@ -262,7 +262,9 @@ async def interrupt_throughput(dut) -> None:
 def test_latmon_stim(id_width: int) -> None:
     run_sim(
         toplevel="tb_latmon_stim",
-        sources=rtl("latmon_stim", "latmon_sync", "latmon_trigger", "latmon_core")
+        sources=rtl(
+            "latmon_stim", "latmon_countdown", "latmon_sync", "latmon_trigger", "latmon_core"
+        )
         + tb_hdl("tb_latmon_stim"),
         module="test_latmon_stim",
         build=build_id("latmon_stim", id_width),
