@@ -372,7 +372,7 @@ module latmon_stim #(
         .value(wait_m3), .sign(wait_sign), .sign_next(wait_sign_next)
     );
     // (from the cycle after start's; the borrow of the load taken from the second)
-    latmon_countdown #(.LO_WIDTH(16), .HI_WIDTH(17)) ll_inst (
+    latmon_countdown #(.LO_WIDTH(16), .HI_WIDTH(17), .BORROW(1)) ll_inst (
         .clk(clk), .rst(1'b0),
         .load(started), .load_hi({1'b0, total_s[31:16]}), .load_lo(total_s[15:0] - 16'd2),
         .load_lo_0(total_s[15:0] == 16'd2),
