@@ -66,15 +66,24 @@ module latmon_core #(
 
     wire irq_sync, ack_sync;
     wire irq_event, ack_event, irq_level, ack_level;
+    // ack_event inverted, a flip-flop of its own, for the enable of the sample register alone
+    // (the latency and its saturated flag): ack_event then feeds the decisions only and stays
+    // next to them, where the one shared event sat between them and that wide register.
+    wire ack_event_n;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire irq_event_n;  // (no consumer)
+    /* verilator lint_on UNUSEDSIGNAL */
 
     latmon_sync #(.STAGES(SYNC_STAGES)) irq_sync_inst (.clk(clk), .in(irq), .out(irq_sync));
     latmon_sync #(.STAGES(SYNC_STAGES)) ack_sync_inst (.clk(clk), .in(ack), .out(ack_sync));
 
     latmon_trigger irq_trigger_inst (
-        .clk(clk), .mode(irq_mode), .in(irq_sync), .event_out(irq_event), .level(irq_level)
+        .clk(clk), .mode(irq_mode), .in(irq_sync), .event_out(irq_event),
+        .event_out_n(irq_event_n), .level(irq_level)
     );
     latmon_trigger ack_trigger_inst (
-        .clk(clk), .mode(ack_mode), .in(ack_sync), .event_out(ack_event), .level(ack_level)
+        .clk(clk), .mode(ack_mode), .in(ack_sync), .event_out(ack_event),
+        .event_out_n(ack_event_n), .level(ack_level)
     );
 
     reg                 busy_reg = 1'b0;
@@ -231,7 +240,7 @@ module latmon_core #(
     // sample_latency holds the last latency measured until the next one (0 after clear): the IP
     // reads it as LAST when there is no other source of latencies.
     always @(posedge clk) begin
-        if (busy_reg && ack_event) begin
+        if (busy_reg && !ack_event_n) begin  // busy_reg && ack_event
             sample_latency_reg <= count_reg;
             sample_saturated_reg <= full_reg;
         end

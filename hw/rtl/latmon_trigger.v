@@ -9,7 +9,10 @@
 // are not counted as overruns or spurious acknowledgements.
 //
 // event_out is registered: one cycle after the input change reaches `in`. irq and ack both pass
-// through this module, so the delay cancels out of every latency.
+// through this module, so the delay cancels out of every latency. event_out_n is the same event
+// inverted, a flip-flop of its own (inverted so that synthesis cannot merge the two): a consumer
+// feeds a wide clock enable from it and keeps event_out for its decisions, so that the decision
+// flip-flop is not pulled towards the enabled register.
 `timescale 1ns / 1ps
 `default_nettype none
 
@@ -18,6 +21,7 @@ module latmon_trigger (
     input  wire [1:0] mode,
     input  wire       in,
     output reg        event_out = 1'b0,
+    output reg        event_out_n = 1'b1,  // !event_out
     output wire       level
 );
 
@@ -28,10 +32,23 @@ module latmon_trigger (
     wire rising = in & ~prev_reg;
     wire falling = ~in & prev_reg;
 
+    wire event_next = mode[1] ? (in ^ mode[0]) : (mode[0] ? falling : rising);
     always @(posedge clk) begin
         prev_reg <= in;
-        event_out <= mode[1] ? (in ^ mode[0]) : (mode[0] ? falling : rising);
+        event_out <= event_next;
+        event_out_n <= !event_next;
     end
+
+`ifdef FORMAL
+    always @*
+        assert(event_out_n == !event_out);
+`endif
+
+    // synthesis translate_off
+    always @(posedge clk)
+        if (event_out_n == event_out)
+            $fatal(1, "latmon_trigger: event_out_n is not the inverse of event_out");
+    // synthesis translate_on
 
     assign level = mode[1];
 
