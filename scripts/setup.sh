@@ -36,6 +36,7 @@ apt_packages=(
   bc                       # the kernel build's timeconst generator
   cpio                     # lists the Linux SoC's initramfs in its test, a reader independent of ours
   clang-format             # C style check
+  clang-14                 # compiles the Linux SoC's simulator (Verilator's C++): a faster model than GCC's
   ghdl                     # checks the VHDL component declaration of the IP
   git                      # generated-file staleness check, version strings
   prometheus               # the fleet integration test scrapes latprobe's and latctl's exporters with a real Prometheus

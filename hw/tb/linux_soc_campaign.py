@@ -54,14 +54,12 @@ class Task:
 
 
 # Rough CPU seconds of each kind of task, for their order alone: the kernel's source tree
-# extracted, a kernel built at -j1, the simulator's verilation and instrumented build, its
-# training run and final build, a boot, one measurement round (about 80,000 cycles), the traced
-# run.
+# extracted, a kernel built at -j1, the simulator's verilation and build, a boot, one
+# measurement round (about 80,000 cycles), the traced run.
 TASK_CPU_S = {
     "linux-tree": 30.0,
     "kernel": 200.0,
-    "sim-stage1": 30.0,
-    "sim": 90.0,
+    "sim": 30.0,
     "boot": 90.0,
     "round": 0.1,
     "ftrace": 60.0,
@@ -589,24 +587,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ck_models = sorted({c[0] for c in configs}, key=models.index)
     build_jobs = 1 if args.jobs > 1 else 2
     tasks: dict[str, Task] = {}
-    # the simulator's training run boots the PREEMPT_NONE kernel
-    kernels = [*ck_models, *([] if "none" in ck_models or linux_soc.sim_built() else ["none"])]
-    if kernels:  # the tree first, on its own: a second kernel's build would wait for it
+    if ck_models:  # the tree first, on its own: a second kernel's build would wait for it
         tasks["linux-tree"] = Task(linux_soc.linux_tree, (), TASK_CPU_S["linux-tree"])
-    for m in kernels:
+    for m in ck_models:
         tasks[f"kernel-{m}"] = Task(
             lambda m=m: linux_soc.build_kernel(m, jobs=build_jobs),
             ("linux-tree",),
             TASK_CPU_S["kernel"],
         )
-    tasks["sim-stage1"] = Task(
-        lambda: linux_soc.build_sim_instrumented(jobs=build_jobs), (), TASK_CPU_S["sim-stage1"]
-    )
-    tasks["sim"] = Task(
-        lambda: linux_soc.build_sim(jobs=build_jobs),
-        ("sim-stage1", *(["kernel-none"] if "kernel-none" in tasks else [])),
-        TASK_CPU_S["sim"],
-    )
+    tasks["sim"] = Task(lambda: linux_soc.build_sim(jobs=build_jobs), (), TASK_CPU_S["sim"])
     for m in ck_models:
         tasks[f"boot-{m}"] = Task(
             lambda m=m: linux_soc.checkpoint(m, timeout_s=args.timeout),

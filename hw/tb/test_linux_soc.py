@@ -104,6 +104,16 @@ def test_the_campaign_refuses_runs_without_rounds_or_gap(
     assert not any(tmp_path.iterdir())  # nothing written
 
 
+def test_the_simulator_build_says_when_its_compiler_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(linux_soc, "SIM_BUILD", tmp_path)
+    monkeypatch.setattr(linux_soc.shutil, "which", lambda name: None)
+    with pytest.raises(linux_soc.LinuxSocError, match=r"clang\+\+-14 not found: .*make setup"):
+        linux_soc.build_sim()
+    assert [p.name for p in tmp_path.iterdir()] == ["linux-soc.lock"]  # no half-made model
+
+
 FTRACE = """\
 boot messages
 latmon-ftrace-begin
