@@ -46,11 +46,13 @@ PUBLISHED = {
     "HAS_TIMEOUT": 0,
     "HAS_COUNTERS": 0,
     "HAS_SUM": 0,
-    # the read decode in the AR cycle (REG_DECODE = 0); the statistics' comparisons stay
-    # pipelined: straight into their registers (PIPE_COMPARE = 0) the 16-bit comparators miss
-    # 250 MHz on ECP5 (published+direct_compare in docs/hw/resources.md)
-    "REG_DECODE": 0,
+    # the small timing structure: the read decode in the AR cycle (REG_DECODE = 0), the
+    # statistics' comparisons straight into their registers (PIPE_COMPARE = 0)
+    **SMALL_TIMING,
 }
+# published with the statistics' comparisons pipelined (PIPE_COMPARE = 1): the base of the options
+# whose added logic puts the direct comparators under 250 MHz on ECP5 (docs/hw/resources.md).
+PUBLISHED_PIPE = {**PUBLISHED, "PIPE_COMPARE": 1}
 PAPER = {**PAPER_SIZES, **OPTIONS_OFF}
 # The minimal top (latmon_min): its parameters and their defaults.
 MIN_DEFAULTS = {"CNT_WIDTH": 16, "SYNC_STAGES": 0, "TRACE_DEPTH": 512}
@@ -81,27 +83,31 @@ CONFIGS: dict[str, Config] = {
     "published+irq": Config(
         "published + irq_out, IRQ_ENABLE, IRQ_STATUS", {**PUBLISHED, "HAS_IRQ": 1}, base="published"
     ),
-    "published+timeout": Config(
-        "published + TIMEOUT, TIMEOUTS", {**PUBLISHED, "HAS_TIMEOUT": 1}, base="published"
-    ),
-    "published+counters": Config(
-        "published + VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST",
-        {**PUBLISHED, "HAS_COUNTERS": 1},
+    "published+pipe_compare": Config(
+        "published with the statistics' comparisons in a pipeline stage of their own "
+        "(PIPE_COMPARE = 1): larger, the base of the options below",
+        PUBLISHED_PIPE,
         base="published",
     ),
-    "published+sum": Config(
-        "published + SUM_LO, SUM_HI, SUM_COUNT", {**PUBLISHED, "HAS_SUM": 1}, base="published"
+    "published+pipe_compare+timeout": Config(
+        "published+pipe_compare + TIMEOUT, TIMEOUTS",
+        {**PUBLISHED_PIPE, "HAS_TIMEOUT": 1},
+        base="published+pipe_compare",
     ),
-    "published+reg_decode": Config(
-        "published + the read decode in flip-flops (REG_DECODE = 1)",
-        {**PUBLISHED, "REG_DECODE": 1},
-        base="published",
+    "published+pipe_compare+counters": Config(
+        "published+pipe_compare + VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST",
+        {**PUBLISHED_PIPE, "HAS_COUNTERS": 1},
+        base="published+pipe_compare",
     ),
-    "published+direct_compare": Config(
-        "published with the statistics' comparisons straight into their registers "
-        "(PIPE_COMPARE = 0): smaller, slower",
-        {**PUBLISHED, "PIPE_COMPARE": 0},
-        base="published",
+    "published+pipe_compare+sum": Config(
+        "published+pipe_compare + SUM_LO, SUM_HI, SUM_COUNT",
+        {**PUBLISHED_PIPE, "HAS_SUM": 1},
+        base="published+pipe_compare",
+    ),
+    "published+pipe_compare+reg_decode": Config(
+        "published+pipe_compare + the read decode in flip-flops (REG_DECODE = 1)",
+        {**PUBLISHED_PIPE, "REG_DECODE": 1},
+        base="published+pipe_compare",
     ),
     "paper": Config(
         "the published sizes with the whole core register map (interrupts, timeout, counters, "

@@ -156,11 +156,15 @@ module latmon_stats #(
             // ---- one stage: each comparison straight into its register -------------------------
             // Against MIN and MAX as they are: a sample in the next cycle meets the ones this
             // sample wrote, so samples in consecutive cycles need nothing more.
+            // The threshold's comparison is the borrow of a subtraction, as in g_pipe: written
+            // as `>`, Yosys put a multiplexer behind its chain, in front of the alarm (ECP5 below
+            // 250 MHz). MIN's and MAX's stay < and >: as subtractions they cost 9 more LUTs.
             wire take = sample_valid && !reset;
+            wire [CNT_WIDTH:0] threshold_minus_sample = {1'b0, threshold} - {1'b0, sample_latency};
             wire below_min = sample_latency < min;
             wire above_max = sample_latency > max;
             assign violation_pulse = take && threshold != {CNT_WIDTH{1'b0}} &&
-                                     sample_latency > threshold;
+                                     threshold_minus_sample[CNT_WIDTH];
             assign stats_valid = take;
             if (SOURCE_HOLDS != 0) begin : g_last_source
                 // LAST a cycle later than the other results would be: the source's register,

@@ -684,7 +684,7 @@ def markdown(results: dict[str, dict]) -> str:
         b = results[base]
         x, bx = r["xcup"], b["xcup"]
         row = (
-            f"| {name.split('+', 1)[1]} | {base} | {x['lut'] - bx['lut']:+d} | "
+            f"| {name.removeprefix(base + '+')} | {base} | {x['lut'] - bx['lut']:+d} | "
             f"{x['ff'] - bx['ff']:+d} | {x['bram18'] - bx['bram18']:+d} |"
         )
         if pnr:

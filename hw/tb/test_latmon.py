@@ -760,6 +760,8 @@ CONFIGS = {
     # the published configuration: its sizes and register set (no interrupt, timeout, counters,
     # sum, histogram, timestamp mode or stimulus)
     "published": NAMED["published"].params,
+    # the same with the statistics' comparisons pipelined: the base of its larger options
+    "published-pipe": NAMED["published+pipe_compare"].params,
     # the published core: no histogram, timestamp mode or stimulus
     "paper": NAMED["paper"].params,
     # the whole core map with the small timing structure (the read decode in the AR cycle, the
