@@ -156,9 +156,9 @@ module latmon_stats #(
             // ---- one stage: each comparison straight into its register -------------------------
             // Against MIN and MAX as they are: a sample in the next cycle meets the ones this
             // sample wrote, so samples in consecutive cycles need nothing more.
-            // The threshold's comparison is the borrow of a subtraction, as in g_pipe: written
-            // as `>`, Yosys put a multiplexer behind its chain, in front of the alarm (ECP5 below
-            // 250 MHz). MIN's and MAX's stay < and >: as subtractions they cost 9 more LUTs.
+            // The threshold's comparison is the borrow of a subtraction, as in g_pipe: as `>`,
+            // Yosys puts a multiplexer between its chain and the alarm (under 250 MHz on ECP5).
+            // MIN's and MAX's stay < and >: as subtractions they take 9 more LUTs.
             wire take = sample_valid && !reset;
             wire [CNT_WIDTH:0] threshold_minus_sample = {1'b0, threshold} - {1'b0, sample_latency};
             wire below_min = sample_latency < min;
