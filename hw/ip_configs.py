@@ -89,26 +89,19 @@ CONFIGS: dict[str, Config] = {
         PUBLISHED_PIPE,
         base="published",
     ),
-    "published+pipe_compare+timeout": Config(
-        "published+pipe_compare + TIMEOUT, TIMEOUTS",
-        {**PUBLISHED_PIPE, "HAS_TIMEOUT": 1},
-        base="published+pipe_compare",
-    ),
-    "published+pipe_compare+counters": Config(
-        "published+pipe_compare + VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST",
-        {**PUBLISHED_PIPE, "HAS_COUNTERS": 1},
-        base="published+pipe_compare",
-    ),
-    "published+pipe_compare+sum": Config(
-        "published+pipe_compare + SUM_LO, SUM_HI, SUM_COUNT",
-        {**PUBLISHED_PIPE, "HAS_SUM": 1},
-        base="published+pipe_compare",
-    ),
-    "published+pipe_compare+reg_decode": Config(
-        "published+pipe_compare + the read decode in flip-flops (REG_DECODE = 1)",
-        {**PUBLISHED_PIPE, "REG_DECODE": 1},
-        base="published+pipe_compare",
-    ),
+    **{
+        f"published+pipe_compare+{option}": Config(
+            f"published+pipe_compare + {offers}",
+            {**PUBLISHED_PIPE, **params},
+            base="published+pipe_compare",
+        )
+        for option, offers, params in (
+            ("timeout", "TIMEOUT, TIMEOUTS", {"HAS_TIMEOUT": 1}),
+            ("counters", "VIOLATIONS, OVERRUNS, IGNORED, TRACE_LOST", {"HAS_COUNTERS": 1}),
+            ("sum", "SUM_LO, SUM_HI, SUM_COUNT", {"HAS_SUM": 1}),
+            ("reg_decode", "the read decode in flip-flops (REG_DECODE = 1)", {"REG_DECODE": 1}),
+        )
+    },
     "paper": Config(
         "the published sizes with the whole core register map (interrupts, timeout, counters, "
         "sum), no histogram, timestamp or stimulus",
