@@ -31,6 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "hw"))  # doc_block
 sys.path.insert(0, str(ROOT / "hw" / "tb"))
 
 from doc_block import DocBlock  # noqa: E402 (after the path insert)

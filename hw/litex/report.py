@@ -24,6 +24,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "hw"))  # doc_block
 
 from doc_block import DocBlock  # noqa: E402 (after the path insert)
 
