@@ -107,10 +107,12 @@ soc-figures: setup sw-all
 
 # Linux on the virtual SoC (docs/hw/linux-soc.md): kernels, firmware, initramfs, the simulator
 # and each kernel's checkpoint after the boot are built once and cached under build/linux-soc
-# and hw/tb/sim_build.
+# and hw/tb/sim_build. A run of every model writes the figures of docs/hw/linux-soc.md and
+# their results file hw/tb/linux_soc_figures.json; hw/tb/test_linux_soc.py fails when they are
+# stale.
 LINUX_SOC_MODELS ?= none,voluntary,full
 linux-soc: setup
-	$(PY) hw/tb/linux_soc_campaign.py --out $(OUT)/linux-soc --models $(LINUX_SOC_MODELS)
+	$(PY) hw/tb/linux_soc_campaign.py --out $(OUT)/linux-soc --models $(LINUX_SOC_MODELS) --publish
 
 linux-soc-checkpoint: setup
 	$(PY) hw/tb/linux_soc.py --checkpoint-only --preempt none

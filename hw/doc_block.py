@@ -1,7 +1,9 @@
-"""A generated block of docs/boards.md: the text between two markers, written from a results file.
+"""A generated block of a docs page: the text between two markers, written from a results file.
 
-`make litex-sim` (compare.py) and `make bitstream` (report.py) each own one block of the page;
-both write it, or check it against their committed results, the same way.
+`make litex-sim` (hw/litex/compare.py) and `make bitstream` (hw/litex/report.py) each own one
+block of docs/boards.md, `make linux-soc` (hw/tb/linux_soc_figures.py) the figures of
+docs/hw/linux-soc.md; each writes its block, or checks it against its committed results, the
+same way.
 """
 
 from __future__ import annotations

@@ -6,15 +6,17 @@ handler acknowledging (kernel-ack) and a SCHED_FIFO process woken through /dev/u
 acknowledging (user-ack); every sample is compared with the bus and irq record and split into
 stages. The no-op test: runs of the first model, idle, user-space path only, with N no-ops before
 the acknowledging store, compared sample by sample with the run without them.
-Writes out/linux-soc/report.html, results.json and the console logs.
+Writes out/linux-soc/report.html, table.md (linux_soc_figures.py), results.json and the console
+logs; with --publish, a run of the default settings also writes the figures of
+docs/hw/linux-soc.md and their results file (make linux-soc).
 
     python hw/tb/linux_soc_campaign.py --out out/linux-soc [--rounds 1000] [--models none,...]
+        [--publish]
 """
 
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import os
 import re
@@ -29,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linux_soc
+import linux_soc_figures
 from linux_soc_check import check, read_trace
 from linux_soc_ftrace import FtraceError
 from linux_soc_stages import (
@@ -275,217 +278,43 @@ def nop_effect(base: dict[str, object], run: dict[str, object]) -> dict[str, obj
     }
 
 
-def _cells(*xs: object) -> str:
-    return "".join(f"<td>{html.escape(str(x))}</td>" for x in xs)
+def settings_of(args: argparse.Namespace) -> dict[str, object]:
+    """What a run of the campaign measured, as the results file records it."""
+    return {
+        "models": [m for m in args.models.split(",") if m],
+        "loads": [ld for ld in args.loads.split(",") if ld],
+        "rounds": args.rounds,
+        "gap": args.gap,
+        "nops": sorted({0, *(int(n) for n in args.nops.split(",") if n)} if args.nops else []),
+        "nop_rounds": args.nop_rounds,
+        "ftrace_rounds": args.ftrace_rounds,
+    }
 
 
-def _ftrace_rows(ftrace: dict[str, object] | None) -> list[tuple[str, str, str, str, str]]:
-    if not ftrace:
-        return []
-    return [
-        (k, str(v["n"]), f"{v['min']:,}", f"{v['median']:,}", f"{v['max']:,}")
-        for k, v in ftrace["deltas"].items()  # type: ignore[union-attr]
-    ]
-
-
-def write_report(
-    out: Path,
+def publish(
+    settings: dict[str, object],
+    page_run: bool,
+    missing: list[str],
+    bad: list[str],
     results: list[dict[str, object]],
     nop_tests: list[dict[str, object]],
-    ftrace: dict[str, object] | None = None,
+    ftrace: dict[str, object] | None,
 ) -> None:
-    rows, stage_rows = [], []
-    gaps = ", ".join(f"{g:,}" for g in sorted({r["gap"] for r in results if r.get("gap")}))
-    for r in (r for r in results if r["kernel"]):
-        for name, s in r["series"].items():  # type: ignore[union-attr]
-            rows.append(
-                "<tr>"
-                + _cells(
-                    name,
-                    r["model"],
-                    "load" if r["load"] else "idle",
-                    s["n"],
-                    s["mismatches"],
-                    s["irq_taken"],
-                    "" if s["woken"] is None else s["woken"],
-                    s["in_wfi"],
-                    _to_wfi(s),
-                    s["min"],
-                    s["median"],
-                    s["p99"],
-                    s["max"],
-                )
-                + "</tr>"
-            )
-            names = s["stage_names"]  # kernel-ack: the first three columns
-            stage_rows.append(
-                "<tr>"
-                + _cells(name, r["model"], "load" if r["load"] else "idle")
-                + "".join(f"<td>{c}</td>" for c in s["stages_of_median"])
-                + "<td></td>" * (len(STAGES["user-ack"]) - len(names))
-                + f"<td><b>{s['median']}</b></td></tr>"
-            )
-    nop_rows = "".join(
-        "<tr>"
-        + _cells(t["nops"], t["pairs"], t["shift_median"], t["exactly_n"], t["median_shift"])
-        + "</tr>"
-        for t in nop_tests
+    """--publish: the results file and the generated block of the docs, when this run is the
+    page's."""
+    why = (
+        f"failed runs ({', '.join(bad)})"
+        if bad
+        else f"runs missing ({', '.join(missing)})"
+        if missing
+        else "other settings than the page's"
+        if not page_run
+        else ""
     )
-    boots = "".join(
-        "<tr>"
-        + _cells(
-            r["config"],
-            r["kernel_cycle"],
-            r["init_cycle"],
-            r["checkpoint_cycle"],
-            r["boot_wall_s"],
-            r["boot_cpu_s"],
-            r["cycles"],
-            r["wall_s"],
-            r["cpu_s"],
-            r["exit_code"],
-        )
-        + "</tr>"
-        for r in results
-    )
-    ftrace_html = ""
-    if ftrace:
-        ftrace_html = (
-            "<h2>The stages against the kernel's tracepoints</h2>"
-            f"<p>A run of {ftrace['rounds']} interrupts per path "
-            f"({html.escape(str(ftrace['config']))}) "
-            "with ftrace's irq_handler_entry/exit, sched_wakeup and sched_switch on. Their "
-            "clock (the emulated <code>time</code> CSR, printed in microseconds: 100 cycles) is "
-            "aligned with the testbench's cycles by the kernel path's irq_handler_entry events "
-            "alone, each against its window's <code>uio_interrupt</code>: the offset varies by "
-            f"{ftrace['offset_spread_cycles']} cycles over {ftrace['kernel_windows']} of them. "
-            "User-space windows whose three events lie in order in the stages the instruction "
-            "trace gives (entry before <code>uio_interrupt</code>, to within that spread; "
-            "wake-up between <code>try_to_wake_up</code> and <code>__schedule</code>, switch "
-            "between <code>__schedule</code> and <code>__switch_to</code>, to the microsecond): "
-            f"<b>{ftrace['user_in_order']} of "
-            f"{ftrace['user_windows']}</b>. The raise, the trap entry, the return to user and "
-            "the user code have no tracepoint. Event minus mark, cycles:</p>"
-            "<table><tr><th>difference</th><th>n</th><th>min</th><th>median</th><th>max</th></tr>"
-            + "".join("<tr>" + _cells(*r) + "</tr>" for r in _ftrace_rows(ftrace))
-            + "</table>"
-        )
-    user_stages = "".join(f"<th>{html.escape(n)}</th>" for n, _ in STAGES["user-ack"])
-    page = f"""<!doctype html><html><head><meta charset="utf-8">
-<title>latmon: Linux on the virtual SoC</title>
-<style>body{{font-family:sans-serif;margin:2em;max-width:80em}}table{{border-collapse:collapse}}
-td,th{{border:1px solid #999;padding:.25em .6em;text-align:right}}th{{background:#eee}}</style>
-</head><body>
-<h1>Linux on the virtual SoC: irq &rarr; ack, measured by the latmon IP</h1>
-<p>Linux 6.1 (Debian's linux-source-6.1, rv32) on VexRiscv_Linux in Verilator; one clock of
-100&nbsp;MHz for CPU and fabric, so every figure is in cycles of that clock. <b>kernel-ack</b>:
-the kernel's hard-IRQ handler acknowledges (irqgen line 1). <b>user-ack</b>: a SCHED_FIFO
-process woken from <code>poll()</code> on <code>/dev/uioN</code> acknowledges through the
-mapping with liblatmon's UIO HAL (irqgen line 0). <b>load</b>: a SCHED_OTHER CPU hog and the
-traffic master reading RAM. Each line rises {gaps} cycles after <code>/init</code> arms it
-(<b>in wfi</b>: raises that found the CPU waiting in <code>wfi</code>; <b>arming &rarr; wfi</b>:
-the cycles from the arming to that wait). Each sample is compared with the bus and irq record of the
-simulator (mismatches). Quantiles are nearest-rank.</p>
-<h2>Latency (cycles)</h2>
-<table><tr><th>ack from</th><th>preemption</th><th>load</th><th>n</th><th>mismatches</th>
-<th>taken as an interrupt</th><th>woken from poll()</th><th>CPU in wfi at the raise</th>
-<th>arming &rarr; wfi, median / max</th><th>min</th><th>median</th><th>p99</th>
-<th>max</th></tr>
-{"".join(rows)}</table>
-<h2>Stages of the median sample (cycles), from the CPU's retired instructions</h2>
-<p>Each interrupt is split where the marks first retire after the previous one: trap entry
-(raise &rarr; the trap vector <code>handle_exception</code>), irq layer (&rarr; the device's
-handler, <code>latmon_kack_irq</code> or <code>uio_interrupt</code>), handler (&rarr; the
-kernel's store, or <code>try_to_wake_up</code>), wake-up (&rarr; <code>__schedule</code>),
-switch (&rarr; <code>__switch_to</code>), return to user (&rarr; the first user-mode
-instruction), user code (&rarr; the acknowledging store). kernel-ack has the first three. The
-stages of every sample add up to the IP's figure; results.json has the mean and median of each
-stage too.</p>
-<table><tr><th>ack from</th><th>preemption</th><th>load</th>{user_stages}<th>total</th></tr>
-{"".join(stage_rows)}</table>
-{ftrace_html}
-<h2>No-ops before the user-space acknowledge</h2>
-<p>The user-space path alone, idle, with N no-ops before the store, each sample minus the same
-sample without them. The no-ops end at the store, in the same 32-byte I$ line up to N = 7: the
-line is fetched in any case, so they cost their issue cycles alone; more no-ops cost the fetch
-of their lines too.</p>
-<table><tr><th>N</th><th>pairs</th><th>median of the differences</th>
-<th>differences equal to N</th><th>median(N) &minus; median(0)</th></tr>{nop_rows}</table>
-<h2>Runs</h2>
-<table><tr><th>run</th><th>kernel's first instruction</th><th>/init's first instruction</th>
-<th>/init asks for its parameters (checkpoint)</th><th>boot wall (s)</th><th>boot CPU (s)</th>
-<th>end of the run (cycle)</th><th>run wall (s)</th><th>run CPU (s)</th><th>exit</th></tr>
-{boots}</table>
-</body></html>
-"""
-    (out / "report.html").write_text(page)
-
-
-def _to_wfi(s: dict[str, object]) -> str:
-    """Arming -> the CPU's first wait in wfi, median / max (empty when it never waited)."""
-    med, top = s.get("to_wfi_median"), s.get("to_wfi_max")
-    return "" if med is None else f"{med:,} / {top:,}"
-
-
-def write_table(
-    out: Path,
-    results: list[dict[str, object]],
-    nops: list[dict[str, object]],
-    ftrace: dict[str, object] | None = None,
-) -> None:
-    """table.md: the figures as docs/hw/linux-soc.md shows them."""
-    head = [n for n, _ in STAGES["user-ack"]]
-    lines = [
-        "| ack from | preemption | load | n | mismatches | irq taken | woken | in wfi | "
-        "arming → wfi | min | median | p99 | max | " + " | ".join(head) + " |",
-        "|" + "---|" * 3 + "---:|" * (10 + len(head)),
-    ]
-    for r in (r for r in results if r["kernel"]):
-        for name, s in r["series"].items():  # type: ignore[union-attr]
-            st = [f"{c:,}" for c in s["stages_of_median"]]
-            st += [""] * (len(head) - len(st))
-            lines.append(
-                f"| {name} | {r['model']} | {'load' if r['load'] else 'idle'} | {s['n']:,} | "
-                f"{s['mismatches']} | {s['irq_taken']:,} | "
-                f"{'' if s['woken'] is None else format(s['woken'], ',')} | "
-                f"{s['in_wfi']:,} | {_to_wfi(s)} | {s['min']:,} | {s['median']:,} | "
-                f"{s['p99']:,} | {s['max']:,} | " + " | ".join(st) + " |"
-            )
-    if nops:
-        lines += [
-            "",
-            "| no-ops | pairs | median of the differences | differences equal to N | "
-            "median(N) - median(0) |",
-            "|---:|---:|---:|---:|---:|",
-        ]
-        lines += [
-            f"| {t['nops']} | {t['pairs']} | {t['shift_median']} | {t['exactly_n']} | "
-            f"{t['median_shift']} |"
-            for t in nops
-        ]
-    if ftrace:
-        lines += [
-            "",
-            f"Tracepoints ({ftrace['config']}, {ftrace['rounds']} interrupts per path): "
-            f"{ftrace['user_in_order']} of {ftrace['user_windows']} user-space windows in order; "
-            f"clock offset spread {ftrace['offset_spread_cycles']} cycles over "
-            f"{ftrace['kernel_windows']} kernel-path entries.",
-            "",
-            "| event minus mark (cycles) | n | min | median | max |",
-            "|---|---:|---:|---:|---:|",
-        ]
-        lines += [f"| {' | '.join(r)} |" for r in _ftrace_rows(ftrace)]
-    lines += [
-        "",
-        "| run | /init asks (cycle) | boot wall / CPU (s) | run cycles | run wall / CPU (s) |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    lines += [
-        f"| {r['config']} | {r['checkpoint_cycle']:,} | {r['boot_wall_s']} / {r['boot_cpu_s']} | "
-        f"{int(r['cycles']) - int(r['checkpoint_cycle']):,} | {r['wall_s']} / {r['cpu_s']} |"  # type: ignore[call-overload]
-        for r in results
-    ]
-    (out / "table.md").write_text("\n".join(lines) + "\n")
+    if why:
+        print(f"linux-soc: {linux_soc_figures.BLOCK.what} of the docs not written: {why}")
+        return
+    linux_soc_figures.publish(linux_soc_figures.figures(results, nop_tests, ftrace, settings))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -520,6 +349,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="analyse only the runs already in --out (boot.json), simulate nothing: the "
         "configurations without a finished run are left out of the tables (and named)",
     )
+    parser.add_argument(
+        "--publish",
+        action="store_true",
+        help="write the results file and the figures of docs/hw/linux-soc.md when the run is "
+        "the page's (the defaults: every model, idle and load)",
+    )
     args = parser.parse_args(argv)
     models = [m for m in args.models.split(",") if m]
     loads = [ld for ld in args.loads.split(",") if ld]
@@ -547,6 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     configs = [(m, ld == "load", 0, True, args.rounds) for m in models for ld in loads]
     configs += [(models[0], False, n, False, args.nop_rounds) for n in nops]
     ftrace_name = f"{models[0]}-idle-ftrace"
+    missing: list[str] = []
     if args.no_run:
         args.reuse = True
         missing = [
@@ -646,8 +482,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             indent=1,
         )
     )
-    write_report(args.out, results, nop_tests, ftrace)
-    write_table(args.out, results, nop_tests, ftrace)
+    linux_soc_figures.write_outputs(args.out, results, nop_tests, ftrace)
+    settings = settings_of(args)
     bad = [
         str(r["config"])
         for r in results
@@ -675,6 +511,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"linux-soc: {t['nops']} no-ops: {t['exactly_n']} of {t['pairs']} samples moved by "
             f"exactly {t['nops']} cycles; median difference {t['shift_median']}"
         )
+    if args.publish:
+        page_run = settings_of(parser.parse_args(["--out", str(args.out)]))
+        publish(settings, settings == page_run, missing, bad, results, nop_tests, ftrace)
     print(
         f"linux-soc: {len(results)} runs in {time.monotonic() - start:.0f} s (host load average "
         f"{load_start[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end); "

@@ -4,7 +4,8 @@ PREEMPT_NONE kernel, restored from its checkpoint after the boot (make linux-soc
 prerequisite of make test, boots it once), measures 100 interrupts of each path through
 /dev/uioN and the kernel's handler, 0 mismatches against the bus and irq record, every user-space
 raise finding /init asleep in poll(); and 7 no-ops before the user-space store move each sample
-by exactly 7 cycles."""
+by exactly 7 cycles. The generated figures page is what its results file renders, and of the
+kernel this commit builds (the smoke test's boot reaches the page's checkpoint cycle)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linux_soc
-from linux_soc_campaign import Task, run_tasks
+import linux_soc_figures
+from linux_soc_campaign import Task, publish, run_tasks
 from linux_soc_campaign import main as campaign_main
 from linux_soc_check import check, pairs, read_trace
 from linux_soc_ftrace import compare, read_ftrace
@@ -271,6 +273,11 @@ def test_smoke_the_kernel_and_user_paths_from_the_checkpoint(tmp_path: Path) -> 
     assert {p.privilege for p in kernel.pairs} == {1}  # from the kernel's handler
     ev = read_trace(boot.trace)
     assert ev.kernel is not None and ev.user is not None and ev.checkpoint is not None
+    assert ev.checkpoint == linux_soc_figures.published_checkpoint("none"), (
+        f"this commit's kernel asks for its parameters at cycle {ev.checkpoint}, the one of "
+        f"{linux_soc_figures.BLOCK.page.name}'s figures at another: they are stale "
+        "(make linux-soc)"
+    )
     ws = windows(boot.trace)
     assert len(ws) == 200
     assert all(took_interrupt(w, path_of(w.line)) for w in ws)
@@ -342,3 +349,44 @@ def test_the_firmware_answers_every_counter_read_into_every_register(tmp_path: P
         for c, n, _ in (ln.split()[2:] for ln in sim.stdout.splitlines() if " mtraps " in ln)
     }
     assert mtraps[2] == 130, sim.stdout
+
+
+def test_the_figures_page_is_what_its_results_file_renders() -> None:
+    assert linux_soc_figures.main(["--check-page"]) == 0
+
+
+def test_the_campaign_publishes_only_a_complete_run_of_the_pages_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import dataclasses
+    import json
+
+    block = linux_soc_figures.BLOCK
+    published = json.loads(block.results.read_text())
+    page = tmp_path / "page.md"
+    page.write_text(f"# the page\n\n{block.begin}\n{block.end}\n\nafter the figures\n")
+    monkeypatch.setattr(
+        linux_soc_figures,
+        "BLOCK",
+        dataclasses.replace(block, page=page, results=tmp_path / "figures.json", root=tmp_path),
+    )
+    runs, nop_tests, ftrace = published["runs"], published["nop_tests"], published["ftrace"]
+    settings = published["settings"]
+    for page_run, missing, bad, why in (
+        (False, [], [], "other settings than the page's"),
+        (True, ["full-load"], [], "runs missing (full-load)"),
+        (True, [], ["none-idle"], "failed runs (none-idle)"),
+    ):
+        publish(settings, page_run, missing, bad, runs, nop_tests, ftrace)
+        assert why in capsys.readouterr().out
+        assert not (tmp_path / "figures.json").exists()
+    # the host's times are left out of the results file: a run's record is the simulation's
+    timed = [{**r, "wall_s": 1.0, "cpu_s": 2.0, "samples": {"user-ack": [1]}} for r in runs]
+    publish(settings, True, [], [], timed, nop_tests, {**ftrace, "wall_s": 3.0})
+    assert json.loads((tmp_path / "figures.json").read_text()) == published
+    assert linux_soc_figures.main(["--check-page"]) == 0
+    text = page.read_text()
+    assert text.startswith("# the page\n") and text.endswith("after the figures\n")
+    assert "| kernel-ack | none | idle | 1,000 | 0 |" in text
+    page.write_text(text.replace("| 1,000 | 0 |", "| 1,000 | 1 |", 1))
+    assert linux_soc_figures.main(["--check-page"]) == 1
