@@ -4,11 +4,14 @@ PREEMPT_NONE kernel, restored from its checkpoint after the boot (make linux-soc
 prerequisite of make test, boots it once), measures 100 interrupts of each path through
 /dev/uioN and the kernel's handler, 0 mismatches against the bus and irq record, every user-space
 raise finding /init asleep in poll(); and 7 no-ops before the user-space store move each sample
-by exactly 7 cycles. The generated figures page is what its results file renders, and of the
-kernel this commit builds (the smoke test's boot reaches the page's checkpoint cycle)."""
+by exactly 7 cycles. The generated figures of docs/hw/linux-soc.md are what their results file
+renders, and of the kernel this commit builds (the smoke test's boot reaches their checkpoint
+cycle)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import statistics
 import subprocess
 import sys
@@ -351,16 +354,13 @@ def test_the_firmware_answers_every_counter_read_into_every_register(tmp_path: P
     assert mtraps[2] == 130, sim.stdout
 
 
-def test_the_figures_page_is_what_its_results_file_renders() -> None:
+def test_the_docs_figures_are_what_their_results_file_renders() -> None:
     assert linux_soc_figures.main(["--check-page"]) == 0
 
 
 def test_the_campaign_publishes_only_a_complete_run_of_the_pages_settings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import dataclasses
-    import json
-
     block = linux_soc_figures.BLOCK
     published = json.loads(block.results.read_text())
     page = tmp_path / "page.md"
