@@ -294,14 +294,25 @@ def nop_effect(base: dict[str, object], run: dict[str, object]) -> dict[str, obj
     }
 
 
+def _lists(args: argparse.Namespace) -> tuple[list[str], list[str], list[int]]:
+    """The models, the loads and the no-op counts (0 first when there is a no-op test)."""
+    nops = [int(n) for n in args.nops.split(",") if n]
+    return (
+        [m for m in args.models.split(",") if m],
+        [ld for ld in args.loads.split(",") if ld],
+        [0, *nops] if nops and 0 not in nops else nops,
+    )
+
+
 def settings_of(args: argparse.Namespace) -> dict[str, object]:
     """What a run of the campaign measured, as the results file records it."""
+    models, loads, nops = _lists(args)
     return {
-        "models": [m for m in args.models.split(",") if m],
-        "loads": [ld for ld in args.loads.split(",") if ld],
+        "models": models,
+        "loads": loads,
         "rounds": args.rounds,
         "gap": args.gap,
-        "nops": sorted({0, *(int(n) for n in args.nops.split(",") if n)} if args.nops else []),
+        "nops": nops,
         "nop_rounds": args.nop_rounds,
         "ftrace_rounds": args.ftrace_rounds,
     }
@@ -372,9 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "the page's (the defaults: every model, idle and load)",
     )
     args = parser.parse_args(argv)
-    models = [m for m in args.models.split(",") if m]
-    loads = [ld for ld in args.loads.split(",") if ld]
-    nops = [int(n) for n in args.nops.split(",") if n]
+    models, loads, nops = _lists(args)
     if not models or any(m not in linux_soc.PREEMPT for m in models):
         print(f"linux-soc: --models: a list of {', '.join(linux_soc.PREEMPT)}", file=sys.stderr)
         return 2
@@ -390,8 +399,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if v < low:
             print(f"linux-soc: {opt} {v}: at least {low}", file=sys.stderr)
             return 2
-    if nops and 0 not in nops:
-        nops = [0, *nops]
     args.out.mkdir(parents=True, exist_ok=True)
     start = time.monotonic()
     load_start = os.getloadavg()
