@@ -35,6 +35,7 @@ import linux_soc_figures
 from linux_soc_check import check, read_trace
 from linux_soc_ftrace import FtraceError
 from linux_soc_stages import (
+    MASKED_TRAP_ENTRY,
     STAGES,
     StageError,
     decompose,
@@ -197,8 +198,12 @@ def run_config(
     asleep: dict[str, int] = dict.fromkeys(STAGES, 0)
     waiting: dict[str, int] = dict.fromkeys(STAGES, 0)
     to_wfi: dict[str, list[int]] = {p: [] for p in STAGES}
-    for w in windows(boot.trace):
+    armings: dict[str, list[int]] = {p: [] for p in STAGES}
+    ws = windows(boot.trace)
+    for w in ws:
         split[path_of(w.line)].append(decompose(w, path_of(w.line)))
+        if w.armed >= 0:
+            armings[path_of(w.line)].append(w.armed)
         taken[path_of(w.line)] += took_interrupt(w, path_of(w.line))
         asleep[path_of(w.line)] += path_of(w.line) == "user-ack" and woken(w)
         waiting[path_of(w.line)] += w.waiting
@@ -214,6 +219,8 @@ def run_config(
         if len(stages) != len(v) or any(sum(x) != t for x, t in zip(stages, v, strict=False)):
             raise linux_soc.LinuxSocError(f"{name}/{s.name}: the stages do not add up to the IP's")
         med = sorted(range(len(v)), key=lambda i: v[i])[(len(v) - 1) // 2] if v else None
+        longest = max(range(len(v)), key=lambda i: v[i]) if v else None
+        rounds = [b - a for a, b in zip(armings[s.name], armings[s.name][1:], strict=False)]
         samples[s.name] = list(v)
         series[s.name] = {
             "n": len(v),
@@ -231,6 +238,12 @@ def run_config(
             "median": rank(v, 0.5) if v else None,
             "p99": rank(v, 0.99) if v else None,
             "max": max(v) if v else None,
+            # samples whose raise found interrupts masked (a trap entry of thousands of cycles),
+            # and the trap entry of the longest sample
+            "masked": sum(1 for x in stages if x[0] > MASKED_TRAP_ENTRY),
+            "longest_trap_entry": stages[longest][0] if longest is not None else None,
+            # a measurement round: from one arming of the line to the next (median)
+            "round_median": rank(rounds, 0.5) if rounds else None,
             "privileges": sorted({p.privilege for p in s.pairs}),
             "stage_names": [n for n, _ in STAGES[s.name]],
             "stages_mean": [
@@ -246,6 +259,11 @@ def run_config(
         }
     result["series"] = series
     result["samples"] = samples
+    # between the two paths /init writes the kernel path's samples to the console: from the
+    # kernel path's last acknowledge to the user-space path's first arming
+    kack = [w for w in ws if path_of(w.line) == "kernel-ack" and w.ack_cycle >= 0]
+    uack = [w for w in ws if path_of(w.line) == "user-ack" and w.armed >= 0]
+    result["log_cycles"] = uack[0].armed - kack[-1].ack_cycle if kack and uack else None
     return result
 
 
@@ -269,6 +287,7 @@ def ftrace_run(out: Path, model: str, rounds: int, gap: int, timeout_s: float, r
         rounds=rounds,
         mismatches=report.mismatches,
         checked=report.checked,
+        cycles=boot.cycles,
         wall_s=round(boot.wall_s, 1),
         cpu_s=round(boot.cpu_s, 1),
     )

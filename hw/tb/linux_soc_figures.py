@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from linux_soc_stages import STAGES
+from linux_soc_stages import MASKED_TRAP_ENTRY, STAGES
 
 from latmon.report.assets import CSS
 from latmon.tables import Cell, Column, Table, render
@@ -141,6 +141,37 @@ def stage_table(runs: Sequence[Run]) -> Table:
     return t
 
 
+def rounds_table(runs: Sequence[Run]) -> Table:
+    """Each series' rounds and its samples that found interrupts masked at the raise."""
+    t = Table(
+        [
+            Column("path", "ack from", "l"),
+            Column("model", "preemption", "l"),
+            Column("load", "load", "l"),
+            Column("round", "a round, median", title="from an arming of the line to the next"),
+            Column("masked", f"trap entry over {MASKED_TRAP_ENTRY:,}"),
+            Column("max", "longest sample"),
+            Column("trap", "its trap entry"),
+        ]
+    )
+    for r in runs:
+        if not r["kernel"]:
+            continue
+        for name, s in r["series"].items():
+            t.add(
+                {
+                    "path": name,
+                    "model": r["model"],
+                    "load": _load(r),
+                    "round": s["round_median"],
+                    "masked": s["masked"],
+                    "max": s["max"],
+                    "trap": s["longest_trap_entry"],
+                }
+            )
+    return t
+
+
 def ftrace_table(ftrace: Run) -> Table:
     t = Table(
         [
@@ -190,6 +221,7 @@ def run_table(runs: Sequence[Run], host_times: bool) -> Table:
         Column("checkpoint", "/init asks for its parameters (checkpoint)"),
         Column("end", "end of the run (cycle)"),
         Column("cycles", "run cycles (from the checkpoint)"),
+        Column("log", "the kernel path's log (cycles)"),
         Column("exit", "exit"),
     ]
     if host_times:
@@ -204,6 +236,7 @@ def run_table(runs: Sequence[Run], host_times: bool) -> Table:
             "checkpoint": r["checkpoint_cycle"],
             "end": r["cycles"],
             "cycles": int(r["cycles"]) - int(r["checkpoint_cycle"]),
+            "log": r.get("log_cycles"),
             "exit": r["exit_code"],
         }
         if host_times:
@@ -268,6 +301,51 @@ NOPS_TEXT = (
 )
 
 
+ROUNDS_TEXT = (
+    "A round runs from `/init`'s arming of the line to its next arming: the gap, the "
+    "interrupt's path, the end of `/init`'s wait and the start of the next round. A raise that "
+    "finds interrupts masked (the kernel has them off: in the timer tick, on the way to the idle "
+    "task) waits until they are on again, so its trap entry takes thousands of cycles instead "
+    f"of the tens of the stage table: the samples with a trap entry over {MASKED_TRAP_ENTRY:,} "
+    "cycles, and the longest sample with its trap entry. Which raises find interrupts masked "
+    "depends on where they fall against the timer tick and the other periodic work, and so on "
+    "the gap: the p99 of a path is sensitive to it, the medians are not."
+)
+
+
+def _mcycles(n: int) -> str:
+    return f"{n / 1e6:,.1f} M"
+
+
+def runs_text(runs: Sequence[Run], ftrace: Run | None) -> str:
+    """What the campaign simulated, in cycles: each kind of run and the boots."""
+    checkpoints = {r["model"]: int(r["checkpoint_cycle"]) for r in runs if r["checkpoint_cycle"]}
+    own = {r["config"]: int(r["cycles"]) - int(r["checkpoint_cycle"]) for r in runs}
+    measured = [own[r["config"]] for r in runs if r["kernel"]]
+    nops = [own[r["config"]] for r in runs if not r["kernel"]]
+    parts = []
+    if measured:
+        parts.append(
+            f"the {len(measured)} measurement runs {_mcycles(min(measured))}–"
+            f"{_mcycles(max(measured))} cycles each ({_mcycles(sum(measured))} together)"
+        )
+    if nops:
+        parts.append(f"the no-op runs {', '.join(_mcycles(n) for n in nops)}")
+    total = sum(own.values()) + sum(checkpoints.values())
+    if ftrace and ftrace.get("cycles") and ftrace["model"] in checkpoints:
+        traced = int(ftrace["cycles"]) - checkpoints[ftrace["model"]]
+        parts.append(f"the traced run {_mcycles(traced)}")
+        total += traced
+    boots = ", ".join(f"{m} {_mcycles(c)}" for m, c in checkpoints.items())
+    return (
+        f"From the checkpoint on, {'; '.join(parts)}; the boots to the checkpoints {boots} "
+        f"({_mcycles(sum(checkpoints.values()))}): {_mcycles(total)} cycles simulated in all. "
+        "Between its two paths a run's `/init` writes the kernel path's samples to the console "
+        "(the kernel path's log: from its last acknowledge to the user-space path's first "
+        "arming)."
+    )
+
+
 def sections(
     runs: Sequence[Run], nop_tests: Sequence[Run], ftrace: Run | None, host_times: bool
 ) -> list[tuple[str, str, Table]]:
@@ -280,6 +358,9 @@ def sections(
             stage_table(runs),
         ),
     ]
+    out.append(
+        ("Rounds, and the raises that found interrupts masked", ROUNDS_TEXT, rounds_table(runs))
+    )
     if ftrace:
         out.append(
             (
@@ -290,7 +371,7 @@ def sections(
         )
     if nop_tests:
         out.append(("No-ops before the user-space acknowledge", NOPS_TEXT, nop_table(nop_tests)))
-    out.append(("Runs", "", run_table(runs, host_times)))
+    out.append(("Runs", runs_text(runs, ftrace), run_table(runs, host_times)))
     return out
 
 

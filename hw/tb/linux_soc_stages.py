@@ -61,6 +61,11 @@ def write_syms(system_map: Path, out: Path) -> list[str]:
     return [m for m in MARKS if m not in addr]
 
 
+#: A trap entry (raise -> trap vector) longer than this found interrupts masked at the raise:
+#: with them enabled it takes tens of cycles here, masked it waits for the kernel to enable them.
+MASKED_TRAP_ENTRY = 1000
+
+
 @dataclass
 class Window:
     line: int
