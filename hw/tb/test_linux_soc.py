@@ -1,12 +1,12 @@
-"""The Linux SoC (docs/hw/linux-soc.md): its parts build (firmware, /init, initramfs, device
-tree), the cross-check and the stage split are right on known traces, and the smoke test: the
-PREEMPT_NONE kernel, restored from its checkpoint after the boot (make linux-soc-checkpoint, a
-prerequisite of make test, boots it once), measures 100 interrupts of each path through
-/dev/uioN and the kernel's handler, 0 mismatches against the bus and irq record, every user-space
-raise finding /init asleep in poll(); and 7 no-ops before the user-space store move each sample
-by exactly 7 cycles. The generated figures of docs/hw/linux-soc.md are what their results file
-renders, and of this commit: the smoke test's boot reaches their checkpoint cycle, and the
-campaign's no-op runs, run again, give their records."""
+"""The Linux SoC (docs/hw/linux-soc.md): its parts build (firmware, /init, initramfs, device tree),
+the cross-check and the stage split are right on known traces, and the smoke test: the PREEMPT_NONE
+kernel, restored from its checkpoint after the boot (make linux-soc-checkpoint, a prerequisite of
+make test, boots it once), measures 100 interrupts of each path through /dev/uioN and the kernel's
+handler, 0 mismatches against the bus and irq record, every user-space raise finding /init asleep in
+poll(); and 7 no-ops before the user-space store move the samples by 7 cycles (the median of the
+differences, and the difference of the medians). The generated figures of docs/hw/linux-soc.md are
+what their results file renders, and of this commit: the smoke test's boot reaches their checkpoint
+cycle, and the campaign's no-op runs, run again, give their records."""
 
 from __future__ import annotations
 
@@ -293,24 +293,26 @@ def test_smoke_the_kernel_and_user_paths_from_the_checkpoint(tmp_path: Path) -> 
 
 
 @pytest.mark.sim
-def test_seven_nops_move_each_user_sample_by_seven_cycles_as_the_page_says(
+def test_seven_nops_move_the_user_samples_by_seven_cycles_as_the_page_says(
     tmp_path: Path,
 ) -> None:
     """The campaign's no-op runs, with the settings of the page's figures and the campaign's own
-    code: the no-ops move each user-space sample by their cycles, and each run's record (its
-    cycles, its samples' figures, the no-op test) is the one the page shows. A change after the
-    boot that moves a cycle (the RTL, the kernel's paths, /init) fails here until `make
-    linux-soc` publishes the figures again; the smoke test's checkpoint check covers the boot."""
+    code: N no-ops move the user-space samples by N cycles (the median of the differences, and
+    the difference of the medians), and each run's record (its cycles, its samples' figures, the
+    no-op test with the count of samples moved by exactly N) is the one the page shows. A change
+    after the boot that moves a cycle (the RTL, the kernel's paths, /init) fails here until
+    `make linux-soc` publishes the figures again; the smoke test's checkpoint check covers the
+    boot."""
     published = json.loads(linux_soc_figures.BLOCK.results.read_text())
     settings = published["settings"]
     runs = [
         run_config(
             tmp_path,
-            settings["models"][0],
-            False,
-            settings["nop_rounds"],
-            n,
-            settings["gap"],
+            model=settings["models"][0],
+            load=False,
+            rounds=settings["nop_rounds"],
+            nops=n,
+            gap=settings["gap"],
             timeout_s=900,
             kernel=False,
         )
