@@ -220,7 +220,7 @@ def run_config(
             raise linux_soc.LinuxSocError(f"{name}/{s.name}: the stages do not add up to the IP's")
         med = sorted(range(len(v)), key=lambda i: v[i])[(len(v) - 1) // 2] if v else None
         longest = max(range(len(v)), key=lambda i: v[i]) if v else None
-        rounds = [b - a for a, b in zip(armings[s.name], armings[s.name][1:], strict=False)]
+        round_cycles = [b - a for a, b in zip(armings[s.name], armings[s.name][1:], strict=False)]
         samples[s.name] = list(v)
         series[s.name] = {
             "n": len(v),
@@ -243,7 +243,7 @@ def run_config(
             "masked": sum(1 for x in stages if x[0] > MASKED_TRAP_ENTRY),
             "longest_trap_entry": stages[longest][0] if longest is not None else None,
             # a measurement round: from one arming of the line to the next (median)
-            "round_median": rank(rounds, 0.5) if rounds else None,
+            "round_median": rank(round_cycles, 0.5) if round_cycles else None,
             "privileges": sorted({p.privilege for p in s.pairs}),
             "stage_names": [n for n, _ in STAGES[s.name]],
             "stages_mean": [
