@@ -20,7 +20,7 @@ import argparse
 import html
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,12 +75,27 @@ def _load(r: Run) -> str:
     return "load" if r["load"] else "idle"
 
 
+def _series_columns() -> list[Column]:
+    """The first columns of a table with a row per series: path, preemption model, load."""
+    return [
+        Column("path", "ack from", "l"),
+        Column("model", "preemption", "l"),
+        Column("load", "load", "l"),
+    ]
+
+
+def _series(runs: Sequence[Run]) -> Iterator[tuple[dict[str, object], Run]]:
+    """Each series of the measurement runs (not the no-op runs): its row's first cells, and it."""
+    for r in runs:
+        if r["kernel"]:
+            for name, s in r["series"].items():
+                yield {"path": name, "model": r["model"], "load": _load(r)}, s
+
+
 def latency_table(runs: Sequence[Run]) -> Table:
     t = Table(
         [
-            Column("path", "ack from", "l"),
-            Column("model", "preemption", "l"),
-            Column("load", "load", "l"),
+            *_series_columns(),
             Column("n", "n"),
             Column("mismatches", "mismatches", title="samples unlike the bus and irq record"),
             Column("taken", "taken as an interrupt"),
@@ -93,28 +108,22 @@ def latency_table(runs: Sequence[Run]) -> Table:
             Column("max", "max"),
         ]
     )
-    for r in runs:
-        if not r["kernel"]:
-            continue
-        for name, s in r["series"].items():
-            row: dict[str, object] = {
-                "path": name,
-                "model": r["model"],
-                "load": _load(r),
-                "n": s["n"],
-                "mismatches": s["mismatches"],
-                "taken": s["irq_taken"],
-                "in_wfi": s["in_wfi"],
-                "min": s["min"],
-                "median": s["median"],
-                "p99": s["p99"],
-                "max": s["max"],
-            }
-            if s["woken"] is not None:
-                row["woken"] = s["woken"]
-            if s["to_wfi_median"] is not None:
-                row["to_wfi"] = Cell.made_of("{0} / {1}", s["to_wfi_median"], s["to_wfi_max"])
-            t.add(row)
+    for row, s in _series(runs):
+        row.update(
+            n=s["n"],
+            mismatches=s["mismatches"],
+            taken=s["irq_taken"],
+            in_wfi=s["in_wfi"],
+            min=s["min"],
+            median=s["median"],
+            p99=s["p99"],
+            max=s["max"],
+        )
+        if s["woken"] is not None:
+            row["woken"] = s["woken"]
+        if s["to_wfi_median"] is not None:
+            row["to_wfi"] = Cell.made_of("{0} / {1}", s["to_wfi_median"], s["to_wfi_max"])
+        t.add(row)
     return t
 
 
@@ -123,21 +132,15 @@ def stage_table(runs: Sequence[Run]) -> Table:
     names = [n for n, _ in STAGES["user-ack"]]
     t = Table(
         [
-            Column("path", "ack from", "l"),
-            Column("model", "preemption", "l"),
-            Column("load", "load", "l"),
+            *_series_columns(),
             *(Column(f"stage{i}", n) for i, n in enumerate(names)),
             Column("total", "total"),
         ]
     )
-    for r in runs:
-        if not r["kernel"]:
-            continue
-        for name, s in r["series"].items():
-            row: dict[str, object] = {"path": name, "model": r["model"], "load": _load(r)}
-            row.update({f"stage{i}": c for i, c in enumerate(s["stages_of_median"])})
-            row["total"] = s["median"]
-            t.add(row)
+    for row, s in _series(runs):
+        row.update({f"stage{i}": c for i, c in enumerate(s["stages_of_median"])})
+        row["total"] = s["median"]
+        t.add(row)
     return t
 
 
@@ -145,30 +148,21 @@ def rounds_table(runs: Sequence[Run]) -> Table:
     """Each series' rounds and its samples that found interrupts masked at the raise."""
     t = Table(
         [
-            Column("path", "ack from", "l"),
-            Column("model", "preemption", "l"),
-            Column("load", "load", "l"),
+            *_series_columns(),
             Column("round", "a round, median", title="from an arming of the line to the next"),
             Column("masked", f"trap entry over {MASKED_TRAP_ENTRY:,}"),
             Column("max", "longest sample"),
             Column("trap", "its trap entry"),
         ]
     )
-    for r in runs:
-        if not r["kernel"]:
-            continue
-        for name, s in r["series"].items():
-            t.add(
-                {
-                    "path": name,
-                    "model": r["model"],
-                    "load": _load(r),
-                    "round": s["round_median"],
-                    "masked": s["masked"],
-                    "max": s["max"],
-                    "trap": s["longest_trap_entry"],
-                }
-            )
+    for row, s in _series(runs):
+        row.update(
+            round=s["round_median"],
+            masked=s["masked"],
+            max=s["max"],
+            trap=s["longest_trap_entry"],
+        )
+        t.add(row)
     return t
 
 
