@@ -31,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -98,6 +99,36 @@ def _digest(paths: Sequence[Path], *extra: object) -> str:
     return h.hexdigest()[:12]
 
 
+# The CPU seconds of the programs each thread ran and waited for (wait4: a program's own and its
+# children's, as /usr/bin/time counts them): a campaign task's cost, whatever runs beside it.
+_children_cpu = threading.local()
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout_s: float) -> tuple[int, bool]:
+    """Wait for proc, killing it after timeout_s of wall time; (exit code, expired). Counts its
+    CPU time for thread_cpu_s."""
+    expired = threading.Event()
+
+    def kill() -> None:
+        expired.set()
+        proc.kill()
+
+    timer = threading.Timer(timeout_s, kill)
+    timer.start()
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    _children_cpu.s = getattr(_children_cpu, "s", 0.0) + usage.ru_utime + usage.ru_stime
+    return proc.returncode, expired.is_set()
+
+
+def thread_cpu_s() -> float:
+    """CPU seconds of this thread and of the programs it ran through _run and _simulate."""
+    return time.thread_time() + getattr(_children_cpu, "s", 0.0)
+
+
 def _run(
     cmd: Sequence[str],
     what: str,
@@ -107,18 +138,17 @@ def _run(
     env: dict[str, str] | None = None,
     log: Path | None = None,
 ) -> None:
-    try:
-        proc = subprocess.run(
-            cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise LinuxSocError(f"{what}: no result after {timeout:.0f} s (time limit)") from exc
+    with tempfile.TemporaryFile() as output:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT)
+        code, expired = _wait(proc, timeout)
+        output.seek(0)
+        text = output.read().decode(errors="replace")
+    if expired:
+        raise LinuxSocError(f"{what}: no result after {timeout:.0f} s (time limit)")
     if log is not None:
-        log.write_text(proc.stdout + proc.stderr)
-    if proc.returncode != 0:
-        raise LinuxSocError(
-            f"{what} failed (exit {proc.returncode}):\n" + (proc.stdout + proc.stderr)[-3000:]
-        )
+        log.write_text(text)
+    if code != 0:
+        raise LinuxSocError(f"{what} failed (exit {code}):\n" + text[-3000:])
 
 
 def _need(tool: str) -> str:
@@ -559,30 +589,19 @@ def _simulate(cmd: Sequence[str], timeout_s: float, what: str, log: Path) -> tup
     side by side in threads of one process (the campaign's --jobs) must not count each other's,
     as RUSAGE_CHILDREN would."""
     start = time.monotonic()
-    expired = threading.Event()
+    cpu = getattr(_children_cpu, "s", 0.0)
     with open(log, "w") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-
-        def kill() -> None:
-            expired.set()
-            proc.kill()
-
-        timer = threading.Timer(timeout_s, kill)
-        timer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        code, expired = _wait(proc, timeout_s)
     wall = time.monotonic() - start
-    if expired.is_set():
+    if expired:
         raise LinuxSocError(
             f"{what} did not finish within {timeout_s:.0f} s of wall time (time limit); "
             f"see {log.parent}"
         )
-    if proc.returncode != 0:
-        raise LinuxSocError(f"{what}: the simulator failed (exit {proc.returncode}); see {log}")
-    return wall, usage.ru_utime + usage.ru_stime
+    if code != 0:
+        raise LinuxSocError(f"{what}: the simulator failed (exit {code}); see {log}")
+    return wall, _children_cpu.s - cpu
 
 
 def _images(out: Path, preempt: str) -> tuple[Path, Path, Path]:

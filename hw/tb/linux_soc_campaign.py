@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -70,12 +71,22 @@ TASK_CPU_S = {
 }
 
 
-def run_tasks(tasks: dict[str, Task], jobs: int) -> dict[str, object]:
+def run_tasks(
+    tasks: dict[str, Task], jobs: int, times: dict[str, tuple[float, float]] | None = None
+) -> dict[str, object]:
     """Run the tasks, `jobs` at a time, each as soon as the ones it needs are done; of those ready,
     the one with the longest chain of work after it first (list scheduling on the critical
-    path). Returns each task's result; the first exception stops starting new tasks and is
-    raised once the running ones end."""
+    path). Returns each task's result, and puts each finished task's wall and CPU seconds
+    (linux_soc.thread_cpu_s: its thread's and its programs') in `times`; the first exception
+    stops starting new tasks and is raised once the running ones end."""
     chain: dict[str, float] = {}
+
+    def timed(name: str) -> object:
+        wall, cpu = time.monotonic(), linux_soc.thread_cpu_s()
+        result = tasks[name].call()
+        if times is not None:
+            times[name] = (time.monotonic() - wall, linux_soc.thread_cpu_s() - cpu)
+        return result
 
     def tail(name: str) -> float:
         if name not in chain:
@@ -99,7 +110,7 @@ def run_tasks(tasks: dict[str, Task], jobs: int) -> dict[str, object]:
                     if len(running) >= jobs:
                         break
                     del pending[name]
-                    running[pool.submit(tasks[name].call)] = name
+                    running[pool.submit(timed, name)] = name
             if not running:
                 raise ValueError(f"tasks that cannot start: {', '.join(pending)}")
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -115,6 +126,51 @@ def run_tasks(tasks: dict[str, Task], jobs: int) -> dict[str, object]:
     if error is not None:
         raise error
     return results
+
+
+# The parts of a campaign's time, by the names of its tasks (main): (prefix, what they are).
+TASK_PARTS = (
+    ("linux-tree", "the kernel's source tree, extracted"),
+    ("kernel-", "the kernels (make -j1 each)"),
+    ("sim", "the simulator's verilation and build"),
+    ("boot-", "the boots to the checkpoints"),
+    ("ftrace", "the traced run"),
+    ("run-", "the measurement and no-op runs"),
+)
+
+
+def time_parts(
+    times: dict[str, tuple[float, float]], total_cpu_s: float
+) -> list[dict[str, object]]:
+    """The tasks' wall and CPU seconds summed by part (TASK_PARTS), and what the campaign spent
+    outside them (the firmware, /init and the initramfs, the analysis, the report): the rest of
+    its CPU time."""
+    parts = []
+    for prefix, what in TASK_PARTS:
+        names = [n for n in times if n.startswith(prefix)]
+        if names:
+            parts.append(
+                {
+                    "part": what,
+                    "tasks": len(names),
+                    "wall_s": round(sum(times[n][0] for n in names), 1),
+                    "cpu_s": round(sum(times[n][1] for n in names), 1),
+                }
+            )
+    rest = total_cpu_s - sum(t[1] for t in times.values())
+    parts.append(
+        {"part": "the rest of the campaign", "tasks": None, "wall_s": None, "cpu_s": round(rest, 1)}
+    )
+    return parts
+
+
+def _cpu_so_far() -> float:
+    """CPU seconds of this process and of the programs it has waited for."""
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def rank(values: Sequence[int], q: float) -> int:
@@ -419,7 +475,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"linux-soc: {opt} {v}: at least {low}", file=sys.stderr)
             return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    start = time.monotonic()
+    start, cpu_start = time.monotonic(), _cpu_so_far()
     load_start = os.getloadavg()
     configs = [(m, ld == "load", 0, True, args.rounds) for m in models for ld in loads]
     configs += [(models[0], False, n, False, args.nop_rounds) for n in nops]
@@ -501,7 +557,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         linux_soc.build_firmware()
         linux_soc.build_initramfs(linux_soc.build_init())
-        done = run_tasks(tasks, max(1, args.jobs))
+        times: dict[str, tuple[float, float]] = {}
+        done = run_tasks(tasks, max(1, args.jobs), times)
         results = [done[f"run-{config_name(*c[:4])}"] for c in configs]
         ftrace = done.get("ftrace")
     except (linux_soc.LinuxSocError, StageError, FtraceError) as exc:
@@ -511,20 +568,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     nop_tests = [
         nop_effect(base, r) for r in results if base is not None and not r["kernel"] and r["nops"]
     ]
+    wall_s, cpu_s = round(time.monotonic() - start, 1), round(_cpu_so_far() - cpu_start, 1)
+    parts = time_parts(times, cpu_s)
     (args.out / "results.json").write_text(
         json.dumps(
             {
                 "runs": results,
                 "nop_tests": nop_tests,
                 "ftrace": ftrace,
-                "wall_s": round(time.monotonic() - start, 1),
+                "tasks": {
+                    n: {"wall_s": round(w, 1), "cpu_s": round(c, 1)} for n, (w, c) in times.items()
+                },
+                "time_parts": parts,
+                "wall_s": wall_s,
+                "cpu_s": cpu_s,
                 "host_load_start": load_start,
                 "host_load_end": os.getloadavg(),
             },
             indent=1,
         )
     )
-    linux_soc_figures.write_outputs(args.out, results, nop_tests, ftrace)
+    linux_soc_figures.write_outputs(
+        args.out, results, nop_tests, ftrace, (parts, wall_s, cpu_s, args.jobs)
+    )
     settings = settings_of(args)
     bad = [
         str(r["config"])
@@ -556,6 +622,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.publish:
         page_run = settings_of(parser.parse_args(["--out", str(args.out)]))
         publish(settings, settings == page_run, missing, bad, results, nop_tests, ftrace)
+    print(
+        "linux-soc: CPU time: "
+        + ", ".join(f"{p['part']} {p['cpu_s']:.0f} s" for p in parts)
+        + f"; {cpu_s:.0f} s in all"
+    )
     print(
         f"linux-soc: {len(results)} runs in {time.monotonic() - start:.0f} s (host load average "
         f"{load_start[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end); "

@@ -244,6 +244,46 @@ def run_table(runs: Sequence[Run], host_times: bool) -> Table:
     return t
 
 
+#: A campaign's time by part (linux_soc_campaign.time_parts), its wall and CPU seconds, and how
+#: many tasks it ran at a time.
+Times = tuple[Sequence[Run], float, float, int]
+
+
+def time_section(times: Times) -> tuple[str, str, Table]:
+    """Where the campaign's wall and CPU time went: the host's, so in the report alone."""
+    parts, wall_s, cpu_s, jobs = times
+    t = Table(
+        [
+            Column("part", "part", "l"),
+            Column("tasks", "tasks"),
+            Column("wall", "wall, its tasks together (s)"),
+            Column("cpu", "CPU (s)"),
+            Column("share", "share of the CPU"),
+        ]
+    )
+    for p in parts:
+        t.add(
+            {
+                "part": p["part"],
+                "tasks": p["tasks"],
+                "wall": p["wall_s"],
+                "cpu": p["cpu_s"],
+                "share": f"{100 * float(p['cpu_s']) / cpu_s:.0f} %" if cpu_s else None,
+            }
+        )
+    t.add({"part": "the campaign", "wall": wall_s, "cpu": cpu_s, "share": "100 %"})
+    text = (
+        f"This run took {wall_s:,.0f} s of wall time and {cpu_s:,.0f} s of CPU time (user and "
+        f"system, of the campaign and every program it ran), {jobs} tasks at a time: on {jobs} "
+        f"cores its CPU time alone takes at least {cpu_s / max(1, jobs):,.0f} s. A part's CPU "
+        "time is its programs' (the compilers, the simulator) and its own thread's; its wall "
+        "time is that of its tasks added up, whatever ran beside them. The rest of the campaign "
+        "is the firmware, /init and the initramfs, built before the tasks, and the analysis "
+        "and the report after them."
+    )
+    return "Where the campaign's time went (this host)", text, t
+
+
 def _gaps(runs: Sequence[Run]) -> str:
     return ", ".join(f"{g:,}" for g in sorted({int(r["gap"]) for r in runs if r.get("gap")}))
 
@@ -376,12 +416,14 @@ def markdown(
     host_times: bool,
     level: str = "##",
 ) -> str:
-    parts = []
-    for heading, text, table in sections(runs, nop_tests, ftrace, host_times):
-        parts.append(
-            f"{level} {heading}\n\n" + (f"{text}\n\n" if text else "") + render(table, "markdown")
-        )
-    return "\n".join(parts)
+    return _markdown(sections(runs, nop_tests, ftrace, host_times), level)
+
+
+def _markdown(parts: Sequence[tuple[str, str, Table]], level: str = "##") -> str:
+    return "\n".join(
+        f"{level} {heading}\n\n" + (f"{text}\n\n" if text else "") + render(table, "markdown")
+        for heading, text, table in parts
+    )
 
 
 def _html_text(text: str) -> str:
@@ -406,14 +448,22 @@ HEADINGS_WRAP = "thead th { white-space: normal; vertical-align: bottom; }"
 
 
 def write_outputs(
-    out: Path, runs: Sequence[Run], nop_tests: Sequence[Run], ftrace: Run | None
+    out: Path,
+    runs: Sequence[Run],
+    nop_tests: Sequence[Run],
+    ftrace: Run | None,
+    times: Times | None = None,
 ) -> None:
-    """The campaign's report.html and table.md in out, with the host's times."""
+    """The campaign's report.html and table.md in out, with the host's times (and, given the
+    campaign's times, where they went)."""
+    parts = sections(runs, nop_tests, ftrace, host_times=True)
+    if times is not None:
+        parts.append(time_section(times))
     body = "".join(
         f"<h2>{html.escape(h)}</h2>"
         + (f"<p>{_html_text(t)}</p>" if t else "")
         + render(table, "html")
-        for h, t, table in sections(runs, nop_tests, ftrace, host_times=True)
+        for h, t, table in parts
     )
     (out / "report.html").write_text(
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
@@ -422,7 +472,7 @@ def write_outputs(
         "<h1>Linux on the virtual SoC: irq → ack, measured by the latmon IP</h1>"
         f"{body}</body></html>\n"
     )
-    (out / "table.md").write_text(markdown(runs, nop_tests, ftrace, host_times=True))
+    (out / "table.md").write_text(_markdown(parts))
 
 
 def block(published: Run) -> str:

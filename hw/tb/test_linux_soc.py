@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import linux_soc
 import linux_soc_figures
-from linux_soc_campaign import Task, nop_effect, publish, run_config, run_tasks
+from linux_soc_campaign import Task, nop_effect, publish, run_config, run_tasks, time_parts
 from linux_soc_campaign import main as campaign_main
 from linux_soc_check import check, pairs, read_trace
 from linux_soc_ftrace import compare, read_ftrace
@@ -230,6 +230,46 @@ def test_the_campaign_stops_starting_tasks_after_a_failure() -> None:
     assert started == ["fail"]
     with pytest.raises(ValueError, match="unknown"):
         run_tasks({"a": Task(lambda: None, ("b",), 1.0)}, 2)
+
+
+def test_the_campaign_counts_each_tasks_cpu_time_apart_from_what_runs_beside_it(
+    tmp_path: Path,
+) -> None:
+    # each burner is a program that spins for about 0.4 s of its own CPU time and writes what it
+    # measured itself; two run side by side, a third task only waits
+    burn = (
+        "import sys, time\n"
+        "while time.process_time() < 0.4: pass\n"
+        "open(sys.argv[1], 'w').write(repr(time.process_time()))\n"
+    )
+
+    def burner(name: str) -> Callable[[], None]:
+        return lambda: linux_soc._run(
+            [sys.executable, "-c", burn, str(tmp_path / name)], f"burner {name}"
+        )
+
+    tasks = {
+        "run-a": Task(burner("a"), (), 1.0),
+        "run-b": Task(burner("b"), (), 1.0),
+        "boot-c": Task(lambda: time.sleep(0.3), (), 1.0),
+    }
+    times: dict[str, tuple[float, float]] = {}
+    run_tasks(tasks, 2, times)
+    for name in "ab":
+        own = float((tmp_path / name).read_text())  # the program's own count
+        wall, cpu = times[f"run-{name}"]
+        # its CPU time and its interpreter's start, not the other burner's
+        assert own <= cpu < own + 0.3, (name, own, cpu)
+        assert wall >= cpu * 0.9
+    wall, cpu = times["boot-c"]
+    assert wall >= 0.3 and cpu < 0.1
+    parts = time_parts(times, 5.0)
+    by_part = {p["part"]: p for p in parts}
+    runs = by_part["the measurement and no-op runs"]
+    assert runs["tasks"] == 2
+    assert runs["cpu_s"] == pytest.approx(times["run-a"][1] + times["run-b"][1], abs=0.1)
+    assert by_part["the boots to the checkpoints"]["tasks"] == 1
+    assert sum(float(p["cpu_s"]) for p in parts) == pytest.approx(5.0, abs=0.1)
 
 
 def test_the_parameter_page_is_what_init_reads(tmp_path: Path) -> None:
