@@ -271,7 +271,8 @@ def time_section(times: Times) -> tuple[str, str, Table]:
                 "share": f"{100 * float(p['cpu_s']) / cpu_s:.0f} %" if cpu_s else None,
             }
         )
-    t.add({"part": "the campaign", "wall": wall_s, "cpu": cpu_s, "share": "100 %"})
+    tasks = sum(int(p["tasks"]) for p in parts if p["tasks"] is not None)
+    t.add({"part": "the campaign", "tasks": tasks, "wall": wall_s, "cpu": cpu_s, "share": "100 %"})
     text = (
         f"This run took {wall_s:,.0f} s of wall time and {cpu_s:,.0f} s of CPU time (user and "
         f"system, of the campaign and every program it ran), {jobs} tasks at a time: on {jobs} "

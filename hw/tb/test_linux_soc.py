@@ -31,6 +31,8 @@ from linux_soc_check import check, pairs, read_trace
 from linux_soc_ftrace import compare, read_ftrace
 from linux_soc_stages import STAGES, decompose, path_of, took_interrupt, windows, woken
 
+from latmon.tables import render
+
 TRACE = """\
 100 K
 5000 U
@@ -270,6 +272,11 @@ def test_the_campaign_counts_each_tasks_cpu_time_apart_from_what_runs_beside_it(
     assert runs["cpu_s"] == pytest.approx(times["run-a"][1] + times["run-b"][1], abs=0.1)
     assert by_part["the boots to the checkpoints"]["tasks"] == 1
     assert sum(float(p["cpu_s"]) for p in parts) == pytest.approx(5.0, abs=0.1)
+    # the report's table: a row per part, then the campaign's with every task
+    _, text, table = linux_soc_figures.time_section((time_parts(times, 6.0), 9.0, 6.0, 2))
+    assert "on 2 cores its CPU time alone takes at least 3 s" in text
+    last = render(table, "markdown").splitlines()[-1]
+    assert last == "| the campaign | 3 | 9 | 6 | 100 % |", last
 
 
 def test_the_parameter_page_is_what_init_reads(tmp_path: Path) -> None:
