@@ -187,6 +187,15 @@ def _newton_gev(
     return newton(terms, x, reach)
 
 
+def _inside_support(m: np.ndarray, mu: float, sigma: float, xi: float) -> np.ndarray:
+    """(μ, log σ) to start a fit at a fixed ξ from (μ, σ): σ raised where needed so that every
+    maximum lies well inside the support of GEV(μ, σ, ξ), 1 + ξ (m - μ)/σ ≥ 1/2. From a start
+    outside it the likelihood is 0 (the negative log-likelihood infinite) and neither Newton's
+    method nor Nelder–Mead finds the way in."""
+    need = 2.0 * float(np.max(-xi * (m - mu)))
+    return np.array([mu, math.log(max(sigma, need))])
+
+
 @dataclass
 class GevFit:
     """A GEV fit of the maxima of blocks of ``block`` samples."""
@@ -300,7 +309,7 @@ def fit_gev(maxima: np.ndarray, block: int, confidence: float = CONFIDENCE) -> G
         def nll2(w: np.ndarray) -> float:
             return gev_nll(float(w[0]), math.exp(float(w[1])), x, m)
 
-        start = np.array([mu, math.log(sigma)])
+        start = _inside_support(m, mu, sigma, x)
         found = _newton_gev(m, start, sd, x)
         if found is not None:
             return found
