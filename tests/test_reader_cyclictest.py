@@ -44,6 +44,8 @@ def summary_line(path: Path, key: str) -> list[int]:
         ("cyclictest.json", "cyclictest-json"),
         ("cyclictest-quirky-ns.json", "cyclictest-json"),
         ("cyclictest-verbose.txt", "cyclictest-verbose"),
+        ("cyclictest-histofall.txt", "cyclictest-hist"),
+        ("cyclictest-histofall.json", "cyclictest-json"),
     ],
 )
 def test_detected_from_content(name: str, fmt: str) -> None:
@@ -76,6 +78,8 @@ def test_histogram_text_matches_the_file_and_the_json_of_the_same_run() -> None:
         cycles = doc["thread"][str(i)]["cycles"]
         assert jh.overflow == cycles - sum(doc["thread"][str(i)]["histogram"].values())
         assert jh.overflow == h.overflow and js.counters["events"] == cycles
+        assert jh.overflow_lo == h.overflow_lo  # -h 200 on the JSON's command line
+    assert jrun.meta["histogram_size"] == "200"
     assert jrun.meta["tool_version"] == doc["rt_test_version:"]
     assert jrun.meta["cmdline"] == doc["cmdline:"]
 
@@ -89,6 +93,47 @@ def test_rt_tests_2_7_style_without_zero_rows_and_total_reads_the_same() -> None
         assert np.array_equal(a.histogram.lo, b.histogram.lo)
         assert np.array_equal(a.histogram.count, b.histogram.count)
         assert a.histogram.overflow == b.histogram.overflow
+
+
+def test_histofall_column_is_checked_and_left_out() -> None:
+    """-H 200 with two threads: each row, # Total, # Max Latencies and # Histogram Overflows
+    carry a third column (the threads together), # Min and # Avg Latencies do not. The run reads
+    as the two threads, the same as the JSON of the same run."""
+    text = DATA / "cyclictest-histofall.txt"
+    rows = independent_rows(text)
+    assert {len(c) for c in rows.values()} == {3}
+    assert all(c[2] == c[0] + c[1] for c in rows.values())
+    (run,) = load(text)
+    (jrun,) = load(DATA / "cyclictest-histofall.json")
+    assert not run.damaged and "histofall" in run.meta
+    assert len(run.series) == 2
+    overflows = summary_line(text, "Histogram Overflows")
+    for i, (s, js) in enumerate(zip(run.series, jrun.series, strict=True)):
+        h, jh = s.histogram, js.histogram
+        assert h is not None and jh is not None
+        expected = {b * 1000: c[i] for b, c in rows.items() if c[i]}
+        assert dict(zip(h.lo.tolist(), h.count.tolist(), strict=True)) == expected
+        assert np.array_equal(jh.lo, h.lo) and np.array_equal(jh.count, h.count)
+        assert h.overflow == jh.overflow == overflows[i] > 0
+        assert h.overflow_lo == jh.overflow_lo == 200_000
+        assert (
+            s.counters["max"] == js.counters["max"] == summary_line(text, "Max Latencies")[i] * 1000
+        )
+
+
+def test_histofall_column_that_is_not_the_sum_is_damage(tmp_path: Path) -> None:
+    lines = (DATA / "cyclictest-histofall.txt").read_text().splitlines(keepends=True)
+    busy = next(
+        i for i, x in enumerate(lines) if re.match(r"^\d{6} ", x) and x.split()[3] != "000000"
+    )
+    bucket, a, b, both = lines[busy].split()
+    lines[busy] = f"{bucket} {a}\t{b}\t{int(both) + 1:06d}\n"
+    damaged = tmp_path / "histofall.txt"
+    damaged.write_text("".join(lines))
+    with pytest.raises(InputError, match=rf"bucket {int(bucket)}: the all-threads column"):
+        load(damaged)
+    (run,) = load(damaged, keep_going=True)
+    assert run.damaged and len(run.series) == 2
 
 
 def test_a_lost_row_is_caught_by_the_total_line(tmp_path: Path) -> None:

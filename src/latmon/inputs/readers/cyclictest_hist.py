@@ -11,6 +11,11 @@
     # Histogram Overflow at cycle number:
     # Thread 0: 00000 00001 ... # 01154 others
 
+With -H (``--histofall``) and more than one thread, each row, ``# Total``, ``# Max Latencies``
+and ``# Histogram Overflows`` carry one more column, the threads together, while ``# Min`` and
+``# Avg Latencies`` do not: that column is recognised by those two lines, checked against the
+threads' own (their sum, their maximum) and left out, since it holds the same samples again.
+
 cyclictest truncates each latency to a whole unit, so bucket k holds latencies in [k, k+1).
 The text does not say whether -N was given: the unit is µs unless --input-unit ns says so.
 Values above the histogram's range are counted as overflows (an overflow bin whose lower edge is
@@ -37,7 +42,7 @@ NAME = "cyclictest-hist"
 
 _ROW = re.compile(r"^(\d+)((?:[ \t]+\d+)+)[ \t]*$")
 _SUMMARY = re.compile(
-    r"^# (Total|Min Latencies|Max Latencies|Histogram Overflows):((?:\s+\d+)*)\s*$"
+    r"^# (Total|Min Latencies|Avg Latencies|Max Latencies|Histogram Overflows):((?:\s+\d+)*)\s*$"
 )
 _THREAD = re.compile(r"^# Thread (\d+):((?:\s+\d+)*)(?:\s+#\s+(\d+) others)?\s*$")
 
@@ -103,9 +108,16 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
         )
     buckets = np.array(sorted(rows), dtype=np.int64)
     matrix = np.array([rows[b] for b in sorted(rows)], dtype=np.int64).reshape(-1, nthreads)
+    histofall = _histofall(summary, nthreads)
+    if histofall:
+        nthreads -= 1
+        _check_all_threads_column(buckets, matrix, summary, nthreads, problems)
+        matrix = matrix[:, :nthreads]
 
     def per_thread(key: str) -> list[str] | None:
         values = summary.get(key)
+        if values is not None and histofall and key in _WITH_ALL_COLUMN:
+            values = values[:-1]
         if values is not None and len(values) != nthreads:
             problems.add(None, f"'# {key}' has {len(values)} values for {nthreads} threads")
             return None
@@ -155,6 +167,51 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
         "input_unit": "ns" if unit_ns == 1 else "us",
         "rt_tests_style": "<=2.6 (all rows, Total)" if "Total" in summary else ">=2.7",
     }
+    if histofall:
+        meta["histofall"] = "the all-threads column (-H) checked and left out"
     if foreign:
         meta["foreign_lines"] = str(foreign)
     return [RunSpec(meta=meta, series=series, path=str(path), problems=problems.items)]
+
+
+# The lines that -H extends with the all-threads column; # Min and # Avg Latencies it does not.
+_WITH_ALL_COLUMN = ("Total", "Max Latencies", "Histogram Overflows")
+
+
+def _histofall(summary: dict[str, list[str]], columns: int) -> bool:
+    """Whether the rows' last column is -H's all-threads column: the per-thread-only lines
+    (# Min, # Avg Latencies) have one value fewer than the rows have counts."""
+    if columns < 3:
+        return False  # -H adds no column for a single thread
+    lengths = {len(summary[k]) for k in ("Min Latencies", "Avg Latencies") if k in summary}
+    return lengths == {columns - 1}
+
+
+def _check_all_threads_column(
+    buckets: np.ndarray,
+    matrix: np.ndarray,
+    summary: dict[str, list[str]],
+    nthreads: int,
+    problems: Problems,
+) -> None:
+    """-H's column must be the threads' sum in every row, # Total and # Histogram Overflows,
+    and their maximum in # Max Latencies: anything else is a damaged file."""
+    wrong = np.flatnonzero(matrix[:, nthreads] != matrix[:, :nthreads].sum(axis=1))
+    if len(wrong):
+        problems.add(
+            None,
+            f"bucket {int(buckets[wrong[0]])}: the all-threads column (-H) is not the sum of "
+            f"the threads' counts ({len(wrong)} rows differ)",
+        )
+    for key, combine, what in (
+        ("Total", sum, "sum"),
+        ("Histogram Overflows", sum, "sum"),
+        ("Max Latencies", max, "maximum"),
+    ):
+        values = [int(v) for v in summary.get(key, [])]
+        if len(values) == nthreads + 1 and values[-1] != combine(values[:-1]):
+            problems.add(
+                None,
+                f"'# {key}': the all-threads value {values[-1]} is not the threads' {what} "
+                f"{combine(values[:-1])}",
+            )

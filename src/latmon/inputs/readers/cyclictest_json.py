@@ -7,6 +7,9 @@ one line is repaired before parsing); ``resolution_in_ns`` is a 0/1 flag (1: val
 which holds only when ``max`` lies above every bucket used (a file whose counts fall short
 while its max lies inside the histogram has lost counts, and is refused).
 The histogram holds one bucket per unit, each latency truncated to it: bucket k is [k, k+1).
+The file lists only the buckets used, so the histogram's size (``-h N``/``-H N``: latencies of N
+units and more are overflows) is read from the command line; without it, the overflows' lower
+edge is the highest bucket used plus one, a weaker bound.
 """
 
 from __future__ import annotations
@@ -33,6 +36,27 @@ def _repair(text: str) -> str:
     return _CMDLINE.sub(lambda m: m.group(1) + json.dumps(m.group(2))[1:-1] + m.group(3), text)
 
 
+# cyclictest's short options that take no argument, which getopt lets precede -h in one word
+_FLAGS = "mnquvxMNSU"
+_SIZE_OPTION = re.compile(rf"^-[{_FLAGS}]*[hH](\d*)$|^--(?:histogram|histofall)(?:=(\d*))?$")
+
+
+def histogram_size(cmdline: str) -> int | None:
+    """N of the last -h N, -H N, --histogram=N or --histofall=N on cyclictest's command line."""
+    size = None
+    words = cmdline.split()
+    for i, word in enumerate(words):
+        m = _SIZE_OPTION.match(word)
+        if not m:
+            continue
+        value = m.group(1) or m.group(2)
+        if not value and m.group(2) is None and i + 1 < len(words):
+            value = words[i + 1]
+        if value and value.isdigit() and int(value) > 0:
+            size = int(value)
+    return size
+
+
 def _int(problems: Problems, where: str, value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < LIMIT:
         problems.add(None, f"{where}: {value!r} is not a non-negative whole number")
@@ -55,6 +79,8 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
     if flag not in (0, 1):
         problems.add(None, f"resolution_in_ns is {flag!r}; cyclictest writes 0 or 1")
     unit_ns = 1 if flag == 1 else 1000
+    cmdline = str(doc.get("cmdline:", doc.get("cmdline", "")))
+    size = histogram_size(cmdline)
     series = []
     for key, thread in sorted(
         doc["thread"].items(), key=lambda kv: int(kv[0]) if str(kv[0]).isdigit() else 1 << 30
@@ -110,6 +136,8 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
         cpu = thread.get("cpu")
         name = f"cpu{cpu}" if isinstance(cpu, int) and cpu >= 0 else f"thread{key}"
         end = int(lo[-1]) + 1 if len(lo) else 0
+        if size is not None and size >= end:
+            end = size  # every latency of N units and more is an overflow
         series.append(
             SeriesSpec(
                 name=name,
@@ -131,10 +159,12 @@ def read(path: Path, options: ReadOptions, problems: Problems) -> list[RunSpec]:
         "source": "cyclictest",
         "format": NAME,
         "tool_version": str(doc.get("rt_test_version:", doc.get("rt_test_version", "unknown"))),
-        "cmdline": str(doc.get("cmdline:", doc.get("cmdline", ""))),
+        "cmdline": cmdline,
         "start": str(doc.get("start_time", "unknown")),
         "input_unit": "ns" if unit_ns == 1 else "us",
     }
+    if size is not None:
+        meta["histogram_size"] = str(size)
     if sysinfo:
         meta["host"] = str(sysinfo.get("nodename", ""))
         meta["kernel"] = f"{sysinfo.get('release', '')} {sysinfo.get('version', '')}".strip()
