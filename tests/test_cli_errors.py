@@ -70,6 +70,14 @@ def short_json(tmp: Path) -> str:
     return "short.json"
 
 
+def copied(name: str):  # type: ignore[no-untyped-def]
+    def make(tmp: Path) -> str:
+        (tmp / name).write_bytes((DATA / name).read_bytes())
+        return name
+
+    return make
+
+
 def fifo(tmp: Path) -> str:
     os.mkfifo(tmp / "pipe")  # nobody writes: opening it would wait forever
     return "pipe"
@@ -90,6 +98,11 @@ CASES = [
     ("unit in value", write("us.txt", b"10\n12us\n"), r"us\.txt:2: .*not a number: '12us'"),
     ("non-UTF-8", write("bin.txt", b"10\n\xff\xfe12\n"), r"bin\.txt:2: .*not a number: '.*xff"),
     ("only NaN", write("nans.txt", b"NaN\nNaN\n"), r"nans\.txt:1: unrecognised format: 'NaN'"),
+    (
+        "cyclictest status lines",
+        copied("cyclictest-status.txt"),
+        r"cyclictest-status\.txt:4: cyclictest's status lines .* hold no distribution.*-h N",
+    ),
     (
         "bad line later",
         write("late.txt", b"1\n" * 1000 + b"12.5.3\n"),

@@ -130,6 +130,8 @@ def detect_format(path: Path) -> str:
 
 
 _NUMBERISH = re.compile(r"^\s*[+-]?\d+(\.\d+)?\s*(,|$)")
+# cyclictest's status line: "T: 0 ( 3545) P:90 I:1000 C:    300 Min:     14 Act:   55 Avg: ..."
+_CYCLICTEST_STATUS = re.compile(r"^T:\s*\d+\s+\(\s*\d+\)\s+P:\s*\d+.*\bMin:.*\bMax:", re.M)
 
 
 def _unrecognised(path: Path, head: str) -> InputError:
@@ -137,9 +139,18 @@ def _unrecognised(path: Path, head: str) -> InputError:
     (for a list of numbers, the first line that is not a number: NaN, inf, 12us ...)."""
     formats = (
         "not a latmon run file or latmon-log, cyclictest (-h text, -v, --json), jitterdebugger "
-        "(results.json, samples.raw), ILA CSV, an HdrHistogram log or a list of numbers; give "
-        "--format to say which it is"
+        "(results.json, samples.raw), ILA CSV, an HdrHistogram log, rtla timerlat hist or a "
+        "list of numbers; give --format to say which it is"
     )
+    status = _CYCLICTEST_STATUS.search(head)
+    if status:
+        return InputError(
+            str(path),
+            head.count("\n", 0, status.start()) + 1,
+            "cyclictest's status lines (T: ... Min Act Avg Max) hold no distribution, only "
+            "its summary: run cyclictest with -q and -h N (the histogram), --json=FILE or -v "
+            "(every sample)",
+        )
     if "\n" not in head and len(head) >= SNIFF_BYTES:
         return InputError(
             str(path),
