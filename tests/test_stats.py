@@ -317,3 +317,38 @@ def test_stdev_of_a_histogram_with_overflow_is_a_range() -> None:
     # no max recorded: no upper bound; the table says "at least"
     s = summarize(Distribution.from_histogram(h, {}))
     assert s.bounds("stdev")[1] is None and stat_cell(s, "stdev").text.startswith("≥")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_mean_jitter_and_rsd_of_a_histogram_with_overflow_are_ranges_that_hold_the_truth(
+    seed: int,
+) -> None:
+    """Samples binned by 1 µs with an overflow above a cut, as cyclictest -h records them
+    (min and max counters exact): the true mean, jitter and %RSD of the samples (numpy on the
+    samples themselves) lie in the ranges the table shows, and the table shows ranges."""
+    rng = np.random.default_rng(seed)
+    v = (rng.pareto(1.5 + seed / 4, 5_000) * 20_000 + 3_000).astype(np.int64)
+    cut = int(np.quantile(v, 0.99 - seed / 100))
+    inside = v[v < cut]
+    edges = np.arange(0, cut + 1000, 1000)
+    edges = edges[edges <= cut]
+    counts, _ = np.histogram(inside, np.r_[edges, cut])
+    over = int(np.count_nonzero(v >= cut))
+    assert over > 0
+    h = Histogram(edges, np.r_[edges[1:], cut], counts, overflow=over, overflow_lo=cut)
+    s = summarize(Distribution.from_histogram(h, {"min": int(v.min()), "max": int(v.max())}))
+    assert s.open_bins
+    mean = float(v.mean())
+    truth = {
+        "mean": mean,
+        "jitter": max(float(v.max()) - mean, mean - float(v.min())),
+        "rsd_pct": 100 * float(np.std(v, ddof=1)) / mean,
+        "stdev": float(np.std(v, ddof=1)),
+    }
+    for key, value in truth.items():
+        lo, hi = s.bounds(key)
+        assert lo is not None and hi is not None, key
+        assert float(lo) <= value * (1 + 1e-12) and value <= float(hi) * (1 + 1e-12), key
+        assert "…" in stat_cell(s, key).text, key
+    # the convention's figure (overflows at the cut) is the range's low end, not the truth
+    assert s.value("mean") == s.bounds("mean")[0] < mean

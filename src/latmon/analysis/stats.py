@@ -38,7 +38,7 @@ from latmon.analysis.distribution.counts import Distribution
 from latmon.analysis.distribution.ranks import nearest_rank, quantile_ci_ranks
 from latmon.analysis.exact import sqrt_rational
 from latmon.model import Series
-from latmon.tables import Cell, plain
+from latmon.tables import Cell, fmt, plain
 
 # The percentiles of `latmon stats`: key -> quantile.
 PERCENTILES: dict[str, float] = {
@@ -177,6 +177,15 @@ class Summary:
             return self._root(low, math.nextafter, -math.inf), self._root(
                 high, math.nextafter, math.inf
             )
+        if key == "jitter" and not self.exact:
+            return self._s(self._jitter_bounds()[0]), self._s(self._jitter_bounds()[1])
+        if key == "rsd_pct" and not self.exact:
+            (s_lo, s_hi), (m_lo, m_hi) = self.bounds("stdev"), self.bounds("mean")
+            if s_lo is None or not m_lo or m_lo < 0:
+                return None, None
+            low = None if m_hi is None else Fraction(100) * s_lo / m_hi
+            high = None if s_hi is None else Fraction(100) * s_hi / m_lo
+            return low, high
         v = self.value(key)
         f = None if v is None else Fraction(v)
         return f, f
@@ -200,6 +209,26 @@ class Summary:
         if self.mean is None or self.minimum.value is None or self.maximum.value is None:
             return None
         return max(self.maximum.value - self.mean, self.mean - self.minimum.value)
+
+    def _jitter_bounds(self) -> tuple[Fraction | None, Fraction | None]:
+        """Bounds of max(max - mean, mean - min) over every placement of binned values, native
+        unit: the highest from the extreme mean and extremes, the lowest from each term's
+        least value and half the least spread (the jitter is at least either term, and at least
+        half of max - min whatever the mean)."""
+        (m_lo, m_hi), lo_min, hi_min = self.mean_bounds, self.minimum.lo, self.minimum.hi
+        lo_max, hi_max = self.maximum.lo, self.maximum.hi
+        if m_lo is None or lo_min is None or lo_max is None:
+            return None, None
+        candidates = [Fraction(lo_max - hi_min, 2)] if hi_min is not None else []
+        if m_hi is not None:
+            candidates.append(lo_max - m_hi)
+        if hi_min is not None:
+            candidates.append(m_lo - hi_min)
+        low = max(candidates) if candidates else None
+        high = None
+        if hi_max is not None and m_hi is not None:
+            high = max(hi_max - m_lo, m_hi - lo_min)
+        return (None if low is None else max(low, Fraction(0))), high
 
     def in_unit(self, unit: str, scale: Fraction) -> Summary:
         """The same statistics shown in another unit (e.g. cycles in ns)."""
@@ -225,7 +254,7 @@ class Summary:
         """``<key>_range`` -> [lowest, highest] possible true value, for binned data only."""
         if self.exact:
             return {}
-        keys = ("min", "max", "mean", "median", "stdev", *self.percentiles)
+        keys = ("min", "max", "mean", "median", "stdev", "jitter", "rsd_pct", *self.percentiles)
         return {f"{k}_range": [number(b) for b in self.bounds(k)] for k in keys}
 
     def deadline_dict(self) -> dict[str, object]:
@@ -348,6 +377,11 @@ def unit_deadline(unit: str, clock_hz: int | None, deadline_ns: int | None) -> i
     return int(Fraction(deadline_ns) * clock_hz / 1_000_000_000)
 
 
+# Statistics of every value (not order statistics) that a value in an open bin moves without
+# bound: with such a bin a table shows their range, not the convention's figure.
+_RANGED = ("mean", "jitter", "stdev", "stdev_pop", "rsd_pct")
+
+
 def stat_cell(summary: Summary, key: str) -> Cell:
     """One statistic as a table cell, the same in every command: an order statistic inside an
     open overflow bin as "≥ bound" (never as the maximum), interval keys (``p99_ci``) as
@@ -356,13 +390,18 @@ def stat_cell(summary: Summary, key: str) -> Cell:
         lo, hi = summary.ci(key[:-3])
         return Cell.made_of("[{0}, {1}]", lo, hi, plain_text=f"{plain(lo)};{plain(hi)}")
     value = summary.value(key)
-    if key in ("stdev", "stdev_pop") and summary.open_bins and value is not None:
+    if key in _RANGED and summary.open_bins and value is not None:
         # an overflow value could lie anywhere above its bin's edge: the range, not the value
         # of the convention (which places it at the edge and can be far too small)
         lo, hi = summary.bounds(key)
+        digits = 2 if key == "rsd_pct" else 1
+        if lo is None:
+            return Cell("—", "")
         if hi is None:
-            return Cell.made_of("≥{0}", lo, plain_text=f">={plain(lo)}")
-        return Cell.made_of("{0}…{1}", lo, hi, plain_text=f"{plain(lo)};{plain(hi)}")
+            return Cell(f"≥{fmt(lo, digits)}", f">={plain(lo)}", (lo,), "≥{0}")
+        return Cell(
+            f"{fmt(lo, digits)}…{fmt(hi, digits)}", f"{plain(lo)};{plain(hi)}", (lo, hi), "{0}…{1}"
+        )
     if value is None and summary.count and key in (*summary.percentiles, "min", "max", "median"):
         lo, hi = summary.bounds(key)
         if lo is not None:

@@ -67,6 +67,8 @@ def command(
                 "histogram inputs: values at their bin's lower edge, known to within their bin "
                 "width; ≥: in the overflow"
             )
+        if any(getattr(r.get("summary"), "open_bins", False) for r in rows):
+            notes.append("a…b: the range the overflow allows")
         notes.append(f"CIs at {confidence:.0%}; percentiles nearest-rank; values in ns")
         bases = list(dict.fromkeys(str(r["vs"]) for r in rows if "vs" in r))
         if bases:

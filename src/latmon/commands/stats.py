@@ -183,7 +183,7 @@ def legend(results: list[SeriesStats], confidence: float, compact: bool) -> str:
     if any(r.summary.open_bins for r in results):
         items.append("≥x: in the histogram's overflow")
         if not compact:
-            items.append("stdev a…b: the range the overflow allows")
+            items.append("mean, stdev, jitter, rsd% a…b: the range the overflow allows")
     if compact:
         items.append("--wide: every column")
     return textwrap.fill("; ".join(items), width=TERMINAL_WIDTH, break_on_hyphens=False)
