@@ -180,3 +180,46 @@ def test_the_page_carries_the_template_once_and_no_figure_its_own() -> None:
     specs = re.findall(r'<script type="application/json" id="spec-\d+">(.*?)</script>', page)
     assert len(specs) >= 3
     assert all("template" not in json.loads(spec)["layout"] for spec in specs)
+
+
+def _cyclictest_overflow() -> tuple[Dist, int, int, int, int]:
+    """cyclictest -H 200, thread 0 (tests/data/third-party): 14 of 1,000 samples above the
+    200 µs histogram, the recorded max 2,836 µs. The figures' figures are read off the file."""
+    from pathlib import Path
+
+    from latmon.inputs.ingest import load
+
+    path = Path(__file__).parent / "data" / "third-party" / "cyclictest-histofall.txt"
+    text = path.read_text()
+    overflow = int(re.search(r"^# Histogram Overflows: (\d+)", text, re.M).group(1))  # type: ignore[union-attr]
+    largest = int(re.search(r"^# Max Latencies: (\d+)", text, re.M).group(1)) * 1000  # type: ignore[union-attr]
+    n = int(re.search(r"^# Total: (\d+)", text, re.M).group(1)) + overflow  # type: ignore[union-attr]
+    (run,) = load(path)
+    dist = Distribution.from_series(run.series[0]).in_ns()
+    return Dist("thread0", dist), overflow, largest, n, 200_000
+
+
+def test_a_histograms_overflow_runs_to_the_recorded_maximum_and_the_deadline_is_a_line() -> None:
+    """The overflow's samples lie between 200 µs and the max (2.836 ms): the exceedance ends
+    on a dotted line from k/n at 200 µs to 1/n at the max, the histogram draws them as a
+    dotted bar over that span (not as a peak at 200 µs), and a 1 ms deadline, below the max,
+    is a line in both, not a note that it lies above the data."""
+    d, overflow, largest, n, bound = _cyclictest_overflow()
+    exceedance = json.loads(spec_json(exceedance_figure([d], "e", 1_000_000)))  # type: ignore[arg-type]
+    curve, dotted = exceedance["data"]
+    assert dotted["line"]["dash"] == "dot" and dotted["legendgroup"] == curve["legendgroup"]
+    assert _decoded(dotted["x"]) == [bound / 1000, largest / 1000]  # µs
+    assert dotted["y"] == [overflow / n, 1 / n]
+    assert _decoded(curve["x"])[-1] == bound / 1000
+    assert _decoded(curve["y"])[-1] == pytest.approx(overflow / n)
+    shapes, notes = _shapes_and_notes(exceedance)
+    assert len(shapes) == 1 and shapes[0]["x0"] == 1000.0 and not any("above" in t for t in notes)
+    hist = json.loads(spec_json(histogram_figure([d], "h", 1_000_000)))  # type: ignore[arg-type]
+    bar, trace = hist["data"]
+    assert _decoded(bar["x"]) == [bound / 1000, largest / 1000] and bar["y"] == [overflow] * 2
+    assert f"{overflow} of {n:,} samples" in bar["hovertemplate"]
+    x, y = np.asarray(_decoded(trace["x"])), np.asarray(_decoded(trace["y"]))
+    bins = np.asarray(_decoded(trace["customdata"]), dtype=np.float64).reshape(-1, 2)
+    assert y[x == bins[:, 0]].sum() == n - overflow  # the overflow is not also a peak
+    shapes, _ = _shapes_and_notes(hist)
+    assert len(shapes) == 1

@@ -127,3 +127,49 @@ def test_save_writes_png_and_svg() -> None:
     assert fig is not None
     assert save(fig, "svg", close=False).lstrip().startswith(b"<?xml")
     assert save(fig, "png").startswith(b"\x89PNG")
+
+
+def test_png_figures_draw_a_histograms_overflow_up_to_the_recorded_maximum() -> None:
+    """cyclictest -H 200 (tests/data/third-party), thread 0: 14 samples above 200 µs, the max
+    2,836 µs. The violin's red bar and the exceedance's end are at the max, not at 200 µs; the
+    series' histogram shows the overflow as a dotted bar from 200 µs to the max."""
+    import re
+    from pathlib import Path
+
+    from matplotlib.collections import LineCollection
+    from matplotlib.colors import to_rgba
+
+    from latmon.figures.plots import exceedance_figure, histogram_figure, labelled, violin_figure
+    from latmon.inputs.ingest import load
+
+    path = Path(__file__).parent / "data" / "third-party" / "cyclictest-histofall.txt"
+    text = path.read_text()
+    overflow = int(re.search(r"^# Histogram Overflows: (\d+)", text, re.M).group(1))  # type: ignore[union-attr]
+    largest = int(re.search(r"^# Max Latencies: (\d+)", text, re.M).group(1))  # µs
+    (run,) = load(path)
+    series = run.series[0]
+    d = labelled(series, "thread0")
+    assert d is not None
+    n = d.n
+    fig = exceedance_figure([d], 1_000_000)
+    assert fig is not None
+    marks = [ln for ln in fig.axes[0].lines if ln.get_marker() == "x"]
+    assert [(float(x), float(y)) for ln in marks for x, y in ln.get_xydata()] == [(largest, 1 / n)]
+    dotted = [ln for ln in fig.axes[0].lines if ln.get_linestyle() == ":"]
+    assert dotted[0].get_xydata().tolist() == [[200, overflow / n], [largest, 1 / n]]
+    fig = violin_figure([d], 1_000_000)
+    assert fig is not None
+    red = list(to_rgba("#b33"))
+    lines = [c for c in fig.axes[0].collections if isinstance(c, LineCollection)]
+    reds = [c for c in lines if c.get_color().tolist() == [red]]
+    tops = {round(float(seg[0][1]), 6) for c in reds for seg in c.get_segments()}
+    assert tops == {largest}
+    fig = histogram_figure(series, "h")
+    assert fig is not None
+    (bar,) = [
+        c
+        for c in fig.axes[0].collections
+        if isinstance(c, LineCollection) and c.get_linestyle()[0][1] is not None
+    ]
+    ((start, height), (end, _)) = bar.get_segments()[0].tolist()
+    assert (start, end, height) == (200, largest, overflow)

@@ -10,7 +10,12 @@ sample as a spike, and the display unit of latencies.
   them, the largest kept; a sample at the median is no spike (a flat series has none) unless it
   misses the deadline;
 - **display unit**: :func:`latmon.tables.unit_for`, the rule of the tables (ns, µs, ms: at most
-  four integer digits).
+  four integer digits);
+- **a histogram's overflow** (values above its range, each somewhere between the overflow's
+  lower bound and the recorded maximum): the exceedance falls from k/n at the bound to 1/n at
+  the maximum along a dotted line, and the histogram shows the k values as a dotted bar over
+  that span, not as a peak at the bound; the largest value (for the unit and the deadline) is
+  the recorded maximum.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 from latmon.analysis import chunks
+from latmon.analysis.distribution.counts import Distribution
 from latmon.model import Series
 from latmon.tables import unit_for
 
@@ -43,6 +49,58 @@ def display_scale(series: Series, largest: float) -> tuple[Fraction, str]:
     to_ns = series.ns_per_unit
     name, ns_per_unit = unit_for(largest * float(to_ns))
     return to_ns / ns_per_unit, name
+
+
+@dataclass
+class Overflow:
+    """The values of a distribution above its histogram's range (ns): ``count`` of ``n`` lie in
+    [``lo``, ``hi``]; ``hi`` is the recorded maximum (None: nobody recorded it). Where each of
+    them lies is unknown, but one of them is the maximum."""
+
+    lo: int
+    count: int
+    hi: int | None
+    n: int
+
+    def says(self, unit: str, factor: float) -> str:
+        """What is known about them, for a hover text, in ``unit`` (``factor`` from ns)."""
+        top = "not recorded" if self.hi is None else f"{self.hi * factor:,.6g} {unit}"
+        return (
+            f"{self.count:,} of {self.n:,} samples above the histogram's range: each ≥ "
+            f"{self.lo * factor:,.6g} {unit}, the largest {top}; where the others lie is "
+            "not recorded"
+        )
+
+
+def overflow_of(dist: Distribution) -> Overflow | None:
+    """A distribution's values in open bins above all others (its histogram's overflow)."""
+    over = dist.overflow() if dist.n else None
+    if over is None:
+        return None
+    lo, count, hi = over
+    return Overflow(lo, count, hi, dist.n)
+
+
+def values_without_overflow(dist: Distribution) -> tuple[np.ndarray, np.ndarray]:
+    """A distribution's distinct values and counts (int64) without its overflow, which a
+    renderer draws on its own: its values are not at its lower bound, where the convention
+    puts them."""
+    values, counts = dist.values_and_counts()
+    values, counts = values.astype(np.int64), counts.astype(np.int64)
+    over = overflow_of(dist)
+    if over is None:
+        return values, counts
+    counts = counts.copy()
+    counts[int(np.searchsorted(values, over.lo))] -= over.count
+    keep = counts > 0
+    return values[keep], counts[keep]
+
+
+def largest_value(dist: Distribution) -> float:
+    """The largest value to show (ns): the recorded maximum, else the largest value by the
+    convention (an overflow's lower bound)."""
+    top = dist.maximum()
+    return float(top.hi if top.hi is not None else top.lo if top.lo is not None else 0)
 
 
 @dataclass

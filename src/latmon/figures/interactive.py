@@ -29,7 +29,15 @@ import numpy as np
 import plotly.graph_objects as go
 
 from latmon.analysis.distribution.counts import Distribution
-from latmon.figures.data import TIMELINE_BUCKETS, Timeline, timeline_points
+from latmon.figures.data import (
+    TIMELINE_BUCKETS,
+    Overflow,
+    Timeline,
+    largest_value,
+    overflow_of,
+    timeline_points,
+    values_without_overflow,
+)
 from latmon.figures.plotly_style import (
     PALETTE,
     Figure,
@@ -162,7 +170,7 @@ def exceedance_figure(dists: list[Dist], title: str, deadline_ns: int | None) ->
     drawn = [(d, *d.values_counts()) for d in dists if d.dist.n]
     if not drawn:
         return None
-    largest = max(float(v[-1]) for _, v, _ in drawn)
+    largest = max(largest_value(d.dist) for d, _, _ in drawn)
     unit, factor = unit_for(largest)
     fig = go.Figure(
         layout=layout(title, f"latency ({unit})", "fraction of samples ≥ latency", True, True)
@@ -180,7 +188,24 @@ def exceedance_figure(dists: list[Dist], title: str, deadline_ns: int | None) ->
             hovertemplate=(
                 f"{name}<br>%{{y:.3~g}} of the samples ≥ %{{x:,.6~g}} {unit}<extra></extra>"
             ),
+            legendgroup=name,
         )
+        over = overflow_of(d.dist)
+        if over is not None and over.hi is not None and over.hi > over.lo:
+            # from k/n at the overflow's bound to 1/n at the maximum: the values between are
+            # not recorded, so the line is dotted, with the maximum marked
+            fig.add_scatter(
+                x=_round_unit(np.array([over.lo, over.hi], dtype=np.float64), factor),
+                y=[over.count / over.n, 1 / over.n],
+                mode="lines+markers",
+                line={"color": color, "dash": "dot", "width": 1.6},
+                marker={"color": color, "size": [0, 7], "symbol": "x"},
+                name=name,
+                legendgroup=name,
+                showlegend=False,
+                hovertemplate=f"{name}<br>{_hover_text(over.says(unit, 1 / factor))}"
+                "<extra></extra>",
+            )
     deadline_mark(fig, deadline_ns, factor, unit, largest, "x")
     fig.update_yaxes(exponentformat="power")  # 10⁻⁴, not 100µ: a fraction, not a latency
     fig.update_layout(updatemenus=[axis_switch("xaxis", True, 0), axis_switch("yaxis", True, 1.0)])
@@ -188,6 +213,11 @@ def exceedance_figure(dists: list[Dist], title: str, deadline_ns: int | None) ->
         "Each curve falls to 1/n at its maximum; the further right a curve ends, the worse its "
         "tail. Click a legend entry to hide or show it."
     )
+    if any(overflow_of(d.dist) for d, _, _ in drawn):
+        caption += (
+            " A dotted end: the samples above a histogram's range, from their lower bound to "
+            "the recorded maximum (a cross); where they lie between is not recorded."
+        )
     return Figure("exceedance", title, fig, caption)
 
 
@@ -255,15 +285,19 @@ def histogram_steps(
 def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> Figure | None:
     """Latency histograms (log counts), one outline per distribution, the same bins for all:
     equal widths, or geometric ones on a log latency axis when the tail is heavy."""
-    drawn = [(d, *d.values_counts()) for d in dists if d.dist.n]
+    drawn = [(d, *values_without_overflow(d.dist)) for d in dists if d.dist.n]
     if not drawn:
         return None
-    largest = max(int(v[-1]) for _, v, _ in drawn)
+    largest = int(max(largest_value(d.dist) for d, _, _ in drawn))
     unit, factor = unit_for(largest)
     log_x = heavy_tail([d for d, _, _ in drawn])
-    edges = histogram_edges(min(int(v[0]) for _, v, _ in drawn), largest, log_x)
+    low = min(int(v[0]) if len(v) else largest for _, v, _ in drawn)
+    edges = histogram_edges(low, largest, log_x)
     fig = go.Figure(layout=layout(title, f"latency ({unit})", "samples", log_x, True))
     for i, (d, values, counts) in enumerate(drawn):
+        over = overflow_of(d.dist)
+        if over is not None:
+            _overflow_bar(fig, over, plotly_label(d.label), style(i)[0], unit, factor)
         index = bin_index(edges, values)
         binned = np.zeros(len(edges) - 1, dtype=np.int64)
         np.add.at(binned, index, counts)
@@ -283,6 +317,7 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
                 f"{name}<br>%{{y:,}} samples in [%{{customdata[0]:,.6~g}}, "
                 f"%{{customdata[1]:,.6~g}}) {unit}<extra></extra>"
             ),
+            legendgroup=name,
         )
     deadline_mark(fig, deadline_ns, factor, unit, largest, "x")
     fig.update_layout(updatemenus=[axis_switch("xaxis", log_x, 0), axis_switch("yaxis", True, 1.0)])
@@ -291,7 +326,36 @@ def histogram_figure(dists: list[Dist], title: str, deadline_ns: int | None) -> 
         f"Counts in {bins}, log scale: single samples in the tail stay visible; each point is a "
         "bin's lower edge, empty bins are gaps. Click a legend entry to hide or show it."
     )
+    if any(overflow_of(d.dist) for d, _, _ in drawn):
+        caption += (
+            " A dotted bar: the samples above a histogram's range, over the span from its end "
+            "to the recorded maximum; where they lie in it is not recorded."
+        )
     return Figure("histogram", title, fig, caption, {"edges": len(edges), "log": log_x})
+
+
+def _hover_text(text: str) -> str:
+    """Plain text inside a Plotly hover template (its braces and percent signs escaped)."""
+    return text.replace("%", "%%").replace("{", "{{").replace("}", "}}")
+
+
+def _overflow_bar(
+    fig: go.Figure, over: Overflow, name: str, color: str, unit: str, factor: int
+) -> None:
+    """A histogram's overflow as a dotted bar at its count over [lower bound, maximum] (a point
+    at the bound when the maximum is not recorded)."""
+    xs = [over.lo] if over.hi is None or over.hi <= over.lo else [over.lo, over.hi]
+    fig.add_scatter(
+        x=_round_unit(np.array(xs, dtype=np.float64), factor),
+        y=[over.count] * len(xs),
+        mode="lines+markers",
+        line={"color": color, "dash": "dot", "width": 2},
+        marker={"color": color, "size": 6, "symbol": "triangle-right"},
+        name=name,
+        legendgroup=name,
+        showlegend=False,
+        hovertemplate=f"{name}<br>{_hover_text(over.says(unit, 1 / factor))}<extra></extra>",
+    )
 
 
 #: Statistics of the percentile figure: key, legend name, marker symbol.

@@ -20,8 +20,16 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from latmon.analysis.distribution.counts import Distribution
-from latmon.figures.data import display_scale, display_unit, timeline_points
+from latmon.figures.data import (
+    display_scale,
+    display_unit,
+    largest_value,
+    overflow_of,
+    timeline_points,
+    values_without_overflow,
+)
 from latmon.model import Series
+from latmon.tables import fmt
 
 # Labels come from file names and metadata: a character the font lacks is drawn as a box, not
 # reported once per glyph and figure.
@@ -68,11 +76,17 @@ def histogram_figure(series: Series, title: str) -> Figure | None:
             edges = None
     else:
         return None
+    kept = series.histogram if not series.has_samples else None
+    over = kept.overflow if kept is not None else 0
+    over_lo = kept.overflow_lo if kept is not None else None
+    if over and over_lo is None and kept is not None and len(kept.hi):
+        over_lo = int(kept.hi[-1])
+    top = series.counters.get("max") if over else None
     fig, ax = plt.subplots(figsize=(7.5, 3.2), dpi=100)
     if edges is None:
         assert series.histogram is not None
         h = series.histogram
-        scale, unit = display_scale(series, float(h.hi.max()))
+        scale, unit = display_scale(series, float(max(h.hi.max(), top or 0)))
         ax.bar(
             h.lo * float(scale),
             h.count,
@@ -81,8 +95,19 @@ def histogram_figure(series: Series, title: str) -> Figure | None:
             color="#3b6ea5",
         )
     else:
-        scale, unit = display_scale(series, float(edges[-1]))
+        scale, unit = display_scale(series, float(max(edges[-1], top or 0)))
         ax.stairs(counts, edges * float(scale), fill=True, color="#3b6ea5")
+    if over and over_lo is not None:
+        # the histogram's overflow: its values lie between its bound and the recorded maximum,
+        # where is not recorded: a dotted bar over that span, not a peak at the bound
+        f = float(scale)
+        end = top if top is not None and top > over_lo else None
+        span = f"{fmt(over_lo * f)}–{fmt(end * f)}" if end is not None else f"≥{fmt(over_lo * f)}"
+        label = f"overflow: {over:,} samples, {span} {unit}, where in it not recorded"
+        if end is not None:
+            ax.hlines(over, over_lo * f, end * f, color="#c0504d", ls=":", lw=2, label=label)
+        ax.plot([over_lo * f], [over], ">", color="#c0504d", ms=5, label=None if end else label)
+        ax.legend(fontsize=7, loc="upper right")
     ax.set_yscale("log")
     ax.set_ylim(bottom=0.8)
     ax.set_xlabel(f"latency ({unit})")
@@ -187,18 +212,31 @@ def exceedance_figure(dists: list[Labelled], deadline_ns: int | None = None) -> 
     if not dists:
         return None
     drawn = [(d, *d.values_counts()) for d in dists]
-    factor, unit = display_unit(max(float(v[-1]) for _, v, _ in drawn))
+    factor, unit = display_unit(max(largest_value(d.dist) for d in dists))
     fig, ax = plt.subplots(figsize=(7.5, 3.6), dpi=100)
     for i, (d, values, counts) in enumerate(drawn):
         at_or_above = (d.n - np.cumsum(counts) + counts) / d.n
+        color = SERIES_COLORS[i % len(SERIES_COLORS)]
         ax.step(
             np.maximum(values * factor, 1e-9),
             at_or_above,
             where="post",
-            color=SERIES_COLORS[i % len(SERIES_COLORS)],
+            color=color,
             label=_short(d.label),
             lw=1.3,
         )
+        over = overflow_of(d.dist)
+        if over is not None and over.hi is not None and over.hi > over.lo:
+            # a histogram's overflow: from k/n at its bound to 1/n at the recorded maximum,
+            # dotted (the values between are not recorded), the maximum marked
+            ax.plot(
+                [over.lo * factor, over.hi * factor],
+                [over.count / over.n, 1 / over.n],
+                color=color,
+                ls=":",
+                lw=1.3,
+            )
+            ax.plot([over.hi * factor], [1 / over.n], color=color, marker="x", ms=5)
     if deadline_ns is not None:
         ax.axvline(deadline_ns * factor, color="#b33", ls="--", lw=1, label="deadline")
     ax.set_xscale("log")
@@ -225,9 +263,9 @@ def violin_figure(dists: list[Labelled], deadline_ns: int | None = None) -> Figu
     dists = [d for d in dists if d.n]
     if not dists:
         return None
-    drawn = [(d, *d.values_counts()) for d in dists]
-    top = max(float(v[-1]) for _, v, _ in drawn)
-    bottom = min(float(v[0]) for _, v, _ in drawn)
+    drawn = [(d, *values_without_overflow(d.dist)) for d in dists]
+    top = max(largest_value(d.dist) for d in dists)
+    bottom = min(float(v[0]) if len(v) else top for _, v, _ in drawn)
     factor, unit = display_unit(top)
     # Latencies are skewed: bins and axis go logarithmic when the range spans decades.
     log_axis = bottom > 0 and top / bottom > 20
@@ -240,7 +278,7 @@ def violin_figure(dists: list[Labelled], deadline_ns: int | None = None) -> Figu
     fig, ax = plt.subplots(figsize=(max(4.5, 1.3 * len(dists) + 2), 3.8), dpi=100)
     for i, (d, values, weights) in enumerate(drawn):
         counts, _ = np.histogram(values, bins=edges, weights=weights)
-        width = counts / counts.max()
+        width = counts / max(int(counts.max()), 1)
         width[(counts > 0) & (width < VIOLIN_MIN_WIDTH)] = VIOLIN_MIN_WIDTH
         centers = np.sqrt(edges[:-1] * edges[1:]) if log_axis else (edges[:-1] + edges[1:]) / 2
         centers = centers * factor
@@ -250,7 +288,14 @@ def violin_figure(dists: list[Labelled], deadline_ns: int | None = None) -> Figu
         p99 = float(d.dist.percentile(0.99).lo or 0) * factor
         ax.plot([i], [median], "o", color="white", mec="black", ms=5, zorder=3)
         ax.hlines(p99, i - 0.18, i + 0.18, color="black", lw=1.5, zorder=3)
-        ax.hlines(values[-1] * factor, i - 0.25, i + 0.25, color="#b33", lw=1.5, zorder=3)
+        over = overflow_of(d.dist)
+        if over is not None:
+            # a histogram's overflow: somewhere between its bound and the recorded maximum
+            ax.vlines(
+                i, over.lo * factor, (over.hi or over.lo) * factor, color=color, ls=":", lw=1.5
+            )
+        largest = largest_value(d.dist) * factor
+        ax.hlines(largest, i - 0.25, i + 0.25, color="#b33", lw=1.5, zorder=3)
     if deadline_ns is not None and deadline_ns <= top * 1.5:
         ax.axhline(deadline_ns * factor, color="#b33", ls="--", lw=1)
     if log_axis:

@@ -341,6 +341,19 @@ class Distribution:
         """True when some values lie in an overflow or underflow bin."""
         return self._parts.has_open_bin
 
+    def overflow(self) -> tuple[int, int, int | None] | None:
+        """The values in open bins above every other value, as (their lowest possible value,
+        how many, the largest value or None when nobody recorded it); None without such
+        values. Where between those bounds each of them lies is unknown."""
+        if not self.has_open_bin:
+            return None
+        f = self._finish()
+        closed = f.rep[~f.open_bin]
+        above = f.open_bin & (f.rep >= (closed.max() if len(closed) else np.iinfo(np.int64).min))
+        if not above.any():
+            return None
+        return int(f.lo[above].min()), int(f.count[above].sum()), self.maximum().hi
+
     @property
     def bin_error(self) -> int:
         """The widest bin: a binned order statistic's true value lies in [value, value +
