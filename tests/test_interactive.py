@@ -223,3 +223,18 @@ def test_a_histograms_overflow_runs_to_the_recorded_maximum_and_the_deadline_is_
     assert y[x == bins[:, 0]].sum() == n - overflow  # the overflow is not also a peak
     shapes, _ = _shapes_and_notes(hist)
     assert len(shapes) == 1
+
+
+def test_percentile_labels_break_at_the_series_and_slant_when_long() -> None:
+    from latmon.figures.interactive import TICK_CHARACTERS, percentile_figure
+
+    stats = {"min": 1000.0, "p50": 2000.0, "max": 9000.0}
+    short = [("a.txt / cpu0", stats), ("a.txt / cpu1", stats)]
+    spec = json.loads(spec_json(percentile_figure(short, "p", None)))  # type: ignore[arg-type]
+    axis = spec["layout"]["xaxis"]
+    assert axis["ticktext"] == ["a.txt<br>cpu0", "a.txt<br>cpu1"] and axis["tickangle"] == 0
+    name = "x" * (TICK_CHARACTERS // 4 + 1) + ".txt"
+    long = [(f"{name} / thread{i}", stats) for i in range(4)]
+    spec = json.loads(spec_json(percentile_figure(long, "p", None)))  # type: ignore[arg-type]
+    assert spec["layout"]["xaxis"]["tickangle"] == -30
+    assert spec["layout"]["xaxis"]["tickvals"] == [label for label, _ in long]

@@ -358,6 +358,9 @@ def _overflow_bar(
     )
 
 
+#: Characters of tick labels that fit side by side under a figure of the report's grid.
+TICK_CHARACTERS = 64
+
 #: Statistics of the percentile figure: key, legend name, marker symbol.
 LADDER = (
     ("min", "min", "line-ew"),
@@ -416,7 +419,15 @@ def percentile_figure(
         )
     deadline_mark(fig, deadline_ns, factor, unit, largest, "y")
     fig.update_layout(updatemenus=[axis_switch("yaxis", True)])
-    fig.update_xaxes(type="category", tickangle=-30 if len(rows) > 6 else 0)
+    # a label "file / series" on two lines, so that neighbouring labels do not run together
+    # (slanted when even their longest lines would not fit side by side)
+    parts = [label.split(" / ") for label, _ in rows]
+    ticks = ["<br>".join(plotly_label(part) for part in lines) for lines in parts]
+    widest = max(len(part) for lines in parts for part in lines)
+    slant = len(rows) > 6 or widest * len(rows) > TICK_CHARACTERS
+    fig.update_xaxes(
+        type="category", tickangle=-30 if slant else 0, tickvals=labels, ticktext=ticks
+    )
     caption = (
         "The bar spans min to max; the markers are the nearest-rank percentiles (those that "
         "n samples can tell apart). Click a legend entry to hide or show a statistic."
