@@ -168,10 +168,6 @@ def stage_figure(series: Series, title: str, max_points: int = 2000) -> Figure |
     return fig
 
 
-def to_png(fig: Figure) -> bytes:
-    return save(fig, "png")
-
-
 # -- figures over several series ----------------------------------------------------------------
 
 SERIES_COLORS = ("#3b6ea5", "#c0504d", "#6a9f58", "#e3a33b", "#8064a2", "#4bacc6", "#7f7f7f")
@@ -303,32 +299,6 @@ def violin_figure(dists: list[Labelled], deadline_ns: int | None = None) -> Figu
     ax.set_xticks(range(len(dists)), [_short(d.label, 18) for d in dists], fontsize=7, rotation=15)
     ax.set_ylabel(f"latency ({unit})")
     ax.set_title("Distribution (median ●, p99 ▬ black, max ▬ red)", fontsize=10)
-    ax.grid(True, axis="y", alpha=0.3)
-    fig.tight_layout()
-    return fig
-
-
-def mean_max_figure(rows: list[tuple[str, float, float]]) -> Figure | None:
-    """Bar chart of the mean and the maximum per series (label, mean ns, max ns), as in the
-    published comparisons; log scale when the maxima dwarf the means."""
-    if not rows:
-        return None
-    factor, unit = display_unit(max(r[2] for r in rows))
-    x = np.arange(len(rows))
-    means = np.asarray([r[1] for r in rows]) * factor
-    maxima = np.asarray([r[2] for r in rows]) * factor
-    fig, ax = plt.subplots(figsize=(max(4.5, 1.2 * len(rows) + 2), 3.6), dpi=100)
-    ax.bar(x - 0.2, means, 0.4, label="mean", color="#3b6ea5")
-    ax.bar(x + 0.2, maxima, 0.4, label="max", color="#c0504d")
-    if means.min() > 0 and maxima.max() / means.min() > 50:
-        ax.set_yscale("log")
-    for xi, m, mx in zip(x, means, maxima, strict=True):
-        ax.annotate(f"{m:.3g}", (xi - 0.2, m), ha="center", va="bottom", fontsize=7)
-        ax.annotate(f"{mx:.3g}", (xi + 0.2, mx), ha="center", va="bottom", fontsize=7)
-    ax.set_xticks(x, [_short(r[0], 18) for r in rows], fontsize=7, rotation=15)
-    ax.set_ylabel(f"latency ({unit})")
-    ax.set_title("Mean and maximum per series", fontsize=10)
-    ax.legend(fontsize=8)
     ax.grid(True, axis="y", alpha=0.3)
     fig.tight_layout()
     return fig
