@@ -368,15 +368,6 @@ def deadline_in_unit(series: Series, deadline_ns: int) -> int:
     return int(Fraction(deadline_ns) / series.ns_per_unit)
 
 
-def unit_deadline(unit: str, clock_hz: int | None, deadline_ns: int | None) -> int | None:
-    """:func:`deadline_in_unit` for a unit and clock."""
-    if deadline_ns is None:
-        return None
-    if unit == "ns" or not clock_hz:
-        return deadline_ns
-    return int(Fraction(deadline_ns) * clock_hz / 1_000_000_000)
-
-
 # Statistics of every value (not order statistics) that a value in an open bin moves without
 # bound: with such a bin a table shows their range, not the convention's figure.
 _RANGED = ("mean", "jitter", "stdev", "stdev_pop", "rsd_pct")
