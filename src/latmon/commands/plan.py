@@ -115,7 +115,7 @@ def command(
     interval: str,
     as_json: bool,
 ) -> None:
-    """How many samples to take. Two different questions:
+    """How many samples to take. Three different questions:
 
     1. the published formula n = z²·p(1-p)/e² (385 at 95 % confidence and 5 % error), which
     sizes the estimate of a PROPORTION (e.g. the share of events above a deadline) — it says
