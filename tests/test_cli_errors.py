@@ -153,7 +153,11 @@ CASES = [
         r"lies within it: 10 counts are missing",
     ),
     ("FIFO", fifo, r"pipe: a pipe \(a FIFO, .*\), not a regular file: .*save the stream"),
-    ("folder", lambda tmp: (tmp / "d").mkdir() or "d", r"d: is a folder; give the files in it"),
+    (
+        "folder without run files",
+        lambda tmp: (tmp / "d").mkdir() or (tmp / "d" / "n.txt").write_text("1\n") and "d",
+        r"d: a folder without run files \(\*\.parquet\): give the files in it",
+    ),
     ("missing", lambda tmp: "nope.txt", r"nope\.txt: no such file"),
 ]
 
@@ -172,6 +176,22 @@ def test_malformed_input_is_one_line_exit_2(
     lines = proc.stderr.splitlines()
     assert len(lines) == 1, proc.stderr
     assert re.search(err, lines[0]), lines[0]
+
+
+def test_a_folder_stands_for_the_run_files_under_it(latmon_cli: Path, tmp_path: Path) -> None:
+    """latmon run -o DIR, then latmon report DIR: a folder is its run files (recursively, in
+    name order), the same as naming them."""
+    (tmp_path / "a.txt").write_text("\n".join(str(v) for v in range(100, 400)) + "\n")
+    (tmp_path / "b.txt").write_text("\n".join(str(v) for v in range(200, 900, 3)) + "\n")
+    proc = run(latmon_cli, "ingest", "-o", "runs/x", "a.txt", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    proc = run(latmon_cli, "ingest", "-o", "runs", "b.txt", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (tmp_path / "runs" / "notes.txt").write_text("not a run file\n")
+    named = run(latmon_cli, "stats", "--json", "runs/b.parquet", "runs/x/a.parquet", cwd=tmp_path)
+    folder = run(latmon_cli, "stats", "--json", "runs", cwd=tmp_path)
+    assert named.returncode == folder.returncode == 0, folder.stderr
+    assert folder.stdout == named.stdout and len(json.loads(folder.stdout)) == 2
 
 
 def test_keep_going_keeps_the_valid_rows(latmon_cli: Path, tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from latmon.campaign.scenario import parse_duration_ns
+from latmon.errors import InputError
 from latmon.inputs.ingest import FORMATS, load, load_all
 from latmon.inputs.readers import ReadOptions
 from latmon.inputs.readers.units import UNIT_NS
@@ -42,6 +43,8 @@ def input_options(func: F) -> F:
         options = ReadOptions(
             input_unit=input_unit, irq=irq, ack=ack, clock_hz=clock_hz, column=column
         )
+        if "files" in kwargs:
+            kwargs["files"] = tuple(expand_folders(kwargs["files"]))
         return inner(*args, read_options=options, **kwargs)
 
     func = wrapper
@@ -81,9 +84,30 @@ def input_options(func: F) -> F:
         show_default=True,
         help="Input format; auto detects it from the content.",
     )(func)
-    # plain strings: a missing file, a folder or an unreadable file is reported by the reader
-    # in one line (file: problem), not by click's usage text
+    # plain strings: a missing file or an unreadable file is reported by the reader in one
+    # line (file: problem), not by click's usage text; a folder stands for its run files
     return click.argument("files", nargs=-1, required=True)(func)
+
+
+def expand_folders(names: tuple[str, ...]) -> list[str]:
+    """The inputs named, a folder standing for the run files under it (``*.parquet``, searched
+    recursively, sorted: what ``latmon run``, ``latmon ingest`` and ``latmon fleet`` write)."""
+    out: list[str] = []
+    for name in names:
+        path = Path(name)
+        if not path.is_dir():
+            out.append(name)
+            continue
+        found = sorted(str(q) for q in path.rglob("*.parquet") if q.is_file())
+        if not found:
+            raise InputError(
+                name,
+                None,
+                "a folder without run files (*.parquet): give the files in it, or convert "
+                "them with latmon ingest",
+            )
+        out.extend(found)
+    return out
 
 
 def report_problems(runs: list[Any]) -> bool:
