@@ -155,7 +155,7 @@ CASES = [
     ("FIFO", fifo, r"pipe: a pipe \(a FIFO, .*\), not a regular file: .*save the stream"),
     (
         "folder without run files",
-        lambda tmp: (tmp / "d").mkdir() or (tmp / "d" / "n.txt").write_text("1\n") and "d",
+        lambda tmp: (tmp / "d").mkdir() or ((tmp / "d" / "n.txt").write_text("1\n") and "d"),
         r"d: a folder without run files \(\*\.parquet\): give the files in it",
     ),
     ("missing", lambda tmp: "nope.txt", r"nope\.txt: no such file"),
