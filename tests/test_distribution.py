@@ -327,3 +327,27 @@ def test_variance_bounds_with_an_overflow() -> None:
     assert high >= sum((x - mean) ** 2 for x in at_max) / 17
     exact = Distribution.from_samples(np.asarray([1, 5, 9], np.int64))
     assert exact.variance_bounds() == (exact.variance(), exact.variance())
+
+
+def test_overflow_of_pooled_histograms_and_the_values_without_it() -> None:
+    """Two histograms, each with an overflow above both's bins (200 and 300 µs): the pool's
+    overflow is both (from the lower bound, up to the recorded max), and the values without it
+    are exactly the closed bins; an overflow below the other's bins is not the pool's."""
+    a = Histogram([0, 100_000], [100_000, 150_000], [5, 3], overflow=2, overflow_lo=200_000)
+    b = Histogram([50_000], [150_000], [7], overflow=4, overflow_lo=300_000)
+    pool = Distribution.pool(
+        [
+            Distribution.from_histogram(a, {"max": 900_000}),
+            Distribution.from_histogram(b, {"max": 400_000}),
+        ]
+    )
+    assert pool.overflow() == (200_000, 6, 900_000)
+    values, counts = pool.values_and_counts(overflow=False)
+    assert values.tolist() == [0, 50_000, 100_000] and counts.tolist() == [5, 7, 3]
+    assert int(counts.sum()) + 6 == pool.n
+    c = Histogram([0, 250_000], [250_000, 260_000], [1, 1])  # a closed bin above a's overflow
+    mixed = Distribution.pool(
+        [Distribution.from_histogram(a, {"max": 900_000}), Distribution.from_histogram(c, {})]
+    )
+    assert mixed.overflow() is None  # a's overflow is not above every closed bin
+    assert Distribution.from_samples(np.array([1, 2, 3])).overflow() is None

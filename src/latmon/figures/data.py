@@ -85,15 +85,8 @@ def values_without_overflow(dist: Distribution) -> tuple[np.ndarray, np.ndarray]
     """A distribution's distinct values and counts (int64) without its overflow, which a
     renderer draws on its own: its values are not at its lower bound, where the convention
     puts them."""
-    values, counts = dist.values_and_counts()
-    values, counts = values.astype(np.int64), counts.astype(np.int64)
-    over = overflow_of(dist)
-    if over is None:
-        return values, counts
-    counts = counts.copy()
-    counts[int(np.searchsorted(values, over.lo))] -= over.count
-    keep = counts > 0
-    return values[keep], counts[keep]
+    values, counts = dist.values_and_counts(overflow=False)
+    return values.astype(np.int64), counts.astype(np.int64)
 
 
 def largest_value(dist: Distribution) -> float:

@@ -348,11 +348,16 @@ class Distribution:
         if not self.has_open_bin:
             return None
         f = self._finish()
-        closed = f.rep[~f.open_bin]
-        above = f.open_bin & (f.rep >= (closed.max() if len(closed) else np.iinfo(np.int64).min))
+        above = self._overflow_bins(f)
         if not above.any():
             return None
         return int(f.lo[above].min()), int(f.count[above].sum()), self.maximum().hi
+
+    @staticmethod
+    def _overflow_bins(f: Finished) -> np.ndarray:
+        """Which bins are open ones above every closed bin (a histogram's overflow)."""
+        closed = f.rep[~f.open_bin]
+        return f.open_bin & (f.rep >= (closed.max() if len(closed) else np.iinfo(np.int64).min))
 
     @property
     def bin_error(self) -> int:
@@ -504,11 +509,16 @@ class Distribution:
         maybe = int(f.count[f.hi > threshold].sum())
         return surely, maybe
 
-    def values_and_counts(self) -> tuple[np.ndarray, np.ndarray]:
-        """Distinct values (by the convention for binned data) with their counts, ascending."""
+    def values_and_counts(self, overflow: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Distinct values (by the convention for binned data) with their counts, ascending;
+        without the :meth:`overflow`'s values when ``overflow`` is False."""
         f = self._finish()
-        if not len(f.rep):
-            return f.rep, f.count
-        change = np.flatnonzero(np.diff(f.rep)) + 1
+        rep, count = f.rep, f.count
+        if not overflow and self.has_open_bin:
+            keep = ~self._overflow_bins(f)
+            rep, count = rep[keep], count[keep]
+        if not len(rep):
+            return rep, count
+        change = np.flatnonzero(np.diff(rep)) + 1
         starts = np.concatenate(([0], change))
-        return f.rep[starts], np.add.reduceat(f.count, starts)
+        return rep[starts], np.add.reduceat(count, starts)
