@@ -53,9 +53,9 @@ def display_scale(series: Series, largest: float) -> tuple[Fraction, str]:
 
 @dataclass
 class Overflow:
-    """The values of a distribution above its histogram's range (ns): ``count`` of ``n`` lie in
-    [``lo``, ``hi``]; ``hi`` is the recorded maximum (None: nobody recorded it). Where each of
-    them lies is unknown, but one of them is the maximum."""
+    """The values of a distribution above its histogram's range, in the distribution's unit:
+    ``count`` of ``n`` lie in [``lo``, ``hi``]; ``hi`` is the recorded maximum (None: nobody
+    recorded it). Where each of them lies is unknown, but one of them is the maximum."""
 
     lo: int
     count: int

@@ -76,12 +76,8 @@ def histogram_figure(series: Series, title: str) -> Figure | None:
             edges = None
     else:
         return None
-    kept = series.histogram if not series.has_samples else None
-    over = kept.overflow if kept is not None else 0
-    over_lo = kept.overflow_lo if kept is not None else None
-    if over and over_lo is None and kept is not None and len(kept.hi):
-        over_lo = int(kept.hi[-1])
-    top = series.counters.get("max") if over else None
+    over = None if series.has_samples else overflow_of(Distribution.from_series(series))
+    top = over.hi if over is not None else None
     fig, ax = plt.subplots(figsize=(7.5, 3.2), dpi=100)
     if edges is None:
         assert series.histogram is not None
@@ -97,16 +93,16 @@ def histogram_figure(series: Series, title: str) -> Figure | None:
     else:
         scale, unit = display_scale(series, float(max(edges[-1], top or 0)))
         ax.stairs(counts, edges * float(scale), fill=True, color="#3b6ea5")
-    if over and over_lo is not None:
+    if over is not None:
         # the histogram's overflow: its values lie between its bound and the recorded maximum,
         # where is not recorded: a dotted bar over that span, not a peak at the bound
-        f = float(scale)
-        end = top if top is not None and top > over_lo else None
-        span = f"{fmt(over_lo * f)}–{fmt(end * f)}" if end is not None else f"≥{fmt(over_lo * f)}"
-        label = f"overflow: {over:,} samples, {span} {unit}, where in it not recorded"
+        f, lo, k = float(scale), over.lo, over.count
+        end = top if top is not None and top > lo else None
+        span = f"{fmt(lo * f)}–{fmt(end * f)}" if end is not None else f"≥{fmt(lo * f)}"
+        label = f"overflow: {k:,} samples, {span} {unit}, where in it not recorded"
         if end is not None:
-            ax.hlines(over, over_lo * f, end * f, color="#c0504d", ls=":", lw=2, label=label)
-        ax.plot([over_lo * f], [over], ">", color="#c0504d", ms=5, label=None if end else label)
+            ax.hlines(k, lo * f, end * f, color="#c0504d", ls=":", lw=2, label=label)
+        ax.plot([lo * f], [k], ">", color="#c0504d", ms=5, label=None if end else label)
         ax.legend(fontsize=7, loc="upper right")
     ax.set_yscale("log")
     ax.set_ylim(bottom=0.8)
