@@ -238,3 +238,17 @@ def test_percentile_labels_break_at_the_series_and_slant_when_long() -> None:
     spec = json.loads(spec_json(percentile_figure(long, "p", None)))  # type: ignore[arg-type]
     assert spec["layout"]["xaxis"]["tickangle"] == -30
     assert spec["layout"]["xaxis"]["tickvals"] == [label for label, _ in long]
+
+
+def test_percentiles_in_an_overflow_are_one_open_marker_at_its_bound() -> None:
+    from latmon.figures.interactive import AT_LEAST, percentile_figure
+
+    exact = {"min": 1000.0, "p50": 2000.0, "p99": 5000.0, "max": 9000.0}
+    over = {"min": 1000.0, "p50": 2000.0, "p99": None, "max": 3_000_000.0}
+    over |= {"p99" + AT_LEAST: 200_000.0, "p99_9" + AT_LEAST: 200_000.0}
+    spec = json.loads(spec_json(percentile_figure([("a", exact), ("b", over)], "p", None)))  # type: ignore[arg-type]
+    (marks,) = [t for t in spec["data"] if t["name"] == "≥ (overflow)"]
+    assert marks["x"] == ["b"] and _decoded(marks["y"]) == [200.0]  # µs
+    assert marks["customdata"] == ["p99, p99.9"] and marks["marker"]["symbol"].endswith("-open")
+    (p99,) = [t for t in spec["data"] if t["name"] == "p99"]
+    assert p99["x"] == ["a"]  # no value drawn where only a bound is known

@@ -361,6 +361,10 @@ def _overflow_bar(
 #: Characters of tick labels that fit side by side under a figure of the report's grid.
 TICK_CHARACTERS = 64
 
+#: Suffix of a percentile figure's key whose value is only a lower bound: the percentile lies in
+#: a histogram's overflow (one open marker per row at the lowest such bound).
+AT_LEAST = "_at_least"
+
 #: Statistics of the percentile figure: key, legend name, marker symbol.
 LADDER = (
     ("min", "min", "line-ew"),
@@ -379,7 +383,7 @@ def percentile_figure(
     axis."""
     if len(rows) < 2:
         return None
-    values = [v for _, stats in rows for v in stats.values() if v is not None]
+    values = [v for _, stats in rows for v in stats.values() if v is not None]  # with bounds
     if not values:
         return None
     largest = max(values)
@@ -417,6 +421,25 @@ def percentile_figure(
             },
             hovertemplate=f"%{{x}}<br>{name}: %{{y:,.6~g}} {unit}<extra></extra>",
         )
+    # percentiles in a histogram's overflow: one open marker per row at the lowest lower bound
+    bounded = []
+    for lab, (_, stats) in zip(labels, rows, strict=True):
+        held = [(name, stats.get(key + AT_LEAST)) for key, name, _ in LADDER]
+        bounds = [(name, v) for name, v in held if v is not None]
+        if bounds:
+            names = ", ".join(name for name, _ in bounds)
+            bounded.append((lab, min(float(v) for _, v in bounds), names))
+    if bounded:
+        fig.add_scatter(
+            x=[lab for lab, _, _ in bounded],
+            y=[v / factor for _, v, _ in bounded],
+            customdata=[names for _, _, names in bounded],
+            mode="markers",
+            name="≥ (overflow)",
+            marker={"symbol": "triangle-up-open", "size": 11, "color": "#555555"},
+            hovertemplate=f"%{{x}}<br>%{{customdata}} ≥ %{{y:,.6~g}} {unit}: in the "
+            "histogram's overflow, only its lower bound is known<extra></extra>",
+        )
     deadline_mark(fig, deadline_ns, factor, unit, largest, "y")
     fig.update_layout(updatemenus=[axis_switch("yaxis", True)])
     # a label "file / series" on two lines, so that neighbouring labels do not run together
@@ -432,6 +455,11 @@ def percentile_figure(
         "The bar spans min to max; the markers are the nearest-rank percentiles (those that "
         "n samples can tell apart). Click a legend entry to hide or show a statistic."
     )
+    if bounded:
+        caption += (
+            " ≥ (overflow): the percentiles that lie in a histogram's overflow, at or above "
+            "that marker (its lower bound; hover for which)."
+        )
     return Figure("percentiles", title, fig, caption)
 
 

@@ -70,6 +70,9 @@ class MeasureSections(PageParts):
                 for key, _, _ in interactive.LADDER:
                     v = s.value(key) if key in (*PERCENTILES, "min", "max") else None
                     stats[key] = None if v is None else float(v)
+                    low = s.bounds(key)[0] if v is None and key in PERCENTILES else None
+                    if low is not None:  # in a histogram's overflow: a lower bound alone
+                        stats[key + interactive.AT_LEAST] = float(low)
                 ladder.append((str(row["scenario"]), stats))
 
         def labelled() -> list[Labelled]:
