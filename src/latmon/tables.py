@@ -54,9 +54,13 @@ class Cell:
         return Cell(fmt(value, digits), plain(value))
 
     @staticmethod
-    def made_of(pattern: str, *numbers: Number | None, plain_text: str = "") -> Cell:
-        """A text of numbers, e.g. ``Cell.made_of("[{0}, {1}]", lo, hi)`` or ``("≥{0}", b)``."""
-        return Cell(pattern.format(*(fmt(n) for n in numbers)), plain_text, numbers, pattern)
+    def made_of(
+        pattern: str, *numbers: Number | None, plain_text: str = "", digits: int = 1
+    ) -> Cell:
+        """A text of numbers, e.g. ``Cell.made_of("[{0}, {1}]", lo, hi)`` or ``("≥{0}", b)``;
+        ``digits`` decimals for those that are not whole."""
+        text = pattern.format(*(fmt(n, digits) for n in numbers))
+        return Cell(text, plain_text, numbers, pattern)
 
 
 def fmt(value: object, digits: int = 1) -> str:

@@ -38,7 +38,7 @@ from latmon.analysis.distribution.counts import Distribution
 from latmon.analysis.distribution.ranks import nearest_rank, quantile_ci_ranks
 from latmon.analysis.exact import sqrt_rational
 from latmon.model import Series
-from latmon.tables import Cell, fmt, plain
+from latmon.tables import Cell, plain
 
 # The percentiles of `latmon stats`: key -> quantile.
 PERCENTILES: dict[str, float] = {
@@ -178,7 +178,8 @@ class Summary:
                 high, math.nextafter, math.inf
             )
         if key == "jitter" and not self.exact:
-            return self._s(self._jitter_bounds()[0]), self._s(self._jitter_bounds()[1])
+            low, high = self._jitter_bounds()
+            return self._s(low), self._s(high)
         if key == "rsd_pct" and not self.exact:
             (s_lo, s_hi), (m_lo, m_hi) = self.bounds("stdev"), self.bounds("mean")
             if s_lo is None or not m_lo or m_lo < 0:
@@ -387,12 +388,10 @@ def stat_cell(summary: Summary, key: str) -> Cell:
         lo, hi = summary.bounds(key)
         digits = 2 if key == "rsd_pct" else 1
         if lo is None:
-            return Cell("—", "")
+            return Cell.of(None)
         if hi is None:
-            return Cell(f"≥{fmt(lo, digits)}", f">={plain(lo)}", (lo,), "≥{0}")
-        return Cell(
-            f"{fmt(lo, digits)}…{fmt(hi, digits)}", f"{plain(lo)};{plain(hi)}", (lo, hi), "{0}…{1}"
-        )
+            return Cell.made_of("≥{0}", lo, plain_text=f">={plain(lo)}", digits=digits)
+        return Cell.made_of("{0}…{1}", lo, hi, plain_text=f"{plain(lo)};{plain(hi)}", digits=digits)
     if value is None and summary.count and key in (*summary.percentiles, "min", "max", "median"):
         lo, hi = summary.bounds(key)
         if lo is not None:

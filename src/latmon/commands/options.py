@@ -16,6 +16,7 @@ from latmon.errors import InputError
 from latmon.inputs.ingest import FORMATS, load, load_all
 from latmon.inputs.readers import ReadOptions
 from latmon.inputs.readers.units import UNIT_NS
+from latmon.inputs.runfile import run_files_under
 from latmon.model import Run
 
 #: Exit status when results were produced from damaged input (with --keep-going).
@@ -90,15 +91,15 @@ def input_options(func: F) -> F:
 
 
 def expand_folders(names: tuple[str, ...]) -> list[str]:
-    """The inputs named, a folder standing for the run files under it (``*.parquet``, searched
-    recursively, sorted: what ``latmon run``, ``latmon ingest`` and ``latmon fleet`` write)."""
+    """The inputs named, a folder standing for the run files under it
+    (:func:`latmon.inputs.runfile.run_files_under`)."""
     out: list[str] = []
     for name in names:
         path = Path(name)
         if not path.is_dir():
             out.append(name)
             continue
-        found = sorted(str(q) for q in path.rglob("*.parquet") if q.is_file())
+        found = [str(q) for q in run_files_under(path)]
         if not found:
             raise InputError(
                 name,

@@ -24,7 +24,7 @@ from pathlib import Path
 import duckdb
 
 from latmon.errors import LatmonError
-from latmon.inputs.runfile import is_run_file, read_run_header
+from latmon.inputs.runfile import is_run_file, read_run_header, run_files_under
 
 
 def run_files(paths: Iterable[str]) -> list[Path]:
@@ -33,7 +33,7 @@ def run_files(paths: Iterable[str]) -> list[Path]:
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            found += sorted(q for q in p.rglob("*.parquet") if q.is_file())
+            found += run_files_under(p)
         elif p.is_file():
             found.append(p)
         else:

@@ -72,6 +72,12 @@ def is_run_file(path: Path) -> bool:
         return False
 
 
+def run_files_under(folder: Path) -> list[Path]:
+    """The run files a folder holds (``*.parquet``, searched recursively), sorted by path:
+    what ``latmon run``, ``latmon ingest`` and ``latmon fleet`` write."""
+    return sorted(q for q in folder.rglob("*.parquet") if q.is_file())
+
+
 def _histogram_to_json(h: Histogram) -> dict[str, Any]:
     return {
         "lo": h.lo.tolist(),
