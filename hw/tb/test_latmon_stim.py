@@ -84,8 +84,10 @@ class StimTB:
     async def until_done(self) -> None:
         # `running` read at falling edges, when every update of the rising edge has settled
         # (read right at `done`'s rising edge, it depended on the order in which the simulator
-        # applied the two flip-flops' updates of that edge)
+        # applied the two flip-flops' updates of that edge); Python wakes when it falls, not at
+        # every clock of a run of 2^16 cycles and more
         while int(self.dut.running.value):
+            await FallingEdge(self.dut.running)
             await FallingEdge(self.dut.clk)
         for _ in range(2):  # the monitor records the last pulse
             await FallingEdge(self.dut.clk)
