@@ -59,11 +59,14 @@ help:
 setup:
 	@scripts/setup.sh
 
-# C first (build with -Werror, unit tests), then lint, then the QEMU guest images (Xen's smoke
-# tests boot them), then one pytest run that holds the Python, cocotb and CLI tests, so that
-# pytest's summary line is the last thing printed.
+# The Linux SoC's checkpoint (its kernel built and booted once in the simulator: minutes, the
+# boot on one core) beside the rest, one job each (-j$(JOBS), each one's output in one piece):
+# the C (built with -Werror, unit tests), lint, the QEMU guest images (Xen's smoke tests boot
+# them); then one pytest run that holds the Python, cocotb and CLI tests, so that pytest's
+# summary line is the last thing printed.
 test: setup
-	@$(MAKE) --no-print-directory regs-check sw-all sw-test lint target-images linux-soc-checkpoint
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \
+	  linux-soc-checkpoint regs-check sw-all sw-test lint target-images
 	$(PY) -m pytest -n $(JOBS) -p no:cacheprovider
 
 # Hand-written C (generated headers are left as their generator writes them).
