@@ -788,9 +788,9 @@ CONFIGS = {
 # uninitialised register, an undriven net) is X there and fails a comparison, so it runs every
 # configuration whose parts differ in kind. The three that scale a size up run the same tests
 # over up to 8 times the cycles (a ring of 4,096 samples filled twice, 2^16 cycles to saturate
-# a 16-bit latency, 4,096 bins): Icarus simulates the whole IP at under a thousand cycles per
-# second of CPU, so they run on Verilator (two-state), about 30 times faster, with cocotb
-# driving its clock (Verilator hangs with cocotb on a clock generated in the HDL).
+# a 16-bit latency, 4,096 bins), and Icarus is slow on the whole IP, so they run on Verilator
+# (two-state; make bench's bench_hw_soak measures the ratio), with cocotb driving its clock
+# (Verilator hangs with cocotb on a clock generated in the HDL).
 VERILATOR_CONFIGS = ("depth4096-nosync", "cnt16-depth16", "hist4096-stamp4-id8")
 
 
