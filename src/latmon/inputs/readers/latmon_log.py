@@ -194,7 +194,6 @@ class _Reader:
         self.keep_going = keep_going
         self.runs: list[LogRun] = []
         self.log: _LogBuilder | None = None
-        self.foreign_outside = 0
         self.orphan_problems: list[Problem] = []
 
     def problem(self, line: int, message: str) -> None:
@@ -234,9 +233,7 @@ class _Reader:
     def line(self, number: int, line: str) -> None:
         if len(line) < 2 or line[0] not in RECORD_TAGS or line[1] != " ":
             if self.log is not None:
-                self.log.foreign += 1
-            else:
-                self.foreign_outside += 1
+                self.log.foreign += 1  # a console's other text inside a log
             return
         if len(line) > MAX_LINE:
             self.problem(number, f"line longer than {MAX_LINE} bytes")
