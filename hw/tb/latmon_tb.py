@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 import cocotb
-from cocotb.triggers import RisingEdge, Timer, ValueChange
+from cocotb.triggers import FallingEdge, RisingEdge, Timer, ValueChange
 from model.latmon_core_model import Kind, Output
 
 CLOCK_NS = 10
@@ -73,6 +73,14 @@ def random_stimulus(
         if c - kept[-1] >= 2:
             kept.append(c)
     return Stimulus(irq, kept)
+
+
+async def until_low(signal, clk) -> None:
+    """Until `signal` reads 0 at a falling edge of `clk`, when every update of the rising edge
+    has settled: Python wakes when the signal falls, not at every clock."""
+    while int(signal.value):
+        await FallingEdge(signal)
+        await FallingEdge(clk)
 
 
 def waveform(stim: Stimulus) -> list[tuple[int, int | None, int | None]]:

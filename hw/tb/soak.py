@@ -37,7 +37,7 @@ from latmon_tb import CLOCK_NS, PIPELINE_EXTRA, Stimulus, random_stimulus
 from model.latmon_core_model import Kind, Output, core_model
 from model.latmon_hist_model import histogram
 from model.latmon_model import RESULT_REGISTERS, expected_registers
-from simulate import GENERATED, SIM_BUILD, build_id, rtl, run_sim, tb_hdl
+from simulate import GENERATED, SIM_BUILD, build_id, clock_of, rtl, run_sim, tb_hdl
 
 # The player turns stimulus cycle c into a pulse the core's input sees from cycle c + 1.
 PLAYER_DELAY = 1
@@ -303,9 +303,6 @@ def run_soak(
     run's data) and the seconds the simulation took (build excluded when the build is up to
     date). With `netlist`, the IP is Yosys's synthesized netlist of it (hw/tb/netlist.py);
     `changes` are parameters that differ from the defaults."""
-    # Verilator hangs with cocotb when the clock is generated in HDL (--timing): there cocotb's
-    # C++ clock driver runs it; Icarus toggles the HDL clock natively.
-    external_clock = sim == "verilator"
     params = {**DEFAULTS, **(changes or {})}
     # a short name for a parameter set (the testbench reads its files' paths into a fixed-width
     # string, so the build folder's name stays short)
@@ -314,7 +311,7 @@ def run_soak(
     build = build_id("latmon-soak", sim, events, *variant, *(["netlist"] if netlist else []))
     folder = SIM_BUILD / build / "data"
     stim = soak_stimulus(events, seed)
-    defines: dict[str, object] = {"TB_EXTERNAL_CLOCK": 1} if external_clock else {}
+    defines, clock_env = clock_of(sim)
     dut_sources = sources()
     if netlist:
         from netlist import CORE_PATH, synthesize
@@ -336,7 +333,7 @@ def run_soak(
             "SOAK": "1",
             "SOAK_SEED": seed,
             "SOAK_DIR": folder,
-            "TB_EXTERNAL_CLOCK": "1" if external_clock else "0",
+            **clock_env,
             "COCOTB_LOG_LEVEL": "WARNING",
         },
         defines=defines,
@@ -365,7 +362,7 @@ def run_hist_soak(events: int, sim: str = "icarus", seed: int = 2026) -> float:
     """The histogram's million-event soak (test_latmon_hist.py, random_snapshots_under_load):
     random snapshots under full load; returns the seconds it took (build included only when the
     build is not up to date)."""
-    external_clock = sim == "verilator"  # as in the IP soak: cocotb drives Verilator's clock
+    defines, clock_env = clock_of(sim)
     t0 = time.monotonic()
     run_sim(
         toplevel="tb_latmon_hist",
@@ -378,9 +375,9 @@ def run_hist_soak(events: int, sim: str = "icarus", seed: int = 2026) -> float:
             "BINS_LOG2": 8,
             "EVENTS": events,
             "SEED": seed,
-            "TB_EXTERNAL_CLOCK": "1" if external_clock else "0",
+            **clock_env,
         },
-        defines={"TB_EXTERNAL_CLOCK": 1} if external_clock else {},
+        defines=defines,
         testcase="random_snapshots_under_load",
     )
     return time.monotonic() - t0

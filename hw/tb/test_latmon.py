@@ -32,7 +32,7 @@ from model.latmon_core_model import Kind, core_model
 from model.latmon_hist_model import histogram
 from model.latmon_model import core_cycle_model
 from model.latmon_stamp_model import stamp_model
-from simulate import GENERATED, build_id, run_sim
+from simulate import GENERATED, build_id, clock_of, run_sim
 from soak import netlist_soak, run_soak
 
 # soc_sim.py, linux_soc.py and test_refdesign.py take the IP's file list from here.
@@ -790,7 +790,7 @@ CONFIGS = {
 # over up to 8 times the cycles (a ring of 4,096 samples filled twice, 2^16 cycles to saturate
 # a 16-bit latency, 4,096 bins), and Icarus is slow on the whole IP, so they run on Verilator
 # (two-state; make bench's bench_hw_soak measures the ratio), with cocotb driving its clock
-# (Verilator hangs with cocotb on a clock generated in the HDL).
+# (simulate.clock_of).
 VERILATOR_CONFIGS = ("depth4096-nosync", "cnt16-depth16", "hist4096-stamp4-id8")
 
 
@@ -798,20 +798,17 @@ VERILATOR_CONFIGS = ("depth4096-nosync", "cnt16-depth16", "hist4096-stamp4-id8")
 @pytest.mark.parametrize("config", list(CONFIGS))
 def test_latmon(config: str) -> None:
     params = {**DEFAULTS, **CONFIGS[config]}
-    verilator = config in VERILATOR_CONFIGS
+    simulator = "verilator" if config in VERILATOR_CONFIGS else "icarus"
+    defines, clock_env = clock_of(simulator)
     run_sim(
         toplevel="tb_latmon",
         sources=sources(),
         module="test_latmon",
-        build=build_id("latmon", config, *(["verilator"] if verilator else [])),
-        simulator="verilator" if verilator else "icarus",
+        build=build_id("latmon", config, *([simulator] if simulator != "icarus" else [])),
+        simulator=simulator,
         parameters={**params, "STIM_MAX": 16},
-        env={
-            **params,
-            "SEED": sum(params.values()),
-            "TB_EXTERNAL_CLOCK": "1" if verilator else "0",
-        },
-        defines={"TB_EXTERNAL_CLOCK": 1} if verilator else {},
+        env={**params, "SEED": sum(params.values()), **clock_env},
+        defines=defines,
         includes=[GENERATED],
     )
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from cocotb.clock import Clock
 from cocotb.triggers import FallingEdge, RisingEdge, Timer
+from latmon_tb import until_low
 from model.latmon_hist_model import Bank, histogram, source_events
 from simulate import build_id, rtl, run_sim, tb_hdl
 from soak import run_hist_soak
@@ -50,14 +51,6 @@ async def setup(dut, offset: int, shift: int) -> None:
 async def wait_idle(dut) -> None:
     await FallingEdge(dut.clk)
     while int(dut.busy.value):
-        await FallingEdge(dut.clk)
-
-
-async def until_sent(dut) -> None:
-    """Until the source has sent its last latency: `gen_run` read at a falling edge, when the
-    rising edge's updates have settled; Python wakes when it falls, not at every clock."""
-    while int(dut.gen_run.value):
-        await FallingEdge(dut.gen_run)
         await FallingEdge(dut.clk)
 
 
@@ -120,7 +113,7 @@ async def back_to_back_same_bin(dut) -> None:
     await setup(dut, offset=0, shift=0)
     for mask, seed in ((0, 5), (1, 7), (3, 9)):
         await start_source(dut, seed, 1000, mask)
-        await until_sent(dut)
+        await until_low(dut.gen_run, dut.clk)
         got = await take_snapshot(dut)
         want = histogram(source_events(seed, 1000, mask, 0), 0, 0, BINS_LOG2, BIN_WIDTH)
         assert_bank(got, want)
@@ -147,7 +140,7 @@ async def read_as_busy_falls(dut) -> None:
 
     last = (1 << BINS_LOG2) - 1
     await start_source(dut, 17, 20000, last)  # the last bin among them at 4,096 bins too
-    await until_sent(dut)
+    await until_low(dut.gen_run, dut.clk)
     assert (await take_snapshot(dut)).bins[last] > 0
     await FallingEdge(dut.clk)
     dut.rd_addr.value = last
@@ -201,7 +194,7 @@ async def duty_cycle_and_clear(dut) -> None:
     dut.clear.value = 1
     await FallingEdge(dut.clk)
     dut.clear.value = 0
-    await until_sent(dut)
+    await until_low(dut.gen_run, dut.clk)
     dropped = int(dut.dropped.value)
     got = await take_snapshot(dut)
     # the first 101 cycles were counted before the clear, then BINS cycles were not
@@ -225,7 +218,7 @@ async def last_bin_past_every_latency(dut) -> None:
             continue
         await setup(dut, offset=offset, shift=shift)
         await start_source(dut, 5 + shift, 3000, mask)
-        await until_sent(dut)
+        await until_low(dut.gen_run, dut.clk)
         got = await take_snapshot(dut)
         want = histogram(
             source_events(5 + shift, 3000, mask, 0), offset, shift, BINS_LOG2, BIN_WIDTH
@@ -241,7 +234,7 @@ async def bins_saturate(dut) -> None:
         return
     await setup(dut, offset=0, shift=0)
     await start_source(dut, 21, 300, 0x3)
-    await until_sent(dut)
+    await until_low(dut.gen_run, dut.clk)
     got = await take_snapshot(dut)
     want = histogram(source_events(21, 300, 0x3, 0), 0, 0, BINS_LOG2, BIN_WIDTH)
     assert want.saturated and got.saturated

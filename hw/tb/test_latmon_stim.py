@@ -8,6 +8,7 @@ import cocotb
 import numpy as np
 import pytest
 from cocotb.triggers import FallingEdge, RisingEdge, ValueChange
+from latmon_tb import until_low
 from model.latmon_stim_model import (
     BURST,
     FIRST_PULSE_DELAY,
@@ -82,13 +83,9 @@ class StimTB:
             assert int(self.dut.done.value) == 1, (mode, config)  # ended by its total
 
     async def until_done(self) -> None:
-        # `running` read at falling edges, when every update of the rising edge has settled
-        # (read right at `done`'s rising edge, it depended on the order in which the simulator
-        # applied the two flip-flops' updates of that edge); Python wakes when it falls, not at
-        # every clock of a run of 2^16 cycles and more
-        while int(self.dut.running.value):
-            await FallingEdge(self.dut.running)
-            await FallingEdge(self.dut.clk)
+        # `running` read at a falling edge (read right at `done`'s rising edge, it depended on
+        # the order in which the simulator applied the two flip-flops' updates of that edge)
+        await until_low(self.dut.running, self.dut.clk)
         for _ in range(2):  # the monitor records the last pulse
             await FallingEdge(self.dut.clk)
 
