@@ -20,7 +20,7 @@ include sw/sw.mk
 include hw/hw.mk
 include target/target.mk
 
-.PHONY: help setup test demo bench lint format lock clean fuzz soc-soak soc-figures linux-soc linux-soc-checkpoint
+.PHONY: help setup test test-pytest demo bench lint format lock clean fuzz soc-soak soc-figures linux-soc linux-soc-checkpoint
 
 help:
 	@echo "make setup   install system packages (apt) and the Python venv ($(VENV)); idempotent"
@@ -60,13 +60,15 @@ setup:
 	@scripts/setup.sh
 
 # The Linux SoC's checkpoint (its kernel built and booted once in the simulator: minutes, the
-# boot on one core) beside the rest, one job each (-j$(JOBS), each one's output in one piece):
-# the C (built with -Werror, unit tests), lint, the QEMU guest images (Xen's smoke tests boot
-# them); then one pytest run that holds the Python, cocotb and CLI tests, so that pytest's
-# summary line is the last thing printed.
+# boot on one core) holds one of the -j$(JOBS) jobs from the start; the other builds and checks
+# the C (-Werror, unit tests), lints, builds the QEMU guest images (Xen's smoke tests boot them),
+# then runs one pytest that holds the Python, cocotb and CLI tests, beside the boot. The tests
+# that start from the checkpoint wait for it (hw/tb/linux_soc.py locks each checkpoint while it
+# boots) and pytest's summary line is the last thing printed. Output comes a line at a time.
 test: setup
-	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=target \
-	  linux-soc-checkpoint regs-check sw-all sw-test lint target-images
+	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=line linux-soc-checkpoint test-pytest
+
+test-pytest: regs-check sw-all sw-test lint target-images
 	$(PY) -m pytest -n $(JOBS) -p no:cacheprovider
 
 # Hand-written C (generated headers are left as their generator writes them).

@@ -1,12 +1,12 @@
 """The Linux SoC (docs/hw/linux-soc.md): its parts build (firmware, /init, initramfs, device tree),
 the cross-check and the stage split are right on known traces, and the smoke test: the PREEMPT_NONE
-kernel, restored from its checkpoint after the boot (make linux-soc-checkpoint, a prerequisite of
-make test, boots it once), measures 100 interrupts of each path through /dev/uioN and the kernel's
-handler, 0 mismatches against the bus and irq record, every user-space raise finding /init asleep in
-poll(); and 7 no-ops before the user-space store move the samples by 7 cycles (the median of the
-differences, and the difference of the medians). The generated figures of docs/hw/linux-soc.md are
-what their results file renders, and of this commit: the smoke test's boot reaches their checkpoint
-cycle, and the campaign's no-op runs, run again, give their records."""
+kernel, restored from its checkpoint after the boot (make linux-soc-checkpoint, which make test
+runs beside the other tests, boots it once), measures 100 interrupts of each path through /dev/uioN
+and the kernel's handler, 0 mismatches against the bus and irq record, every user-space raise
+finding /init asleep in poll(); and 7 no-ops before the user-space store move the samples by 7
+cycles (the median of the differences, and the difference of the medians). The generated figures of
+docs/hw/linux-soc.md are what their results file renders, and of this commit: the smoke test's boot
+reaches their checkpoint cycle, and the campaign's no-op runs, run again, give their records."""
 
 from __future__ import annotations
 
