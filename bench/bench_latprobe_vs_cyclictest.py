@@ -294,7 +294,12 @@ def main() -> int:
         }
     )
     for r in results:
-        print(f"{r['metric']}: {r['value']} vs {r['baseline']} {r['unit']} (ratio {r['ratio']})")
+        if r["value"] is None:
+            print(f"{r['metric']}: {r['note']}")
+        else:
+            print(
+                f"{r['metric']}: {r['value']} vs {r['baseline']} {r['unit']} (ratio {r['ratio']})"
+            )
     args.out.write_text(
         json.dumps({"name": "latprobe_vs_cyclictest", "results": results}, indent=2) + "\n"
     )
