@@ -62,13 +62,15 @@ setup:
 # The Linux SoC's checkpoint (its kernel built and booted once in the simulator: minutes, the
 # boot on one core) holds one of the -j$(JOBS) jobs from the start; the other builds and checks
 # the C (-Werror, unit tests), lints, builds the QEMU guest images (Xen's smoke tests boot them),
-# then runs one pytest that holds the Python, cocotb and CLI tests, beside the boot. The tests
-# that start from the checkpoint wait for it (hw/tb/linux_soc.py locks each checkpoint while it
-# boots) and pytest's summary line is the last thing printed. Output comes a line at a time.
+# each step's output in one piece, then runs one pytest that holds the Python, cocotb and CLI
+# tests, beside the boot, its output as it comes. The tests that start from the checkpoint wait
+# for it (hw/tb/linux_soc.py locks each checkpoint while it boots), so pytest's summary line is
+# the last thing printed.
 test: setup
-	@$(MAKE) --no-print-directory -j$(JOBS) --output-sync=line linux-soc-checkpoint test-pytest
+	@$(MAKE) --no-print-directory -j$(JOBS) linux-soc-checkpoint test-pytest
 
-test-pytest: regs-check sw-all sw-test lint target-images
+test-pytest: setup
+	@$(MAKE) --no-print-directory --output-sync=target regs-check sw-all sw-test lint target-images
 	$(PY) -m pytest -n $(JOBS) -p no:cacheprovider
 
 # Hand-written C (generated headers are left as their generator writes them).
