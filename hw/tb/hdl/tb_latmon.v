@@ -95,13 +95,17 @@ module tb_latmon #(
     integer events_fd = 0;
 
     initial begin
-        if ($value$plusargs("stim_irq=%s", fname)) $readmemh(fname, stim_irq);
-        if ($value$plusargs("stim_ack=%s", fname)) $readmemh(fname, stim_ack);
         if (!$value$plusargs("stim_n_irq=%d", n_irq)) n_irq = 64'd0;
         if (!$value$plusargs("stim_n_ack=%d", n_ack)) n_ack = 64'd0;
+        // the words the files hold (the arrays have STIM_MAX, a few more)
+        if (n_irq != 0 && $value$plusargs("stim_irq=%s", fname))
+            $readmemh(fname, stim_irq, 0, n_irq - 64'd1);
+        if (n_ack != 0 && $value$plusargs("stim_ack=%s", fname))
+            $readmemh(fname, stim_ack, 0, n_ack - 64'd1);
         if ($value$plusargs("events=%s", fname)) events_fd = $fopen(fname, "w");
     end
 
+    /* verilator lint_off WIDTHTRUNC */  // 64-bit indexes into the STIM_MAX-deep lists
     always @(posedge clk) begin
         cycle <= cycle + 64'd1;
         irq_play <= i_irq < n_irq && stim_irq[i_irq] == cycle;
@@ -112,6 +116,7 @@ module tb_latmon #(
             i_ack <= i_ack + 64'd1;
         stim_done <= i_irq >= n_irq && i_ack >= n_ack;
     end
+    /* verilator lint_on WIDTHTRUNC */
 
     // ---- the device under test -----------------------------------------------------------
 
