@@ -17,7 +17,10 @@
 `default_nettype none
 
 module refdesign #(
-    parameter ADDR_WIDTH = 18
+    parameter ADDR_WIDTH = 18,
+    // The T1 and T2 cores' histogram engines (0 leaves them out: the Linux SoC, whose software
+    // does not address the design)
+    parameter HAS_HIST = 1
 ) (
     input  wire                  clk,
     input  wire                  rst,
@@ -148,7 +151,7 @@ module refdesign #(
         for (g = 0; g < 2; g = g + 1) begin : g_core
             wire irq_in = g == 0 ? timer_pulse : pl_ps_irq;
             wire ack_in = g == 0 ? pl_ps_irq : data_read;
-            latmon #(.HAS_HIST(1), .HAS_STAMP(0), .HAS_STIM(0), .TRACE_DEPTH(1024)) core (
+            latmon #(.HAS_HIST(HAS_HIST), .HAS_STAMP(0), .HAS_STIM(0), .TRACE_DEPTH(1024)) core (
                 .clk(clk), .rst(rst), .irq(irq_in), .ack(ack_in), .alarm(), .irq_out(),
                 .start_valid(1'b0), .start_id(16'd0), .end_valid(1'b0), .end_id(16'd0),
                 .stim_out(), .stim_id(),

@@ -188,7 +188,7 @@ module linux_soc_top #(
         .m_axil_rready(ref_rready)
     );
 
-    refdesign #(.ADDR_WIDTH(18)) ref_inst (
+    refdesign #(.ADDR_WIDTH(18), .HAS_HIST(0)) ref_inst (
         .clk(clk), .rst(rst), .pl_ps_irq(pl_ps_irq), .monitor_irq(monitor_irq),
         .timer_irq(timer_irq), .data_read(data_read),
         .s_axil_awaddr(ref_awaddr), .s_axil_awprot(ref_awprot), .s_axil_awvalid(ref_awvalid),
