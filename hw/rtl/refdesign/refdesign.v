@@ -18,8 +18,8 @@
 
 module refdesign #(
     parameter ADDR_WIDTH = 18,
-    // The T1 and T2 cores' histogram engines (0 leaves them out: the Linux SoC, whose software
-    // does not address the design)
+    // 1: the T1 and T2 cores with their histogram engines; 0: without (for a SoC whose software
+    // never addresses the design: docs/hw/linux-soc.md)
     parameter HAS_HIST = 1
 ) (
     input  wire                  clk,
