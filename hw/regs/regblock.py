@@ -131,8 +131,19 @@ class Register:
 
 # The attribute of the address decode's nets: kept as nets of their own with the registered
 # decode (REG_DECODE = 1: for Fmax, see ModuleWriter.decode); with REG_DECODE = 0 left to the
-# synthesis, which folds them into fewer LUTs.
-KEEP = "(* keep = REG_DECODE != 0 *)"
+# synthesis, which folds them into fewer LUTs. A macro (KEEP_MACRO), empty for Icarus: Icarus
+# takes only a constant as an attribute's value on a net declaration and drops, with a warning,
+# any attribute on a net declaration assignment; it has no use for keep.
+KEEP = "`LATMON_DECODE_KEEP"
+KEEP_MACRO = (
+    "`ifndef LATMON_DECODE_KEEP",
+    "`ifdef __ICARUS__",
+    "`define LATMON_DECODE_KEEP",
+    "`else",
+    "`define LATMON_DECODE_KEEP (* keep = REG_DECODE != 0 *)",
+    "`endif",
+    "`endif",
+)
 
 
 def field_kind(f: FieldNode) -> str:
@@ -238,6 +249,9 @@ class ModuleWriter:
         self.emit("// Register interface and field behaviour: hw/regs/regblock.py.")
         self.emit("`timescale 1ns / 1ps")
         self.emit("`default_nettype none")
+        self.emit("// The decode nets' attribute (hw/regs/regblock.py, KEEP): none for Icarus.")
+        for line in KEEP_MACRO:
+            self.emit(line)
         self.emit("")
 
     def ports(self) -> None:

@@ -162,8 +162,10 @@ module latmon_hist #(
     // LUT) and the clears' and the drain's (no snapshot in it); state_n's own decode, shared
     // with the snapshot's other users, put the snapshot three LUT4s before clear_idle, a
     // critical path of the everything-on build on ECP5.
-    (* keep *) wire idle_stays = state == ST_IDLE && !snapshot;
-    (* keep *) wire idle_comes = state == ST_DRAIN && drain == 4'd1;
+    (* keep *) wire idle_stays;
+    assign idle_stays = state == ST_IDLE && !snapshot;
+    (* keep *) wire idle_comes;
+    assign idle_comes = state == ST_DRAIN && drain == 4'd1;
     always @(posedge clk) begin
         state <= state_n;
         act <= act_n;

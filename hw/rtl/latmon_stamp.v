@@ -658,7 +658,8 @@ module latmon_stamp #(
     // The start is stored in this entry if the groups below are full (below_full): a net of its
     // own, so that "the groups below are full" comes last, in the LUT that writes `used` (the
     // synthesis otherwise put it two LUTs before `used`, five levels deep).
-    (* keep *) wire [ENTRIES-1:0] store_in_group = {ENTRIES{store}} & free_in_group;
+    (* keep *) wire [ENTRIES-1:0] store_in_group;
+    assign store_in_group = {ENTRIES{store}} & free_in_group;
 
     // a kept entry's hit for stage s (kept entries are not written: no `write` term), from the
     // hits h_start and h_start_scan bring with them whether the entry was written at the last

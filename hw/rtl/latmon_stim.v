@@ -273,7 +273,8 @@ module latmon_stim #(
     reg [32:0] next_m3;
     reg        next_le_1;
     reg        next_lo_0;  // next_m3[15:0] == 0
-    (* keep *) wire next_le_1_kept = next_le_1;
+    (* keep *) wire next_le_1_kept;
+    assign next_le_1_kept = next_le_1;
     always @* begin
         if (random_mode) begin
             next_m3 = r_m3;

@@ -111,3 +111,32 @@ def test_static_table_as_function_passes(tmp_path: Path) -> None:
     assert STATIC_COMB_FIXED != STATIC_COMB
     sources = write(tmp_path, "static_comb", STATIC_COMB_FIXED)
     assert xcheck_icarus("static_comb", {}, sources) == ""
+
+
+# a synthesis attribute on a net declaration assignment: Icarus warns and discards it
+ATTRIBUTE_ON_ASSIGNMENT = """
+module kept_net (input wire clk, input wire rst, input wire a, input wire b, output reg q);
+    (* keep *) wire both = a && b;
+    initial q = 1'b0;
+    always @(posedge clk) q <= !rst && both;
+endmodule
+"""
+
+
+def test_icarus_warning_fails(tmp_path: Path) -> None:
+    sources = write(tmp_path, "kept_net", ATTRIBUTE_ON_ASSIGNMENT)
+    assert lint_yosys("kept_net", {}, sources) == ""  # the other checks do not see it
+    assert lint_verilator("kept_net", {}, sources) == ""
+    messages = xcheck_icarus("kept_net", {}, sources)
+    assert "Icarus warns" in messages
+    assert "Attributes are not supported on net declaration assignments" in messages
+    assert "kept_net.v:3" in messages  # names the file and line
+
+
+def test_attribute_on_its_own_declaration_passes(tmp_path: Path) -> None:
+    fixed = ATTRIBUTE_ON_ASSIGNMENT.replace(
+        "(* keep *) wire both = a && b;", "(* keep *) wire both;\n    assign both = a && b;"
+    )
+    assert fixed != ATTRIBUTE_ON_ASSIGNMENT
+    sources = write(tmp_path, "kept_net", fixed)
+    assert xcheck_icarus("kept_net", {}, sources) == ""

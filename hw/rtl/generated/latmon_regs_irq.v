@@ -4,6 +4,14 @@
 // Register interface and field behaviour: hw/regs/regblock.py.
 `timescale 1ns / 1ps
 `default_nettype none
+// The decode nets' attribute (hw/regs/regblock.py, KEEP): none for Icarus.
+`ifndef LATMON_DECODE_KEEP
+`ifdef __ICARUS__
+`define LATMON_DECODE_KEEP
+`else
+`define LATMON_DECODE_KEEP (* keep = REG_DECODE != 0 *)
+`endif
+`endif
 
 module latmon_regs_irq #(
     // Width of the AXI4-Lite byte address (16..32).
@@ -73,18 +81,18 @@ module latmon_regs_irq #(
     // ---- address decode ------------------------------------------------------
 
     // The 256-byte page of the address (bits 1:0 ignored, bits above 15 zero).
-    (* keep = REG_DECODE != 0 *) wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
-    (* keep = REG_DECODE != 0 *) wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
+    `LATMON_DECODE_KEEP wire wr_page_00 = wr_addr[15:8] == 8'h00 && (wr_addr >> 16) == 0;
+    `LATMON_DECODE_KEEP wire rd_page_00 = rd_addr[15:8] == 8'h00 && (rd_addr >> 16) == 0;
     // The word in the page (bits 7:2): bits 7:5 and 4:2, each one-hot.
     /* verilator lint_off UNUSEDSIGNAL */  // the words without a register
-    (* keep = REG_DECODE != 0 *) wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
-    (* keep = REG_DECODE != 0 *) wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
-    (* keep = REG_DECODE != 0 *) wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
-    (* keep = REG_DECODE != 0 *) wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
+    `LATMON_DECODE_KEEP wire [7:0] wr_word_hi = 8'd1 << wr_addr[7:5];
+    `LATMON_DECODE_KEEP wire [7:0] wr_word_lo = 8'd1 << wr_addr[4:2];
+    `LATMON_DECODE_KEEP wire [7:0] rd_word_hi = 8'd1 << rd_addr[7:5];
+    `LATMON_DECODE_KEEP wire [7:0] rd_word_lo = 8'd1 << rd_addr[4:2];
     /* verilator lint_on UNUSEDSIGNAL */
     localparam [63:0] WORDS_00 = 64'h0000000000000060;
-    (* keep = REG_DECODE != 0 *) wire wr_words_00 = WORDS_00[wr_addr[7:2]];
-    (* keep = REG_DECODE != 0 *) wire rd_words_00 = WORDS_00[rd_addr[7:2]];
+    `LATMON_DECODE_KEEP wire wr_words_00 = WORDS_00[wr_addr[7:2]];
+    `LATMON_DECODE_KEEP wire rd_words_00 = WORDS_00[rd_addr[7:2]];
 
     // Writes: the address decoded in every cycle into flip-flops (in the cycle after
     // wr_req, that of the write, they tell of wr_req's address): its page, the page's
