@@ -272,6 +272,10 @@ def test_the_campaign_counts_each_tasks_cpu_time_apart_from_what_runs_beside_it(
     assert runs["cpu_s"] == pytest.approx(times["run-a"][1] + times["run-b"][1], abs=0.1)
     assert by_part["the boots to the checkpoints"]["tasks"] == 1
     assert sum(float(p["cpu_s"]) for p in parts) == pytest.approx(5.0, abs=0.1)
+    # a campaign with everything cached: its tasks are all of its CPU time, and the two counts
+    # differ in their last digits only; the rest is 0 s, not -0 s
+    cached = time_parts(times, sum(c for _, c in times.values()) - 0.01)
+    assert f"{cached[-1]['cpu_s']:.0f}" == "0", cached[-1]
     # the report's table: a row per part, then the campaign's with every task
     _, text, table = linux_soc_figures.time_section((time_parts(times, 6.0), 9.0, 6.0, 2))
     assert "on 2 cores its CPU time alone takes at least 3 s" in text
