@@ -66,7 +66,7 @@ def test_line_monitors_are_instantiated_as_in_hw_soc(board: tuple) -> None:
     core = yaml.safe_load((ROOT / "hw" / "latmon.core").read_text())
     insts = re.findall(r"latmon #\((.*?)\) latmon(?:_\d+)?\s*\((.*?)\);", verilog, re.S)
     assert len(insts) == 2, "the two line monitors (the reference design has its own two)"
-    # soc_top.v's: TRACE_DEPTH 1024, no histogram, no timestamps, the stimulus on line 0's
+    # soc_devices.v's: TRACE_DEPTH 1024, no histogram, no timestamps, the stimulus on line 0's
     fixed = {"TRACE_DEPTH": 1024, "HAS_HIST": 0, "HAS_STAMP": 0}
     stim = []
     for params_text, ports in insts:

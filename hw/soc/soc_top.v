@@ -47,7 +47,6 @@ module soc_top #(
 
     wire       pl_ps_irq, timer_irq, data_read, monitor_irq;
     wire [7:0] lines, line_raised, line_ack;
-    wire       stim0;
     wire [31:0] ext_irq = {23'd0, lines, pl_ps_irq};
 
     // ---- masters -------------------------------------------------------------------------------
@@ -169,109 +168,26 @@ module soc_top #(
         .sel(s_sel), .dat_r(ram_dat), .ack(ram_ack)
     );
 
-    // AXI4-Lite ports of the reference design and of the two line monitors
-    wire [17:0] ref_awaddr, ref_araddr;
-    wire [2:0]  ref_awprot, ref_arprot;
-    wire        ref_awvalid, ref_awready, ref_wvalid, ref_wready, ref_bvalid, ref_bready;
-    wire        ref_arvalid, ref_arready, ref_rvalid, ref_rready;
-    wire [31:0] ref_wdata, ref_rdata;
-    wire [3:0]  ref_wstrb;
-    wire [1:0]  ref_bresp, ref_rresp;
-
-    soc_wb_axil #(.ADDR_WIDTH(18)) ref_bridge (
-        .clk(clk), .rst(rst), .stb(sel_stb[S_REF]), .we(s_we), .adr(s_adr), .dat_w(s_dat_w),
-        .sel(s_sel), .dat_r(ref_dat), .ack(ref_ack), .err(ref_err),
-        .m_axil_awaddr(ref_awaddr), .m_axil_awprot(ref_awprot), .m_axil_awvalid(ref_awvalid),
-        .m_axil_awready(ref_awready), .m_axil_wdata(ref_wdata), .m_axil_wstrb(ref_wstrb),
-        .m_axil_wvalid(ref_wvalid), .m_axil_wready(ref_wready), .m_axil_bresp(ref_bresp),
-        .m_axil_bvalid(ref_bvalid), .m_axil_bready(ref_bready), .m_axil_araddr(ref_araddr),
-        .m_axil_arprot(ref_arprot), .m_axil_arvalid(ref_arvalid), .m_axil_arready(ref_arready),
-        .m_axil_rdata(ref_rdata), .m_axil_rresp(ref_rresp), .m_axil_rvalid(ref_rvalid),
-        .m_axil_rready(ref_rready)
-    );
-
-    refdesign #(.ADDR_WIDTH(18)) ref_inst (
-        .clk(clk), .rst(rst), .pl_ps_irq(pl_ps_irq), .monitor_irq(monitor_irq),
-        .timer_irq(timer_irq), .data_read(data_read),
-        .s_axil_awaddr(ref_awaddr), .s_axil_awprot(ref_awprot), .s_axil_awvalid(ref_awvalid),
-        .s_axil_awready(ref_awready), .s_axil_wdata(ref_wdata), .s_axil_wstrb(ref_wstrb),
-        .s_axil_wvalid(ref_wvalid), .s_axil_wready(ref_wready), .s_axil_bresp(ref_bresp),
-        .s_axil_bvalid(ref_bvalid), .s_axil_bready(ref_bready), .s_axil_araddr(ref_araddr),
-        .s_axil_arprot(ref_arprot), .s_axil_arvalid(ref_arvalid), .s_axil_arready(ref_arready),
-        .s_axil_rdata(ref_rdata), .s_axil_rresp(ref_rresp), .s_axil_rvalid(ref_rvalid),
-        .s_axil_rready(ref_rready)
-    );
-
-    generate
-        for (s = 0; s < 2; s = s + 1) begin : g_line
-            wire [15:0] awaddr, araddr;
-            wire [2:0]  awprot, arprot;
-            wire        awvalid, awready, wvalid, wready, bvalid, bready;
-            wire        arvalid, arready, rvalid, rready;
-            wire [31:0] wdata, rdata, dat;
-            wire [3:0]  wstrb;
-            wire [1:0]  bresp, rresp;
-            wire        ack, err, stim_out;
-
-            soc_wb_axil #(.ADDR_WIDTH(16)) bridge (
-                .clk(clk), .rst(rst), .stb(sel_stb[S_LINE0 + s]), .we(s_we), .adr(s_adr),
-                .dat_w(s_dat_w), .sel(s_sel), .dat_r(dat), .ack(ack), .err(err),
-                .m_axil_awaddr(awaddr), .m_axil_awprot(awprot), .m_axil_awvalid(awvalid),
-                .m_axil_awready(awready), .m_axil_wdata(wdata), .m_axil_wstrb(wstrb),
-                .m_axil_wvalid(wvalid), .m_axil_wready(wready), .m_axil_bresp(bresp),
-                .m_axil_bvalid(bvalid), .m_axil_bready(bready), .m_axil_araddr(araddr),
-                .m_axil_arprot(arprot), .m_axil_arvalid(arvalid), .m_axil_arready(arready),
-                .m_axil_rdata(rdata), .m_axil_rresp(rresp), .m_axil_rvalid(rvalid),
-                .m_axil_rready(rready)
-            );
-
-            // the monitor of irqgen line s: irq = each raise of the line (a raise while it is
-            // still pending is a lost interrupt: an overrun), ack = the ISR's write of ACK[s]
-            latmon #(
-                .TRACE_DEPTH(1024), .HAS_HIST(0), .HAS_STAMP(0), .HAS_STIM(s == 0 ? 1 : 0)
-            ) monitor (
-                .clk(clk), .rst(rst), .irq(line_raised[s]), .ack(line_ack[s]), .alarm(), .irq_out(),
-                .start_valid(1'b0), .start_id(16'd0), .end_valid(1'b0), .end_id(16'd0),
-                .stim_out(stim_out), .stim_id(),
-                .s_axil_awaddr(awaddr), .s_axil_awprot(awprot), .s_axil_awvalid(awvalid),
-                .s_axil_awready(awready), .s_axil_wdata(wdata), .s_axil_wstrb(wstrb),
-                .s_axil_wvalid(wvalid), .s_axil_wready(wready), .s_axil_bresp(bresp),
-                .s_axil_bvalid(bvalid), .s_axil_bready(bready), .s_axil_araddr(araddr),
-                .s_axil_arprot(arprot), .s_axil_arvalid(arvalid), .s_axil_arready(arready),
-                .s_axil_rdata(rdata), .s_axil_rresp(rresp), .s_axil_rvalid(rvalid),
-                .s_axil_rready(rready)
-            );
-        end
-    endgenerate
-    assign line0_dat = g_line[0].dat;
-    assign line0_ack = g_line[0].ack;
-    assign line0_err = g_line[0].err;
-    assign line1_dat = g_line[1].dat;
-    assign line1_ack = g_line[1].ack;
-    assign line1_err = g_line[1].err;
-    assign stim0 = g_line[0].stim_out;
-
-    soc_sysctrl #(.HARTS(HARTS), .CLOCK_HZ(CLOCK_HZ)) sysctrl (
-        .clk(clk), .rst(rst), .stb(sel_stb[S_SYS]), .we(s_we), .adr({s_adr[2:0], 2'b00}),
-        .dat_w(s_dat_w), .dat_r(sys_dat), .ack(sys_ack), .done(done), .exit_code(exit_code)
-    );
-
-    soc_uart #(.DEFAULT_DIVISOR(UART_DIVISOR)) uart (
-        .clk(clk), .rst(rst), .stb(sel_stb[S_UART]), .we(s_we), .adr({s_adr[1:0], 2'b00}),
-        .dat_w(s_dat_w), .dat_r(uart_dat), .ack(uart_ack), .tx(uart_tx)
-    );
-
-    soc_irqgen #(.LINES(8)) irqgen (
-        .clk(clk), .rst(rst), .stb(sel_stb[S_IRQGEN]), .we(s_we), .adr({s_adr[4:0], 2'b00}),
-        .dat_w(s_dat_w), .dat_r(irqgen_dat), .ack(irqgen_ack),
-        .trigger({7'd0, stim0}), .lines(lines), .raised(line_raised), .ack_pulse(line_ack)
-    );
-
-    soc_traffic traffic (
-        .clk(clk), .rst(rst), .stb(sel_stb[S_TRAFFIC]), .we(s_we), .adr({s_adr[2:0], 2'b00}),
-        .dat_w(s_dat_w), .dat_r(traffic_dat), .ack(traffic_ack),
+    soc_devices #(
+        .HARTS(HARTS), .CLOCK_HZ(CLOCK_HZ), .UART_DIVISOR(UART_DIVISOR), .REF_HAS_HIST(1)
+    ) devices (
+        .clk(clk), .rst(rst),
+        .s_we(s_we), .s_adr(s_adr), .s_dat_w(s_dat_w), .s_sel(s_sel),
+        .ref_stb(sel_stb[S_REF]), .line0_stb(sel_stb[S_LINE0]), .line1_stb(sel_stb[S_LINE1]),
+        .sys_stb(sel_stb[S_SYS]), .uart_stb(sel_stb[S_UART]), .irqgen_stb(sel_stb[S_IRQGEN]),
+        .traffic_stb(sel_stb[S_TRAFFIC]),
+        .ref_dat(ref_dat), .ref_ack(ref_ack), .ref_err(ref_err),
+        .line0_dat(line0_dat), .line0_ack(line0_ack), .line0_err(line0_err),
+        .line1_dat(line1_dat), .line1_ack(line1_ack), .line1_err(line1_err),
+        .sys_dat(sys_dat), .sys_ack(sys_ack), .uart_dat(uart_dat), .uart_ack(uart_ack),
+        .irqgen_dat(irqgen_dat), .irqgen_ack(irqgen_ack),
+        .traffic_dat(traffic_dat), .traffic_ack(traffic_ack),
         .m_cyc(m_cyc[4]), .m_stb(m_stb[4]), .m_we(m_we[4]), .m_adr(m_adr[4*30 +: 30]),
-        .m_dat_w(m_dat_w[4*32 +: 32]), .m_sel(m_sel[4*4 +: 4]), .m_ack(m_ack[4]), .m_err(m_err[4])
+        .m_dat_w(m_dat_w[4*32 +: 32]), .m_sel(m_sel[4*4 +: 4]), .m_ack(m_ack[4]),
+        .m_err(m_err[4]),
+        .pl_ps_irq(pl_ps_irq), .timer_irq(timer_irq), .data_read(data_read),
+        .monitor_irq(monitor_irq), .lines(lines), .line_raised(line_raised), .line_ack(line_ack),
+        .uart_tx(uart_tx), .done(done), .exit_code(exit_code)
     );
 
     wire unused = ^{timer_irq, data_read, monitor_irq, bus_owner, bus_busy, s_cyc, s_sel};

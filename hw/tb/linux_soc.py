@@ -408,6 +408,7 @@ def rtl_sources() -> list[Path]:
         "soc_uart",
         "soc_irqgen",
         "soc_traffic",
+        "soc_devices",
     )
     return [
         *rtl(*ip_modules()),

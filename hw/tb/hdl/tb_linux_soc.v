@@ -123,7 +123,7 @@ module tb_linux_soc #(
     reg [3:0]  rx_bit = 4'd0;  // 0 idle, 1 start, 2..9 data, 10 stop
     reg [7:0]  rx_byte = 8'd0;
     reg        tx_d = 1'b1;
-    wire [15:0] divisor = dut.uart.divisor;
+    wire [15:0] divisor = dut.devices.uart.divisor;
     always @(posedge clk) begin
         tx_d <= uart_tx;
         if (rx_bit == 4'd0) begin
