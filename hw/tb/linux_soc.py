@@ -415,6 +415,7 @@ def rtl_sources() -> list[Path]:
         HW / "rtl" / "refdesign" / "refdesign.v",
         *(SOC / f"{name}.v" for name in shared),
         *sorted((SOC / "linux").glob("*.v")),
+        TB_HDL / "tb_uart_rx.v",
         TB_HDL / "tb_linux_soc.v",
         cpu_file(),
     ]

@@ -84,6 +84,7 @@ def rtl_sources() -> list[Path]:
         *rtl(*ip_modules()),
         HW / "rtl" / "refdesign" / "refdesign.v",
         *sorted(SOC.glob("soc_*.v")),
+        TB_HDL / "tb_uart_rx.v",
         TB_HDL / "tb_soc.v",
         cpu_file(),
     ]

@@ -60,34 +60,14 @@ module tb_soc #(
 
     // ---- terminal: decode the serial line --------------------------------------------------
 
-    reg [15:0] rx_timer = 16'd0;
-    reg [3:0]  rx_bit = 4'd0;  // 0 idle, 1 start, 2..9 data, 10 stop
-    reg [7:0]  rx_byte = 8'd0;
-    reg        tx_d = 1'b1;
-    wire [15:0] divisor = dut.devices.uart.divisor;
-    always @(posedge clk) begin
-        tx_d <= uart_tx;
-        if (rx_bit == 4'd0) begin
-            if (tx_d && !uart_tx) begin  // start bit edge: sample in the middle of each bit
-                rx_bit <= 4'd1;
-                rx_timer <= divisor / 16'd2;
-            end
-        end else if (rx_timer != 16'd0) begin
-            rx_timer <= rx_timer - 16'd1;
-        end else begin
-            rx_timer <= divisor - 16'd1;
-            if (rx_bit >= 4'd2 && rx_bit <= 4'd9)
-                rx_byte <= {uart_tx, rx_byte[7:1]};
-            if (rx_bit == 4'd1 && uart_tx) begin
-                rx_bit <= 4'd0;  // a glitch, not a start bit
-            end else if (rx_bit == 4'd10) begin
-                rx_bit <= 4'd0;
-                if (uart_fd != 0) $fwrite(uart_fd, "%c", rx_byte);
-            end else begin
-                rx_bit <= rx_bit + 4'd1;
-            end
-        end
-    end
+    wire       rx_valid;
+    wire [7:0] rx_data;
+    tb_uart_rx terminal (
+        .clk(clk), .rx(uart_tx), .divisor(dut.devices.uart.divisor), .valid(rx_valid),
+        .data(rx_data)
+    );
+    always @(posedge clk)
+        if (rx_valid && uart_fd != 0) $fwrite(uart_fd, "%c", rx_data);
 
     // ---- the simulator's record of events --------------------------------------------------
 
