@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include "latprobe_timerlat.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -25,9 +24,9 @@
 #include "latmon/latmon_log.h"
 #include "latprobe_hist.h"
 #include "latprobe_output_trace.h"
+#include "latprobe_tracedir.h"
 
 #define INSTANCE_PREFIX "latprobe-timerlat."
-#define DEFAULT_MOUNT	"/sys/kernel/tracing"
 
 #ifndef LATMON_VERSION
 #define LATMON_VERSION "0.1.0"
@@ -48,60 +47,11 @@ static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-
-	if (fd < 0)
-		return errno;
-	r = read(fd, buf, len - 1);
-	close(fd);
-	if (r < 0)
-		return errno;
-	buf[r] = '\0';
-	return 0;
-}
-
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	size_t len = strlen(text);
-	ssize_t w;
-	int e;
-
-	if (fd < 0)
-		return errno;
-	w = write(fd, text, len);
-	e = w < 0 ? errno : (size_t)w != len ? EIO : 0;
-	if (close(fd) && !e)
-		e = errno;
-	return e;
-}
-
 static int path_of(char *out, size_t len, const char *dir, const char *rel)
 {
 	int n = snprintf(out, len, "%s/%s", dir, rel);
 
 	return n < 0 || (size_t)n >= len ? ENAMETOOLONG : 0;
-}
-
-static int find_mount(struct latprobe_timerlat *tl)
-{
-	FILE *f = fopen("/proc/mounts", "re");
-	char dev[256], dir[256], type[64];
-	int found = 0;
-
-	if (!f)
-		return errno;
-	while (!found && fscanf(f, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3) {
-		if (!strcmp(type, "tracefs") && strlen(dir) < sizeof(tl->root)) {
-			snprintf(tl->root, sizeof(tl->root), "%s", dir);
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found ? 0 : ENOENT;
 }
 
 static int add_sample(struct latprobe_timerlat_series *s, int64_t t, int64_t v, uint32_t seq)
@@ -205,56 +155,19 @@ static void cpu_list(char *out, size_t len, const struct latprobe_params *p)
 		used += (size_t)snprintf(out + used, len - used, "%s%u", i ? "," : "", p->cpus[i]);
 }
 
-/* Instances of latprobe --timerlat runs that no longer exist (killed with SIGKILL): stop their
- * tracer and remove them, so that they do not keep the timerlat threads running. */
-static void remove_stale_instances(const struct latprobe_timerlat *tl)
-{
-	char path[512];
-	DIR *d;
-	struct dirent *e;
-
-	snprintf(path, sizeof(path), "%s/instances", tl->root);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		char *stop;
-		long pid;
-
-		if (strncmp(e->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
-			continue;
-		pid = strtol(e->d_name + strlen(INSTANCE_PREFIX), &stop, 10);
-		if (*stop || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		snprintf(path, sizeof(path), "%s/instances/%s/current_tracer", tl->root, e->d_name);
-		write_text(path, "nop");
-		snprintf(path, sizeof(path), "%s/instances/%s", tl->root, e->d_name);
-		if (!rmdir(path))
-			fprintf(stderr,
-				"latprobe: removed the trace instance %s left by a latprobe that "
-				"was killed\n",
-				path);
-	}
-	closedir(d);
-}
-
 static int open_tracer(struct latprobe_timerlat *tl, const struct latprobe_params *p, char *err,
 		       size_t errlen)
 {
 	char path[512], text[4096], value[600];
 	int rc;
 
-	if (find_mount(tl)) {
-		snprintf(tl->root, sizeof(tl->root), "%s", DEFAULT_MOUNT);
-		if (mount("nodev", tl->root, "tracefs", 0, NULL))
-			return fail(err, errlen, errno,
-				    "timerlat tracer not available on this kernel: no tracefs "
-				    "(mounting it on %s: %s)",
-				    tl->root, strerror(errno));
-		tl->mounted = true;
-	}
+	if ((rc = latprobe_tracedir_find(tl->root, sizeof(tl->root), &tl->mounted)))
+		return fail(err, errlen, rc,
+			    "timerlat tracer not available on this kernel: no tracefs "
+			    "(mounting it on %s: %s)",
+			    tl->root, strerror(rc));
 	path_of(path, sizeof(path), tl->root, "available_tracers");
-	if ((rc = read_text(path, text, sizeof(text))))
+	if ((rc = latprobe_read_text(path, text, sizeof(text))))
 		return fail(err, errlen, rc, "cannot read %s: %s", path, strerror(rc));
 	text[strcspn(text, "\n")] = '\0';
 	{
@@ -272,23 +185,23 @@ static int open_tracer(struct latprobe_timerlat *tl, const struct latprobe_param
 				    "tracepoints)",
 				    path, text);
 	}
-	remove_stale_instances(tl);
+	latprobe_tracedir_remove_stale(tl->root, INSTANCE_PREFIX);
 	/* the tracer's settings are global: keep them to restore */
 	path_of(path, sizeof(path), tl->root, "osnoise/timerlat_period_us");
-	if ((rc = read_text(path, tl->saved_period, sizeof(tl->saved_period))))
+	if ((rc = latprobe_read_text(path, tl->saved_period, sizeof(tl->saved_period))))
 		return fail(err, errlen, rc, "cannot read %s: %s", path, strerror(rc));
 	tl->period_saved = true;
 	snprintf(value, sizeof(value), "%" PRIu64, p->interval_ns / 1000);
-	if ((rc = write_text(path, value)))
+	if ((rc = latprobe_write_text(path, value)))
 		return fail(err, errlen, rc,
 			    "cannot set the timerlat period to %s µs in %s: %s (the tracer "
 			    "accepts 100 µs to 1 s)",
 			    value, path, strerror(rc));
 	path_of(path, sizeof(path), tl->root, "osnoise/cpus");
-	if (!read_text(path, tl->saved_cpus, sizeof(tl->saved_cpus))) {
+	if (!latprobe_read_text(path, tl->saved_cpus, sizeof(tl->saved_cpus))) {
 		tl->cpus_saved = true;
 		cpu_list(value, sizeof(value), p);
-		if ((rc = write_text(path, value)))
+		if ((rc = latprobe_write_text(path, value)))
 			return fail(err, errlen, rc, "cannot set %s to %s: %s", path, value,
 				    strerror(rc));
 	}
@@ -300,14 +213,14 @@ static int open_tracer(struct latprobe_timerlat *tl, const struct latprobe_param
 	tl->created = true;
 	snprintf(value, sizeof(value), "%" PRIu64, p->trace_buffer_kb);
 	if (path_of(path, sizeof(path), tl->dir, "buffer_size_kb") ||
-	    (rc = write_text(path, value)) ||
+	    (rc = latprobe_write_text(path, value)) ||
 	    (rc = path_of(path, sizeof(path), tl->dir, "trace_clock")) ||
-	    (rc = write_text(path, "mono")))
+	    (rc = latprobe_write_text(path, "mono")))
 		return fail(err, errlen, rc ? rc : ENAMETOOLONG, "cannot set up %s: %s", path,
 			    strerror(rc ? rc : ENAMETOOLONG));
 	/* a tracer cannot be changed while its trace_pipe is open: start it, then open */
 	path_of(path, sizeof(path), tl->dir, "current_tracer");
-	if ((rc = write_text(path, "timerlat")))
+	if ((rc = latprobe_write_text(path, "timerlat")))
 		return fail(err, errlen, rc,
 			    "cannot start the timerlat tracer in %s: %s (EBUSY: the osnoise "
 			    "tracer runs elsewhere)",
@@ -336,10 +249,10 @@ static int close_tracer(struct latprobe_timerlat *tl, char *err, size_t errlen)
 	tl->fd = -1;
 	if (tl->created) {
 		path_of(path, sizeof(path), tl->dir, "current_tracer");
-		write_text(path, "nop");
+		latprobe_write_text(path, "nop");
 		for (unsigned c = 0; c < tl->ncpus; c++) {
 			snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", tl->dir, c);
-			if (!read_text(path, text, sizeof(text)))
+			if (!latprobe_read_text(path, text, sizeof(text)))
 				tl->overrun += stat_overrun(text);
 		}
 	}
@@ -359,7 +272,7 @@ static int close_tracer(struct latprobe_timerlat *tl, char *err, size_t errlen)
 	}
 	if (tl->period_saved) {
 		path_of(path, sizeof(path), tl->root, "osnoise/timerlat_period_us");
-		write_text(path, tl->saved_period);
+		latprobe_write_text(path, tl->saved_period);
 	}
 	if (tl->cpus_saved) {
 		path_of(path, sizeof(path), tl->root, "osnoise/cpus");
@@ -367,7 +280,7 @@ static int close_tracer(struct latprobe_timerlat *tl, char *err, size_t errlen)
 		if (tl->saved_cpus[0] == '\n' || !tl->saved_cpus[0])
 			snprintf(tl->saved_cpus, sizeof(tl->saved_cpus), "0-%d",
 				 (int)sysconf(_SC_NPROCESSORS_CONF) - 1);
-		write_text(path, tl->saved_cpus);
+		latprobe_write_text(path, tl->saved_cpus);
 	}
 	if (tl->mounted && !rc && umount(tl->root) == 0)
 		tl->mounted = false;

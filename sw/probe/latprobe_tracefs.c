@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define DEFAULT_MOUNT	      "/sys/kernel/tracing"
+#include "latprobe_tracedir.h"
+
 #define INSTANCE_PREFIX	      "latprobe."
 #define BREAK_INSTANCE_PREFIX "latprobe-break."
 
@@ -77,110 +77,12 @@ static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
 	return rc;
 }
 
-/* Read a whole (small) tracefs file into a NUL-terminated buffer. */
-static int read_text(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t used = 0;
-
-	if (fd < 0)
-		return errno;
-	while (used + 1 < len) {
-		ssize_t r = read(fd, buf + used, len - 1 - used);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-
-			close(fd);
-			return e;
-		}
-		if (r == 0)
-			break;
-		used += (size_t)r;
-	}
-	buf[used] = '\0';
-	close(fd);
-	return used + 1 < len ? 0 : EFBIG;
-}
-
-static int write_text(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	size_t len = strlen(text);
-	ssize_t w;
-	int e;
-
-	if (fd < 0)
-		return errno;
-	w = write(fd, text, len);
-	e = w < 0 ? errno : (size_t)w != len ? EIO : 0;
-	if (close(fd) && !e)
-		e = errno;
-	return e;
-}
-
-static int find_mount(struct latprobe_trace *t)
-{
-	FILE *f = fopen("/proc/mounts", "re");
-	char dev[256], dir[256], type[64];
-	int found = 0;
-
-	if (!f)
-		return errno;
-	while (!found && fscanf(f, "%255s %255s %63s %*[^\n]", dev, dir, type) == 3) {
-		if (!strcmp(type, "tracefs") && strlen(dir) < sizeof(t->root)) {
-			snprintf(t->root, sizeof(t->root), "%s", dir);
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found ? 0 : ENOENT;
-}
-
-/* Instances of latprobes that no longer run: left by a kill -9; remove them. */
-static void remove_stale_instances(const struct latprobe_trace *t)
-{
-	static const char *const prefixes[] = { INSTANCE_PREFIX, BREAK_INSTANCE_PREFIX };
-	char path[512];
-	DIR *d;
-	struct dirent *e;
-
-	snprintf(path, sizeof(path), "%s/instances", t->root);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		for (size_t p = 0; p < sizeof(prefixes) / sizeof(prefixes[0]); p++) {
-			size_t plen = strlen(prefixes[p]);
-			char *stop;
-			long pid;
-
-			if (strncmp(e->d_name, prefixes[p], plen))
-				continue;
-			pid = strtol(e->d_name + plen, &stop, 10);
-			if (*stop || pid <= 0)
-				continue;
-			if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-				continue; /* that latprobe still runs */
-			snprintf(path, sizeof(path), "%s/instances/%s", t->root, e->d_name);
-			if (!rmdir(path))
-				fprintf(
-				    stderr,
-				    "latprobe: removed the trace instance %s left by a latprobe "
-				    "that was killed\n",
-				    path);
-		}
-	}
-	closedir(d);
-}
-
 static int setting(const char *dir, const char *rel, const char *value, char *err, size_t errlen)
 {
 	char path[512];
 	int n = snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	int rc = n < 0 || (size_t)n >= sizeof(path) ? ENAMETOOLONG : write_text(path, value);
+	int rc =
+	    n < 0 || (size_t)n >= sizeof(path) ? ENAMETOOLONG : latprobe_write_text(path, value);
 
 	if (rc)
 		return fail(err, errlen, rc, "cannot set %s in the trace instance %s: %s", rel, dir,
@@ -197,7 +99,7 @@ static int load_page_layout(struct latprobe_trace *t, char *err, size_t errlen)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/events/header_page", t->root);
-	rc = read_text(path, text, sizeof(text));
+	rc = latprobe_read_text(path, text, sizeof(text));
 	if (rc)
 		return fail(err, errlen, rc, "cannot read %s: %s", path, strerror(rc));
 	/* "field: local_t commit" and "field: char data" (an array: read its offset by hand) */
@@ -306,7 +208,7 @@ static int detect(struct latprobe_trace *t, char *err, size_t errlen)
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/events/%s/format", t->root, tp->path);
-		if (read_text(path, text, sizeof(text)))
+		if (latprobe_read_text(path, text, sizeof(text)))
 			continue;
 		if (latprobe_format_id(text, &tp->id) || tp->id >= 65536)
 			return fail(err, errlen, EINVAL, "%s: no event ID", path);
@@ -451,17 +353,11 @@ int latprobe_trace_open(struct latprobe_trace *t, const struct latprobe_trace_co
 	t->timer_vector_slot = -1;
 	t->explain = cfg->explain;
 	latprobe_names_init(&t->names);
-	if (find_mount(t)) {
-		if (mount("nodev", DEFAULT_MOUNT, "tracefs", 0, NULL)) {
-			rc = errno;
-			return fail(err, errlen, rc,
-				    "tracing (--stages, --explain, --break): cannot mount tracefs "
-				    "on %s: %s (run as root)",
-				    DEFAULT_MOUNT, strerror(rc));
-		}
-		snprintf(t->root, sizeof(t->root), "%s", DEFAULT_MOUNT);
-		t->mounted = true;
-	}
+	if ((rc = latprobe_tracedir_find(t->root, sizeof(t->root), &t->mounted)))
+		return fail(err, errlen, rc,
+			    "tracing (--stages, --explain, --break): cannot mount tracefs "
+			    "on %s: %s (run as root)",
+			    t->root, strerror(rc));
 	if (access(t->root, W_OK) && geteuid() != 0)
 		return fail(
 		    err, errlen, EACCES,
@@ -470,7 +366,8 @@ int latprobe_trace_open(struct latprobe_trace *t, const struct latprobe_trace_co
 	if ((rc = load_page_layout(t, err, errlen)) || (rc = detect(t, err, errlen)) ||
 	    (rc = choose(t, err, errlen)))
 		return rc;
-	remove_stale_instances(t);
+	latprobe_tracedir_remove_stale(t->root, INSTANCE_PREFIX);
+	latprobe_tracedir_remove_stale(t->root, BREAK_INSTANCE_PREFIX);
 	snprintf(t->dir, sizeof(t->dir), "%s/instances/" INSTANCE_PREFIX "%ld", t->root,
 		 (long)getpid());
 	rc = make_instance(t, t->dir, cfg->buffer_kb, &t->created, err, errlen);
@@ -822,7 +719,7 @@ int latprobe_trace_close(struct latprobe_trace *t, char *err, size_t errlen)
 	if (t->fds) {
 		for (unsigned c = 0; c < t->ncpus; c++) {
 			snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stats", t->dir, c);
-			if (!read_text(path, text, sizeof(text)))
+			if (!latprobe_read_text(path, text, sizeof(text)))
 				t->overrun += stat_losses(text);
 			if (t->fds[c] >= 0)
 				close(t->fds[c]);
