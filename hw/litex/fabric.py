@@ -17,7 +17,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from latmon_litex import Latmon, core_files
+from latmon_litex import Latmon, axil_slave_ports, core_files
 from litex.gen import LiteXModule
 from litex.soc.integration.soc import SoCRegion
 from litex.soc.interconnect import axi, wishbone
@@ -112,7 +112,6 @@ class _AxiLiteInstance(LiteXModule):
         self.monitor_irq = Signal()
         self.timer_irq = Signal()
         self.data_read = Signal()
-        b = self.bus
         self.specials += Instance(
             "refdesign",
             p_ADDR_WIDTH=self.ADDR_WIDTH,
@@ -122,25 +121,7 @@ class _AxiLiteInstance(LiteXModule):
             o_monitor_irq=self.monitor_irq,
             o_timer_irq=self.timer_irq,
             o_data_read=self.data_read,
-            i_s_axil_awaddr=b.aw.addr[: self.ADDR_WIDTH],
-            i_s_axil_awprot=b.aw.prot,
-            i_s_axil_awvalid=b.aw.valid,
-            o_s_axil_awready=b.aw.ready,
-            i_s_axil_wdata=b.w.data,
-            i_s_axil_wstrb=b.w.strb,
-            i_s_axil_wvalid=b.w.valid,
-            o_s_axil_wready=b.w.ready,
-            o_s_axil_bresp=b.b.resp,
-            o_s_axil_bvalid=b.b.valid,
-            i_s_axil_bready=b.b.ready,
-            i_s_axil_araddr=b.ar.addr[: self.ADDR_WIDTH],
-            i_s_axil_arprot=b.ar.prot,
-            i_s_axil_arvalid=b.ar.valid,
-            o_s_axil_arready=b.ar.ready,
-            o_s_axil_rdata=b.r.data,
-            o_s_axil_rresp=b.r.resp,
-            o_s_axil_rvalid=b.r.valid,
-            i_s_axil_rready=b.r.ready,
+            **axil_slave_ports(self.bus, self.ADDR_WIDTH),
         )
         files, include = core_files()
         platform.add_verilog_include_path(str(include))

@@ -42,6 +42,32 @@ def core_defaults() -> dict[str, int]:
     return {k: int(v["default"]) for k, v in core["parameters"].items()}
 
 
+def axil_slave_ports(bus: axi.AXILiteInterface, addr_width: int) -> dict[str, Any]:
+    """The s_axil_* ports of a Verilog AXI4-Lite slave (latmon, refdesign) on a LiteX
+    AXI4-Lite interface, as Instance keywords; the slave sees the low addr_width address bits."""
+    return {
+        "i_s_axil_awaddr": bus.aw.addr[:addr_width],
+        "i_s_axil_awprot": bus.aw.prot,
+        "i_s_axil_awvalid": bus.aw.valid,
+        "o_s_axil_awready": bus.aw.ready,
+        "i_s_axil_wdata": bus.w.data,
+        "i_s_axil_wstrb": bus.w.strb,
+        "i_s_axil_wvalid": bus.w.valid,
+        "o_s_axil_wready": bus.w.ready,
+        "o_s_axil_bresp": bus.b.resp,
+        "o_s_axil_bvalid": bus.b.valid,
+        "i_s_axil_bready": bus.b.ready,
+        "i_s_axil_araddr": bus.ar.addr[:addr_width],
+        "i_s_axil_arprot": bus.ar.prot,
+        "i_s_axil_arvalid": bus.ar.valid,
+        "o_s_axil_arready": bus.ar.ready,
+        "o_s_axil_rdata": bus.r.data,
+        "o_s_axil_rresp": bus.r.resp,
+        "o_s_axil_rvalid": bus.r.valid,
+        "i_s_axil_rready": bus.r.ready,
+    }
+
+
 def registers() -> list[tuple[str, int, str]]:
     """(name, byte offset, description) of every register and memory window, from the RDL (the
     SystemRDL compiler): what the core's region holds, for the SoC's documentation."""
@@ -83,7 +109,6 @@ class Latmon(LiteXModule):
         self.alarm = Signal()
         self.stim_out = Signal()
         self.stim_id = Signal(values["ID_WIDTH"])
-        b = self.bus
         self.specials += Instance(
             "latmon",
             **{f"p_{k}": v for k, v in values.items()},
@@ -100,25 +125,7 @@ class Latmon(LiteXModule):
             i_end_id=0,
             o_stim_out=self.stim_out,
             o_stim_id=self.stim_id,
-            i_s_axil_awaddr=b.aw.addr[: self.ADDR_WIDTH],
-            i_s_axil_awprot=b.aw.prot,
-            i_s_axil_awvalid=b.aw.valid,
-            o_s_axil_awready=b.aw.ready,
-            i_s_axil_wdata=b.w.data,
-            i_s_axil_wstrb=b.w.strb,
-            i_s_axil_wvalid=b.w.valid,
-            o_s_axil_wready=b.w.ready,
-            o_s_axil_bresp=b.b.resp,
-            o_s_axil_bvalid=b.b.valid,
-            i_s_axil_bready=b.b.ready,
-            i_s_axil_araddr=b.ar.addr[: self.ADDR_WIDTH],
-            i_s_axil_arprot=b.ar.prot,
-            i_s_axil_arvalid=b.ar.valid,
-            o_s_axil_arready=b.ar.ready,
-            o_s_axil_rdata=b.r.data,
-            o_s_axil_rresp=b.r.resp,
-            o_s_axil_rvalid=b.r.valid,
-            i_s_axil_rready=b.r.ready,
+            **axil_slave_ports(self.bus, self.ADDR_WIDTH),
         )
         files, include = core_files()
         platform.add_verilog_include_path(str(include))
